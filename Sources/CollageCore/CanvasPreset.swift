@@ -1,0 +1,139 @@
+import Foundation
+
+/// The ratio of a canvas's width to its height, e.g. 4:5.
+public struct AspectRatio: Hashable, Sendable, CustomStringConvertible {
+    /// The width term.
+    public let width: Double
+    /// The height term.
+    public let height: Double
+
+    /// A ratio of `width`:`height`; both must be positive and finite.
+    public init?(width: Double, height: Double) {
+        guard width > 0, height > 0, width.isFinite, height.isFinite else { return nil }
+        self.width = width
+        self.height = height
+    }
+
+    /// Parses `4:5`, `4x5` or `1.91:1`.
+    public init?(parsing text: String) {
+        let parts = text.split(whereSeparator: { $0 == ":" || $0 == "x" || $0 == "X" })
+        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]) else { return nil }
+        self.init(width: width, height: height)
+    }
+
+    /// Width divided by height.
+    public var value: Double { width / height }
+
+    /// `4:5`.
+    public var description: String { "\(JSONValue.format(width)):\(JSONValue.format(height))" }
+
+    /// The canvas in points with this ratio whose longer side is `longSide`.
+    public func canvasSize(longSide: Double = CanvasPreset.defaultLongSide) -> Size {
+        value >= 1
+            ? Size(width: longSide, height: (longSide / value).rounded())
+            : Size(width: (longSide * value).rounded(), height: longSide)
+    }
+}
+
+/// A physical print size and the resolution to render it at, e.g. 6 × 4 in at 300 DPI.
+public struct PrintSize: Hashable, Sendable, CustomStringConvertible {
+    /// Width in inches.
+    public let widthInches: Double
+    /// Height in inches.
+    public let heightInches: Double
+    /// Dots (pixels) per inch.
+    public let dpi: Double
+
+    /// The largest DPI accepted; past it a print only grows the file.
+    public static let maximumDPI: Double = 1200
+
+    /// A print size; every term must be positive and the DPI at most ``maximumDPI``.
+    public init?(widthInches: Double, heightInches: Double, dpi: Double) {
+        guard widthInches > 0, heightInches > 0, widthInches.isFinite, heightInches.isFinite, dpi > 0,
+            dpi <= Self.maximumDPI
+        else { return nil }
+        self.widthInches = widthInches
+        self.heightInches = heightInches
+        self.dpi = dpi
+    }
+
+    /// Parses `6x4in@300`, `150x100mm@300`, `15x10cm`, or a preset name such as `a4@300` or
+    /// `letter`. The DPI defaults to 300.
+    public init?(parsing text: String) {
+        let lowered = text.lowercased().trimmingCharacters(in: .whitespaces)
+        let pieces = lowered.split(separator: "@", omittingEmptySubsequences: false)
+        guard pieces.count <= 2 else { return nil }
+        var dpi = 300.0
+        if pieces.count == 2 {
+            guard let parsed = Double(pieces[1].replacingOccurrences(of: "dpi", with: "")) else { return nil }
+            dpi = parsed
+        }
+        let sizeText = String(pieces[0])
+        if let preset = CanvasPreset.all.first(where: { $0.id == sizeText }), let inches = preset.printInches {
+            self.init(widthInches: inches.width, heightInches: inches.height, dpi: dpi)
+            return
+        }
+        let units: [(suffix: String, perInch: Double)] = [("in", 1), ("mm", 25.4), ("cm", 2.54)]
+        guard let unit = units.first(where: { sizeText.hasSuffix($0.suffix) }) else { return nil }
+        let terms = sizeText.dropLast(unit.suffix.count).split(separator: "x")
+        guard terms.count == 2, let width = Double(terms[0]), let height = Double(terms[1]) else { return nil }
+        self.init(widthInches: width / unit.perInch, heightInches: height / unit.perInch, dpi: dpi)
+    }
+
+    /// The output size in whole pixels.
+    public var pixelSize: (width: Int, height: Int) {
+        (Int((widthInches * dpi).rounded()), Int((heightInches * dpi).rounded()))
+    }
+
+    /// The shape of the print.
+    public var aspectRatio: AspectRatio? { AspectRatio(width: widthInches, height: heightInches) }
+
+    /// `6x4in@300`.
+    public var description: String {
+        "\(JSONValue.format(widthInches))x\(JSONValue.format(heightInches))in@\(JSONValue.format(dpi))"
+    }
+}
+
+/// A canvas shape people pick from: a screen aspect or a print size.
+public struct CanvasPreset: Hashable, Sendable, Identifiable {
+    /// Identifier used on the command line and in the API, e.g. `4:5` or `a4`.
+    public let id: String
+    /// A name to show people.
+    public let name: String
+    /// The shape, portrait or landscape as listed.
+    public let aspect: AspectRatio
+    /// The physical size for print presets; `nil` for screen aspects.
+    public let printInches: Size?
+
+    /// The long side, in points, of canvases made from a preset: 3× export gives 3,600 px.
+    public static let defaultLongSide: Double = 1200
+
+    /// The canvas size in points for this preset.
+    public var canvasSize: Size { aspect.canvasSize() }
+
+    /// The pixel size of a print of this preset at `dpi`, or `nil` for screen aspects.
+    public func printSize(dpi: Double) -> PrintSize? {
+        printInches.flatMap { PrintSize(widthInches: $0.width, heightInches: $0.height, dpi: dpi) }
+    }
+
+    /// The screen aspects and print sizes a picker offers.
+    public static let all: [CanvasPreset] =
+        [
+            ("1:1", "Square"), ("4:5", "Portrait"), ("5:4", "Landscape"), ("9:16", "Story"),
+            ("16:9", "Widescreen"), ("3:2", "Photo Landscape"), ("2:3", "Photo Portrait"),
+        ].compactMap { id, name in
+            AspectRatio(parsing: id).map { CanvasPreset(id: id, name: name, aspect: $0, printInches: nil) }
+        }
+        + [
+            ("4x6in", "4 × 6 in print", 4.0, 6.0), ("5x7in", "5 × 7 in print", 5, 7),
+            ("8x10in", "8 × 10 in print", 8, 10), ("a4", "A4", 210 / 25.4, 297 / 25.4),
+            ("letter", "US Letter", 8.5, 11),
+        ].compactMap { id, name, width, height in
+            AspectRatio(width: width, height: height).map {
+                CanvasPreset(id: id, name: name, aspect: $0, printInches: Size(width: width, height: height))
+            }
+        }
+
+    /// The preset with `id`, if any.
+    public static func named(_ id: String) -> CanvasPreset? { all.first { $0.id == id.lowercased() } }
+}

@@ -1,0 +1,216 @@
+import Foundation
+
+extension Collage {
+    /// The collage with `edit` applied. Pure: the receiver is unchanged, and so is the result's
+    /// ``updated`` date (the library stamps it when it saves).
+    /// - Throws: ``EditError`` saying what was wrong; nothing is applied then.
+    public func applying(_ edit: Edit) throws(EditError) -> Collage {
+        var next = self
+        try next.apply(edit)
+        return next
+    }
+
+    /// The collage with every edit applied in order; all or nothing.
+    public func applying(_ edits: [Edit]) throws(EditError) -> Collage {
+        var next = self
+        for edit in edits { try next.apply(edit) }
+        return next
+    }
+
+    private mutating func apply(_ edit: Edit) throws(EditError) {
+        switch edit {
+        case .addItem(let id, let content, let frame):
+            guard item(id) == nil else { throw .duplicateItem(id) }
+            var placed = CollageItem(id: id, content: content, frame: frame ?? defaultFrame())
+            if frame == nil, case .photo = content, let (slot, slotFrame) = firstEmptySlot() {
+                placed.frame = slotFrame
+                placed.slot = slot
+            }
+            try validate(placed.frame)
+            items.append(placed)
+        case .removeItem(let id):
+            let index = try indexOf(id)
+            items.remove(at: index)
+        case .moveItem(let id, let origin):
+            let index = try indexOf(id)
+            guard origin.x.isFinite, origin.y.isFinite else { throw .notFinite(field: "origin") }
+            let moved = Rect(origin: origin, size: items[index].frame.size)
+            try validate(moved)
+            items[index].frame = moved
+            items[index].slot = nil
+        case .resizeItem(let id, let frame):
+            let index = try indexOf(id)
+            try validate(frame)
+            items[index].frame = frame
+            items[index].slot = nil
+        case .rotateItem(let id, let degrees):
+            let index = try indexOf(id)
+            guard degrees.isFinite else { throw .notFinite(field: "degrees") }
+            items[index].rotation = Angle(degrees: degrees)
+        case .reorder(let id, let move):
+            let index = try indexOf(id)
+            let target =
+                switch move {
+                case .forward: min(index + 1, items.count - 1)
+                case .backward: max(index - 1, 0)
+                case .front: items.count - 1
+                case .back: 0
+                }
+            items.insert(items.remove(at: index), at: target)
+        case .swapContents(let first, let second):
+            guard first != second else { throw .swapWithItself(first) }
+            let (a, b) = (try indexOf(first), try indexOf(second))
+            (items[a].content, items[b].content) = (items[b].content, items[a].content)
+            (items[a].crop, items[b].crop) = (items[b].crop, items[a].crop)
+        case .applyTemplate(let id):
+            guard let template = Template.named(id) else { throw .unknownTemplate(id) }
+            snap(into: template)
+        case .setStyle(let style):
+            try validate(style, canvas: canvas)
+            self.style = style
+            reflow()
+        case .setAspect(let aspect):
+            let newCanvas = aspect.canvasSize(longSide: max(canvas.width, canvas.height))
+            try validate(style, canvas: newCanvas)
+            rescaleFreeItems(to: newCanvas)
+            canvas = newCanvas
+            reflow()
+        case .setCrop(let id, let crop):
+            let index = try indexOf(id)
+            if let crop {
+                guard case .photo = items[index].content else {
+                    throw .invalidCrop("item \"\(id)\" is a sticker; only photos are cropped")
+                }
+                try validate(crop)
+            }
+            items[index].crop = crop
+        case .rename(let title):
+            let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty else { throw .invalidTitle("a title must not be empty") }
+            guard trimmed.count <= EditRules.maximumTitleLength else {
+                throw .invalidTitle(
+                    "a title may be at most \(EditRules.maximumTitleLength) characters, got \(trimmed.count)")
+            }
+            self.title = trimmed
+        }
+    }
+
+    private func indexOf(_ id: String) throws(EditError) -> Int {
+        guard let index = zIndex(of: id) else { throw .unknownItem(id) }
+        return index
+    }
+
+    private func defaultFrame() -> Rect {
+        let side = min(canvas.width, canvas.height) * EditRules.defaultItemFraction
+        return Rect(center: bounds.center, size: Size(width: side, height: side))
+    }
+
+    private func firstEmptySlot() -> (Int, Rect)? {
+        guard let template else { return nil }
+        let taken = Set(items.compactMap(\.slot))
+        let frames = template.frames(for: self)
+        return frames.indices.first { !taken.contains($0) }.map { ($0, frames[$0]) }
+    }
+
+    /// Photos already in slots keep their order, then free photos follow from the back of the stack.
+    private mutating func snap(into template: Template) {
+        templateID = template.id
+        let photos = items.indices.filter {
+            if case .photo = items[$0].content { true } else { false }
+        }
+        let ordered = photos.sorted { lhs, rhs in
+            switch (items[lhs].slot, items[rhs].slot) {
+            case (let left?, let right?): left < right
+            case (.some, nil): true
+            case (nil, .some): false
+            case (nil, nil): lhs < rhs
+            }
+        }
+        let frames = template.frames(for: self)
+        for (position, index) in ordered.enumerated() {
+            if position < frames.count {
+                items[index].frame = frames[position]
+                items[index].rotation = .zero
+                items[index].slot = position
+            } else {
+                items[index].slot = nil
+            }
+        }
+    }
+
+    private mutating func reflow() {
+        guard let template else { return }
+        let frames = template.frames(for: self)
+        for index in items.indices {
+            guard let slot = items[index].slot else { continue }
+            if slot < frames.count {
+                items[index].frame = frames[slot]
+            } else {
+                items[index].slot = nil
+            }
+        }
+    }
+
+    /// Free items keep their place relative to the canvas and shrink only if they no longer fit.
+    private mutating func rescaleFreeItems(to newCanvas: Size) {
+        let scaleX = newCanvas.width / canvas.width
+        let scaleY = newCanvas.height / canvas.height
+        for index in items.indices where items[index].slot == nil {
+            let frame = items[index].frame
+            let fit = min(1, newCanvas.width / frame.width, newCanvas.height / frame.height)
+            let size = frame.size.scaled(by: fit)
+            let center = Point(x: frame.center.x * scaleX, y: frame.center.y * scaleY)
+            items[index].frame = Rect(center: center, size: size)
+        }
+    }
+
+    private func validate(_ frame: Rect) throws(EditError) {
+        guard [frame.x, frame.y, frame.width, frame.height].allSatisfy(\.isFinite) else {
+            throw .notFinite(field: "frame")
+        }
+        guard frame.width >= EditRules.minimumItemSide, frame.height >= EditRules.minimumItemSide else {
+            throw .frameTooSmall(width: frame.width, height: frame.height)
+        }
+        guard frame.width <= canvas.width * EditRules.maximumCanvasMultiple,
+            frame.height <= canvas.height * EditRules.maximumCanvasMultiple
+        else { throw .frameTooLarge(width: frame.width, height: frame.height) }
+        guard let visible = frame.intersection(bounds), visible.width >= EditRules.minimumVisible,
+            visible.height >= EditRules.minimumVisible
+        else { throw .frameOffCanvas(frame) }
+    }
+
+    private func validate(_ style: Style, canvas: Size) throws(EditError) {
+        for (name, value) in [
+            ("spacing", style.spacing), ("padding", style.padding), ("corner radius", style.cornerRadius),
+        ] {
+            guard value.isFinite, value >= 0, value <= Style.maximumLength else {
+                throw .invalidStyle(
+                    "\(name) must be between 0 and \(JSONValue.format(Style.maximumLength)) points, got \(JSONValue.format(value))"
+                )
+            }
+        }
+        guard let template else { return }
+        let frames = template.frames(in: canvas, spacing: style.spacing, padding: style.padding)
+        if frames.contains(where: {
+            $0.width < EditRules.minimumItemSide || $0.height < EditRules.minimumItemSide
+        }) {
+            throw .invalidStyle(
+                "spacing \(JSONValue.format(style.spacing)) and padding \(JSONValue.format(style.padding)) leave "
+                    + "slots of \(template.name) smaller than \(JSONValue.format(EditRules.minimumItemSide)) points "
+                    + "on a \(JSONValue.format(canvas.width)) × \(JSONValue.format(canvas.height)) canvas")
+        }
+    }
+
+    private func validate(_ crop: Crop) throws(EditError) {
+        guard (0...1).contains(crop.focus.x), (0...1).contains(crop.focus.y) else {
+            throw .invalidCrop(
+                "the crop focus must lie in 0…1 each way, got (\(JSONValue.format(crop.focus.x)), "
+                    + "\(JSONValue.format(crop.focus.y)))")
+        }
+        guard Crop.zoomRange.contains(crop.zoom) else {
+            throw .invalidCrop(
+                "the crop zoom must be between \(JSONValue.format(Crop.zoomRange.lowerBound)) and "
+                    + "\(JSONValue.format(Crop.zoomRange.upperBound)), got \(JSONValue.format(crop.zoom))")
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// A collage: a canvas with a style, the template it follows, and its items.
+///
+/// A value type: every change is an ``Edit`` applied by ``Collage/applying(_:)``, which returns a
+/// new document, so undo is keeping the previous value.
+public struct Collage: Hashable, Sendable {
+    /// Stable identifier.
+    public var id: String
+    /// A name the person chose.
+    public var title: String
+    /// When the collage was made (kept to the millisecond so JSON round-trips exactly).
+    public var created: Date
+    /// When the collage last changed.
+    public var updated: Date
+    /// The canvas size in points; rendering at scale 3 makes an image of 3 × these pixels.
+    public var canvas: Size
+    /// Background, spacing, padding and corner radius.
+    public var style: Style
+    /// The ``Template/id`` of the layout the items follow, if any.
+    public var templateID: String?
+    /// The items, back to front: the last one is drawn on top.
+    public var items: [CollageItem]
+
+    /// A collage; dates are rounded to the millisecond.
+    public init(
+        id: String, title: String, created: Date, updated: Date? = nil, canvas: Size, style: Style = Style(),
+        templateID: String? = nil, items: [CollageItem] = []
+    ) {
+        self.id = id
+        self.title = title
+        self.created = created.roundedToMilliseconds
+        self.updated = (updated ?? created).roundedToMilliseconds
+        self.canvas = canvas
+        self.style = style
+        self.templateID = templateID
+        self.items = items
+    }
+
+    /// The canvas as a rectangle at the origin.
+    public var bounds: Rect { Rect(origin: .zero, size: canvas) }
+
+    /// The template the collage follows, when its id is in the catalogue.
+    public var template: Template? { templateID.flatMap(Template.named) }
+
+    /// The item with `id`, if present.
+    public func item(_ id: String) -> CollageItem? { items.first { $0.id == id } }
+
+    /// The position of the item with `id` in ``items`` (its z-order), if present.
+    public func zIndex(of id: String) -> Int? { items.firstIndex { $0.id == id } }
+}
+
+/// One photo or sticker placed on the canvas.
+public struct CollageItem: Hashable, Sendable {
+    /// Stable identifier, unique within its collage.
+    public var id: String
+    /// What the item shows.
+    public var content: ItemContent
+    /// The frame in canvas points, before rotation.
+    public var frame: Rect
+    /// Rotation about the frame's centre.
+    public var rotation: Angle
+    /// Which part of the photo fills the frame; `nil` lets the renderer choose (centre, or the subject).
+    public var crop: Crop?
+    /// The template slot this item fills, if any.
+    public var slot: Int?
+
+    /// An item.
+    public init(
+        id: String, content: ItemContent, frame: Rect, rotation: Angle = .zero, crop: Crop? = nil, slot: Int? = nil
+    ) {
+        self.id = id
+        self.content = content
+        self.frame = frame
+        self.rotation = rotation
+        self.crop = crop
+        self.slot = slot
+    }
+}
+
+/// What an item shows: a photo or a sticker, each named by a reference that the library or the
+/// renderer's photo source resolves (a library id, or a file path relative to the document).
+public enum ItemContent: Hashable, Sendable {
+    /// A photo, filled into its frame with an aspect-fill crop.
+    case photo(String)
+    /// A subject-lifted sticker (an image with alpha), fitted inside its frame.
+    case sticker(String)
+
+    /// The reference, whichever the kind.
+    public var reference: String {
+        switch self {
+        case .photo(let reference), .sticker(let reference): reference
+        }
+    }
+
+    /// `"photo"` or `"sticker"`, as written in documents.
+    public var kind: String {
+        switch self {
+        case .photo: "photo"
+        case .sticker: "sticker"
+        }
+    }
+}
+
+/// Which part of a photo fills its frame.
+public struct Crop: Hashable, Sendable {
+    /// The point of the photo to keep centred, in unit coordinates of the photo (0…1 each way).
+    public var focus: Point
+    /// 1 shows as much of the photo as aspect-fill allows; 2 shows half as much in each direction.
+    public var zoom: Double
+
+    /// The range of zoom an edit accepts.
+    public static let zoomRange: ClosedRange<Double> = 1...20
+
+    /// A crop centred on `focus` at `zoom`.
+    public init(focus: Point = Point(x: 0.5, y: 0.5), zoom: Double = 1) {
+        self.focus = focus
+        self.zoom = zoom
+    }
+
+    /// The plain centre crop.
+    public static let centered = Crop()
+}
+
+/// How a collage looks around and between its items.
+public struct Style: Hashable, Sendable {
+    /// The canvas colour; ``Color/transparent`` makes a cut-out collage.
+    public var background: Color
+    /// Points between neighbouring template slots.
+    public var spacing: Double
+    /// Points between the canvas edge and the slots.
+    public var padding: Double
+    /// Radius of each photo's corners, in points.
+    public var cornerRadius: Double
+
+    /// The largest spacing, padding or radius an edit accepts, in points.
+    public static let maximumLength: Double = 500
+
+    /// A style; the defaults are a white canvas with 12-point gaps and square corners.
+    public init(background: Color = .white, spacing: Double = 12, padding: Double = 12, cornerRadius: Double = 0) {
+        self.background = background
+        self.spacing = spacing
+        self.padding = padding
+        self.cornerRadius = cornerRadius
+    }
+}
+
+extension Date {
+    /// Documents keep milliseconds, so a date survives a trip through JSON unchanged.
+    var roundedToMilliseconds: Date {
+        Date(timeIntervalSince1970: (timeIntervalSince1970 * 1000).rounded() / 1000)
+    }
+}

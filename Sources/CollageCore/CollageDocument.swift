@@ -1,0 +1,332 @@
+import Foundation
+
+/// The versioned JSON form of a collage (`"format": "collage", "version": 1`).
+///
+/// Reading checks everything at once and reports each problem with its path, e.g.
+/// `items[2].frame.width: expected a number > 0, got -5`. Writing sorts keys, so the same
+/// collage always gives the same bytes, and reading what was written gives the same collage.
+public enum CollageDocument {
+    /// The value of the `format` field.
+    public static let format = "collage"
+    /// The newest format version this build reads and the one it writes.
+    public static let version = 1
+    /// The largest canvas side a document may declare, in points.
+    public static let maximumCanvasSide: Double = 20_000
+
+    /// Reads a collage from JSON text.
+    /// - Throws: ``DocumentError`` with a syntax error, or every problem found.
+    public static func decode(_ data: Data) throws(DocumentError) -> Collage {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(data)
+        } catch {
+            throw .syntax(error)
+        }
+        return try decode(value)
+    }
+
+    /// Reads a collage from a parsed JSON value.
+    public static func decode(_ value: JSONValue) throws(DocumentError) -> Collage {
+        var reader = JSONReader()
+        let collage = read(value, with: &reader)
+        guard reader.issues.isEmpty, let collage else { throw .invalid(reader.issues) }
+        return collage
+    }
+
+    /// Writes a collage as JSON text (sorted keys, two-space indent, trailing newline).
+    public static func encode(_ collage: Collage, pretty: Bool = true) -> Data {
+        Data((jsonValue(of: collage).serialized(pretty: pretty) + (pretty ? "\n" : "")).utf8)
+    }
+
+    /// A collage as a JSON value, for embedding in a larger response.
+    public static func jsonValue(of collage: Collage) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "format": .string(format),
+            "version": .number(Double(version)),
+            "id": .string(collage.id),
+            "title": .string(collage.title),
+            "created": .string(DateText.format(collage.created)),
+            "updated": .string(DateText.format(collage.updated)),
+            "canvas": .object(["width": .number(collage.canvas.width), "height": .number(collage.canvas.height)]),
+            "style": .object([
+                "background": .string(collage.style.background.hexString),
+                "spacing": .number(collage.style.spacing),
+                "padding": .number(collage.style.padding),
+                "cornerRadius": .number(collage.style.cornerRadius),
+            ]),
+            "items": .array(collage.items.map(jsonValue(of:))),
+        ]
+        if let templateID = collage.templateID { members["template"] = .string(templateID) }
+        return .object(members)
+    }
+
+    /// An item as a JSON value.
+    public static func jsonValue(of item: CollageItem) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "id": .string(item.id),
+            "content": .object(["type": .string(item.content.kind), "ref": .string(item.content.reference)]),
+            "frame": jsonValue(of: item.frame),
+            "rotation": .number(item.rotation.degrees),
+        ]
+        if let crop = item.crop {
+            members["crop"] = .object([
+                "focus": .object(["x": .number(crop.focus.x), "y": .number(crop.focus.y)]), "zoom": .number(crop.zoom),
+            ])
+        }
+        if let slot = item.slot { members["slot"] = .number(Double(slot)) }
+        return .object(members)
+    }
+
+    /// A rectangle as `{"x", "y", "width", "height"}`.
+    public static func jsonValue(of rect: Rect) -> JSONValue {
+        .object([
+            "x": .number(rect.x), "y": .number(rect.y), "width": .number(rect.width), "height": .number(rect.height),
+        ])
+    }
+
+    /// Dates are written as UTC ISO 8601 with exactly three fraction digits. The milliseconds are
+    /// handled here rather than by the formatter, whose fraction truncates binary fractions
+    /// (.123 can come back as .122) and would break exact round trips.
+    enum DateText {
+        static func format(_ date: Date) -> String {
+            let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+            let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+            let (wholeSeconds, positiveFraction) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
+            let base = Date.ISO8601FormatStyle().format(Date(timeIntervalSince1970: Double(wholeSeconds)))
+            let digits = String(positiveFraction)
+            return base.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+        }
+
+        static func parse(_ text: String) -> Date? {
+            var whole = text
+            var milliseconds = 0.0
+            if let dot = text.firstIndex(of: "."), text.hasSuffix("Z") {
+                let digits = text[text.index(after: dot)..<text.index(before: text.endIndex)]
+                guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
+                    let value = Double("0." + digits)
+                else { return nil }
+                milliseconds = (value * 1000).rounded()
+                whole = String(text[..<dot]) + "Z"
+            }
+            guard let date = try? Date.ISO8601FormatStyle().parse(whole) else { return nil }
+            return Date(timeIntervalSince1970: date.timeIntervalSince1970 + milliseconds / 1000)
+        }
+    }
+
+    private static func read(_ value: JSONValue, with reader: inout JSONReader) -> Collage? {
+        let fields = ["format", "version", "id", "title", "created", "updated", "canvas", "style", "template", "items"]
+        guard let root = reader.object(value, at: "", known: fields) else { return nil }
+        if let format = reader.string(root["format"], at: "format"), format != self.format {
+            reader.fail("format", "expected \"\(self.format)\", got \"\(format)\"")
+        }
+        if let version = reader.integer(root["version"], at: "version", in: 1...Int(Int32.max)),
+            version > self.version
+        {
+            reader.fail(
+                "version",
+                "version \(version) is newer than this Collage reads (up to \(self.version)); update Collage")
+        }
+        let id = reader.string(root["id"], at: "id", maxLength: 128)
+        let title = reader.string(
+            root["title"], at: "title", nonEmpty: false, maxLength: EditRules.maximumTitleLength)
+        let created = readDate(root["created"], at: "created", with: &reader)
+        let updated = readDate(root["updated"], at: "updated", with: &reader)
+        let canvas = readCanvas(root["canvas"], with: &reader)
+        let style = root["style"].map { readStyle($0, with: &reader) } ?? Style()
+        var template: Template?
+        if let templateValue = root["template"], templateValue != .null,
+            let templateID = reader.string(templateValue, at: "template")
+        {
+            template = Template.named(templateID)
+            if template == nil {
+                reader.fail(
+                    "template",
+                    "no template named \"\(templateID)\"; expected one of "
+                        + Template.catalog.map(\.id).joined(separator: ", "))
+            }
+        }
+        var items: [CollageItem] = []
+        if let elements = reader.array(root["items"], at: "items") {
+            for (index, element) in elements.enumerated() {
+                if let item = readItem(element, at: "items[\(index)]", template: template, with: &reader) {
+                    items.append(item)
+                }
+            }
+            checkUnique(items, with: &reader)
+        }
+        guard let id, let title, let created, let updated, let canvas, let style else { return nil }
+        return Collage(
+            id: id, title: title, created: created, updated: updated, canvas: canvas, style: style,
+            templateID: template?.id, items: items)
+    }
+
+    private static func checkUnique(_ items: [CollageItem], with reader: inout JSONReader) {
+        var seenIDs: [String: Int] = [:]
+        var seenSlots: [Int: Int] = [:]
+        for (index, item) in items.enumerated() {
+            if let first = seenIDs[item.id] {
+                reader.fail("items[\(index)].id", "\"\(item.id)\" is already the id of items[\(first)]")
+            } else {
+                seenIDs[item.id] = index
+            }
+            guard let slot = item.slot else { continue }
+            if let first = seenSlots[slot] {
+                reader.fail("items[\(index)].slot", "slot \(slot) is already filled by items[\(first)]")
+            } else {
+                seenSlots[slot] = index
+            }
+        }
+    }
+
+    private static func readDate(_ value: JSONValue?, at path: String, with reader: inout JSONReader) -> Date? {
+        guard let text = reader.string(value, at: path) else { return nil }
+        if let date = DateText.parse(text) { return date.roundedToMilliseconds }
+        reader.fail(path, "expected an ISO 8601 date such as \"2026-01-31T09:30:00.000Z\", got \"\(text)\"")
+        return nil
+    }
+
+    private static func readCanvas(_ value: JSONValue?, with reader: inout JSONReader) -> Size? {
+        guard let members = reader.object(value, at: "canvas", known: ["width", "height"]) else { return nil }
+        let limit = "a number > 0 and at most \(JSONValue.format(maximumCanvasSide))"
+        let width = reader.number(
+            members["width"], at: "canvas.width", expected: limit, rule: { $0 > 0 && $0 <= maximumCanvasSide })
+        let height = reader.number(
+            members["height"], at: "canvas.height", expected: limit, rule: { $0 > 0 && $0 <= maximumCanvasSide })
+        guard let width, let height else { return nil }
+        return Size(width: width, height: height)
+    }
+
+    private static func readStyle(_ value: JSONValue, with reader: inout JSONReader) -> Style? {
+        guard
+            let members = reader.object(
+                value, at: "style", known: ["background", "spacing", "padding", "cornerRadius"])
+        else { return nil }
+        var style = Style()
+        if let text = members["background"].flatMap({ reader.string($0, at: "style.background") }) {
+            if let color = Color(parsing: text) {
+                style.background = color
+            } else {
+                reader.fail(
+                    "style.background", "expected a colour such as \"#ffffff\" or \"transparent\", got \"\(text)\"")
+            }
+        }
+        let range = "a number from 0 to \(JSONValue.format(Style.maximumLength))"
+        let inRange: (Double) -> Bool = { $0 >= 0 && $0 <= Style.maximumLength }
+        for (key, keyPath) in [
+            ("spacing", \Style.spacing), ("padding", \Style.padding), ("cornerRadius", \Style.cornerRadius),
+        ] {
+            guard let field = members[key] else { continue }
+            if let number = reader.number(field, at: "style.\(key)", expected: range, rule: inRange) {
+                style[keyPath: keyPath] = number
+            }
+        }
+        return style
+    }
+
+    private static func readItem(
+        _ value: JSONValue, at path: String, template: Template?, with reader: inout JSONReader
+    ) -> CollageItem? {
+        guard
+            let members = reader.object(
+                value, at: path, known: ["id", "content", "frame", "rotation", "crop", "slot"])
+        else { return nil }
+        let id = reader.string(members["id"], at: "\(path).id", maxLength: 128)
+        let content = readContent(members["content"], at: "\(path).content", with: &reader)
+        let frame = readFrame(members["frame"], at: "\(path).frame", with: &reader)
+        var rotation = Angle.zero
+        if let field = members["rotation"],
+            let degrees = reader.number(
+                field, at: "\(path).rotation", expected: "a number of degrees", rule: { $0.isFinite })
+        {
+            rotation = Angle(degrees: degrees)
+        }
+        var crop: Crop?
+        if let field = members["crop"], field != .null {
+            crop = readCrop(field, at: "\(path).crop", with: &reader)
+            if crop != nil, case .sticker = content {
+                reader.fail("\(path).crop", "only photos are cropped; this item is a sticker")
+            }
+        }
+        var slot: Int?
+        if let field = members["slot"], field != .null {
+            if let template {
+                slot = reader.integer(field, at: "\(path).slot", in: 0...(template.slotCount - 1))
+            } else {
+                reader.fail("\(path).slot", "the document has no template, so items cannot fill slots")
+            }
+        }
+        guard let id, let content, let frame else { return nil }
+        return CollageItem(id: id, content: content, frame: frame, rotation: rotation, crop: crop, slot: slot)
+    }
+
+    private static func readContent(
+        _ value: JSONValue?, at path: String, with reader: inout JSONReader
+    )
+        -> ItemContent?
+    {
+        guard let members = reader.object(value, at: path, known: ["type", "ref"]) else { return nil }
+        let type = reader.string(members["type"], at: "\(path).type")
+        let reference = reader.string(members["ref"], at: "\(path).ref")
+        guard let type, let reference else { return nil }
+        switch type {
+        case "photo": return .photo(reference)
+        case "sticker": return .sticker(reference)
+        default:
+            reader.fail("\(path).type", "expected \"photo\" or \"sticker\", got \"\(type)\"")
+            return nil
+        }
+    }
+
+    private static func readFrame(_ value: JSONValue?, at path: String, with reader: inout JSONReader) -> Rect? {
+        guard let members = reader.object(value, at: path, known: ["x", "y", "width", "height"]) else { return nil }
+        let x = reader.number(members["x"], at: "\(path).x", rule: { $0.isFinite })
+        let y = reader.number(members["y"], at: "\(path).y", rule: { $0.isFinite })
+        let width = reader.number(members["width"], at: "\(path).width", expected: "a number > 0", rule: { $0 > 0 })
+        let height = reader.number(
+            members["height"], at: "\(path).height", expected: "a number > 0", rule: { $0 > 0 })
+        guard let x, let y, let width, let height else { return nil }
+        return Rect(x: x, y: y, width: width, height: height)
+    }
+
+    private static func readCrop(_ value: JSONValue, at path: String, with reader: inout JSONReader) -> Crop? {
+        guard let members = reader.object(value, at: path, known: ["focus", "zoom"]) else { return nil }
+        var crop = Crop()
+        if let focusValue = members["focus"],
+            let focus = reader.object(focusValue, at: "\(path).focus", known: ["x", "y"])
+        {
+            let unit: (Double) -> Bool = { (0...1).contains($0) }
+            let x = reader.number(focus["x"], at: "\(path).focus.x", expected: "a number from 0 to 1", rule: unit)
+            let y = reader.number(focus["y"], at: "\(path).focus.y", expected: "a number from 0 to 1", rule: unit)
+            if let x, let y { crop.focus = Point(x: x, y: y) }
+        }
+        if let zoomValue = members["zoom"],
+            let zoom = reader.number(
+                zoomValue, at: "\(path).zoom",
+                expected: "a number from \(JSONValue.format(Crop.zoomRange.lowerBound)) to "
+                    + JSONValue.format(Crop.zoomRange.upperBound),
+                rule: { Crop.zoomRange.contains($0) })
+        {
+            crop.zoom = zoom
+        }
+        return crop
+    }
+}
+
+/// Why a JSON document could not be read.
+public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The text is not JSON.
+    case syntax(JSONSyntaxError)
+    /// The JSON does not describe a valid document; every problem, each with its path.
+    case invalid([DocumentIssue])
+
+    /// Every problem, one per line.
+    public var issues: [DocumentIssue] {
+        switch self {
+        case .syntax(let error): [DocumentIssue(path: "", message: error.description)]
+        case .invalid(let issues): issues
+        }
+    }
+
+    /// Every problem, one per line.
+    public var description: String { issues.map(\.description).joined(separator: "\n") }
+}

@@ -1,0 +1,107 @@
+/// One change to a collage. Every change a person or a script makes is one of these, applied by
+/// ``Collage/applying(_:)``; the web editor, the command line and undo all go through it.
+public enum Edit: Hashable, Sendable {
+    /// Adds an item on top. With no frame, a photo takes the first empty template slot, and
+    /// anything else is centred at a default size.
+    case addItem(id: String, content: ItemContent, frame: Rect?)
+    /// Removes an item.
+    case removeItem(id: String)
+    /// Moves an item so its frame's top-left corner is at `origin`; it leaves its slot.
+    case moveItem(id: String, origin: Point)
+    /// Gives an item a new frame (resize handles); it leaves its slot.
+    case resizeItem(id: String, frame: Rect)
+    /// Sets an item's rotation; normalised to (-180, 180].
+    case rotateItem(id: String, degrees: Double)
+    /// Moves an item in the stacking order.
+    case reorder(id: String, move: ZOrderMove)
+    /// Exchanges what two items show (and their crops), keeping their frames.
+    case swapContents(first: String, second: String)
+    /// Follows a template: photos snap into its slots in order, extra photos stay free.
+    case applyTemplate(id: String)
+    /// Changes background, spacing, padding and corner radius; slotted items re-flow.
+    case setStyle(Style)
+    /// Changes the canvas shape, keeping its longer side; slotted items re-flow.
+    case setAspect(AspectRatio)
+    /// Sets which part of a photo fills its frame; `nil` returns to the automatic crop.
+    case setCrop(id: String, crop: Crop?)
+    /// Renames the collage.
+    case rename(title: String)
+}
+
+/// A step in the stacking order.
+public enum ZOrderMove: String, CaseIterable, Hashable, Sendable {
+    /// One place towards the top.
+    case forward
+    /// One place towards the bottom.
+    case backward
+    /// To the very top.
+    case front
+    /// To the very bottom.
+    case back
+}
+
+/// Why an edit was refused. The document is unchanged when one is thrown.
+public enum EditError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No item has this id.
+    case unknownItem(String)
+    /// An item with this id already exists.
+    case duplicateItem(String)
+    /// No template has this id.
+    case unknownTemplate(String)
+    /// A number was NaN or infinite.
+    case notFinite(field: String)
+    /// A frame smaller than ``EditRules/minimumItemSide`` on a side.
+    case frameTooSmall(width: Double, height: Double)
+    /// A frame with too little of it on the canvas to grab again.
+    case frameOffCanvas(Rect)
+    /// A frame far larger than the canvas.
+    case frameTooLarge(width: Double, height: Double)
+    /// Spacing, padding or radius out of range, or leaving no room for slots.
+    case invalidStyle(String)
+    /// A crop whose focus or zoom is out of range, or a crop on a sticker.
+    case invalidCrop(String)
+    /// An empty or overlong title.
+    case invalidTitle(String)
+    /// Swapping an item with itself.
+    case swapWithItself(String)
+
+    /// A sentence saying what was expected and what was received.
+    public var description: String {
+        switch self {
+        case .unknownItem(let id): "no item with id \"\(id)\" in this collage"
+        case .duplicateItem(let id): "an item with id \"\(id)\" already exists"
+        case .unknownTemplate(let id):
+            "no template named \"\(id)\"; expected one of \(Template.catalog.map(\.id).joined(separator: ", "))"
+        case .notFinite(let field): "\(field) must be a finite number"
+        case .frameTooSmall(let width, let height):
+            "a frame must be at least \(format(EditRules.minimumItemSide)) points on each side, got "
+                + "\(format(width)) × \(format(height))"
+        case .frameOffCanvas(let frame):
+            "the frame (\(format(frame.x)), \(format(frame.y)), \(format(frame.width)) × \(format(frame.height))) "
+                + "must keep at least \(format(EditRules.minimumVisible)) points on each side inside the canvas"
+        case .frameTooLarge(let width, let height):
+            "a frame may be at most \(format(EditRules.maximumCanvasMultiple)) times the canvas each way, got "
+                + "\(format(width)) × \(format(height))"
+        case .invalidStyle(let reason), .invalidCrop(let reason), .invalidTitle(let reason): reason
+        case .swapWithItself(let id): "cannot swap item \"\(id)\" with itself"
+        }
+    }
+}
+
+/// The limits edits enforce, so the editor and the command line agree on them.
+public enum EditRules {
+    /// The smallest side a frame may have, in points.
+    public static let minimumItemSide: Double = 20
+    /// How much of a frame must stay on the canvas each way, so it can always be grabbed again.
+    public static let minimumVisible: Double = 20
+    /// A frame may be at most this many canvases wide or tall.
+    public static let maximumCanvasMultiple: Double = 10
+    /// The longest title, in characters.
+    public static let maximumTitleLength = 200
+    /// An added item with no frame is this fraction of the canvas's shorter side.
+    public static let defaultItemFraction: Double = 0.4
+}
+
+private func format(_ value: Double) -> String {
+    JSONValue.format((value * 100).rounded() / 100)
+}

@@ -1,0 +1,353 @@
+import Foundation
+
+/// A JSON value, parsed or about to be written.
+///
+/// Collage reads documents through this tree rather than `Decodable` so that every problem
+/// in a document can be reported at once, each with the path of the field that caused it.
+public enum JSONValue: Equatable, Sendable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// Any JSON number.
+    case number(Double)
+    /// A string.
+    case string(String)
+    /// An ordered list of values.
+    case array([JSONValue])
+    /// An object; key order is not significant, and writing sorts keys.
+    case object([String: JSONValue])
+
+    /// Parses UTF-8 JSON text.
+    /// - Throws: ``JSONSyntaxError`` naming the line, column and what was expected.
+    public static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: Array(data))
+        return try parser.parseDocument()
+    }
+
+    /// Parses JSON text from a string.
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try parse(Data(text.utf8))
+    }
+
+    /// The value as JSON text with sorted keys, so equal values always serialise identically.
+    /// - Parameter pretty: indent nested values by two spaces, one member per line.
+    public func serialized(pretty: Bool = true) -> String {
+        var out = ""
+        write(to: &out, indent: pretty ? 0 : nil)
+        return out
+    }
+
+    /// A short description of the value's kind, used in error messages ("got a string").
+    public var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool(let value): value ? "true" : "false"
+        case .number(let value): JSONValue.format(value)
+        case .string(let value): "\"\(value.count > 40 ? String(value.prefix(40)) + "…" : value)\""
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    private func write(to out: inout String, indent: Int?) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .number(let value): out += JSONValue.format(value)
+        case .string(let value): JSONValue.writeString(value, to: &out)
+        case .array(let values):
+            writeContainer(values, open: "[", close: "]", to: &out, indent: indent) { value, out, indent in
+                value.write(to: &out, indent: indent)
+            }
+        case .object(let members):
+            let sorted = members.sorted { $0.key < $1.key }
+            writeContainer(sorted, open: "{", close: "}", to: &out, indent: indent) { member, out, indent in
+                JSONValue.writeString(member.key, to: &out)
+                out += indent == nil ? ":" : ": "
+                member.value.write(to: &out, indent: indent)
+            }
+        }
+    }
+
+    private func writeContainer<Element>(
+        _ elements: [Element], open: String, close: String, to out: inout String, indent: Int?,
+        writeElement: (Element, inout String, Int?) -> Void
+    ) {
+        out += open
+        guard !elements.isEmpty else {
+            out += close
+            return
+        }
+        let inner = indent.map { $0 + 2 }
+        for (index, element) in elements.enumerated() {
+            if index > 0 { out += "," }
+            if let inner { out += "\n" + String(repeating: " ", count: inner) }
+            writeElement(element, &out, inner)
+        }
+        if let indent { out += "\n" + String(repeating: " ", count: indent) }
+        out += close
+    }
+
+    /// Integers print without a fraction; other numbers use Swift's shortest round-tripping form.
+    package static func format(_ value: Double) -> String {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+            return String(Int64(value))
+        }
+        return value.isFinite ? "\(value)" : "null"
+    }
+
+    private static func writeString(_ value: String, to out: inout String) {
+        out += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                out +=
+                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}
+
+/// JSON text that could not be parsed.
+public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// 1-based line of the problem.
+    public let line: Int
+    /// 1-based column (in bytes) of the problem.
+    public let column: Int
+    /// What was wrong, e.g. "expected ',' or '}' after an object member".
+    public let reason: String
+
+    /// "line 3, column 7: expected …".
+    public var description: String { "invalid JSON at line \(line), column \(column): \(reason)" }
+}
+
+/// A recursive-descent parser over UTF-8 bytes; deep nesting is bounded so hostile input cannot
+/// exhaust the stack.
+private struct JSONParser {
+    let bytes: [UInt8]
+    var index = 0
+    var depth = 0
+    static let maximumDepth = 256
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        skipWhitespace()
+        guard index < bytes.count else { throw error("the document is empty") }
+        let value = try parseValue()
+        skipWhitespace()
+        guard index == bytes.count else { throw error("unexpected \(describeCurrent()) after the JSON value") }
+        return value
+    }
+
+    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
+        case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
+        case UInt8(ascii: "n"): return try parseLiteral("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw error("unexpected \(describeCurrent()), expected a value")
+        }
+    }
+
+    private mutating func enter() throws(JSONSyntaxError) {
+        depth += 1
+        if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+    }
+
+    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var members: [String: JSONValue] = [:]
+        skipWhitespace()
+        if consume(UInt8(ascii: "}")) { return .object(members) }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw error("expected a member name in double quotes, found \(describeCurrent())")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard consume(UInt8(ascii: ":")) else {
+                throw error("expected ':' after member name \"\(key)\", found \(describeCurrent())")
+            }
+            skipWhitespace()
+            if members[key] != nil { throw error("duplicate member \"\(key)\"") }
+            members[key] = try parseValue()
+            skipWhitespace()
+            if consume(UInt8(ascii: ",")) { continue }
+            if consume(UInt8(ascii: "}")) { return .object(members) }
+            throw error("expected ',' or '}' after an object member, found \(describeCurrent())")
+        }
+    }
+
+    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var values: [JSONValue] = []
+        skipWhitespace()
+        if consume(UInt8(ascii: "]")) { return .array(values) }
+        while true {
+            skipWhitespace()
+            values.append(try parseValue())
+            skipWhitespace()
+            if consume(UInt8(ascii: ",")) { continue }
+            if consume(UInt8(ascii: "]")) { return .array(values) }
+            throw error("expected ',' or ']' after an array element, found \(describeCurrent())")
+        }
+    }
+
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = index
+        func flush(_ parser: JSONParser, upTo end: Int, into scalars: inout String.UnicodeScalarView) -> Bool {
+            guard runStart < end else { return true }
+            guard let text = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else { return false }
+            scalars.append(contentsOf: text.unicodeScalars)
+            return true
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                guard flush(self, upTo: index, into: &scalars) else { throw error("a string is not valid UTF-8") }
+                index += 1
+                return String(scalars)
+            }
+            if byte < 0x20 { throw error("a control character must be escaped inside a string") }
+            if byte == UInt8(ascii: "\\") {
+                guard flush(self, upTo: index, into: &scalars) else { throw error("a string is not valid UTF-8") }
+                index += 1
+                scalars.append(try parseEscape())
+                runStart = index
+                continue
+            }
+            index += 1
+        }
+        throw error("unterminated string")
+    }
+
+    private mutating func parseEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+        guard index < bytes.count else { throw error("unterminated escape sequence") }
+        let byte = bytes[index]
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "/"): return "/"
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            let high = try parseHex4()
+            if (0xD800..<0xDC00).contains(high) {
+                guard consume(UInt8(ascii: "\\")), consume(UInt8(ascii: "u")) else {
+                    throw error("a high surrogate must be followed by a \\u low surrogate")
+                }
+                let low = try parseHex4()
+                guard (0xDC00..<0xE000).contains(low),
+                    let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+                else { throw error("invalid surrogate pair") }
+                return scalar
+            }
+            guard let scalar = Unicode.Scalar(high) else { throw error("a lone surrogate is not a character") }
+            return scalar
+        default:
+            index -= 1
+            throw error("invalid escape '\\\(describeCurrent())'")
+        }
+    }
+
+    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+        guard index + 4 <= bytes.count,
+            let text = String(validating: bytes[index..<index + 4], as: UTF8.self),
+            let value = UInt32(text, radix: 16)
+        else { throw error("expected four hex digits after \\u") }
+        index += 4
+        return value
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
+        let start = index
+        _ = consume(UInt8(ascii: "-"))
+        let integerStart = index
+        guard consumeDigits() else { throw error("expected a digit in a number") }
+        if bytes[integerStart] == UInt8(ascii: "0"), index - integerStart > 1 {
+            index = integerStart
+            throw error("a number must not start with 0")
+        }
+        if consume(UInt8(ascii: ".")) {
+            guard consumeDigits() else { throw error("expected a digit after the decimal point") }
+        }
+        if consume(UInt8(ascii: "e")) || consume(UInt8(ascii: "E")) {
+            if !consume(UInt8(ascii: "+")) { _ = consume(UInt8(ascii: "-")) }
+            guard consumeDigits() else { throw error("expected a digit in the exponent") }
+        }
+        guard let text = String(validating: bytes[start..<index], as: UTF8.self), let value = Double(text),
+            value.isFinite
+        else { throw error("the number is out of range") }
+        return .number(value)
+    }
+
+    private mutating func consumeDigits() -> Bool {
+        let start = index
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        return index > start
+    }
+
+    private mutating func parseLiteral(_ word: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
+        let expected = Array(word.utf8)
+        guard bytes.count - index >= expected.count, Array(bytes[index..<index + expected.count]) == expected else {
+            throw error("unexpected \(describeCurrent()), expected a value")
+        }
+        index += expected.count
+        return value
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+    }
+
+    private mutating func consume(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    private func describeCurrent() -> String {
+        guard index < bytes.count else { return "end of input" }
+        let byte = bytes[index]
+        return (0x21..<0x7F).contains(byte)
+            ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+    }
+
+    private func error(_ reason: String) -> JSONSyntaxError {
+        var line = 1
+        var lineStart = 0
+        for position in 0..<min(index, bytes.count) where bytes[position] == 0x0A {
+            line += 1
+            lineStart = position + 1
+        }
+        return JSONSyntaxError(line: line, column: index - lineStart + 1, reason: reason)
+    }
+}

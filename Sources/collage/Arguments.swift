@@ -1,0 +1,108 @@
+/// What a subcommand accepts, used both to parse its arguments and to print its help.
+struct CommandSpec: Sendable {
+    /// The word after `collage`.
+    let name: String
+    /// One line for the command list.
+    let abstract: String
+    /// The usage line after `collage NAME`, e.g. `[--json] doc.json`.
+    let usage: String
+    /// Options the command takes; `--help` is always accepted as well.
+    let options: [OptionSpec]
+    /// Paragraphs after the option list: details, examples, exit codes.
+    var discussion: String = ""
+    /// How many positional arguments are allowed.
+    var positionals: ClosedRange<Int> = 0...0
+}
+
+/// One `--name` option: a flag, or an option that takes a value.
+struct OptionSpec: Sendable {
+    /// The option with its dashes, e.g. `--canvas`.
+    let name: String
+    /// The placeholder for its value, e.g. `WxH`; `nil` for a flag.
+    var valueName: String?
+    /// One line of help.
+    let help: String
+
+    static func flag(_ name: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: nil, help: help)
+    }
+
+    static func value(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: valueName, help: help)
+    }
+}
+
+/// The arguments of one command after parsing: flags seen, option values, positionals.
+struct ParsedArguments: Sendable {
+    private(set) var flags: Set<String> = []
+    private(set) var values: [String: String] = [:]
+    private(set) var positionals: [String] = []
+
+    /// Whether a flag was given.
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// An option's value, if given.
+    func value(_ option: String) -> String? { values[option] }
+
+    /// An option's value parsed by `parse`, or a usage error quoting what was wrong.
+    func value<T>(_ option: String, expected: String, _ parse: (String) -> T?) throws(CLIError) -> T? {
+        guard let text = values[option] else { return nil }
+        guard let parsed = parse(text) else {
+            throw .usage("\(option) expects \(expected), got \"\(text)\"")
+        }
+        return parsed
+    }
+
+    /// Splits `arguments` by `spec`. `--name=value` and `--name value` both work; `--` ends options.
+    static func parse(_ arguments: [String], for spec: CommandSpec) throws(CLIError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            if argument == "--help" || argument == "-h" {
+                parsed.flags.insert("--help")
+                continue
+            }
+            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            let name = parts[0]
+            guard let option = spec.options.first(where: { $0.name == name }) else {
+                throw .usage("unknown option '\(name)' for 'collage \(spec.name)'")
+            }
+            if option.valueName == nil {
+                guard parts.count == 1 else { throw .usage("\(name) takes no value") }
+                parsed.flags.insert(name)
+            } else if parts.count == 2 {
+                parsed.values[name] = parts[1]
+            } else {
+                guard index < arguments.count else {
+                    throw .usage("\(name) needs a value (\(option.valueName ?? "value"))")
+                }
+                parsed.values[name] = arguments[index]
+                index += 1
+            }
+        }
+        if !parsed.has("--help"), !spec.positionals.contains(parsed.positionals.count) {
+            let range = spec.positionals
+            let wanted =
+                if range.upperBound == Int.max {
+                    "at least \(range.lowerBound) argument\(range.lowerBound == 1 ? "" : "s")"
+                } else if range.lowerBound == range.upperBound {
+                    "\(range.lowerBound) argument\(range.lowerBound == 1 ? "" : "s")"
+                } else {
+                    "\(range.lowerBound) to \(range.upperBound) arguments"
+                }
+            throw .usage("'collage \(spec.name)' takes \(wanted), got \(parsed.positionals.count)")
+        }
+        return parsed
+    }
+}

@@ -1,0 +1,52 @@
+/// Why a command failed; each case maps to one exit code from `sysexits.h`, listed in `--help`.
+enum CLIError: Error, Sendable {
+    /// The command line itself is wrong (unknown command or option, missing value): exit 64.
+    case usage(String)
+    /// An input file's contents are wrong (invalid document, corrupt image): exit 65.
+    case data(String)
+    /// An input file does not exist or cannot be read: exit 66.
+    case noInput(String)
+    /// An output file cannot be written: exit 73.
+    case cannotCreate(String)
+    /// Anything else that went wrong while working: exit 1.
+    case failure(String)
+
+    var exitCode: Int32 {
+        switch self {
+        case .usage: ExitCode.usage
+        case .data: ExitCode.dataError
+        case .noInput: ExitCode.noInput
+        case .cannotCreate: ExitCode.cannotCreate
+        case .failure: ExitCode.failure
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .usage(let message), .data(let message), .noInput(let message), .cannotCreate(let message),
+            .failure(let message):
+            message
+        }
+    }
+}
+
+/// The exit codes `collage` uses.
+enum ExitCode {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    static let usage: Int32 = 64
+    static let dataError: Int32 = 65
+    static let noInput: Int32 = 66
+    static let cannotCreate: Int32 = 73
+
+    /// The table printed at the end of `collage --help`.
+    static let summary = """
+        Exit codes:
+          0   success
+          1   the work failed (the message says why)
+          64  usage error: unknown command or option, missing or malformed value
+          65  data error: an input is invalid (a document, an image)
+          66  an input file does not exist or cannot be read
+          73  an output file cannot be written
+        """
+}

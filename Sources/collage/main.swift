@@ -1,0 +1,3 @@
+import Foundation
+
+exit(RootCommand.main(Array(CommandLine.arguments.dropFirst())))

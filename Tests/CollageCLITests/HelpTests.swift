@@ -1,0 +1,44 @@
+import Testing
+
+@Suite("collage: help, version and usage errors")
+struct HelpTests {
+    @Test func helpListsCommandsAndExitCodes() throws {
+        let result = try CommandRunner.run(["--help"])
+        #expect(result.status == 0)
+        for word in ["templates", "validate", "Exit codes", "64"] { #expect(result.stdout.contains(word)) }
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func noArgumentsPrintsHelp() throws {
+        let result = try CommandRunner.run([])
+        #expect(result.status == 0 && result.stdout.contains("Usage: collage <command>"))
+    }
+
+    @Test func helpForACommand() throws {
+        let viaHelp = try CommandRunner.run(["help", "templates"])
+        let viaFlag = try CommandRunner.run(["templates", "--help"])
+        #expect(viaHelp.status == 0 && viaHelp.stdout.contains("--canvas WxH"))
+        #expect(viaHelp.stdout == viaFlag.stdout)
+    }
+
+    @Test func version() throws {
+        let result = try CommandRunner.run(["--version"])
+        #expect(result.status == 0 && result.stdout.hasPrefix("collage "))
+    }
+
+    @Test(arguments: [
+        (["frobnicate"], "unknown command 'frobnicate'"), (["--frob"], "unknown option '--frob'"),
+        (["templates", "--nope"], "unknown option '--nope' for 'collage templates'"),
+        (["templates", "--canvas"], "--canvas needs a value"), (["templates", "extra"], "takes 0 arguments, got 1"),
+        (["templates", "--canvas", "wide"], "--canvas expects WxH"), (["validate"], "takes 1 argument, got 0"),
+        (["help", "nothing"], "unknown command 'nothing'"), (["templates", "--json=yes"], "--json takes no value"),
+        (["templates", "--spacing", "4"], "--spacing and --padding only apply with --canvas"),
+    ])
+    func usageErrorsExit64WithAMessageOnStderr(arguments: [String], message: String) throws {
+        let result = try CommandRunner.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(message), "stderr was: \(result.stderr)")
+        #expect(result.stderr.contains("collage --help"))
+    }
+}

@@ -1,0 +1,172 @@
+import CollageCore
+import Testing
+
+@Suite("Edits")
+struct EditTests {
+    @Test func addedPhotosFillEmptySlotsInOrder() throws {
+        let collage = try Fixtures.collage(template: "magazine", photos: 4)
+        let frames = try #require(collage.template).frames(for: collage)
+        #expect(collage.items.map(\.slot) == [0, 1, 2, nil])
+        #expect(collage.items[0].frame == frames[0] && collage.items[2].frame == frames[2])
+        // The fourth photo had no slot left: it is centred at the default size.
+        #expect(collage.items[3].frame.center == collage.bounds.center)
+    }
+
+    @Test func addingADuplicateIdIsRefused() throws {
+        let collage = try Fixtures.collage()
+        #expect(throws: EditError.duplicateItem("p0")) {
+            try collage.applying(.addItem(id: "p0", content: .photo("x"), frame: nil))
+        }
+    }
+
+    @Test func stickersAreNeverSlotted() throws {
+        let collage = try Fixtures.collage(photos: 1).applying(
+            .addItem(id: "s", content: .sticker("cat.png"), frame: nil))
+        #expect(collage.item("s")?.slot == nil)
+    }
+
+    @Test func removeDropsTheItem() throws {
+        let collage = try Fixtures.collage().applying(.removeItem(id: "p1"))
+        #expect(collage.items.map(\.id) == ["p0", "p2", "p3"])
+        #expect(throws: EditError.unknownItem("nope")) { try collage.applying(.removeItem(id: "nope")) }
+    }
+
+    @Test func moveSetsTheOriginAndLeavesTheSlot() throws {
+        let collage = try Fixtures.collage().applying(.moveItem(id: "p0", origin: Point(x: 100, y: 50)))
+        let item = try #require(collage.item("p0"))
+        #expect(item.frame.origin == Point(x: 100, y: 50) && item.slot == nil)
+    }
+
+    @Test func moveMustKeepTheItemReachable() throws {
+        let collage = try Fixtures.collage()
+        #expect(throws: EditError.self) { try collage.applying(.moveItem(id: "p0", origin: Point(x: 5000, y: 0))) }
+        #expect(throws: EditError.notFinite(field: "origin")) {
+            try collage.applying(.moveItem(id: "p0", origin: Point(x: .nan, y: 0)))
+        }
+        // Mostly off the canvas is fine as long as 20 points each way remain.
+        let edge = try collage.applying(.moveItem(id: "p0", origin: Point(x: 1180, y: 1180)))
+        #expect(edge.item("p0")?.frame.origin == Point(x: 1180, y: 1180))
+    }
+
+    @Test func resizeEnforcesTheMinimumSize() throws {
+        let collage = try Fixtures.collage()
+        let resized = try collage.applying(.resizeItem(id: "p1", frame: Rect(x: 10, y: 10, width: 300, height: 200)))
+        #expect(resized.item("p1")?.frame.size == Size(width: 300, height: 200))
+        #expect(throws: EditError.frameTooSmall(width: 10, height: 200)) {
+            try collage.applying(.resizeItem(id: "p1", frame: Rect(x: 10, y: 10, width: 10, height: 200)))
+        }
+        #expect(throws: EditError.self) {
+            try collage.applying(.resizeItem(id: "p1", frame: Rect(x: 0, y: 0, width: 20_000, height: 200)))
+        }
+    }
+
+    @Test func rotationIsNormalised() throws {
+        let collage = try Fixtures.collage().applying(.rotateItem(id: "p0", degrees: 270))
+        #expect(collage.item("p0")?.rotation.degrees == -90)
+        #expect(throws: EditError.notFinite(field: "degrees")) {
+            try collage.applying(.rotateItem(id: "p0", degrees: .infinity))
+        }
+    }
+
+    @Test(arguments: [
+        (ZOrderMove.forward, ["p0", "p2", "p1", "p3"]), (.backward, ["p1", "p0", "p2", "p3"]),
+        (.front, ["p0", "p2", "p3", "p1"]), (.back, ["p1", "p0", "p2", "p3"]),
+    ])
+    func reorderMovesInTheStack(move: ZOrderMove, expected: [String]) throws {
+        let collage = try Fixtures.collage().applying(.reorder(id: "p1", move: move))
+        #expect(collage.items.map(\.id) == expected)
+    }
+
+    @Test func reorderAtTheEndsChangesNothing() throws {
+        let collage = try Fixtures.collage()
+        #expect(try collage.applying(.reorder(id: "p3", move: .forward)) == collage)
+        #expect(try collage.applying(.reorder(id: "p0", move: .back)) == collage)
+    }
+
+    @Test func swapExchangesContentAndCropButNotFrames() throws {
+        var collage = try Fixtures.collage()
+        collage = try collage.applying(.setCrop(id: "p0", crop: Crop(focus: Point(x: 0.2, y: 0.2), zoom: 2)))
+        let swapped = try collage.applying(.swapContents(first: "p0", second: "p3"))
+        #expect(swapped.item("p0")?.content == .photo("photo3.jpg"))
+        #expect(swapped.item("p3")?.content == .photo("photo0.jpg"))
+        #expect(swapped.item("p3")?.crop?.zoom == 2 && swapped.item("p0")?.crop == nil)
+        #expect(swapped.item("p0")?.frame == collage.item("p0")?.frame)
+        #expect(throws: EditError.swapWithItself("p0")) {
+            try collage.applying(.swapContents(first: "p0", second: "p0"))
+        }
+    }
+
+    @Test func applyTemplateSnapsPhotosInOrderAndLeavesExtrasFree() throws {
+        var collage = try Fixtures.collage(template: "grid2x2", photos: 4)
+        collage = try collage.applying(.rotateItem(id: "p2", degrees: 30))
+        let strip = try collage.applying(.applyTemplate(id: "strip"))
+        let frames = try #require(Template.named("strip")).frames(for: strip)
+        #expect(strip.templateID == "strip")
+        #expect(strip.items.map(\.slot) == [0, 1, 2, nil])
+        #expect(strip.item("p2")?.frame == frames[2] && strip.item("p2")?.rotation == .zero)
+        #expect(strip.item("p3")?.frame == collage.item("p3")?.frame, "the extra photo stays where it was")
+        #expect(throws: EditError.unknownTemplate("hexagon")) { try collage.applying(.applyTemplate(id: "hexagon")) }
+    }
+
+    @Test func styleChangesReflowSlots() throws {
+        let collage = try Fixtures.collage()
+        let style = Style(background: .black, spacing: 40, padding: 0, cornerRadius: 16)
+        let restyled = try collage.applying(.setStyle(style))
+        #expect(restyled.style == style)
+        #expect(restyled.items[0].frame == Rect(x: 0, y: 0, width: 580, height: 580))
+        #expect(restyled.items[1].frame.x == 620)
+        #expect(throws: EditError.self) {
+            try collage.applying(.setStyle(Style(spacing: -1)))
+        }
+        #expect(throws: EditError.self) {
+            try collage.applying(.setStyle(Style(spacing: 400, padding: 400)))
+        }
+    }
+
+    @Test func aspectChangesReflowSlotsAndKeepFreeItemsOnCanvas() throws {
+        var collage = try Fixtures.collage(template: "strip", photos: 4)
+        collage = try collage.applying(.resizeItem(id: "p3", frame: Rect(x: 100, y: 100, width: 1000, height: 1000)))
+        let tall = try collage.applying(.setAspect(try #require(AspectRatio(parsing: "9:16"))))
+        #expect(tall.canvas == Size(width: 675, height: 1200))
+        let frames = try #require(tall.template).frames(for: tall)
+        #expect(tall.items[0].frame == frames[0] && tall.items[2].frame == frames[2])
+        let free = try #require(tall.item("p3")).frame
+        #expect(free.width <= 675 && free.height <= 1200)
+    }
+
+    @Test func cropsAreValidated() throws {
+        let collage = try Fixtures.collage().applying(.addItem(id: "s", content: .sticker("s.png"), frame: nil))
+        let cropped = try collage.applying(.setCrop(id: "p0", crop: Crop(focus: Point(x: 0, y: 1), zoom: 3)))
+        #expect(cropped.item("p0")?.crop == Crop(focus: Point(x: 0, y: 1), zoom: 3))
+        #expect(try cropped.applying(.setCrop(id: "p0", crop: nil)).item("p0")?.crop == nil)
+        #expect(throws: EditError.self) { try collage.applying(.setCrop(id: "p0", crop: Crop(zoom: 0.5))) }
+        #expect(throws: EditError.self) {
+            try collage.applying(.setCrop(id: "p0", crop: Crop(focus: Point(x: 1.5, y: 0))))
+        }
+        #expect(throws: EditError.self) { try collage.applying(.setCrop(id: "s", crop: Crop())) }
+    }
+
+    @Test func renameTrimsAndRefusesEmptyOrLongTitles() throws {
+        let collage = try Fixtures.collage()
+        #expect(try collage.applying(.rename(title: "  Summer  ")).title == "Summer")
+        #expect(throws: EditError.invalidTitle("a title must not be empty")) {
+            try collage.applying(.rename(title: " \n "))
+        }
+        #expect(throws: EditError.self) { try collage.applying(.rename(title: String(repeating: "x", count: 201))) }
+    }
+
+    @Test func errorsSayWhatWasExpectedAndReceived() {
+        #expect(
+            EditError.frameTooSmall(width: 10, height: 200).description
+                == "a frame must be at least 20 points on each side, got 10 × 200")
+        #expect(EditError.unknownTemplate("x").description.contains("grid2x2, magazine"))
+    }
+
+    @Test func aRefusedEditInABatchAppliesNothing() throws {
+        let collage = try Fixtures.collage()
+        #expect(throws: EditError.self) {
+            try collage.applying([.rename(title: "New"), .removeItem(id: "missing")])
+        }
+        #expect(collage.title == "Test")
+    }
+}
