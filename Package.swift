@@ -5,16 +5,26 @@ let package = Package(
     name: "Collage",
     products: [
         .library(name: "CollageCore", targets: ["CollageCore"]),
+        .library(name: "CollageRender", targets: ["CollageRender"]),
         .executable(name: "collage", targets: ["collage"]),
     ],
     targets: [
         // Pure Swift: documents, geometry, templates, edits, undo. Foundation only.
         .target(name: "CollageCore"),
+
+        // libvips: the system library, and the fixed-arity C shim that is the only code including it.
+        .systemLibrary(name: "CLibVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .target(name: "CVips", dependencies: ["CLibVips"]),
+        // Collage document + photo files -> encoded image.
+        .target(name: "CollageRender", dependencies: ["CollageCore", "CVips"]),
+
         // The `collage` command: argument parsing and subcommands only.
-        .executableTarget(name: "collage", dependencies: ["CollageCore"]),
+        .executableTarget(name: "collage", dependencies: ["CollageCore", "CollageRender"]),
+
         .testTarget(name: "CollageCoreTests", dependencies: ["CollageCore"]),
+        .testTarget(name: "CollageRenderTests", dependencies: ["CollageRender", "CollageCore"]),
         // Runs the built `collage` binary as a user would; depends on it so it is built first.
-        .testTarget(name: "CollageCLITests", dependencies: ["collage", "CollageCore"]),
+        .testTarget(name: "CollageCLITests", dependencies: ["collage", "CollageCore", "CollageRender"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,6 +22,7 @@ extension Collage {
         case .addItem(let id, let content, let frame):
             guard item(id) == nil else { throw .duplicateItem(id) }
             var placed = CollageItem(id: id, content: content, frame: frame ?? defaultFrame())
+            if case .sticker = content { placed.stickerStyle = StickerStyle() }
             if frame == nil, case .photo = content, let (slot, slotFrame) = firstEmptySlot() {
                 placed.frame = slotFrame
                 placed.slot = slot
@@ -62,6 +63,7 @@ extension Collage {
             let (a, b) = (try indexOf(first), try indexOf(second))
             (items[a].content, items[b].content) = (items[b].content, items[a].content)
             (items[a].crop, items[b].crop) = (items[b].crop, items[a].crop)
+            (items[a].stickerStyle, items[b].stickerStyle) = (items[b].stickerStyle, items[a].stickerStyle)
         case .applyTemplate(let id):
             guard let template = Template.named(id) else { throw .unknownTemplate(id) }
             snap(into: template)
@@ -84,6 +86,20 @@ extension Collage {
                 try validate(crop)
             }
             items[index].crop = crop
+        case .setStickerStyle(let id, let style):
+            let index = try indexOf(id)
+            if let style {
+                guard case .sticker = items[index].content else {
+                    throw .invalidStickerStyle("item \"\(id)\" is a photo; outlines and shadows are for stickers")
+                }
+                guard style.outlineWidth.isFinite, (0...StickerStyle.maximumOutlineWidth).contains(style.outlineWidth)
+                else {
+                    throw .invalidStickerStyle(
+                        "an outline must be 0 to \(JSONValue.format(StickerStyle.maximumOutlineWidth)) points wide, "
+                            + "got \(JSONValue.format(style.outlineWidth))")
+                }
+            }
+            items[index].stickerStyle = style
         case .rename(let title):
             let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { throw .invalidTitle("a title must not be empty") }

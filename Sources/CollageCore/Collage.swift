@@ -64,10 +64,13 @@ public struct CollageItem: Hashable, Sendable {
     public var crop: Crop?
     /// The template slot this item fills, if any.
     public var slot: Int?
+    /// Outline and shadow, for stickers.
+    public var stickerStyle: StickerStyle?
 
     /// An item.
     public init(
-        id: String, content: ItemContent, frame: Rect, rotation: Angle = .zero, crop: Crop? = nil, slot: Int? = nil
+        id: String, content: ItemContent, frame: Rect, rotation: Angle = .zero, crop: Crop? = nil, slot: Int? = nil,
+        stickerStyle: StickerStyle? = nil
     ) {
         self.id = id
         self.content = content
@@ -75,6 +78,7 @@ public struct CollageItem: Hashable, Sendable {
         self.rotation = rotation
         self.crop = crop
         self.slot = slot
+        self.stickerStyle = stickerStyle
     }
 }
 
@@ -120,6 +124,23 @@ public struct Crop: Hashable, Sendable {
 
     /// The plain centre crop.
     public static let centered = Crop()
+}
+
+/// How a sticker stands out from what is behind it.
+public struct StickerStyle: Hashable, Sendable {
+    /// Width of the white outline around the subject, in points; 0 for none.
+    public var outlineWidth: Double
+    /// Whether a soft drop shadow falls below the sticker.
+    public var shadow: Bool
+
+    /// The widest outline an edit accepts, in points.
+    public static let maximumOutlineWidth: Double = 100
+
+    /// A style; by default a 12-point white outline and a shadow, the look of a lifted subject.
+    public init(outlineWidth: Double = 12, shadow: Bool = true) {
+        self.outlineWidth = outlineWidth
+        self.shadow = shadow
+    }
 }
 
 /// How a collage looks around and between its items.

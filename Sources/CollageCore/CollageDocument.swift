@@ -74,6 +74,9 @@ public enum CollageDocument {
             ])
         }
         if let slot = item.slot { members["slot"] = .number(Double(slot)) }
+        if let style = item.stickerStyle {
+            members["stickerStyle"] = .object(["outline": .number(style.outlineWidth), "shadow": .bool(style.shadow)])
+        }
         return .object(members)
     }
 
@@ -228,7 +231,7 @@ public enum CollageDocument {
     ) -> CollageItem? {
         guard
             let members = reader.object(
-                value, at: path, known: ["id", "content", "frame", "rotation", "crop", "slot"])
+                value, at: path, known: ["id", "content", "frame", "rotation", "crop", "slot", "stickerStyle"])
         else { return nil }
         let id = reader.string(members["id"], at: "\(path).id", maxLength: 128)
         let content = readContent(members["content"], at: "\(path).content", with: &reader)
@@ -255,8 +258,17 @@ public enum CollageDocument {
                 reader.fail("\(path).slot", "the document has no template, so items cannot fill slots")
             }
         }
+        var stickerStyle: StickerStyle?
+        if let field = members["stickerStyle"], field != .null {
+            stickerStyle = readStickerStyle(field, at: "\(path).stickerStyle", with: &reader)
+            if stickerStyle != nil, case .photo = content {
+                reader.fail("\(path).stickerStyle", "only stickers have an outline and shadow; this item is a photo")
+            }
+        }
         guard let id, let content, let frame else { return nil }
-        return CollageItem(id: id, content: content, frame: frame, rotation: rotation, crop: crop, slot: slot)
+        return CollageItem(
+            id: id, content: content, frame: frame, rotation: rotation, crop: crop, slot: slot,
+            stickerStyle: stickerStyle)
     }
 
     private static func readContent(
@@ -286,6 +298,31 @@ public enum CollageDocument {
             members["height"], at: "\(path).height", expected: "a number > 0", rule: { $0 > 0 })
         guard let x, let y, let width, let height else { return nil }
         return Rect(x: x, y: y, width: width, height: height)
+    }
+
+    private static func readStickerStyle(
+        _ value: JSONValue, at path: String, with reader: inout JSONReader
+    )
+        -> StickerStyle?
+    {
+        guard let members = reader.object(value, at: path, known: ["outline", "shadow"]) else { return nil }
+        var style = StickerStyle(outlineWidth: 0, shadow: false)
+        if let field = members["outline"],
+            let width = reader.number(
+                field, at: "\(path).outline",
+                expected: "a number from 0 to \(JSONValue.format(StickerStyle.maximumOutlineWidth))",
+                rule: { (0...StickerStyle.maximumOutlineWidth).contains($0) })
+        {
+            style.outlineWidth = width
+        }
+        if let field = members["shadow"] {
+            if case .bool(let shadow) = field {
+                style.shadow = shadow
+            } else {
+                reader.fail("\(path).shadow", "expected true or false, got \(field.kindDescription)")
+            }
+        }
+        return style
     }
 
     private static func readCrop(_ value: JSONValue, at path: String, with reader: inout JSONReader) -> Crop? {

@@ -24,6 +24,8 @@ public enum Edit: Hashable, Sendable {
     case setAspect(AspectRatio)
     /// Sets which part of a photo fills its frame; `nil` returns to the automatic crop.
     case setCrop(id: String, crop: Crop?)
+    /// Sets a sticker's outline and shadow; `nil` removes both.
+    case setStickerStyle(id: String, style: StickerStyle?)
     /// Renames the collage.
     case rename(title: String)
 }
@@ -60,6 +62,8 @@ public enum EditError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidStyle(String)
     /// A crop whose focus or zoom is out of range, or a crop on a sticker.
     case invalidCrop(String)
+    /// A sticker style on a photo, or an outline out of range.
+    case invalidStickerStyle(String)
     /// An empty or overlong title.
     case invalidTitle(String)
     /// Swapping an item with itself.
@@ -82,7 +86,9 @@ public enum EditError: Error, Hashable, Sendable, CustomStringConvertible {
         case .frameTooLarge(let width, let height):
             "a frame may be at most \(format(EditRules.maximumCanvasMultiple)) times the canvas each way, got "
                 + "\(format(width)) × \(format(height))"
-        case .invalidStyle(let reason), .invalidCrop(let reason), .invalidTitle(let reason): reason
+        case .invalidStyle(let reason), .invalidCrop(let reason), .invalidTitle(let reason),
+            .invalidStickerStyle(let reason):
+            reason
         case .swapWithItself(let id): "cannot swap item \"\(id)\" with itself"
         }
     }

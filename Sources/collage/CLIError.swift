@@ -6,6 +6,8 @@ enum CLIError: Error, Sendable {
     case data(String)
     /// An input file does not exist or cannot be read: exit 66.
     case noInput(String)
+    /// A needed service is missing (an encoder this libvips lacks): exit 69.
+    case unavailable(String)
     /// An output file cannot be written: exit 73.
     case cannotCreate(String)
     /// Anything else that went wrong while working: exit 1.
@@ -16,6 +18,7 @@ enum CLIError: Error, Sendable {
         case .usage: ExitCode.usage
         case .data: ExitCode.dataError
         case .noInput: ExitCode.noInput
+        case .unavailable: ExitCode.unavailable
         case .cannotCreate: ExitCode.cannotCreate
         case .failure: ExitCode.failure
         }
@@ -23,8 +26,8 @@ enum CLIError: Error, Sendable {
 
     var message: String {
         switch self {
-        case .usage(let message), .data(let message), .noInput(let message), .cannotCreate(let message),
-            .failure(let message):
+        case .usage(let message), .data(let message), .noInput(let message), .unavailable(let message),
+            .cannotCreate(let message), .failure(let message):
             message
         }
     }
@@ -37,6 +40,7 @@ enum ExitCode {
     static let usage: Int32 = 64
     static let dataError: Int32 = 65
     static let noInput: Int32 = 66
+    static let unavailable: Int32 = 69
     static let cannotCreate: Int32 = 73
 
     /// The table printed at the end of `collage --help`.
@@ -47,6 +51,7 @@ enum ExitCode {
           64  usage error: unknown command or option, missing or malformed value
           65  data error: an input is invalid (a document, an image)
           66  an input file does not exist or cannot be read
+          69  a needed encoder is not installed (e.g. HEIC or AVIF)
           73  an output file cannot be written
         """
 }

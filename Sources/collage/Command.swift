@@ -14,6 +14,8 @@ enum RootCommand {
     static let commands: [any Command.Type] = [
         TemplatesCommand.self,
         ValidateCommand.self,
+        MakeCommand.self,
+        RenderCommand.self,
     ]
 
     static let overview = """

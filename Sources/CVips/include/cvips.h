@@ -1,0 +1,88 @@
+// Fixed-arity wrappers over libvips for Swift, which cannot call C variadic functions.
+// Each function wraps one libvips operation; an image is an opaque handle that Swift owns and
+// releases with cvips_unref. Every function returns 0 on success and -1 on failure, with the
+// message waiting in cvips_error_take().
+#ifndef CVIPS_H
+#define CVIPS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct _VipsImage CVipsImage;
+
+/// Starts libvips once per process; safe to call from any thread, any number of times.
+int cvips_init(void);
+/// The libvips version as "major.minor.micro".
+const char *cvips_version(void);
+/// Copies and clears the global error buffer; free the result with cvips_free.
+char *cvips_error_take(void);
+void cvips_free(void *pointer);
+void cvips_unref(CVipsImage *image);
+
+/// Whether this libvips can save with the named saver, e.g. "heifsave".
+int cvips_has_operation(const char *name);
+
+// Header and pixels.
+int cvips_width(const CVipsImage *image);
+int cvips_height(const CVipsImage *image);
+int cvips_bands(const CVipsImage *image);
+/// Opens a file lazily: only the header is read until pixels are asked for.
+int cvips_open_header(const char *path, CVipsImage **out);
+/// The EXIF orientation (1-8), or 1 when there is none.
+int cvips_orientation(const CVipsImage *image);
+/// The loader's nickname (e.g. "jpegload"), or "" when unknown; valid while the image lives.
+const char *cvips_loader(const CVipsImage *image);
+/// Decodes a file at about `width` x `height`, shrink-on-load, upright (EXIF) and in sRGB.
+int cvips_thumbnail(const char *path, int width, int height, int fail_on_truncated, CVipsImage **out);
+/// Renders the pipeline into memory, so later reads cannot fail on the source file.
+int cvips_copy_memory(CVipsImage *in, CVipsImage **out);
+/// Wraps a copy of 8-bit interleaved pixels.
+int cvips_from_memory(const void *data, size_t size, int width, int height, int bands, CVipsImage **out);
+/// Writes 8-bit interleaved pixels into `data` (width * height * bands bytes).
+int cvips_to_memory(CVipsImage *in, void *data, size_t size);
+
+// Operations, one each.
+int cvips_extract_area(CVipsImage *in, int left, int top, int width, int height, CVipsImage **out);
+int cvips_extract_bands(CVipsImage *in, int first, int count, CVipsImage **out);
+int cvips_resize(CVipsImage *in, double hscale, double vscale, CVipsImage **out);
+int cvips_embed(CVipsImage *in, int x, int y, int width, int height, CVipsImage **out);
+/// Rotates by `degrees` clockwise about the centre with bilinear interpolation, on a zero background.
+int cvips_rotate(CVipsImage *in, double degrees, CVipsImage **out);
+int cvips_premultiply(CVipsImage *in, CVipsImage **out);
+int cvips_unpremultiply(CVipsImage *in, CVipsImage **out);
+int cvips_cast_uchar(CVipsImage *in, CVipsImage **out);
+/// Converts to 8-bit sRGB (from greyscale, CMYK, 16-bit, Lab...).
+int cvips_to_srgb(CVipsImage *in, CVipsImage **out);
+int cvips_bandjoin2(CVipsImage *a, CVipsImage *b, CVipsImage **out);
+int cvips_bandjoin_const(CVipsImage *in, double value, CVipsImage **out);
+/// out = in * a + b, per band when `count` > 1, as float.
+int cvips_linear(CVipsImage *in, const double *a, const double *b, int count, CVipsImage **out);
+int cvips_multiply(CVipsImage *a, CVipsImage *b, CVipsImage **out);
+/// Distance of each pixel to the nearest non-zero pixel of a one-band image.
+int cvips_distance(CVipsImage *in, CVipsImage **out);
+int cvips_gaussblur(CVipsImage *in, double sigma, CVipsImage **out);
+/// A constant image of `count` bands (uchar, sRGB when 3 or 4 bands).
+int cvips_solid(int width, int height, const double *values, int count, CVipsImage **out);
+/// Composites `count` images over `base`, each at (x[i], y[i]), with the OVER blend.
+int cvips_composite(CVipsImage *base, CVipsImage **images, const int *x, const int *y, int count,
+                    CVipsImage **out);
+/// Tags the image with an EXIF orientation (1-8), written by JPEG, PNG and WebP savers.
+int cvips_set_orientation(CVipsImage *in, int orientation, CVipsImage **out);
+/// Sets the resolution in pixels per inch (stored as pixels per millimetre).
+int cvips_set_dpi(CVipsImage *in, double dpi, CVipsImage **out);
+
+// Savers.
+int cvips_jpegsave(CVipsImage *in, const char *path, int quality, int progressive, int no_subsample);
+int cvips_pngsave(CVipsImage *in, const char *path, int compression);
+int cvips_webpsave(CVipsImage *in, const char *path, int quality, int lossless);
+/// HEIF with HEVC (`av1` = 0) or AVIF (`av1` = 1).
+int cvips_heifsave(CVipsImage *in, const char *path, int quality, int av1);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,83 @@
+/// Per-cell effects: rounded corners, rotation, sticker outline and shadow.
+enum CellEffects {
+    /// Clears the corners outside quarter circles of `radius` pixels, antialiased.
+    static func roundCorners(_ cell: VipsImage, radius: Double) throws(VipsError) -> VipsImage {
+        let radius = min(radius, Double(min(cell.width, cell.height)) / 2)
+        guard radius >= 0.5 else { return cell }
+        let mask = try VipsImage.fromPixels(
+            cornerMask(width: cell.width, height: cell.height, radius: radius), width: cell.width,
+            height: cell.height, bands: 1)
+        return try multiplyAlpha(cell, by: mask)
+    }
+
+    /// A one-band mask, 255 inside the rounded rectangle and 0 outside; the edge pixels hold their
+    /// coverage so the curve is smooth.
+    static func cornerMask(width: Int, height: Int, radius: Double) -> [UInt8] {
+        var mask = [UInt8](repeating: 255, count: width * height)
+        let span = Int(radius.rounded(.up))
+        for row in 0..<min(span, height) {
+            for column in 0..<min(span, width) {
+                let dx = radius - (Double(column) + 0.5)
+                let dy = radius - (Double(row) + 0.5)
+                guard dx > 0, dy > 0 else { continue }
+                let coverage = min(1, max(0, radius - (dx * dx + dy * dy).squareRoot() + 0.5))
+                let value = UInt8((coverage * 255).rounded())
+                // The same value mirrors into all four corners.
+                for (x, y) in [
+                    (column, row), (width - 1 - column, row), (column, height - 1 - row),
+                    (width - 1 - column, height - 1 - row),
+                ] {
+                    mask[y * width + x] = min(mask[y * width + x], value)
+                }
+            }
+        }
+        return mask
+    }
+
+    /// Scales the alpha band of an RGBA cell by a one-band 0–255 mask.
+    static func multiplyAlpha(_ cell: VipsImage, by mask: VipsImage) throws(VipsError) -> VipsImage {
+        let alpha = try cell.extractBands(3, count: 1).multiplied(by: mask).linear(multiply: 1.0 / 255, add: 0)
+            .castToUInt8()
+        return try cell.extractBands(0, count: 3).joining(alpha)
+    }
+
+    /// Rotates clockwise about the centre. Premultiplying first keeps edges from darkening, and a
+    /// one-pixel transparent border lets the interpolator antialias the outer edge.
+    static func rotate(_ cell: VipsImage, degrees: Double) throws(VipsError) -> VipsImage {
+        try cell.premultiply().embed(x: 1, y: 1, width: cell.width + 2, height: cell.height + 2)
+            .rotate(degrees: degrees).unpremultiply().castToUInt8()
+    }
+
+    /// Puts a white outline `width` pixels wide around the opaque part of an RGBA image, grown
+    /// outwards by embedding the image in a margin first.
+    static func outline(_ image: VipsImage, width: Double) throws(VipsError) -> (VipsImage, margin: Int) {
+        let margin = Int(width.rounded(.up)) + 2
+        let canvasWidth = image.width + 2 * margin
+        let canvasHeight = image.height + 2 * margin
+        let padded = try image.embed(x: margin, y: margin, width: canvasWidth, height: canvasHeight)
+        // Non-zero where the subject is at least half opaque; the distance transform measures from it.
+        let solid = try padded.extractBands(3, count: 1).linear(multiply: 1, add: -127).castToUInt8()
+        let distance = try solid.distanceToNonZero()
+        let ring = try distance.linear(multiply: -255, add: (width + 0.5) * 255).castToUInt8()
+        let white = try VipsImage.solid(width: canvasWidth, height: canvasHeight, values: [255, 255, 255])
+            .joining(ring)
+        return (try white.compositing([(padded, 0, 0)]), margin)
+    }
+
+    /// Puts a soft shadow below an RGBA image, `sigma` pixels of blur, offset downwards.
+    static func shadow(
+        _ image: VipsImage, sigma: Double, opacity: Double = 0.45
+    ) throws(VipsError) -> (
+        VipsImage, margin: Int
+    ) {
+        let offset = Int((sigma * 0.6).rounded())
+        let margin = Int((sigma * 3).rounded(.up)) + offset
+        let canvasWidth = image.width + 2 * margin
+        let canvasHeight = image.height + 2 * margin
+        let alpha = try image.extractBands(3, count: 1)
+            .embed(x: margin, y: margin + offset, width: canvasWidth, height: canvasHeight)
+            .gaussianBlur(sigma: sigma).linear(multiply: opacity, add: 0).castToUInt8()
+        let shade = try VipsImage.solid(width: canvasWidth, height: canvasHeight, values: [0, 0, 0]).joining(alpha)
+        return (try shade.compositing([(image, margin, margin)]), margin)
+    }
+}

@@ -1,0 +1,177 @@
+import CollageCore
+import Foundation
+
+/// Renders a collage document to an encoded image with libvips: the single source of truth for
+/// what a collage looks like.
+///
+/// Each photo is decoded once, at the smallest size that still fills its frame (shrink-on-load),
+/// upright per its EXIF orientation and converted to sRGB from its ICC profile. The cells are then
+/// rounded, rotated and composited over the background in one pipeline, and the result is written
+/// to a temporary file that is renamed into place, so a failed render never leaves a partial image.
+public struct CollageRenderer: Sendable {
+    /// Size limits for inputs and outputs.
+    public var limits: RenderLimits
+
+    /// A renderer with the given limits.
+    public init(limits: RenderLimits = RenderLimits()) {
+        self.limits = limits
+    }
+
+    /// Renders `collage` and writes it to `output`.
+    /// - Parameters:
+    ///   - photos: resolves each item's reference to a file.
+    ///   - options: size, format and quality.
+    ///   - output: the file to write; replaced atomically when the render succeeds.
+    /// - Throws: ``RenderError`` naming the file and the problem; `output` is untouched then.
+    @discardableResult
+    public func render(
+        _ collage: Collage, photos: some PhotoSource, options: RenderOptions = RenderOptions(), to output: URL
+    ) throws(RenderError) -> RenderResult {
+        let (scale, dpi) = try pixelScale(for: collage.canvas, size: options.size)
+        let width = Int((collage.canvas.width * scale).rounded())
+        let height = Int((collage.canvas.height * scale).rounded())
+        try checkOutputSize(width: width, height: height)
+        if let reason = Vips.unsupportedReason(options.format) {
+            throw .unsupportedFormat(options.format, reason: reason)
+        }
+        let keepsAlpha = options.format.supportsAlpha && collage.style.background.alpha < 255
+        let base = try vips("create the background") { () throws(VipsError) -> VipsImage in
+            try VipsImage.solid(
+                width: width, height: height, values: backgroundValues(collage.style.background, keepsAlpha: keepsAlpha)
+            )
+        }
+        var layers: [(image: VipsImage, x: Int, y: Int)] = []
+        for item in collage.items {
+            let file = try photos.file(for: item.content)
+            layers.append(try layer(for: item, file: file, scale: scale, style: collage.style))
+        }
+        let image = try vips("composite the collage") { () throws(VipsError) -> VipsImage in
+            var composed = try base.compositing(layers)
+            if !keepsAlpha { composed = try composed.extractBands(0, count: 3) }
+            if let dpi { composed = try composed.settingDPI(dpi) }
+            return composed
+        }
+        try write(image, to: output, format: options.format, quality: options.quality)
+        return RenderResult(file: output, width: width, height: height, format: options.format, dpi: dpi)
+    }
+
+    // MARK: - Size
+
+    private func pixelScale(for canvas: Size, size: OutputSize) throws(RenderError) -> (Double, Double?) {
+        switch size {
+        case .scale(let scale):
+            guard scale.isFinite, scale > 0 else {
+                throw .invalidOptions("the scale must be a number > 0, got \(scale)")
+            }
+            return (scale, nil)
+        case .width(let width):
+            guard width > 0 else { throw .invalidOptions("the width must be at least 1 pixel, got \(width)") }
+            return (Double(width) / canvas.width, nil)
+        case .longSide(let side):
+            guard side > 0 else { throw .invalidOptions("the size must be at least 1 pixel, got \(side)") }
+            return (Double(side) / max(canvas.width, canvas.height), nil)
+        case .print(let print):
+            let pixels = print.pixelSize
+            return (min(Double(pixels.width) / canvas.width, Double(pixels.height) / canvas.height), print.dpi)
+        }
+    }
+
+    private func checkOutputSize(width: Int, height: Int) throws(RenderError) {
+        guard width >= 1, height >= 1 else {
+            throw .invalidOptions("the output would be \(width) × \(height) pixels; it needs at least 1 × 1")
+        }
+        if width > limits.maximumOutputSide || height > limits.maximumOutputSide {
+            throw .outputTooLarge(width: width, height: height, limit: "\(limits.maximumOutputSide) pixels a side")
+        }
+        if width * height > limits.maximumOutputPixels {
+            throw .outputTooLarge(
+                width: width, height: height, limit: "\(limits.maximumOutputPixels / 1_000_000) megapixels")
+        }
+    }
+
+    /// JPEG has no alpha: a see-through background is blended onto white there.
+    private func backgroundValues(_ color: Color, keepsAlpha: Bool) -> [Double] {
+        let channels = [color.red, color.green, color.blue].map(Double.init)
+        if keepsAlpha { return channels + [Double(color.alpha)] }
+        let alpha = Double(color.alpha) / 255
+        return channels.map { $0 * alpha + 255 * (1 - alpha) } + [255]
+    }
+
+    // MARK: - Layers
+
+    private func layer(
+        for item: CollageItem, file: URL, scale: Double, style: Style
+    ) throws(RenderError) -> (
+        image: VipsImage, x: Int, y: Int
+    ) {
+        // Edges are rounded, not sizes, so neighbouring cells keep exact gaps between them.
+        let left = Int((item.frame.x * scale).rounded())
+        let top = Int((item.frame.y * scale).rounded())
+        let width = max(1, Int((item.frame.maxX * scale).rounded()) - left)
+        let height = max(1, Int((item.frame.maxY * scale).rounded()) - top)
+        let cell: PlacedCell
+        switch item.content {
+        case .photo:
+            let photo = try PhotoDecoder(limits: limits).cover(
+                file, width: width, height: height, crop: item.crop ?? .centered)
+            cell = PlacedCell(
+                image: try vips("round the corners of \(file.path)") { () throws(VipsError) -> VipsImage in
+                    try CellEffects.roundCorners(photo, radius: style.cornerRadius * scale)
+                }, offsetX: 0, offsetY: 0)
+        case .sticker:
+            cell = try StickerPlacement.place(
+                file, width: width, height: height, style: item.stickerStyle, scale: scale, limits: limits)
+        }
+        return try vips("rotate an item") { () throws(VipsError) -> (image: VipsImage, x: Int, y: Int) in
+            guard item.rotation.degrees != 0 else {
+                return (cell.image, left + cell.offsetX, top + cell.offsetY)
+            }
+            let rotated = try CellEffects.rotate(cell.image, degrees: item.rotation.degrees)
+            // The cell's centre stays on the frame's centre.
+            let centerX = Double(left + cell.offsetX) + Double(cell.image.width) / 2
+            let centerY = Double(top + cell.offsetY) + Double(cell.image.height) / 2
+            return (
+                rotated, Int((centerX - Double(rotated.width) / 2).rounded()),
+                Int((centerY - Double(rotated.height) / 2).rounded())
+            )
+        }
+    }
+
+    // MARK: - Output
+
+    private func write(_ image: VipsImage, to output: URL, format: OutputFormat, quality: Int) throws(RenderError) {
+        let directory = output.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else { throw .cannotWrite(output.path, reason: "the folder \(directory.path) does not exist") }
+        let temporary = directory.appendingPathComponent(".\(output.lastPathComponent).\(UUID().uuidString).partial")
+        do {
+            try image.save(to: temporary.path, format: format, quality: quality)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw .cannotWrite(output.path, reason: error.message)
+        }
+        guard rename(temporary.path, output.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw .cannotWrite(output.path, reason: reason)
+        }
+    }
+}
+
+/// A decoded cell and where its top-left sits relative to its frame's (stickers grow outwards for
+/// their outline and shadow).
+struct PlacedCell {
+    let image: VipsImage
+    let offsetX: Int
+    let offsetY: Int
+}
+
+/// Runs libvips work whose failure is not tied to one input file.
+func vips<T>(_ what: String, _ body: () throws(VipsError) -> T) throws(RenderError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw .failed("could not \(what): \(error.message)")
+    }
+}

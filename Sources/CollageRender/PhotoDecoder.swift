@@ -1,0 +1,107 @@
+import CollageCore
+import Foundation
+
+/// Decodes photos for cells: checked before any pixel is read, then shrunk on load.
+struct PhotoDecoder {
+    let limits: RenderLimits
+
+    /// The pixel size of a file as it displays (EXIF orientation applied), after checking it exists,
+    /// is not empty, is an image, and is within the pixel limit. Reads only the header.
+    func displaySize(of file: URL) throws(RenderError) -> Size {
+        let path = file.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missingFile(path) }
+        guard !isDirectory.boolValue else { throw .unreadableImage(path, reason: "it is a folder") }
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        guard bytes > 0 else { throw .emptyFile(path) }
+        let header: VipsImage
+        do {
+            header = try VipsImage.openHeader(path)
+        } catch {
+            throw .unreadableImage(path, reason: Self.tidy(error.message, path: path))
+        }
+        let (width, height) = (header.width, header.height)
+        guard width.multipliedReportingOverflow(by: height).partialValue <= limits.maximumInputPixels,
+            width <= limits.maximumInputPixels, height <= limits.maximumInputPixels
+        else { throw .imageTooLarge(path, width: width, height: height, limit: limits.maximumInputPixels) }
+        return header.orientation >= 5
+            ? Size(width: Double(height), height: Double(width)) : Size(width: Double(width), height: Double(height))
+    }
+
+    /// The photo filling a `width` × `height` cell with an aspect-fill crop, as 8-bit sRGB with
+    /// alpha, held in memory so that a bad file fails here, naming itself.
+    func cover(_ file: URL, width: Int, height: Int, crop: Crop) throws(RenderError) -> VipsImage {
+        let path = file.path
+        let size = try displaySize(of: file)
+        let source = CropMath.sourceRect(
+            imageSize: size, frameSize: Size(width: Double(width), height: Double(height)), crop: crop)
+        // Decode just large enough that the cropped part covers the cell.
+        let factor = Double(width) / source.width
+        let decodeWidth = max(1, Int((size.width * factor).rounded(.up)))
+        let decodeHeight = max(1, Int((size.height * factor).rounded(.up)))
+        do {
+            var image = try VipsImage.thumbnail(path, width: decodeWidth, height: decodeHeight)
+            let scaleX = Double(image.width) / size.width
+            let scaleY = Double(image.height) / size.height
+            let areaWidth = min(image.width, max(1, Int((source.width * scaleX).rounded())))
+            let areaHeight = min(image.height, max(1, Int((source.height * scaleY).rounded())))
+            let areaX = min(image.width - areaWidth, max(0, Int((source.x * scaleX).rounded())))
+            let areaY = min(image.height - areaHeight, max(0, Int((source.y * scaleY).rounded())))
+            image = try image.extractArea(x: areaX, y: areaY, width: areaWidth, height: areaHeight)
+            if areaWidth != width || areaHeight != height {
+                image = try image.resize(
+                    horizontal: Double(width) / Double(areaWidth), vertical: Double(height) / Double(areaHeight))
+            }
+            image = try Self.exactSize(image, width: width, height: height)
+            return try Self.rgba(image).copyToMemory()
+        } catch {
+            throw .unreadableImage(path, reason: Self.tidy(error.message, path: path))
+        }
+    }
+
+    /// The photo fitted inside a `width` × `height` box, keeping its aspect, as 8-bit sRGB with alpha.
+    func fit(_ file: URL, width: Int, height: Int) throws(RenderError) -> VipsImage {
+        let path = file.path
+        _ = try displaySize(of: file)
+        do {
+            let image = try VipsImage.thumbnail(path, width: max(1, width), height: max(1, height))
+            return try Self.rgba(image).copyToMemory()
+        } catch {
+            throw .unreadableImage(path, reason: Self.tidy(error.message, path: path))
+        }
+    }
+
+    /// Greyscale, CMYK, 16-bit and palette images all become 8-bit sRGB with an alpha band.
+    static func rgba(_ image: VipsImage) throws(VipsError) -> VipsImage {
+        let srgb = try image.toSRGB()
+        switch srgb.bands {
+        case 3: return try srgb.appendingBand(value: 255)
+        case 4: return srgb
+        default: return try srgb.extractBands(0, count: min(3, srgb.bands)).appendingBand(value: 255)
+        }
+    }
+
+    /// Resizing rounds each side; trim or pad the last pixel so the cell is exactly the frame.
+    private static func exactSize(_ image: VipsImage, width: Int, height: Int) throws(VipsError) -> VipsImage {
+        guard image.width != width || image.height != height else { return image }
+        var result = image
+        if result.width > width || result.height > height {
+            result = try result.extractArea(
+                x: 0, y: 0, width: min(width, result.width), height: min(height, result.height))
+        }
+        if result.width < width || result.height < height {
+            result = try result.resize(
+                horizontal: Double(width) / Double(result.width), vertical: Double(height) / Double(result.height))
+            result = try result.extractArea(
+                x: 0, y: 0, width: min(width, result.width), height: min(height, result.height))
+        }
+        return result
+    }
+
+    /// libvips repeats the file name and adds its own prefixes; keep what helps a person.
+    static func tidy(_ message: String, path: String) -> String {
+        let cleaned = message.replacingOccurrences(of: "\"\(path)\" ", with: "")
+            .replacingOccurrences(of: path, with: "the file")
+        return cleaned.isEmpty ? "unknown error" : cleaned
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Why a render failed. Nothing is written at the output path when one is thrown.
+public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The photo file does not exist.
+    case missingFile(String)
+    /// The photo file is empty.
+    case emptyFile(String)
+    /// The file is not an image libvips can read, or is corrupt or truncated.
+    case unreadableImage(String, reason: String)
+    /// The image declares more pixels than ``RenderLimits/maximumInputPixels``.
+    case imageTooLarge(String, width: Int, height: Int, limit: Int)
+    /// An item's reference does not name a file.
+    case unresolvedReference(String, reason: String)
+    /// The requested output would be larger than the limits.
+    case outputTooLarge(width: Int, height: Int, limit: String)
+    /// The options make no sense (a scale of 0, a width of -5).
+    case invalidOptions(String)
+    /// This libvips cannot write the format.
+    case unsupportedFormat(OutputFormat, reason: String)
+    /// The output file could not be written.
+    case cannotWrite(String, reason: String)
+    /// Anything else libvips reported.
+    case failed(String)
+
+    /// A sentence naming the file and the problem.
+    public var description: String {
+        switch self {
+        case .missingFile(let path): "\(path): no such file"
+        case .emptyFile(let path): "\(path): the file is empty (0 bytes)"
+        case .unreadableImage(let path, let reason): "\(path): not a readable image (\(reason))"
+        case .imageTooLarge(let path, let width, let height, let limit):
+            "\(path): \(width) × \(height) pixels is more than the limit of \(limit / 1_000_000) megapixels; "
+                + "refusing to decode it"
+        case .unresolvedReference(let reference, let reason): "cannot find the image \"\(reference)\": \(reason)"
+        case .outputTooLarge(let width, let height, let limit):
+            "the output would be \(width) × \(height) pixels, over the limit of \(limit)"
+        case .invalidOptions(let message): message
+        case .unsupportedFormat(let format, let reason):
+            "this libvips cannot write \(format.rawValue.uppercased()): \(reason)"
+        case .cannotWrite(let path, let reason): "\(path): cannot write the output (\(reason))"
+        case .failed(let message): message
+        }
+    }
+}

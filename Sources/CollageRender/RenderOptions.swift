@@ -1,0 +1,128 @@
+import CollageCore
+import Foundation
+
+/// An encoded image format the renderer can write.
+public enum OutputFormat: String, CaseIterable, Sendable {
+    /// JPEG: progressive, 4:4:4 chroma at quality 90 and above. No alpha.
+    case jpeg
+    /// PNG, with alpha when the background is transparent.
+    case png
+    /// WebP (lossy), with alpha when the background is transparent.
+    case webp
+    /// HEIC (HEVC), where the installed libheif can encode it.
+    case heic
+    /// AVIF (AV1), where the installed libheif can encode it.
+    case avif
+
+    /// The format a file name's extension names, e.g. `out.JPG` → `.jpeg`.
+    public init?(pathExtension: String) {
+        switch pathExtension.lowercased() {
+        case "jpg", "jpeg": self = .jpeg
+        case "png": self = .png
+        case "webp": self = .webp
+        case "heic", "heif": self = .heic
+        case "avif": self = .avif
+        default: return nil
+        }
+    }
+
+    /// Whether the format stores an alpha channel.
+    public var supportsAlpha: Bool { self != .jpeg }
+
+    var saverName: String {
+        switch self {
+        case .jpeg: "jpegsave"
+        case .png: "pngsave"
+        case .webp: "webpsave"
+        case .heic, .avif: "heifsave"
+        }
+    }
+}
+
+/// How large to render: a multiple of the canvas's points, an exact pixel width, or a print.
+public enum OutputSize: Hashable, Sendable {
+    /// Pixels per canvas point, e.g. 3 for a 1,200-point canvas → 3,600 px.
+    case scale(Double)
+    /// An exact width in pixels; the height follows the canvas's aspect.
+    case width(Int)
+    /// The longer side in pixels; the other follows the canvas's aspect.
+    case longSide(Int)
+    /// A physical size at a DPI; the canvas is fitted inside it and the DPI is written to the file.
+    case print(PrintSize)
+}
+
+/// What to render and how to encode it.
+public struct RenderOptions: Sendable {
+    /// The output size; three times the canvas by default (print quality for a 1,200-point canvas).
+    public var size: OutputSize
+    /// The encoding.
+    public var format: OutputFormat
+    /// Encoder quality, 1–100 (JPEG, WebP, HEIC, AVIF).
+    public var quality: Int
+
+    /// Options; `quality` is clamped into 1…100.
+    public init(size: OutputSize = .scale(3), format: OutputFormat = .jpeg, quality: Int = 90) {
+        self.size = size
+        self.format = format
+        self.quality = min(100, max(1, quality))
+    }
+}
+
+/// Limits that protect the machine from hostile or accidental huge images.
+public struct RenderLimits: Sendable {
+    /// The most pixels an input photo may declare; checked from the header before decoding.
+    public var maximumInputPixels: Int
+    /// The most pixels an output may have.
+    public var maximumOutputPixels: Int
+    /// The longest side an output may have.
+    public var maximumOutputSide: Int
+
+    /// Defaults fit every phone and camera photo (200 MP sensors included) and A2 prints at 600 DPI.
+    public init(
+        maximumInputPixels: Int = 250_000_000, maximumOutputPixels: Int = 300_000_000, maximumOutputSide: Int = 32_000
+    ) {
+        self.maximumInputPixels = maximumInputPixels
+        self.maximumOutputPixels = maximumOutputPixels
+        self.maximumOutputSide = maximumOutputSide
+    }
+}
+
+/// Maps the references in a collage's items to image files.
+public protocol PhotoSource: Sendable {
+    /// The file that `content` shows.
+    /// - Throws: ``RenderError/unresolvedReference(_:reason:)`` when it has none.
+    func file(for content: ItemContent) throws(RenderError) -> URL
+}
+
+/// Resolves references as file paths, relative ones against a base directory (the document's).
+public struct DirectoryPhotoSource: PhotoSource {
+    /// The directory relative references start from.
+    public let baseDirectory: URL
+
+    /// A source resolving relative paths against `baseDirectory`.
+    public init(baseDirectory: URL) {
+        self.baseDirectory = baseDirectory
+    }
+
+    /// The reference as an absolute file URL.
+    public func file(for content: ItemContent) throws(RenderError) -> URL {
+        let reference = content.reference
+        guard !reference.isEmpty else { throw .unresolvedReference(reference, reason: "the reference is empty") }
+        if reference.hasPrefix("/") { return URL(fileURLWithPath: reference) }
+        return baseDirectory.appendingPathComponent(reference).standardizedFileURL
+    }
+}
+
+/// What a render produced.
+public struct RenderResult: Sendable {
+    /// The file written.
+    public let file: URL
+    /// Its width in pixels.
+    public let width: Int
+    /// Its height in pixels.
+    public let height: Int
+    /// Its encoding.
+    public let format: OutputFormat
+    /// The DPI written into its metadata, for print renders.
+    public let dpi: Double?
+}

@@ -1,0 +1,31 @@
+import CollageCore
+import Foundation
+
+/// Places a sticker (an image with alpha) in its frame: fitted inside it and centred, then
+/// outlined and shadowed as its style asks.
+enum StickerPlacement {
+    static func place(
+        _ file: URL, width: Int, height: Int, style: StickerStyle?, scale: Double, limits: RenderLimits
+    ) throws(RenderError) -> PlacedCell {
+        let fitted = try PhotoDecoder(limits: limits).fit(file, width: width, height: height)
+        return try vips("style the sticker \(file.path)") { () throws(VipsError) -> PlacedCell in
+            var image = fitted
+            var offsetX = (width - fitted.width) / 2
+            var offsetY = (height - fitted.height) / 2
+            if let style, style.outlineWidth > 0 {
+                let (outlined, margin) = try CellEffects.outline(image, width: style.outlineWidth * scale)
+                image = outlined
+                offsetX -= margin
+                offsetY -= margin
+            }
+            if let style, style.shadow {
+                let sigma = max(2, 0.04 * Double(min(width, height)))
+                let (shadowed, margin) = try CellEffects.shadow(image, sigma: sigma)
+                image = shadowed
+                offsetX -= margin
+                offsetY -= margin
+            }
+            return PlacedCell(image: image, offsetX: offsetX, offsetY: offsetY)
+        }
+    }
+}

@@ -1,0 +1,211 @@
+import CVips
+import Foundation
+
+/// A libvips image. Owns its handle and releases it on deinit; libvips images are immutable and
+/// safe to share between threads, which is why this is `@unchecked Sendable`.
+final class VipsImage: @unchecked Sendable {
+    let handle: OpaquePointer
+
+    private init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit { cvips_unref(handle) }
+
+    var width: Int { Int(cvips_width(handle)) }
+    var height: Int { Int(cvips_height(handle)) }
+    var bands: Int { Int(cvips_bands(handle)) }
+
+    /// Runs one shim call that produces an image; a failure carries libvips' own message.
+    static func make(
+        _ operation: String, _ body: (UnsafeMutablePointer<OpaquePointer?>) -> Int32
+    ) throws(VipsError) -> VipsImage {
+        try Vips.start()
+        var output: OpaquePointer?
+        let status = body(&output)
+        guard status == 0, let output else {
+            if let output { cvips_unref(output) }
+            throw VipsError(operation: operation, message: Vips.takeError())
+        }
+        return VipsImage(handle: output)
+    }
+
+    func map(
+        _ operation: String, _ body: (OpaquePointer, UnsafeMutablePointer<OpaquePointer?>) -> Int32
+    )
+        throws(VipsError) -> VipsImage
+    {
+        try VipsImage.make(operation) { body(handle, $0) }
+    }
+
+    // One method per libvips operation the renderer uses.
+
+    static func openHeader(_ path: String) throws(VipsError) -> VipsImage {
+        try make("open") { cvips_open_header(path, $0) }
+    }
+
+    static func thumbnail(_ path: String, width: Int, height: Int) throws(VipsError) -> VipsImage {
+        try make("thumbnail") { cvips_thumbnail(path, Int32(width), Int32(height), 1, $0) }
+    }
+
+    static func solid(width: Int, height: Int, values: [Double]) throws(VipsError) -> VipsImage {
+        try make("solid") { cvips_solid(Int32(width), Int32(height), values, Int32(values.count), $0) }
+    }
+
+    static func fromPixels(_ pixels: [UInt8], width: Int, height: Int, bands: Int) throws(VipsError) -> VipsImage {
+        try make("from memory") { out in
+            pixels.withUnsafeBytes {
+                cvips_from_memory($0.baseAddress, $0.count, Int32(width), Int32(height), Int32(bands), out)
+            }
+        }
+    }
+
+    var orientation: Int { Int(cvips_orientation(handle)) }
+    var loader: String { String(cString: cvips_loader(handle)) }
+
+    func copyToMemory() throws(VipsError) -> VipsImage { try map("copy to memory") { cvips_copy_memory($0, $1) } }
+
+    func extractArea(x: Int, y: Int, width: Int, height: Int) throws(VipsError) -> VipsImage {
+        try map("extract area") { cvips_extract_area($0, Int32(x), Int32(y), Int32(width), Int32(height), $1) }
+    }
+
+    func extractBands(_ first: Int, count: Int) throws(VipsError) -> VipsImage {
+        try map("extract bands") { cvips_extract_bands($0, Int32(first), Int32(count), $1) }
+    }
+
+    func resize(horizontal: Double, vertical: Double) throws(VipsError) -> VipsImage {
+        try map("resize") { cvips_resize($0, horizontal, vertical, $1) }
+    }
+
+    /// Places the image at (x, y) on a transparent (zero) canvas of the given size.
+    func embed(x: Int, y: Int, width: Int, height: Int) throws(VipsError) -> VipsImage {
+        try map("embed") { cvips_embed($0, Int32(x), Int32(y), Int32(width), Int32(height), $1) }
+    }
+
+    func rotate(degrees: Double) throws(VipsError) -> VipsImage { try map("rotate") { cvips_rotate($0, degrees, $1) } }
+    func premultiply() throws(VipsError) -> VipsImage { try map("premultiply") { cvips_premultiply($0, $1) } }
+    func unpremultiply() throws(VipsError) -> VipsImage { try map("unpremultiply") { cvips_unpremultiply($0, $1) } }
+    func castToUInt8() throws(VipsError) -> VipsImage { try map("cast") { cvips_cast_uchar($0, $1) } }
+    func toSRGB() throws(VipsError) -> VipsImage { try map("colourspace") { cvips_to_srgb($0, $1) } }
+
+    func joining(_ other: VipsImage) throws(VipsError) -> VipsImage {
+        try map("bandjoin") { cvips_bandjoin2($0, other.handle, $1) }
+    }
+
+    func appendingBand(value: Double) throws(VipsError) -> VipsImage {
+        try map("bandjoin const") { cvips_bandjoin_const($0, value, $1) }
+    }
+
+    /// `self * multiply + add`, as float; cast back to 8 bits to clamp into 0…255.
+    func linear(multiply: Double, add: Double) throws(VipsError) -> VipsImage {
+        try map("linear") { input, out in
+            var a = multiply
+            var b = add
+            return cvips_linear(input, &a, &b, 1, out)
+        }
+    }
+
+    func multiplied(by other: VipsImage) throws(VipsError) -> VipsImage {
+        try map("multiply") { cvips_multiply($0, other.handle, $1) }
+    }
+
+    func distanceToNonZero() throws(VipsError) -> VipsImage { try map("distance") { cvips_distance($0, $1) } }
+    func gaussianBlur(sigma: Double) throws(VipsError) -> VipsImage {
+        try map("gaussblur") { cvips_gaussblur($0, sigma, $1) }
+    }
+
+    func compositing(_ layers: [(image: VipsImage, x: Int, y: Int)]) throws(VipsError) -> VipsImage {
+        var handles: [OpaquePointer?] = layers.map { $0.image.handle }
+        let xs = layers.map { Int32(clamping: $0.x) }
+        let ys = layers.map { Int32(clamping: $0.y) }
+        return try withExtendedLifetime(layers) { () throws(VipsError) -> VipsImage in
+            try map("composite") { base, out in
+                handles.withUnsafeMutableBufferPointer {
+                    cvips_composite(base, $0.baseAddress, xs, ys, Int32(layers.count), out)
+                }
+            }
+        }
+    }
+
+    func settingOrientation(_ orientation: Int) throws(VipsError) -> VipsImage {
+        try map("set orientation") { cvips_set_orientation($0, Int32(orientation), $1) }
+    }
+
+    func settingDPI(_ dpi: Double) throws(VipsError) -> VipsImage { try map("set dpi") { cvips_set_dpi($0, dpi, $1) } }
+
+    /// Every pixel as interleaved 8-bit samples (the image must be 8-bit).
+    func pixels() throws(VipsError) -> [UInt8] {
+        let count = width * height * bands
+        var buffer = [UInt8](repeating: 0, count: count)
+        let status = buffer.withUnsafeMutableBytes { cvips_to_memory(handle, $0.baseAddress, count) }
+        guard status == 0 else { throw VipsError(operation: "read pixels", message: Vips.takeError()) }
+        return buffer
+    }
+
+    func save(to path: String, format: OutputFormat, quality: Int) throws(VipsError) {
+        let status: Int32 =
+            switch format {
+            case .jpeg: cvips_jpegsave(handle, path, Int32(quality), 1, quality >= 90 ? 1 : 0)
+            case .png: cvips_pngsave(handle, path, 6)
+            case .webp: cvips_webpsave(handle, path, Int32(quality), 0)
+            case .heic: cvips_heifsave(handle, path, Int32(quality), 0)
+            case .avif: cvips_heifsave(handle, path, Int32(quality), 1)
+            }
+        guard status == 0 else { throw VipsError(operation: "\(format.rawValue) save", message: Vips.takeError()) }
+    }
+}
+
+/// A failure inside libvips, with its message.
+struct VipsError: Error {
+    let operation: String
+    let message: String
+}
+
+/// Process-wide libvips state.
+enum Vips {
+    static func start() throws(VipsError) {
+        guard cvips_init() == 0 else { throw VipsError(operation: "init", message: takeError()) }
+    }
+
+    /// Copies and clears libvips' global error buffer, tidied to one line.
+    static func takeError() -> String {
+        guard let raw = cvips_error_take() else { return "unknown libvips error" }
+        defer { cvips_free(raw) }
+        let lines = String(cString: raw).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let unique = lines.reduce(into: [String]()) { if !$0.contains($1), !$1.isEmpty { $0.append($1) } }
+        return unique.isEmpty ? "unknown libvips error" : unique.joined(separator: "; ")
+    }
+
+    static var version: String { String(cString: cvips_version()) }
+
+    /// Why this libvips cannot write `format`, or `nil` when it can.
+    static func unsupportedReason(_ format: OutputFormat) -> String? { formatProblems[format] }
+
+    /// HEIC and AVIF depend on the encoders libheif was built with, so a tiny image is written
+    /// once per process to find out; the other formats only need their saver.
+    private static let formatProblems: [OutputFormat: String] = {
+        var problems: [OutputFormat: String] = [:]
+        guard (try? start()) != nil else {
+            for format in OutputFormat.allCases { problems[format] = "libvips did not start" }
+            return problems
+        }
+        for format in OutputFormat.allCases {
+            guard cvips_has_operation(format.saverName) != 0 else {
+                problems[format] = "libvips \(version) has no \(format.saverName) (install a libvips built with it)"
+                continue
+            }
+            guard format == .heic || format == .avif else { continue }
+            let probe = FileManager.default.temporaryDirectory
+                .appendingPathComponent("collage-probe-\(UUID().uuidString).\(format.rawValue)")
+            defer { try? FileManager.default.removeItem(at: probe) }
+            do throws(VipsError) {
+                try VipsImage.solid(width: 16, height: 16, values: [128, 128, 128]).save(
+                    to: probe.path, format: format, quality: 50)
+            } catch {
+                problems[format] =
+                    "the installed libheif has no \(format == .heic ? "HEVC" : "AV1") encoder (\(error.message))"
+            }
+        }
+        return problems
+    }()
+}

@@ -1,0 +1,105 @@
+import CollageCore
+import CollageRender
+import Foundation
+
+/// The output options `make` and `render` share: where, how large, which format.
+struct OutputArguments {
+    let file: URL
+    let options: RenderOptions
+
+    static let specs: [OptionSpec] = [
+        .value("-o", "FILE", "Where to write the image (required); the format follows its extension"),
+        .value("--output", "FILE", "Same as -o"),
+        .value("--scale", "N", "Pixels per canvas point (default 3: a 1,200-point canvas gives 3,600 px)"),
+        .value("--size", "PX", "The longer side in pixels instead of --scale"),
+        .value("--print", "WxHin@DPI", "A print size instead of --scale, e.g. 6x4in@300, 150x100mm@300, a4@300"),
+        .value("--format", "FORMAT", "jpeg, png, webp, heic or avif (default: from the file extension)"),
+        .value("--quality", "1-100", "Encoder quality for JPEG, WebP, HEIC and AVIF (default 90)"),
+    ]
+
+    static func parse(_ arguments: ParsedArguments) throws(CLIError) -> OutputArguments {
+        guard let path = arguments.value("-o") ?? arguments.value("--output") else {
+            throw .usage("an output file is required: -o out.jpg")
+        }
+        let file = URL(fileURLWithPath: path)
+        let sizes = ["--scale", "--size", "--print"].filter { arguments.value($0) != nil }
+        guard sizes.count <= 1 else {
+            throw .usage("choose one of --scale, --size and --print, got \(sizes.joined(separator: " and "))")
+        }
+        var size = OutputSize.scale(3)
+        if let scale = try arguments.value(
+            "--scale", expected: "a number > 0 such as 2 or 3",
+            { Double($0).flatMap { $0 > 0 && $0 <= 100 ? $0 : nil } })
+        {
+            size = .scale(scale)
+        }
+        if let side = try arguments.value(
+            "--size", expected: "a whole number of pixels ≥ 1", { Int($0).flatMap { $0 > 0 ? $0 : nil } })
+        {
+            size = .longSide(side)
+        }
+        if let print = try arguments.value(
+            "--print", expected: "WxH with a unit and an optional DPI, such as 6x4in@300 or a4@300",
+            PrintSize.init(parsing:))
+        {
+            size = .print(print)
+        }
+        let format: OutputFormat
+        if let name = arguments.value("--format") {
+            guard let named = OutputFormat(rawValue: name.lowercased()) ?? OutputFormat(pathExtension: name) else {
+                throw .usage("--format expects one of jpeg, png, webp, heic, avif, got \"\(name)\"")
+            }
+            format = named
+        } else if let inferred = OutputFormat(pathExtension: file.pathExtension) {
+            format = inferred
+        } else {
+            throw .usage(
+                "cannot tell the format from \"\(file.lastPathComponent)\"; name it .jpg, .png, .webp, .heic or .avif, or pass --format"
+            )
+        }
+        let quality =
+            try arguments.value(
+                "--quality", expected: "a whole number from 1 to 100",
+                { Int($0).flatMap { (1...100).contains($0) ? $0 : nil } }) ?? 90
+        return OutputArguments(file: file, options: RenderOptions(size: size, format: format, quality: quality))
+    }
+}
+
+extension RenderError {
+    /// The exit code and message for a failed render.
+    var cliError: CLIError {
+        switch self {
+        case .missingFile, .emptyFile: .noInput(description)
+        case .unreadableImage, .imageTooLarge, .unresolvedReference: .data(description)
+        case .outputTooLarge, .invalidOptions: .usage(description)
+        case .unsupportedFormat: .unavailable(description)
+        case .cannotWrite: .cannotCreate(description)
+        case .failed: .failure(description)
+        }
+    }
+}
+
+/// Renders and reports what was written.
+func renderAndReport(
+    _ collage: Collage, photos: some PhotoSource, output: OutputArguments, json: Bool
+) throws(CLIError) {
+    let result: RenderResult
+    do {
+        result = try CollageRenderer().render(collage, photos: photos, options: output.options, to: output.file)
+    } catch {
+        throw error.cliError
+    }
+    if json {
+        var members: [String: JSONValue] = [
+            "file": .string(result.file.path), "width": .number(Double(result.width)),
+            "height": .number(Double(result.height)), "format": .string(result.format.rawValue),
+        ]
+        if let dpi = result.dpi { members["dpi"] = .number(dpi) }
+        Output.printJSON(.object(members))
+    } else {
+        let dpi = result.dpi.map { " at \(JSONValue.format($0)) DPI" } ?? ""
+        Output.print(
+            "Wrote \(result.file.path) (\(result.width) × \(result.height) \(result.format.rawValue.uppercased())\(dpi))"
+        )
+    }
+}
