@@ -10,10 +10,14 @@ bootstrap:
 build: bootstrap
 	$(SWIFT) build
 
-## Builds in release and runs the main job.
+## Builds in release and renders sample collages from the sample photos into out/.
 run: bootstrap
 	$(SWIFT) build -c release --product collage
-	.build/release/collage templates
+	@mkdir -p out
+	.build/release/collage make --layout magazine --aspect 4:5 --radius 12 --background '#fdf6ec' \
+		samples/astronaut.png samples/coffee.png samples/chelsea.png -o out/sample-collage.jpg
+	.build/release/collage render Examples/scrapbook.json -o out/scrapbook.png
+	@echo "Open out/sample-collage.jpg and out/scrapbook.png to see them."
 
 ## Builds, runs every test, then checks formatting.
 test: bootstrap

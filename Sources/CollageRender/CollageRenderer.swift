@@ -140,21 +140,8 @@ public struct CollageRenderer: Sendable {
     // MARK: - Output
 
     private func write(_ image: VipsImage, to output: URL, format: OutputFormat, quality: Int) throws(RenderError) {
-        let directory = output.deletingLastPathComponent()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
-        else { throw .cannotWrite(output.path, reason: "the folder \(directory.path) does not exist") }
-        let temporary = directory.appendingPathComponent(".\(output.lastPathComponent).\(UUID().uuidString).partial")
-        do {
-            try image.save(to: temporary.path, format: format, quality: quality)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw .cannotWrite(output.path, reason: error.message)
-        }
-        guard rename(temporary.path, output.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw .cannotWrite(output.path, reason: reason)
+        try AtomicFile.write(to: output) { path throws(VipsError) in
+            try image.save(to: path, format: format, quality: quality)
         }
     }
 }

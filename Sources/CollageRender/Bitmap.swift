@@ -1,0 +1,89 @@
+import Foundation
+
+/// 8-bit interleaved pixels in memory: what a decoded file looks like, or what will be encoded.
+///
+/// The renderer itself streams through libvips; a bitmap is for the places that need the pixels
+/// in hand (masks from a model, checks of a rendered result, generated images).
+public struct Bitmap: Hashable, Sendable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// Samples per pixel: 1 (grey), 3 (RGB) or 4 (RGBA).
+    public let channels: Int
+    /// Row-major samples, `width * height * channels` of them.
+    public private(set) var pixels: [UInt8]
+
+    /// A bitmap filled with one colour; `color` has one value per channel.
+    public init(width: Int, height: Int, color: [UInt8]) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        self.channels = color.count
+        self.pixels = Array((0..<(self.width * self.height)).map { _ in color }.joined())
+    }
+
+    /// A bitmap over existing samples; `nil` when the count does not match the size.
+    public init?(width: Int, height: Int, channels: Int, pixels: [UInt8]) {
+        guard width > 0, height > 0, [1, 3, 4].contains(channels), pixels.count == width * height * channels else {
+            return nil
+        }
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.pixels = pixels
+    }
+
+    /// The samples of the pixel at (`x`, `y`).
+    public subscript(x: Int, y: Int) -> [UInt8] {
+        get {
+            let start = (y * width + x) * channels
+            return Array(pixels[start..<start + channels])
+        }
+        set {
+            let start = (y * width + x) * channels
+            for channel in 0..<min(channels, newValue.count) { pixels[start + channel] = newValue[channel] }
+        }
+    }
+
+    /// Decodes a whole file upright (EXIF orientation applied) as 8-bit sRGB, keeping alpha when
+    /// the file has it.
+    /// - Throws: ``RenderError`` naming the file and the problem.
+    public static func read(_ file: URL, limits: RenderLimits = RenderLimits()) throws(RenderError) -> Bitmap {
+        let decoder = PhotoDecoder(limits: limits)
+        let size = try decoder.displaySize(of: file)
+        do {
+            var image = try VipsImage.thumbnail(file.path, width: Int(size.width), height: Int(size.height))
+                .toSRGB()
+            if image.bands == 2 || image.bands > 4 { image = try PhotoDecoder.rgba(image) }
+            let pixels = try image.pixels()
+            guard let bitmap = Bitmap(width: image.width, height: image.height, channels: image.bands, pixels: pixels)
+            else { throw RenderError.failed("\(file.path): decoded to an unexpected pixel layout") }
+            return bitmap
+        } catch let error as VipsError {
+            throw .unreadableImage(file.path, reason: PhotoDecoder.tidy(error.message, path: file.path))
+        } catch let error as RenderError {
+            throw error
+        } catch {
+            throw .failed(error.localizedDescription)
+        }
+    }
+
+    /// Encodes the bitmap to `file`, optionally tagged with an EXIF orientation (JPEG, PNG, WebP),
+    /// replacing the file atomically.
+    public func write(
+        to file: URL, format: OutputFormat, quality: Int = 95, orientation: Int = 1
+    )
+        throws(RenderError)
+    {
+        let image: VipsImage
+        do {
+            image = try VipsImage.fromPixels(pixels, width: width, height: height, bands: channels)
+                .settingOrientation(orientation)
+        } catch {
+            throw .failed("could not prepare \(file.path): \(error.message)")
+        }
+        try AtomicFile.write(to: file) { path throws(VipsError) in
+            try image.save(to: path, format: format, quality: quality)
+        }
+    }
+}

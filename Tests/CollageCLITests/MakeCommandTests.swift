@@ -1,0 +1,119 @@
+import CollageCore
+import CollageRender
+import Foundation
+import Testing
+
+@Suite("collage make and render")
+struct MakeCommandTests {
+    static let colors: [[UInt8]] = [[220, 30, 30], [30, 200, 40], [40, 60, 220]]
+
+    func photos(in directory: URL) throws -> [String] {
+        try Self.colors.enumerated().map { index, color in
+            let file = directory.appendingPathComponent("photo \(index) ü.png")
+            try Bitmap(width: 120, height: 90, color: color).write(to: file, format: .png)
+            return file.path
+        }
+    }
+
+    @Test func makeRendersTheLayoutWithPhotosInOrder() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out put.jpg")
+        let result = try CommandRunner.run(
+            ["make", "--layout", "magazine", "--aspect", "4:5", "--size", "1200", "--radius", "8"]
+                + (try photos(in: directory)) + ["-o", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("(960 × 1200 JPEG)"))
+        let image = try Bitmap.read(output)
+        #expect((image.width, image.height) == (960, 1200))
+        let frames = try #require(Template.named("magazine")).frames(
+            in: Size(width: 960, height: 1200), spacing: 12, padding: 12)
+        for (frame, color) in zip(frames, Self.colors) {
+            #expect(close(image[Int(frame.center.x), Int(frame.center.y)], color))
+        }
+    }
+
+    @Test func makeWithAPrintSizeWritesThePrintsPixelsAndJSON() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("print.png")
+        let result = try CommandRunner.run(
+            ["make", "--json", "--layout", "strip", "--print", "6x4in@100"] + (try photos(in: directory))
+                + ["-o", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try JSONValue.parse(result.stdout)
+        #expect(json.member("width") == .number(600) && json.member("height") == .number(400))
+        #expect(json.member("dpi") == .number(100) && json.member("format") == .string("png"))
+    }
+
+    @Test func renderUsesPathsRelativeToTheDocument() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let paths = try photos(in: directory)
+        var collage = Collage(
+            id: "d", title: "doc", created: Date(), canvas: Size(width: 300, height: 100), templateID: "strip")
+        for (index, path) in paths.enumerated() {
+            collage = try collage.applying(
+                .addItem(id: "i\(index)", content: .photo(URL(fileURLWithPath: path).lastPathComponent), frame: nil))
+        }
+        let document = directory.appendingPathComponent("doc.json")
+        try CollageDocument.encode(collage).write(to: document)
+        let output = directory.appendingPathComponent("doc.webp")
+        // Run from another folder: references still resolve against the document's.
+        let result = try CommandRunner.run(
+            ["render", document.path, "-o", output.path, "--scale", "2"], in: URL(fileURLWithPath: "/"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let image = try Bitmap.read(output)
+        #expect((image.width, image.height) == (600, 200))
+        #expect(close(image[300, 100], Self.colors[1], tolerance: 20))
+    }
+
+    @Test(arguments: [
+        (["make", "a.jpg"], 64, "an output file is required"),
+        (["make", "--layout", "hexagon", "a.jpg", "-o", "x.jpg"], 64, "--layout expects a template id"),
+        (["make", "a.jpg", "-o", "x.gif"], 64, "cannot tell the format"),
+        (
+            ["make", "--scale", "2", "--size", "100", "a.jpg", "-o", "x.jpg"], 64,
+            "choose one of --scale, --size and --print"
+        ),
+        (
+            ["make", "--quality", "140", "a.jpg", "-o", "x.jpg"], 64,
+            "--quality expects a whole number from 1 to 100, got \"140\""
+        ),
+        (["make", "--print", "6x4", "a.jpg", "-o", "x.jpg"], 64, "--print expects"),
+        (["make", "--background", "mauve", "a.jpg", "-o", "x.jpg"], 64, "--background expects"),
+        (["make", "missing.jpg", "-o", "x.jpg"], 66, "missing.jpg: no such file"),
+        (["render", "missing.json", "-o", "x.jpg"], 66, "missing.json: no such file"),
+    ])
+    func errorsHaveTheDocumentedExitCodes(arguments: [String], status: Int32, message: String) throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try CommandRunner.run(arguments, in: directory)
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "nothing written")
+    }
+
+    @Test func aCorruptPhotoIsADataErrorNamingIt() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("not an image".utf8).write(to: directory.appendingPathComponent("bad.jpg"))
+        let result = try CommandRunner.run(["make", "bad.jpg", "-o", "out.jpg"], in: directory)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("bad.jpg: not a readable image"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out.jpg").path))
+    }
+
+    @Test func anUnwritableOutputExits73() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = try photos(in: directory)[0]
+        let result = try CommandRunner.run(["make", photo, "-o", "/nonexistent-folder/out.jpg"])
+        #expect(result.status == 73)
+        #expect(result.stderr.contains("/nonexistent-folder/out.jpg: cannot write"))
+    }
+}
+
+func close(_ pixel: [UInt8], _ expected: [UInt8], tolerance: Int = 12) -> Bool {
+    zip(pixel, expected).allSatisfy { abs(Int($0) - Int($1)) <= tolerance }
+}

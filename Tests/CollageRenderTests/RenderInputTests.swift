@@ -1,0 +1,177 @@
+import CollageCore
+import CollageRender
+import Foundation
+import Testing
+
+@Suite("Rendering: orientation, input kinds and bad inputs")
+struct RenderInputTests {
+    /// The pixels to store so that a viewer applying EXIF `orientation` shows `upright`.
+    static func stored(_ upright: Bitmap, orientation: Int) -> Bitmap {
+        let (w, h) = (upright.width, upright.height)
+        let swaps = orientation >= 5
+        var out = Bitmap(width: swaps ? h : w, height: swaps ? w : h, color: [0, 0, 0])
+        for y in 0..<out.height {
+            for x in 0..<out.width {
+                // Where in the upright image this stored pixel ends up once the viewer applies the tag.
+                let (ux, uy): (Int, Int) =
+                    switch orientation {
+                    case 2: (w - 1 - x, y)
+                    case 3: (w - 1 - x, h - 1 - y)
+                    case 4: (x, h - 1 - y)
+                    case 5: (y, x)
+                    case 6: (w - 1 - y, x)
+                    case 7: (w - 1 - y, h - 1 - x)
+                    case 8: (y, h - 1 - x)
+                    default: (x, y)
+                    }
+                out[x, y] = upright[ux, uy]
+            }
+        }
+        return out
+    }
+
+    @Test(arguments: 1...8)
+    func everyExifOrientationRendersUpright(orientation: Int) throws {
+        let fixtures = try RenderFixtures()
+        let upright = RenderFixtures.quadrants(width: 80, height: 60)
+        let file = fixtures.url("o\(orientation).jpg")
+        try Self.stored(upright, orientation: orientation).write(to: file, format: .jpeg, orientation: orientation)
+        var collage = Collage(id: "o", title: "o", created: Date(), canvas: Size(width: 80, height: 60))
+        collage = try collage.applying(
+            .addItem(id: "a", content: .photo(file.path), frame: Rect(x: 0, y: 0, width: 80, height: 60)))
+        let image = try fixtures.render(collage, "out.png", options: RenderOptions(size: .scale(2), format: .png))
+        #expect(close(image[40, 30], [255, 0, 0], tolerance: 40), "top-left red, orientation \(orientation)")
+        #expect(close(image[120, 30], [0, 255, 0], tolerance: 40), "top-right green")
+        #expect(close(image[40, 90], [0, 0, 255], tolerance: 40), "bottom-left blue")
+        #expect(close(image[120, 90], [255, 255, 255], tolerance: 40), "bottom-right white")
+    }
+
+    /// Greyscale, CMYK, 16-bit and palette files, and PNGs with alpha, all land as the right colour.
+    @Test func unusualInputKindsComeOutRight() throws {
+        let fixtures = try RenderFixtures()
+        try fixtures.solid("base.png", [200, 120, 40], width: 60, height: 60)
+        try fixtures.vips("colourspace", "base.png", "grey.jpg", "b-w")
+        try fixtures.vips("colourspace", "base.png", "cmyk.jpg", "cmyk")
+        try fixtures.vips("linear", "base.png", "wide.v", "257", "0")
+        try fixtures.vips("cast", "wide.v", "wide16.v", "ushort")
+        try fixtures.vips("copy", "wide16.v", "deep.png", "--interpretation", "rgb16")
+        try fixtures.vips("pngsave", "base.png", "palette.png", "--palette")
+        var translucent = Bitmap(width: 60, height: 60, color: [200, 120, 40, 255])
+        for y in 0..<60 { for x in 0..<30 { translucent[x, y] = [0, 0, 0, 0] } }
+        try translucent.write(to: fixtures.url("alpha.png"), format: .png)
+
+        let expectations: [(String, [UInt8], Int)] = [
+            ("grey.jpg", [139, 139, 139], 12), ("cmyk.jpg", [200, 120, 40], 30), ("deep.png", [200, 120, 40], 2),
+            ("palette.png", [200, 120, 40], 8),
+        ]
+        for (name, color, tolerance) in expectations {
+            var collage = Collage(id: "k", title: "k", created: Date(), canvas: Size(width: 60, height: 60))
+            collage = try collage.applying(
+                .addItem(id: "a", content: .photo(name), frame: Rect(x: 0, y: 0, width: 60, height: 60)))
+            let image = try fixtures.render(
+                collage, "\(name).out.png", options: RenderOptions(size: .scale(1), format: .png))
+            #expect(image.channels == 3)
+            #expect(close(image[30, 30], color, tolerance: tolerance), "\(name): \(image[30, 30])")
+        }
+        var collage = Collage(id: "k", title: "k", created: Date(), canvas: Size(width: 60, height: 60))
+        collage.style.background = Color(red: 0, green: 0, blue: 255)
+        collage = try collage.applying(
+            .addItem(id: "a", content: .photo("alpha.png"), frame: Rect(x: 0, y: 0, width: 60, height: 60)))
+        let image = try fixtures.render(collage, "alpha.out.png", options: RenderOptions(size: .scale(1), format: .png))
+        #expect(image[10, 30] == [0, 0, 255], "the see-through half shows the background")
+        #expect(image[50, 30] == [200, 120, 40])
+    }
+
+    @Test func badInputsNameTheFileAndWriteNothing() throws {
+        let fixtures = try RenderFixtures()
+        let good = try fixtures.solid("good.jpg", [10, 200, 10], width: 400, height: 300, format: .jpeg)
+        let jpeg = try Data(contentsOf: good)
+        try Data().write(to: fixtures.url("empty.jpg"))
+        try jpeg.prefix(jpeg.count / 3).write(to: fixtures.url("truncated.jpg"))
+        try Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: fixtures.url("noise.png"))
+        try Data("just some words, not a picture\n".utf8).write(to: fixtures.url("notes.jpg"))
+        var corrupt = jpeg
+        for index in stride(from: 600, to: corrupt.count - 2, by: 3) { corrupt[index] = 0xFF }
+        try corrupt.write(to: fixtures.url("corrupt.jpg"))
+        try Self.bombPNG(width: 50_000, height: 50_000).write(to: fixtures.url("bomb.png"))
+
+        let cases: [(String, (RenderError) -> Bool)] = [
+            ("missing.jpg", { if case .missingFile = $0 { true } else { false } }),
+            ("empty.jpg", { if case .emptyFile = $0 { true } else { false } }),
+            ("truncated.jpg", { if case .unreadableImage = $0 { true } else { false } }),
+            ("noise.png", { if case .unreadableImage = $0 { true } else { false } }),
+            ("notes.jpg", { if case .unreadableImage = $0 { true } else { false } }),
+            ("corrupt.jpg", { if case .unreadableImage = $0 { true } else { false } }),
+            ("bomb.png", { if case .imageTooLarge(_, 50_000, 50_000, _) = $0 { true } else { false } }),
+        ]
+        for (name, matches) in cases {
+            let collage = try RenderFixtures.collage(template: "grid2x2", photos: [good, fixtures.url(name)])
+            let output = fixtures.url("out-\(name).png")
+            let result = Result { () throws(RenderError) in
+                try CollageRenderer().render(
+                    collage, photos: DirectoryPhotoSource(baseDirectory: fixtures.directory),
+                    options: RenderOptions(size: .scale(1), format: .png), to: output)
+            }
+            guard case .failure(let error) = result else {
+                Issue.record("\(name) rendered")
+                continue
+            }
+            #expect(matches(error), "\(name): \(error)")
+            #expect(error.description.contains(name), "the message names the file: \(error)")
+            #expect(try fixtures.files(startingWith: "out-\(name)").isEmpty, "nothing written for \(name)")
+        }
+    }
+
+    @Test func aFailedRenderLeavesAnExistingOutputUntouched() throws {
+        let fixtures = try RenderFixtures()
+        let output = fixtures.url("keep.png")
+        try Data("previous".utf8).write(to: output)
+        let collage = try RenderFixtures.collage(template: "grid2x2", photos: [fixtures.url("missing.png")])
+        #expect(throws: RenderError.missingFile(fixtures.url("missing.png").path)) {
+            try CollageRenderer().render(
+                collage, photos: DirectoryPhotoSource(baseDirectory: fixtures.directory), to: output)
+        }
+        #expect(try String(contentsOf: output, encoding: .utf8) == "previous")
+    }
+
+    @Test func oversizedOutputsAndBadOptionsAreRefused() throws {
+        let fixtures = try RenderFixtures()
+        let collage = try RenderFixtures.collage(template: "grid2x2", photos: [])
+        let source = DirectoryPhotoSource(baseDirectory: fixtures.directory)
+        #expect(throws: RenderError.self) {
+            try CollageRenderer().render(
+                collage, photos: source, options: RenderOptions(size: .scale(200)), to: fixtures.url("huge.jpg"))
+        }
+        #expect(throws: RenderError.invalidOptions("the scale must be a number > 0, got 0.0")) {
+            try CollageRenderer().render(
+                collage, photos: source, options: RenderOptions(size: .scale(0)), to: fixtures.url("zero.jpg"))
+        }
+        #expect(throws: RenderError.self) {
+            try CollageRenderer().render(collage, photos: source, to: URL(fileURLWithPath: "/no/such/folder/x.jpg"))
+        }
+    }
+
+    /// A tiny PNG whose header declares `width` × `height` pixels: a decompression bomb.
+    static func bombPNG(width: Int, height: Int) -> Data {
+        func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + body
+            return be32(body.count) + typed + be32(Int(crc32(typed)))
+        }
+        let header = be32(width) + be32(height) + [8, 2, 0, 0, 0]
+        // An (invalid but small) zlib stream: enough for the header to be read, not the pixels.
+        let data = [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01] as [UInt8]
+        return Data(
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", data)
+                + chunk("IEND", []))
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+}
