@@ -161,6 +161,10 @@ int cvips_solid(int width, int height, const double *values, int count, CVipsIma
     return result;
 }
 
+int cvips_insert(CVipsImage *main, CVipsImage *sub, int x, int y, CVipsImage **out) {
+    return vips_insert(main, sub, out, x, y, NULL);
+}
+
 int cvips_composite(CVipsImage *base, CVipsImage **images, const int *x, const int *y, int count,
                     CVipsImage **out) {
     if (count == 0) return vips_copy(base, out, NULL);

@@ -59,6 +59,9 @@ extension Template {
                 unit(0.75, 0, 0.25, 0.5), unit(0.75, 0.5, 0.25, 0.5),
             ]),
         Template(
+            id: "grid3x4", name: "Poster 3×4", symbol: "square.grid.3x3.fill", isPremium: true,
+            slots: grid(columns: 3, rows: 4)),
+        Template(
             id: "grid4x4", name: "Grid 4×4", symbol: "square.grid.4x3.fill", isPremium: true,
             slots: grid(columns: 4, rows: 4)),
     ]

@@ -34,8 +34,9 @@ enum CellEffects {
         return mask
     }
 
-    /// Scales the alpha band of an RGBA cell by a one-band 0–255 mask.
+    /// Scales the alpha band of a cell by a one-band 0–255 mask; an opaque RGB cell takes the mask as its alpha.
     static func multiplyAlpha(_ cell: VipsImage, by mask: VipsImage) throws(VipsError) -> VipsImage {
+        if cell.bands == 3 { return try cell.joining(mask) }
         let alpha = try cell.extractBands(3, count: 1).multiplied(by: mask).linear(multiply: 1.0 / 255, add: 0)
             .castToUInt8()
         return try cell.extractBands(0, count: 3).joining(alpha)
@@ -44,7 +45,8 @@ enum CellEffects {
     /// Rotates clockwise about the centre. Premultiplying first keeps edges from darkening, and a
     /// one-pixel transparent border lets the interpolator antialias the outer edge.
     static func rotate(_ cell: VipsImage, degrees: Double) throws(VipsError) -> VipsImage {
-        try cell.premultiply().embed(x: 1, y: 1, width: cell.width + 2, height: cell.height + 2)
+        let cell = cell.bands == 3 ? try cell.appendingBand(value: 255) : cell
+        return try cell.premultiply().embed(x: 1, y: 1, width: cell.width + 2, height: cell.height + 2)
             .rotate(degrees: degrees).unpremultiply().castToUInt8()
     }
 

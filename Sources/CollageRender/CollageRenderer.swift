@@ -46,12 +46,19 @@ public struct CollageRenderer: Sendable {
             layers.append(try layer(for: item, file: file, scale: scale, style: collage.style))
         }
         let image = try vips("composite the collage") { () throws(VipsError) -> VipsImage in
-            var composed = try base.compositing(layers)
-            if !keepsAlpha { composed = try composed.extractBands(0, count: 3) }
+            var composed = try Self.stack(layers, on: base)
+            if !keepsAlpha, composed.bands == 4 { composed = try composed.extractBands(0, count: 3) }
             if let dpi { composed = try composed.settingDPI(dpi) }
             return composed
         }
-        try write(image, to: output, format: options.format, quality: options.quality)
+        do {
+            try write(image, to: output, format: options.format, quality: options.quality)
+        } catch {
+            // Photos decode lazily while the image is written, so a corrupt one surfaces here
+            // without saying which it was; decoding each alone finds it.
+            if let culprit = diagnose(collage, photos: photos, scale: scale) { throw culprit }
+            throw error
+        }
         return RenderResult(file: output, width: width, height: height, format: options.format, dpi: dpi)
     }
 
@@ -89,12 +96,37 @@ public struct CollageRenderer: Sendable {
         }
     }
 
+    /// Stacks layers in z-order. Opaque layers (three bands) are pasted, which costs next to
+    /// nothing; runs of layers with alpha are blended in one composite each.
+    private static func stack(_ layers: [(image: VipsImage, x: Int, y: Int)], on base: VipsImage) throws(VipsError)
+        -> VipsImage
+    {
+        var canvas = base
+        var pending: [(image: VipsImage, x: Int, y: Int)] = []
+        func flush() throws(VipsError) {
+            guard !pending.isEmpty else { return }
+            canvas = try canvas.compositing(pending)
+            pending.removeAll()
+        }
+        for layer in layers {
+            if layer.image.bands == 4 {
+                pending.append(layer)
+                continue
+            }
+            try flush()
+            let opaque = canvas.bands == 4 ? try layer.image.appendingBand(value: 255) : layer.image
+            canvas = try canvas.inserting(opaque, x: layer.x, y: layer.y)
+        }
+        try flush()
+        return canvas
+    }
+
     /// JPEG has no alpha: a see-through background is blended onto white there.
     private func backgroundValues(_ color: Color, keepsAlpha: Bool) -> [Double] {
         let channels = [color.red, color.green, color.blue].map(Double.init)
         if keepsAlpha { return channels + [Double(color.alpha)] }
         let alpha = Double(color.alpha) / 255
-        return channels.map { $0 * alpha + 255 * (1 - alpha) } + [255]
+        return channels.map { $0 * alpha + 255 * (1 - alpha) }
     }
 
     // MARK: - Layers
@@ -112,8 +144,10 @@ public struct CollageRenderer: Sendable {
         let cell: PlacedCell
         switch item.content {
         case .photo:
+            // Rotation reads its input out of order, so a rotated photo is decoded up front.
             let photo = try PhotoDecoder(limits: limits).cover(
-                file, width: width, height: height, crop: item.crop ?? .centered)
+                file, width: width, height: height, crop: item.crop ?? .centered,
+                materialize: item.rotation.degrees != 0)
             cell = PlacedCell(
                 image: try vips("round the corners of \(file.path)") { () throws(VipsError) -> VipsImage in
                     try CellEffects.roundCorners(photo, radius: style.cornerRadius * scale)
@@ -135,6 +169,28 @@ public struct CollageRenderer: Sendable {
                 Int((centerY - Double(rotated.height) / 2).rounded())
             )
         }
+    }
+
+    /// The first item whose image fails to decode on its own, as the error that names it.
+    private func diagnose(_ collage: Collage, photos: some PhotoSource, scale: Double) -> RenderError? {
+        let decoder = PhotoDecoder(limits: limits)
+        for item in collage.items {
+            let width = max(1, Int((item.frame.width * scale).rounded()))
+            let height = max(1, Int((item.frame.height * scale).rounded()))
+            do {
+                let file = try photos.file(for: item.content)
+                switch item.content {
+                case .photo:
+                    _ = try decoder.cover(
+                        file, width: width, height: height, crop: item.crop ?? .centered, materialize: true)
+                case .sticker:
+                    _ = try decoder.fit(file, width: width, height: height, materialize: true)
+                }
+            } catch {
+                return error
+            }
+        }
+        return nil
     }
 
     // MARK: - Output

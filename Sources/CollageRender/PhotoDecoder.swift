@@ -29,8 +29,12 @@ struct PhotoDecoder {
     }
 
     /// The photo filling a `width` × `height` cell with an aspect-fill crop, as 8-bit sRGB with
-    /// alpha, held in memory so that a bad file fails here, naming itself.
-    func cover(_ file: URL, width: Int, height: Int, crop: Crop) throws(RenderError) -> VipsImage {
+    /// alpha. The result is a lazy pipeline, so several photos decode in parallel when the
+    /// collage is written; `materialize` decodes it now instead, so a bad file fails here, naming
+    /// itself (see ``CollageRenderer``'s diagnosis after a failed write).
+    func cover(_ file: URL, width: Int, height: Int, crop: Crop, materialize: Bool = false) throws(RenderError)
+        -> VipsImage
+    {
         let path = file.path
         let size = try displaySize(of: file)
         let source = CropMath.sourceRect(
@@ -43,42 +47,55 @@ struct PhotoDecoder {
             var image = try VipsImage.thumbnail(path, width: decodeWidth, height: decodeHeight)
             let scaleX = Double(image.width) / size.width
             let scaleY = Double(image.height) / size.height
-            let areaWidth = min(image.width, max(1, Int((source.width * scaleX).rounded())))
-            let areaHeight = min(image.height, max(1, Int((source.height * scaleY).rounded())))
-            let areaX = min(image.width - areaWidth, max(0, Int((source.x * scaleX).rounded())))
-            let areaY = min(image.height - areaHeight, max(0, Int((source.y * scaleY).rounded())))
-            image = try image.extractArea(x: areaX, y: areaY, width: areaWidth, height: areaHeight)
-            if areaWidth != width || areaHeight != height {
-                image = try image.resize(
-                    horizontal: Double(width) / Double(areaWidth), vertical: Double(height) / Double(areaHeight))
+            let wanted = (width: source.width * scaleX, height: source.height * scaleY)
+            if abs(wanted.width - Double(width)) <= 1, abs(wanted.height - Double(height)) <= 1,
+                image.width >= width, image.height >= height
+            {
+                // The decode is already at the cell's scale to within a pixel: crop, and skip a
+                // second resampling pass over every pixel.
+                let x = min(image.width - width, max(0, Int((source.x * scaleX).rounded())))
+                let y = min(image.height - height, max(0, Int((source.y * scaleY).rounded())))
+                image = try image.extractArea(x: x, y: y, width: width, height: height)
+            } else {
+                let areaWidth = min(image.width, max(1, Int(wanted.width.rounded())))
+                let areaHeight = min(image.height, max(1, Int(wanted.height.rounded())))
+                let areaX = min(image.width - areaWidth, max(0, Int((source.x * scaleX).rounded())))
+                let areaY = min(image.height - areaHeight, max(0, Int((source.y * scaleY).rounded())))
+                image = try image.extractArea(x: areaX, y: areaY, width: areaWidth, height: areaHeight)
+                    .resize(
+                        horizontal: Double(width) / Double(areaWidth), vertical: Double(height) / Double(areaHeight))
+                image = try Self.exactSize(image, width: width, height: height)
             }
-            image = try Self.exactSize(image, width: width, height: height)
-            return try Self.rgba(image).copyToMemory()
+            image = try Self.srgb(image)
+            return materialize ? try image.copyToMemory() : image
         } catch {
             throw .unreadableImage(path, reason: Self.tidy(error.message, path: path))
         }
     }
 
     /// The photo fitted inside a `width` × `height` box, keeping its aspect, as 8-bit sRGB with alpha.
-    func fit(_ file: URL, width: Int, height: Int) throws(RenderError) -> VipsImage {
+    func fit(_ file: URL, width: Int, height: Int, materialize: Bool = false) throws(RenderError) -> VipsImage {
         let path = file.path
         _ = try displaySize(of: file)
         do {
-            let image = try VipsImage.thumbnail(path, width: max(1, width), height: max(1, height))
-            return try Self.rgba(image).copyToMemory()
+            let image = try Self.rgba(VipsImage.thumbnail(path, width: max(1, width), height: max(1, height)))
+            return materialize ? try image.copyToMemory() : image
         } catch {
             throw .unreadableImage(path, reason: Self.tidy(error.message, path: path))
         }
     }
 
-    /// Greyscale, CMYK, 16-bit and palette images all become 8-bit sRGB with an alpha band.
-    static func rgba(_ image: VipsImage) throws(VipsError) -> VipsImage {
+    /// Greyscale, CMYK, 16-bit and palette images all become 8-bit sRGB: three bands, or four
+    /// when the file has alpha.
+    static func srgb(_ image: VipsImage) throws(VipsError) -> VipsImage {
         let srgb = try image.toSRGB()
-        switch srgb.bands {
-        case 3: return try srgb.appendingBand(value: 255)
-        case 4: return srgb
-        default: return try srgb.extractBands(0, count: min(3, srgb.bands)).appendingBand(value: 255)
-        }
+        return srgb.bands > 4 ? try srgb.extractBands(0, count: 4) : srgb
+    }
+
+    /// As ``srgb(_:)``, always with an alpha band.
+    static func rgba(_ image: VipsImage) throws(VipsError) -> VipsImage {
+        let srgb = try srgb(image)
+        return srgb.bands == 3 ? try srgb.appendingBand(value: 255) : srgb
     }
 
     /// Resizing rounds each side; trim or pad the last pixel so the cell is exactly the frame.

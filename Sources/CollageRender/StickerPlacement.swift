@@ -7,7 +7,9 @@ enum StickerPlacement {
     static func place(
         _ file: URL, width: Int, height: Int, style: StickerStyle?, scale: Double, limits: RenderLimits
     ) throws(RenderError) -> PlacedCell {
-        let fitted = try PhotoDecoder(limits: limits).fit(file, width: width, height: height)
+        // In memory: the outline and shadow read the sticker more than once, which a lazy
+        // sequential decode cannot do.
+        let fitted = try PhotoDecoder(limits: limits).fit(file, width: width, height: height, materialize: true)
         return try vips("style the sticker \(file.path)") { () throws(VipsError) -> PlacedCell in
             var image = fitted
             var offsetX = (width - fitted.width) / 2

@@ -114,6 +114,11 @@ final class VipsImage: @unchecked Sendable {
         try map("gaussblur") { cvips_gaussblur($0, sigma, $1) }
     }
 
+    /// Pastes `image` at (x, y) over this one, replacing the pixels beneath: right for opaque layers.
+    func inserting(_ image: VipsImage, x: Int, y: Int) throws(VipsError) -> VipsImage {
+        try map("insert") { cvips_insert($0, image.handle, Int32(clamping: x), Int32(clamping: y), $1) }
+    }
+
     func compositing(_ layers: [(image: VipsImage, x: Int, y: Int)]) throws(VipsError) -> VipsImage {
         var handles: [OpaquePointer?] = layers.map { $0.image.handle }
         let xs = layers.map { Int32(clamping: $0.x) }
@@ -178,34 +183,24 @@ enum Vips {
 
     static var version: String { String(cString: cvips_version()) }
 
-    /// Why this libvips cannot write `format`, or `nil` when it can.
-    static func unsupportedReason(_ format: OutputFormat) -> String? { formatProblems[format] }
-
-    /// HEIC and AVIF depend on the encoders libheif was built with, so a tiny image is written
-    /// once per process to find out; the other formats only need their saver.
-    private static let formatProblems: [OutputFormat: String] = {
-        var problems: [OutputFormat: String] = [:]
-        guard (try? start()) != nil else {
-            for format in OutputFormat.allCases { problems[format] = "libvips did not start" }
-            return problems
+    /// Why this libvips cannot write `format`, or `nil` when it can. HEIC and AVIF depend on
+    /// the encoders libheif was built with, so for them a tiny image is written to find out;
+    /// the other formats only need their saver, and pay nothing.
+    static func unsupportedReason(_ format: OutputFormat) -> String? {
+        guard (try? start()) != nil else { return "libvips did not start" }
+        guard cvips_has_operation(format.saverName) != 0 else {
+            return "libvips \(version) has no \(format.saverName) (install a libvips built with it)"
         }
-        for format in OutputFormat.allCases {
-            guard cvips_has_operation(format.saverName) != 0 else {
-                problems[format] = "libvips \(version) has no \(format.saverName) (install a libvips built with it)"
-                continue
-            }
-            guard format == .heic || format == .avif else { continue }
-            let probe = FileManager.default.temporaryDirectory
-                .appendingPathComponent("collage-probe-\(UUID().uuidString).\(format.rawValue)")
-            defer { try? FileManager.default.removeItem(at: probe) }
-            do throws(VipsError) {
-                try VipsImage.solid(width: 16, height: 16, values: [128, 128, 128]).save(
-                    to: probe.path, format: format, quality: 50)
-            } catch {
-                problems[format] =
-                    "the installed libheif has no \(format == .heic ? "HEVC" : "AV1") encoder (\(error.message))"
-            }
+        guard format == .heic || format == .avif else { return nil }
+        let probe = FileManager.default.temporaryDirectory
+            .appendingPathComponent("collage-probe-\(UUID().uuidString).\(format.rawValue)")
+        defer { try? FileManager.default.removeItem(at: probe) }
+        do throws(VipsError) {
+            try VipsImage.solid(width: 16, height: 16, values: [128, 128, 128]).save(
+                to: probe.path, format: format, quality: 50)
+            return nil
+        } catch {
+            return "the installed libheif has no \(format == .heic ? "HEVC" : "AV1") encoder (\(error.message))"
         }
-        return problems
-    }()
+    }
 }

@@ -66,6 +66,8 @@ int cvips_distance(CVipsImage *in, CVipsImage **out);
 int cvips_gaussblur(CVipsImage *in, double sigma, CVipsImage **out);
 /// A constant image of `count` bands (uchar, sRGB when 3 or 4 bands).
 int cvips_solid(int width, int height, const double *values, int count, CVipsImage **out);
+/// Pastes `sub` into `main` at (x, y), replacing what was there (no blending).
+int cvips_insert(CVipsImage *main, CVipsImage *sub, int x, int y, CVipsImage **out);
 /// Composites `count` images over `base`, each at (x[i], y[i]), with the OVER blend.
 int cvips_composite(CVipsImage *base, CVipsImage **images, const int *x, const int *y, int count,
                     CVipsImage **out);

@@ -1,0 +1,108 @@
+"""Render benchmark: collage make against ImageMagick, Pillow and the libvips floor, side by side
+in one run. Prints medians, peak RSS and ratios. Run through bench/render/run.
+
+Every tool writes the same kind of file: JPEG quality 90, progressive, 4:4:4 chroma (what
+collage make writes at quality 90 and above)."""
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+WORK = os.path.join(ROOT, ".build", "bench-render")
+COLLAGE = os.path.join(ROOT, ".build", "release", "collage")
+FLOOR = os.path.join(WORK, "floor")
+PYTHON = os.path.join(ROOT, ".build", "bench-venv", "bin", "python")
+RUNS = int(os.environ.get("BENCH_RUNS", "5"))
+
+
+def measure(command):
+    """Seconds and peak RSS (MB) of one run of a whole command."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    if status != 0:
+        sys.exit(f"failed: {' '.join(command)}\n{process.stderr.read().decode()}")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def bench(name, command):
+    measure(command)  # warm the page cache and the binary
+    runs = [measure(command) for _ in range(RUNS)]
+    seconds = statistics.median(r[0] for r in runs)
+    rss = max(r[1] for r in runs)
+    print(f"  {name:<34} {seconds * 1000:8.0f} ms   peak RSS {rss:6.0f} MB")
+    return seconds, rss
+
+
+def photos(count):
+    """Generated 12 MP JPEGs: the sample photos enlarged to 4000 x 3000 with grain, so they carry
+    real detail for the decoder rather than flat colour."""
+    samples = ["astronaut.png", "coffee.png", "chelsea.png", "rocket.jpg", "motorcycle_left.png",
+               "hubble_deep_field.jpg"]
+    paths = []
+    for index in range(count):
+        path = os.path.join(WORK, f"photo{index}.jpg")
+        if not os.path.exists(path):
+            source = os.path.join(ROOT, "samples", samples[index % len(samples)])
+            big = os.path.join(WORK, "big.v")
+            subprocess.run(["vips", "thumbnail", source, big, "4000", "--height", "3000", "--size", "force"],
+                           check=True)
+            noise = os.path.join(WORK, "noise.v")
+            subprocess.run(["vips", "gaussnoise", noise, "4000", "3000", "--mean", "0", "--sigma", str(6 + index)],
+                           check=True)
+            mixed = os.path.join(WORK, "mixed.v")
+            subprocess.run(["vips", "add", big, noise, mixed], check=True)
+            subprocess.run(["vips", "cast", mixed, big, "uchar"], check=True)
+            subprocess.run(["vips", "jpegsave", big, path, "--Q", "92"], check=True)
+        paths.append(path)
+    return paths
+
+
+def two_by_two(size, gap_px):
+    print(f"\n2 x 2 collage, {size} x {size} px, {gap_px} px gaps, from four 12 MP JPEGs (median of {RUNS}):")
+    inputs = photos(4)
+    points = gap_px / 3 * (1200 / size) * 3  # canvas points at the scale that gives `size` px
+    out = lambda name: os.path.join(WORK, name)
+    cell = (size - 3 * gap_px) // 2
+    ours = bench("collage make", [COLLAGE, "make", "--layout", "grid2x2", "--size", str(size), "--spacing",
+                                  f"{points:g}", "--padding", f"{points:g}", "--quality", "90", *inputs,
+                                  "-o", out("ours.jpg")])
+    floor = bench("libvips floor (C, shrink-on-load)", [FLOOR, out("floor.jpg"), str(size), str(gap_px), *inputs])
+    def magick_cell(path):
+        return ["(", path, "-resize", f"{cell}x{cell}^", "-gravity", "center", "-extent", f"{cell}x{cell}",
+                "-bordercolor", "white", "-border", str(gap_px // 2), ")"]
+    magick = bench("ImageMagick (jpeg:size hint)", [
+        "/usr/bin/convert", "-define", f"jpeg:size={cell * 2}x{cell * 2}",
+        "(", *magick_cell(inputs[0]), *magick_cell(inputs[1]), "+append", ")",
+        "(", *magick_cell(inputs[2]), *magick_cell(inputs[3]), "+append", ")",
+        "-append", "-bordercolor", "white", "-border", str(gap_px // 2), "-quality", "90", "-interlace", "JPEG",
+        "-sampling-factor", "1x1", out("magick.jpg")])
+    pillow = bench("Pillow (draft mode, 2 threads)", [
+        PYTHON, os.path.join(HERE, "pillow_collage.py"), out("pillow.jpg"), "2", "2", str(size), str(size),
+        str(gap_px), *inputs])
+    print(f"  ratios: ours/floor {ours[0] / floor[0]:.2f}   ours/ImageMagick {ours[0] / magick[0]:.2f}"
+          f"   ours/Pillow {ours[0] / pillow[0]:.2f}   (time; lower is better for us)")
+    print(f"          RSS ours/floor {ours[1] / floor[1]:.2f}   ours/ImageMagick {ours[1] / magick[1]:.2f}"
+          f"   ours/Pillow {ours[1] / pillow[1]:.2f}")
+
+
+def poster():
+    print(f"\n12-photo 3 x 4 poster, A3 at 300 DPI (3508 x 4961 px) (median of {RUNS}):")
+    inputs = photos(12)
+    out = lambda name: os.path.join(WORK, name)
+    ours = bench("collage make --print a3", [COLLAGE, "make", "--layout", "grid3x4", "--print", "297x420mm@300",
+                                             "--spacing", "4", "--padding", "4", *inputs, "-o", out("poster.jpg")])
+    pillow = bench("Pillow (draft mode, 2 threads)", [
+        PYTHON, os.path.join(HERE, "pillow_collage.py"), out("poster-pillow.jpg"), "3", "4", "3508", "4961", "12",
+        *inputs])
+    print(f"  ratio: ours/Pillow {ours[0] / pillow[0]:.2f} time, {ours[1] / pillow[1]:.2f} RSS")
+
+
+os.makedirs(WORK, exist_ok=True)
+two_by_two(3600, 12)
+two_by_two(1800, 6)
+poster()
