@@ -59,9 +59,18 @@ const char *cvips_loader(const CVipsImage *image) {
     return "";
 }
 
-int cvips_thumbnail(const char *path, int width, int height, int fail_on_truncated, CVipsImage **out) {
-    return vips_thumbnail(path, out, width, "height", height, "size", VIPS_SIZE_BOTH, "fail_on",
-                          fail_on_truncated ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_NONE, NULL);
+int cvips_has_icc(const CVipsImage *image) {
+    return vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
+}
+
+int cvips_thumbnail(const char *path, int width, int height, int to_srgb, CVipsImage **out) {
+    VipsFailOn fail_on = VIPS_FAIL_ON_TRUNCATED;
+    if (!to_srgb)
+        return vips_thumbnail(path, out, width, "height", height, "size", VIPS_SIZE_BOTH, "fail_on", fail_on, NULL);
+    // With export_profile, thumbnail converts through the embedded profile (Display P3, Adobe
+    // RGB) instead of passing the numbers through as if they were sRGB.
+    return vips_thumbnail(path, out, width, "height", height, "size", VIPS_SIZE_BOTH, "export_profile", "srgb",
+                          "fail_on", fail_on, NULL);
 }
 
 int cvips_copy_memory(CVipsImage *in, CVipsImage **out) {

@@ -50,10 +50,12 @@ public struct Bitmap: Hashable, Sendable {
     /// - Throws: ``RenderError`` naming the file and the problem.
     public static func read(_ file: URL, limits: RenderLimits = RenderLimits()) throws(RenderError) -> Bitmap {
         let decoder = PhotoDecoder(limits: limits)
-        let size = try decoder.displaySize(of: file)
+        let header = try decoder.header(of: file)
         do {
-            var image = try VipsImage.thumbnail(file.path, width: Int(size.width), height: Int(size.height))
-                .toSRGB()
+            var image = try VipsImage.thumbnail(
+                file.path, width: Int(header.size.width), height: Int(header.size.height),
+                convertProfile: header.hasProfile
+            ).toSRGB()
             if image.bands == 2 || image.bands > 4 { image = try PhotoDecoder.rgba(image) }
             let pixels = try image.pixels()
             guard let bitmap = Bitmap(width: image.width, height: image.height, channels: image.bands, pixels: pixels)

@@ -98,7 +98,9 @@ public struct CollageRenderer: Sendable {
 
     /// Stacks layers in z-order. Opaque layers (three bands) are pasted, which costs next to
     /// nothing; runs of layers with alpha are blended in one composite each.
-    private static func stack(_ layers: [(image: VipsImage, x: Int, y: Int)], on base: VipsImage) throws(VipsError)
+    private static func stack(
+        _ layers: [(image: VipsImage, x: Int, y: Int)], on base: VipsImage
+    ) throws(VipsError)
         -> VipsImage
     {
         var canvas = base

@@ -5,9 +5,17 @@ import Foundation
 struct PhotoDecoder {
     let limits: RenderLimits
 
-    /// The pixel size of a file as it displays (EXIF orientation applied), after checking it exists,
-    /// is not empty, is an image, and is within the pixel limit. Reads only the header.
-    func displaySize(of file: URL) throws(RenderError) -> Size {
+    /// What the header says about a photo.
+    struct Header {
+        /// The pixel size as it displays, EXIF orientation applied.
+        let size: Size
+        /// Whether it embeds an ICC profile to convert through.
+        let hasProfile: Bool
+    }
+
+    /// The photo's header, after checking the file exists, is not empty, is an image, and is
+    /// within the pixel limit. Reads no pixels.
+    func header(of file: URL) throws(RenderError) -> Header {
         let path = file.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missingFile(path) }
@@ -24,19 +32,24 @@ struct PhotoDecoder {
         guard width.multipliedReportingOverflow(by: height).partialValue <= limits.maximumInputPixels,
             width <= limits.maximumInputPixels, height <= limits.maximumInputPixels
         else { throw .imageTooLarge(path, width: width, height: height, limit: limits.maximumInputPixels) }
-        return header.orientation >= 5
+        let size =
+            header.orientation >= 5
             ? Size(width: Double(height), height: Double(width)) : Size(width: Double(width), height: Double(height))
+        return Header(size: size, hasProfile: header.hasProfile)
     }
 
     /// The photo filling a `width` × `height` cell with an aspect-fill crop, as 8-bit sRGB with
     /// alpha. The result is a lazy pipeline, so several photos decode in parallel when the
     /// collage is written; `materialize` decodes it now instead, so a bad file fails here, naming
     /// itself (see ``CollageRenderer``'s diagnosis after a failed write).
-    func cover(_ file: URL, width: Int, height: Int, crop: Crop, materialize: Bool = false) throws(RenderError)
+    func cover(
+        _ file: URL, width: Int, height: Int, crop: Crop, materialize: Bool = false
+    ) throws(RenderError)
         -> VipsImage
     {
         let path = file.path
-        let size = try displaySize(of: file)
+        let header = try header(of: file)
+        let size = header.size
         let source = CropMath.sourceRect(
             imageSize: size, frameSize: Size(width: Double(width), height: Double(height)), crop: crop)
         // Decode just large enough that the cropped part covers the cell.
@@ -44,7 +57,8 @@ struct PhotoDecoder {
         let decodeWidth = max(1, Int((size.width * factor).rounded(.up)))
         let decodeHeight = max(1, Int((size.height * factor).rounded(.up)))
         do {
-            var image = try VipsImage.thumbnail(path, width: decodeWidth, height: decodeHeight)
+            var image = try VipsImage.thumbnail(
+                path, width: decodeWidth, height: decodeHeight, convertProfile: header.hasProfile)
             let scaleX = Double(image.width) / size.width
             let scaleY = Double(image.height) / size.height
             let wanted = (width: source.width * scaleX, height: source.height * scaleY)
@@ -76,9 +90,11 @@ struct PhotoDecoder {
     /// The photo fitted inside a `width` × `height` box, keeping its aspect, as 8-bit sRGB with alpha.
     func fit(_ file: URL, width: Int, height: Int, materialize: Bool = false) throws(RenderError) -> VipsImage {
         let path = file.path
-        _ = try displaySize(of: file)
+        let header = try header(of: file)
         do {
-            let image = try Self.rgba(VipsImage.thumbnail(path, width: max(1, width), height: max(1, height)))
+            let image = try Self.rgba(
+                VipsImage.thumbnail(
+                    path, width: max(1, width), height: max(1, height), convertProfile: header.hasProfile))
             return materialize ? try image.copyToMemory() : image
         } catch {
             throw .unreadableImage(path, reason: Self.tidy(error.message, path: path))

@@ -44,8 +44,14 @@ final class VipsImage: @unchecked Sendable {
         try make("open") { cvips_open_header(path, $0) }
     }
 
-    static func thumbnail(_ path: String, width: Int, height: Int) throws(VipsError) -> VipsImage {
-        try make("thumbnail") { cvips_thumbnail(path, Int32(width), Int32(height), 1, $0) }
+    /// Decodes `path` shrunk on load to about `width` × `height`, upright; `convertProfile`
+    /// converts through an embedded ICC profile to sRGB.
+    static func thumbnail(
+        _ path: String, width: Int, height: Int, convertProfile: Bool
+    ) throws(VipsError)
+        -> VipsImage
+    {
+        try make("thumbnail") { cvips_thumbnail(path, Int32(width), Int32(height), convertProfile ? 1 : 0, $0) }
     }
 
     static func solid(width: Int, height: Int, values: [Double]) throws(VipsError) -> VipsImage {
@@ -61,6 +67,7 @@ final class VipsImage: @unchecked Sendable {
     }
 
     var orientation: Int { Int(cvips_orientation(handle)) }
+    var hasProfile: Bool { cvips_has_icc(handle) != 0 }
     var loader: String { String(cString: cvips_loader(handle)) }
 
     func copyToMemory() throws(VipsError) -> VipsImage { try map("copy to memory") { cvips_copy_memory($0, $1) } }

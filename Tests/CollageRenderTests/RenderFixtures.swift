@@ -76,6 +76,20 @@ final class RenderFixtures {
         #expect(process.terminationStatus == 0, "vips \(arguments.joined(separator: " "))")
     }
 
+    /// Runs `vips` and returns what it printed.
+    func vipsOutput(_ arguments: String...) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Files left in the folder whose names start with `prefix` (partial outputs included).
     func files(startingWith prefix: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {

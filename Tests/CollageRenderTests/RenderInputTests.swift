@@ -82,6 +82,24 @@ struct RenderInputTests {
         #expect(image[50, 30] == [200, 120, 40])
     }
 
+    /// A Display P3 photo (as phones take them) is converted through its profile, not read as if
+    /// its numbers were sRGB.
+    @Test func displayP3PhotosAreConvertedNotReinterpreted() throws {
+        let fixtures = try RenderFixtures()
+        let color: [UInt8] = [30, 200, 60]
+        try fixtures.solid("srgb.png", color, width: 40, height: 40)
+        try fixtures.vips("icc_transform", "srgb.png", "p3.png", "p3")
+        let stored = try fixtures.vipsOutput("getpoint", "p3.png", "20", "20").split(separator: " ").compactMap {
+            Int($0)
+        }
+        #expect(zip(stored, color).contains { abs($0 - Int($1)) > 15 }, "P3 numbers differ from sRGB: \(stored)")
+        var collage = Collage(id: "p", title: "p", created: Date(), canvas: Size(width: 40, height: 40))
+        collage = try collage.applying(
+            .addItem(id: "a", content: .photo("p3.png"), frame: Rect(x: 0, y: 0, width: 40, height: 40)))
+        let image = try fixtures.render(collage, "out.png", options: RenderOptions(size: .scale(1), format: .png))
+        #expect(close(image[20, 20], color, tolerance: 6), "converted back to sRGB: \(image[20, 20])")
+    }
+
     @Test func badInputsNameTheFileAndWriteNothing() throws {
         let fixtures = try RenderFixtures()
         let good = try fixtures.solid("good.jpg", [10, 200, 10], width: 400, height: 300, format: .jpeg)

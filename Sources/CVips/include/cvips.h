@@ -35,8 +35,11 @@ int cvips_open_header(const char *path, CVipsImage **out);
 int cvips_orientation(const CVipsImage *image);
 /// The loader's nickname (e.g. "jpegload"), or "" when unknown; valid while the image lives.
 const char *cvips_loader(const CVipsImage *image);
-/// Decodes a file at about `width` x `height`, shrink-on-load, upright (EXIF) and in sRGB.
-int cvips_thumbnail(const char *path, int width, int height, int fail_on_truncated, CVipsImage **out);
+/// Whether the image carries an embedded ICC profile.
+int cvips_has_icc(const CVipsImage *image);
+/// Decodes a file at about `width` x `height`, shrink-on-load, upright (EXIF). With `to_srgb`,
+/// converts through the file's embedded ICC profile to sRGB. Truncated files fail.
+int cvips_thumbnail(const char *path, int width, int height, int to_srgb, CVipsImage **out);
 /// Renders the pipeline into memory, so later reads cannot fail on the source file.
 int cvips_copy_memory(CVipsImage *in, CVipsImage **out);
 /// Wraps a copy of 8-bit interleaved pixels.
