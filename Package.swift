@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "CollageCore", targets: ["CollageCore"]),
         .library(name: "CollageRender", targets: ["CollageRender"]),
+        .library(name: "CollageLibrary", targets: ["CollageLibrary"]),
         .executable(name: "collage", targets: ["collage"]),
     ],
     targets: [
@@ -18,13 +19,19 @@ let package = Package(
         // Collage document + photo files -> encoded image.
         .target(name: "CollageRender", dependencies: ["CollageCore", "CVips"]),
 
+        // SQLite (module map + the macro shim) and the on-disk library built on it.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "CollageLibrary", dependencies: ["CollageCore", "CollageRender", "CSQLite"]),
+
         // The `collage` command: argument parsing and subcommands only.
-        .executableTarget(name: "collage", dependencies: ["CollageCore", "CollageRender"]),
+        .executableTarget(name: "collage", dependencies: ["CollageCore", "CollageRender", "CollageLibrary"]),
 
         .testTarget(name: "CollageCoreTests", dependencies: ["CollageCore"]),
         .testTarget(name: "CollageRenderTests", dependencies: ["CollageRender", "CollageCore"]),
+        .testTarget(name: "CollageLibraryTests", dependencies: ["CollageLibrary", "CollageRender", "CollageCore"]),
         // Runs the built `collage` binary as a user would; depends on it so it is built first.
-        .testTarget(name: "CollageCLITests", dependencies: ["collage", "CollageCore", "CollageRender"]),
+        .testTarget(
+            name: "CollageCLITests", dependencies: ["collage", "CollageCore", "CollageRender", "CollageLibrary"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -201,6 +201,14 @@ int cvips_set_orientation(CVipsImage *in, int orientation, CVipsImage **out) {
     return 0;
 }
 
+int cvips_flatten(CVipsImage *in, double red, double green, double blue, CVipsImage **out) {
+    double background[] = {red, green, blue};
+    VipsArrayDouble *color = vips_array_double_new(background, 3);
+    int result = vips_flatten(in, out, "background", color, NULL);
+    vips_area_unref(VIPS_AREA(color));
+    return result;
+}
+
 int cvips_set_dpi(CVipsImage *in, double dpi, CVipsImage **out) {
     double per_mm = dpi / 25.4;
     return vips_copy(in, out, "xres", per_mm, "yres", per_mm, NULL);

@@ -24,6 +24,14 @@ public struct AspectRatio: Hashable, Sendable, CustomStringConvertible {
     /// Width divided by height.
     public var value: Double { width / height }
 
+    /// 1:1.
+    public static let square = AspectRatio(checkedWidth: 1, height: 1)
+
+    private init(checkedWidth width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+
     /// `4:5`.
     public var description: String { "\(JSONValue.format(width)):\(JSONValue.format(height))" }
 

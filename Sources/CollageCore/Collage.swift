@@ -168,7 +168,7 @@ public struct Style: Hashable, Sendable {
 
 extension Date {
     /// Documents keep milliseconds, so a date survives a trip through JSON unchanged.
-    var roundedToMilliseconds: Date {
+    package var roundedToMilliseconds: Date {
         Date(timeIntervalSince1970: (timeIntervalSince1970 * 1000).rounded() / 1000)
     }
 }

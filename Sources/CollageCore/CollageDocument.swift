@@ -48,12 +48,7 @@ public enum CollageDocument {
             "created": .string(DateText.format(collage.created)),
             "updated": .string(DateText.format(collage.updated)),
             "canvas": .object(["width": .number(collage.canvas.width), "height": .number(collage.canvas.height)]),
-            "style": .object([
-                "background": .string(collage.style.background.hexString),
-                "spacing": .number(collage.style.spacing),
-                "padding": .number(collage.style.padding),
-                "cornerRadius": .number(collage.style.cornerRadius),
-            ]),
+            "style": jsonValue(of: collage.style),
             "items": .array(collage.items.map(jsonValue(of:))),
         ]
         if let templateID = collage.templateID { members["template"] = .string(templateID) }
@@ -64,20 +59,42 @@ public enum CollageDocument {
     public static func jsonValue(of item: CollageItem) -> JSONValue {
         var members: [String: JSONValue] = [
             "id": .string(item.id),
-            "content": .object(["type": .string(item.content.kind), "ref": .string(item.content.reference)]),
+            "content": jsonValue(of: item.content),
             "frame": jsonValue(of: item.frame),
             "rotation": .number(item.rotation.degrees),
         ]
-        if let crop = item.crop {
-            members["crop"] = .object([
-                "focus": .object(["x": .number(crop.focus.x), "y": .number(crop.focus.y)]), "zoom": .number(crop.zoom),
-            ])
-        }
+        if let crop = item.crop { members["crop"] = jsonValue(of: crop) }
         if let slot = item.slot { members["slot"] = .number(Double(slot)) }
-        if let style = item.stickerStyle {
-            members["stickerStyle"] = .object(["outline": .number(style.outlineWidth), "shadow": .bool(style.shadow)])
-        }
+        if let style = item.stickerStyle { members["stickerStyle"] = jsonValue(of: style) }
         return .object(members)
+    }
+
+    /// A date as documents write it: UTC ISO 8601 with milliseconds.
+    public static func jsonDate(_ date: Date) -> String { DateText.format(date) }
+
+    /// A style as `{"background", "spacing", "padding", "cornerRadius"}`.
+    public static func jsonValue(of style: Style) -> JSONValue {
+        .object([
+            "background": .string(style.background.hexString), "spacing": .number(style.spacing),
+            "padding": .number(style.padding), "cornerRadius": .number(style.cornerRadius),
+        ])
+    }
+
+    /// A crop as `{"focus": {"x", "y"}, "zoom"}`.
+    public static func jsonValue(of crop: Crop) -> JSONValue {
+        .object([
+            "focus": .object(["x": .number(crop.focus.x), "y": .number(crop.focus.y)]), "zoom": .number(crop.zoom),
+        ])
+    }
+
+    /// A sticker style as `{"outline", "shadow"}`.
+    public static func jsonValue(of style: StickerStyle) -> JSONValue {
+        .object(["outline": .number(style.outlineWidth), "shadow": .bool(style.shadow)])
+    }
+
+    /// Content as `{"type": "photo" | "sticker", "ref"}`.
+    public static func jsonValue(of content: ItemContent) -> JSONValue {
+        .object(["type": .string(content.kind), "ref": .string(content.reference)])
     }
 
     /// A rectangle as `{"x", "y", "width", "height"}`.
@@ -199,18 +216,18 @@ public enum CollageDocument {
         return Size(width: width, height: height)
     }
 
-    private static func readStyle(_ value: JSONValue, with reader: inout JSONReader) -> Style? {
+    static func readStyle(_ value: JSONValue, at path: String = "style", with reader: inout JSONReader) -> Style? {
         guard
             let members = reader.object(
-                value, at: "style", known: ["background", "spacing", "padding", "cornerRadius"])
+                value, at: path, known: ["background", "spacing", "padding", "cornerRadius"])
         else { return nil }
         var style = Style()
-        if let text = members["background"].flatMap({ reader.string($0, at: "style.background") }) {
+        if let text = members["background"].flatMap({ reader.string($0, at: "\(path).background") }) {
             if let color = Color(parsing: text) {
                 style.background = color
             } else {
                 reader.fail(
-                    "style.background", "expected a colour such as \"#ffffff\" or \"transparent\", got \"\(text)\"")
+                    "\(path).background", "expected a colour such as \"#ffffff\" or \"transparent\", got \"\(text)\"")
             }
         }
         let range = "a number from 0 to \(JSONValue.format(Style.maximumLength))"
@@ -219,7 +236,7 @@ public enum CollageDocument {
             ("spacing", \Style.spacing), ("padding", \Style.padding), ("cornerRadius", \Style.cornerRadius),
         ] {
             guard let field = members[key] else { continue }
-            if let number = reader.number(field, at: "style.\(key)", expected: range, rule: inRange) {
+            if let number = reader.number(field, at: "\(path).\(key)", expected: range, rule: inRange) {
                 style[keyPath: keyPath] = number
             }
         }
@@ -271,7 +288,7 @@ public enum CollageDocument {
             stickerStyle: stickerStyle)
     }
 
-    private static func readContent(
+    static func readContent(
         _ value: JSONValue?, at path: String, with reader: inout JSONReader
     )
         -> ItemContent?
@@ -289,7 +306,7 @@ public enum CollageDocument {
         }
     }
 
-    private static func readFrame(_ value: JSONValue?, at path: String, with reader: inout JSONReader) -> Rect? {
+    static func readFrame(_ value: JSONValue?, at path: String, with reader: inout JSONReader) -> Rect? {
         guard let members = reader.object(value, at: path, known: ["x", "y", "width", "height"]) else { return nil }
         let x = reader.number(members["x"], at: "\(path).x", rule: { $0.isFinite })
         let y = reader.number(members["y"], at: "\(path).y", rule: { $0.isFinite })
@@ -300,7 +317,7 @@ public enum CollageDocument {
         return Rect(x: x, y: y, width: width, height: height)
     }
 
-    private static func readStickerStyle(
+    static func readStickerStyle(
         _ value: JSONValue, at path: String, with reader: inout JSONReader
     )
         -> StickerStyle?
@@ -325,7 +342,7 @@ public enum CollageDocument {
         return style
     }
 
-    private static func readCrop(_ value: JSONValue, at path: String, with reader: inout JSONReader) -> Crop? {
+    static func readCrop(_ value: JSONValue, at path: String, with reader: inout JSONReader) -> Crop? {
         guard let members = reader.object(value, at: path, known: ["focus", "zoom"]) else { return nil }
         var crop = Crop()
         if let focusValue = members["focus"],

@@ -11,6 +11,8 @@ struct PhotoDecoder {
         let size: Size
         /// Whether it embeds an ICC profile to convert through.
         let hasProfile: Bool
+        /// The libvips loader that reads it, e.g. `jpegload`.
+        let loader: String
     }
 
     /// The photo's header, after checking the file exists, is not empty, is an image, and is
@@ -35,7 +37,7 @@ struct PhotoDecoder {
         let size =
             header.orientation >= 5
             ? Size(width: Double(height), height: Double(width)) : Size(width: Double(width), height: Double(height))
-        return Header(size: size, hasProfile: header.hasProfile)
+        return Header(size: size, hasProfile: header.hasProfile, loader: header.loader)
     }
 
     /// The photo filling a `width` × `height` cell with an aspect-fill crop, as 8-bit sRGB with

@@ -143,6 +143,11 @@ final class VipsImage: @unchecked Sendable {
         try map("set orientation") { cvips_set_orientation($0, Int32(orientation), $1) }
     }
 
+    /// Blends away alpha onto opaque white.
+    func flattenedOnWhite() throws(VipsError) -> VipsImage {
+        try map("flatten") { cvips_flatten($0, 255, 255, 255, $1) }
+    }
+
     func settingDPI(_ dpi: Double) throws(VipsError) -> VipsImage { try map("set dpi") { cvips_set_dpi($0, dpi, $1) } }
 
     /// Every pixel as interleaved 8-bit samples (the image must be 8-bit).

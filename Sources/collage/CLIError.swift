@@ -10,6 +10,10 @@ enum CLIError: Error, Sendable {
     case unavailable(String)
     /// An output file cannot be written: exit 73.
     case cannotCreate(String)
+    /// Reading or writing the library failed: exit 74.
+    case ioError(String)
+    /// Something changed meanwhile (a stale version); trying again can work: exit 75.
+    case tempFailure(String)
     /// Anything else that went wrong while working: exit 1.
     case failure(String)
 
@@ -20,6 +24,8 @@ enum CLIError: Error, Sendable {
         case .noInput: ExitCode.noInput
         case .unavailable: ExitCode.unavailable
         case .cannotCreate: ExitCode.cannotCreate
+        case .ioError: ExitCode.ioError
+        case .tempFailure: ExitCode.tempFailure
         case .failure: ExitCode.failure
         }
     }
@@ -27,7 +33,7 @@ enum CLIError: Error, Sendable {
     var message: String {
         switch self {
         case .usage(let message), .data(let message), .noInput(let message), .unavailable(let message),
-            .cannotCreate(let message), .failure(let message):
+            .cannotCreate(let message), .ioError(let message), .tempFailure(let message), .failure(let message):
             message
         }
     }
@@ -42,6 +48,8 @@ enum ExitCode {
     static let noInput: Int32 = 66
     static let unavailable: Int32 = 69
     static let cannotCreate: Int32 = 73
+    static let ioError: Int32 = 74
+    static let tempFailure: Int32 = 75
 
     /// The table printed at the end of `collage --help`.
     static let summary = """
@@ -49,9 +57,11 @@ enum ExitCode {
           0   success
           1   the work failed (the message says why)
           64  usage error: unknown command or option, missing or malformed value
-          65  data error: an input is invalid (a document, an image)
-          66  an input file does not exist or cannot be read
+          65  data error: an input is invalid (a document, an image, an edit), or some imports failed
+          66  an input does not exist: a file, or a collage or photo id
           69  a needed encoder is not installed (e.g. HEIC or AVIF)
-          73  an output file cannot be written
+          73  an output file or the library cannot be written
+          74  the library database could not be read or written
+          75  the collage changed since its version was read: reload and try again
         """
 }

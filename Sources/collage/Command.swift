@@ -16,6 +16,18 @@ enum RootCommand {
         ValidateCommand.self,
         MakeCommand.self,
         RenderCommand.self,
+        ImportCommand.self,
+        NewCommand.self,
+        ListCommand.self,
+        ShowCommand.self,
+        RenameCommand.self,
+        DuplicateCommand.self,
+        RemoveCommand.self,
+        LayoutCommand.self,
+        EditCommand.self,
+        ExportCommand.self,
+        PhotosCommand.self,
+        CleanUpCommand.self,
     ]
 
     static let overview = """

@@ -76,6 +76,8 @@ int cvips_composite(CVipsImage *base, CVipsImage **images, const int *x, const i
                     CVipsImage **out);
 /// Tags the image with an EXIF orientation (1-8), written by JPEG, PNG and WebP savers.
 int cvips_set_orientation(CVipsImage *in, int orientation, CVipsImage **out);
+/// Removes alpha by blending onto an opaque colour.
+int cvips_flatten(CVipsImage *in, double red, double green, double blue, CVipsImage **out);
 /// Sets the resolution in pixels per inch (stored as pixels per millimetre).
 int cvips_set_dpi(CVipsImage *in, double dpi, CVipsImage **out);
 

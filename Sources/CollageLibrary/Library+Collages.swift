@@ -1,0 +1,226 @@
+import CollageCore
+import Foundation
+
+extension Library {
+    /// Makes a collage following `templateID` on a canvas of `aspect`, filled with photos.
+    /// - Parameter photoIDs: photo ids (or unique prefixes) in slot order.
+    public func createCollage(
+        title: String, templateID: String?, aspect: AspectRatio, photoIDs: [String] = []
+    ) throws(LibraryError) -> StoredCollage {
+        let photos = try photoIDs.map { id throws(LibraryError) in try photo(id) }
+        let date = now()
+        var collage = Collage(
+            id: Self.newID(), title: "Collage", created: date, canvas: aspect.canvasSize(), templateID: templateID)
+        do throws(EditError) {
+            if let templateID { collage = try collage.applying(.applyTemplate(id: templateID)) }
+            collage = try collage.applying(.rename(title: title))
+            for (index, photo) in photos.enumerated() {
+                collage = try collage.applying(.addItem(id: "i\(index + 1)", content: .photo(photo.id), frame: nil))
+            }
+        } catch {
+            throw .edit(error)
+        }
+        return try database.write { connection throws(LibraryError) in
+            try sql(database.path) { () throws(SQLiteError) in try Self.insert(collage, version: 1, into: connection) }
+            return StoredCollage(collage: collage, version: 1)
+        }
+    }
+
+    /// Every collage, most recently changed first, with item counts.
+    public func collages() throws(LibraryError) -> [CollageSummary] {
+        try database.read { connection throws(LibraryError) in
+            try sql(database.path) { () throws(SQLiteError) in
+                try connection.query(
+                    """
+                    SELECT c.id, c.title, c.created_at, c.updated_at, c.template_id, c.version,
+                        (SELECT COUNT(*) FROM items i WHERE i.collage_id = c.id)
+                    FROM collages c ORDER BY c.updated_at DESC, c.created_at DESC, c.id
+                    """
+                ) { row throws(SQLiteError) in
+                    CollageSummary(
+                        id: try row.text(0), title: try row.text(1),
+                        created: Date(timeIntervalSince1970: try row.double(2)),
+                        updated: Date(timeIntervalSince1970: try row.double(3)), itemCount: try row.int(6),
+                        templateID: row.optionalText(4), version: try row.int(5))
+                }
+            }
+        }
+    }
+
+    /// The collage with `id`, or with the only id starting with `id`.
+    public func collage(_ id: String) throws(LibraryError) -> StoredCollage {
+        try database.read { connection throws(LibraryError) in
+            let resolved = try resolveCollageID(id, connection)
+            return try sql(database.path) { () throws(SQLiteError) in try Self.load(resolved, from: connection) }
+        }
+    }
+
+    /// Applies edits to a collage in one transaction and bumps its version.
+    /// - Parameter expectedVersion: the version the caller last saw; when given and not current,
+    ///   nothing is applied and ``LibraryError/staleVersion(collage:expected:current:)`` is thrown.
+    @discardableResult
+    public func apply(
+        _ edits: [Edit], to id: String, expectedVersion: Int? = nil
+    ) throws(LibraryError)
+        -> StoredCollage
+    {
+        try database.write { connection throws(LibraryError) in
+            let resolved = try resolveCollageID(id, connection)
+            let stored = try sql(database.path) { () throws(SQLiteError) in try Self.load(resolved, from: connection) }
+            if let expectedVersion, expectedVersion != stored.version {
+                throw LibraryError.staleVersion(collage: resolved, expected: expectedVersion, current: stored.version)
+            }
+            var next: Collage
+            do throws(EditError) {
+                next = try stored.collage.applying(edits)
+            } catch {
+                throw LibraryError.edit(error)
+            }
+            guard next != stored.collage else { return stored }
+            next.updated = now().roundedToMilliseconds
+            let version = stored.version + 1
+            try sql(database.path) { () throws(SQLiteError) in
+                try connection.run("DELETE FROM collages WHERE id = ?", [resolved])
+                try Self.insert(next, version: version, into: connection)
+            }
+            return StoredCollage(collage: next, version: version)
+        }
+    }
+
+    /// Renames a collage.
+    @discardableResult
+    public func rename(
+        _ id: String, to title: String, expectedVersion: Int? = nil
+    ) throws(LibraryError)
+        -> StoredCollage
+    {
+        try apply([.rename(title: title)], to: id, expectedVersion: expectedVersion)
+    }
+
+    /// Copies a collage under a new id, titled "… copy".
+    public func duplicate(_ id: String) throws(LibraryError) -> StoredCollage {
+        try database.write { connection throws(LibraryError) in
+            let resolved = try resolveCollageID(id, connection)
+            let original = try sql(database.path) { () throws(SQLiteError) in
+                try Self.load(resolved, from: connection)
+            }
+            var copy = original.collage
+            copy.id = Self.newID()
+            let suffix = " copy"
+            copy.title = String(original.collage.title.prefix(EditRules.maximumTitleLength - suffix.count)) + suffix
+            copy.created = now().roundedToMilliseconds
+            copy.updated = copy.created
+            try sql(database.path) { () throws(SQLiteError) in try Self.insert(copy, version: 1, into: connection) }
+            return StoredCollage(collage: copy, version: 1)
+        }
+    }
+
+    /// Deletes a collage and its items. Photos stay until `cleanUp()` finds them unused.
+    public func deleteCollage(_ id: String) throws(LibraryError) {
+        try database.write { connection throws(LibraryError) in
+            let resolved = try resolveCollageID(id, connection)
+            try sql(database.path) { () throws(SQLiteError) in
+                try connection.run("DELETE FROM collages WHERE id = ?", [resolved])
+            }
+        }
+    }
+
+    // MARK: - Rows
+
+    /// Ten lowercase letters and digits: short enough to type, ample for one person's library.
+    static func newID() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<10).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+    }
+
+    private func resolveCollageID(_ id: String, _ connection: Connection) throws(LibraryError) -> String {
+        let matches = try sql(database.path) { () throws(SQLiteError) in
+            let exact = try connection.query("SELECT id FROM collages WHERE id = ?", [id]) { row throws(SQLiteError) in
+                try row.text(0)
+            }
+            if !exact.isEmpty || id.count < 4 { return exact }
+            return try connection.query(
+                "SELECT id FROM collages WHERE substr(id, 1, ?) = ? LIMIT 2", [id.count, id]
+            ) { row throws(SQLiteError) in try row.text(0) }
+        }
+        guard matches.count == 1, let only = matches.first else {
+            throw matches.isEmpty
+                ? .unknownCollage(id) : .invalid("\"\(id)\" matches more than one collage; give more of its id")
+        }
+        return only
+    }
+
+    static func insert(_ collage: Collage, version: Int, into connection: Connection) throws(SQLiteError) {
+        try connection.run(
+            """
+            INSERT INTO collages (id, title, created_at, updated_at, canvas_width, canvas_height, background,
+                spacing, padding, corner_radius, template_id, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                collage.id, collage.title, collage.created.timeIntervalSince1970,
+                collage.updated.timeIntervalSince1970, collage.canvas.width, collage.canvas.height,
+                collage.style.background.hexString, collage.style.spacing, collage.style.padding,
+                collage.style.cornerRadius, collage.templateID, version,
+            ])
+        for (z, item) in collage.items.enumerated() {
+            try connection.run(
+                """
+                INSERT INTO items (collage_id, id, z, kind, ref, x, y, width, height, rotation, crop_x, crop_y,
+                    crop_zoom, slot, outline, shadow) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    collage.id, item.id, z, item.content.kind, item.content.reference, item.frame.x, item.frame.y,
+                    item.frame.width, item.frame.height, item.rotation.degrees, item.crop?.focus.x,
+                    item.crop?.focus.y, item.crop?.zoom, item.slot, item.stickerStyle?.outlineWidth,
+                    item.stickerStyle?.shadow,
+                ])
+        }
+    }
+
+    static func load(_ id: String, from connection: Connection) throws(SQLiteError) -> StoredCollage {
+        let rows = try connection.query(
+            """
+            SELECT id, title, created_at, updated_at, canvas_width, canvas_height, background, spacing, padding,
+                corner_radius, template_id, version FROM collages WHERE id = ?
+            """, [id]
+        ) { row throws(SQLiteError) -> (Collage, Int) in
+            let style = Style(
+                background: Color(parsing: try row.text(6)) ?? .white, spacing: try row.double(7),
+                padding: try row.double(8), cornerRadius: try row.double(9))
+            let collage = Collage(
+                id: try row.text(0), title: try row.text(1), created: Date(timeIntervalSince1970: try row.double(2)),
+                updated: Date(timeIntervalSince1970: try row.double(3)),
+                canvas: Size(width: try row.double(4), height: try row.double(5)), style: style,
+                templateID: row.optionalText(10))
+            return (collage, try row.int(11))
+        }
+        guard var (collage, version) = rows.first else {
+            throw SQLiteError(code: 12, message: "no collage \(id)", sql: nil)
+        }
+        collage.items = try connection.query(
+            """
+            SELECT id, kind, ref, x, y, width, height, rotation, crop_x, crop_y, crop_zoom, slot, outline, shadow
+            FROM items WHERE collage_id = ? ORDER BY z
+            """, [id]
+        ) { row throws(SQLiteError) in
+            let reference = try row.text(2)
+            let content: ItemContent = try row.text(1) == "sticker" ? .sticker(reference) : .photo(reference)
+            var crop: Crop?
+            if let x = row.optionalDouble(8), let y = row.optionalDouble(9), let zoom = row.optionalDouble(10) {
+                crop = Crop(focus: Point(x: x, y: y), zoom: zoom)
+            }
+            var stickerStyle: StickerStyle?
+            if let outline = row.optionalDouble(12) {
+                stickerStyle = StickerStyle(outlineWidth: outline, shadow: (row.optionalInt(13) ?? 0) != 0)
+            }
+            return CollageItem(
+                id: try row.text(0), content: content,
+                frame: Rect(
+                    x: try row.double(3), y: try row.double(4), width: try row.double(5), height: try row.double(6)),
+                rotation: Angle(degrees: try row.double(7)), crop: crop, slot: row.optionalInt(11),
+                stickerStyle: stickerStyle)
+        }
+        return StoredCollage(collage: collage, version: version)
+    }
+}

@@ -1,0 +1,70 @@
+import CollageCore
+import Foundation
+
+/// Why a library operation failed. The library on disk is unchanged when one is thrown.
+public enum LibraryError: Error, Sendable, CustomStringConvertible {
+    /// The library folder cannot be created or written.
+    case unwritable(path: String, reason: String)
+    /// `library.sqlite` exists but is not a Collage library (corrupt, or another program's).
+    case notALibrary(path: String, reason: String)
+    /// The database was written by a newer Collage.
+    case newerSchema(path: String, found: Int, supported: Int)
+    /// SQLite reported an error.
+    case database(path: String, SQLiteErrorInfo)
+    /// No collage has this id.
+    case unknownCollage(String)
+    /// No photo has this id.
+    case unknownPhoto(String)
+    /// No sticker has this id.
+    case unknownSticker(String)
+    /// An edit carried a version other than the collage's current one.
+    case staleVersion(collage: String, expected: Int, current: Int)
+    /// An edit was refused.
+    case edit(EditError)
+    /// A photo could not be imported or decoded.
+    case image(String)
+    /// A photo's file is missing from `photos/`.
+    case missingPhotoFile(id: String, path: String)
+    /// Anything else, with a message.
+    case invalid(String)
+
+    /// A sentence saying what went wrong and what to do.
+    public var description: String {
+        switch self {
+        case .unwritable(let path, let reason):
+            "cannot write the library at \(path) (\(reason)); choose another folder with --library or fix its permissions"
+        case .notALibrary(let path, let reason):
+            "\(path) is not a Collage library (\(reason)); it was left untouched. Move it aside, or choose another "
+                + "folder with --library"
+        case .newerSchema(let path, let found, let supported):
+            "\(path) was written by a newer Collage (schema \(found); this one reads up to \(supported)). "
+                + "Update Collage; the library was left untouched"
+        case .database(let path, let error): "database error in \(path): \(error.message) (SQLite code \(error.code))"
+        case .unknownCollage(let id): "no collage with id \"\(id)\" (see 'collage list')"
+        case .unknownPhoto(let id): "no photo with id \"\(id)\" (see 'collage photos')"
+        case .unknownSticker(let id): "no sticker with id \"\(id)\""
+        case .staleVersion(let collage, let expected, let current):
+            "collage \(collage) is at version \(current), not \(expected): it changed since you read it; "
+                + "reload it and apply the edit again"
+        case .edit(let error): error.description
+        case .image(let message): message
+        case .missingPhotoFile(let id, let path):
+            "the file of photo \(id) is missing (\(path)); import the photo again to restore it"
+        case .invalid(let message): message
+        }
+    }
+}
+
+/// SQLite's code and message, without the internal error type.
+public struct SQLiteErrorInfo: Sendable, Hashable {
+    /// SQLite's primary result code.
+    public let code: Int32
+    /// SQLite's message.
+    public let message: String
+}
+
+extension LibraryError {
+    static func database(path: String, _ error: SQLiteError) -> LibraryError {
+        .database(path: path, SQLiteErrorInfo(code: error.code, message: error.message))
+    }
+}

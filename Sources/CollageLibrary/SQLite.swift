@@ -1,0 +1,225 @@
+import CSQLite
+import Foundation
+
+/// An error from SQLite: its result code, its message, and the statement that failed.
+struct SQLiteError: Error, CustomStringConvertible {
+    /// SQLite's primary result code, e.g. 5 (SQLITE_BUSY) or 26 (SQLITE_NOTADB).
+    let code: Int32
+    let message: String
+    let sql: String?
+
+    static let busy: Int32 = SQLITE_BUSY
+    static let notADatabase: Int32 = SQLITE_NOTADB
+    static let corrupt: Int32 = SQLITE_CORRUPT
+    static let readOnly: Int32 = SQLITE_READONLY
+    static let cannotOpen: Int32 = SQLITE_CANTOPEN
+    static let constraint: Int32 = SQLITE_CONSTRAINT
+
+    var description: String {
+        "SQLite error \(code): \(message)" + (sql.map { " (in \($0.prefix(80)))" } ?? "")
+    }
+}
+
+/// A value bound to a statement parameter or read from a column.
+enum SQLValue: Equatable, Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+}
+
+/// Conversions into statement parameters.
+protocol SQLBindable {
+    var sqlValue: SQLValue { get }
+}
+
+extension String: SQLBindable { var sqlValue: SQLValue { .text(self) } }
+extension Int: SQLBindable { var sqlValue: SQLValue { .integer(Int64(self)) } }
+extension Int64: SQLBindable { var sqlValue: SQLValue { .integer(self) } }
+extension Double: SQLBindable { var sqlValue: SQLValue { .real(self) } }
+extension Bool: SQLBindable { var sqlValue: SQLValue { .integer(self ? 1 : 0) } }
+extension Optional: SQLBindable where Wrapped: SQLBindable {
+    var sqlValue: SQLValue { self?.sqlValue ?? .null }
+}
+
+/// One open SQLite connection. Not thread-safe: ``DatabaseQueue`` serialises access to it.
+final class Connection {
+    private let handle: OpaquePointer
+    let path: String
+    private var isClosed = false
+
+    init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+        var handle: OpaquePointer?
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let handle { sqlite3_close_v2(handle) }
+            throw SQLiteError(code: status, message: message, sql: nil)
+        }
+        self.handle = handle
+        self.path = path
+        sqlite3_extended_result_codes(handle, 0)
+        // Another process may hold the write lock briefly; wait for it rather than failing.
+        sqlite3_busy_timeout(handle, 10_000)
+    }
+
+    deinit {
+        if !isClosed { sqlite3_close_v2(handle) }
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        sqlite3_close_v2(handle)
+        isClosed = true
+    }
+
+    /// Runs statements that take no parameters and return no rows (schema, pragmas).
+    func execute(_ sql: String) throws(SQLiteError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        guard status == SQLITE_OK else {
+            let message = errorMessage.map { String(cString: $0) } ?? lastMessage
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: status & 0xFF, message: message, sql: sql)
+        }
+    }
+
+    /// Runs one statement with bound parameters; returns how many rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ arguments: [any SQLBindable] = []) throws(SQLiteError) -> Int {
+        let statement = try Statement(connection: self, sql: sql)
+        try statement.bind(arguments)
+        while try statement.step() {}
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// Runs a query and maps each row.
+    func query<T>(
+        _ sql: String, _ arguments: [any SQLBindable] = [], row map: (Row) throws(SQLiteError) -> T
+    )
+        throws(SQLiteError) -> [T]
+    {
+        let statement = try Statement(connection: self, sql: sql)
+        try statement.bind(arguments)
+        var results: [T] = []
+        while try statement.step() { results.append(try map(Row(statement: statement))) }
+        return results
+    }
+
+    /// The first column of the first row, if any.
+    func scalar(_ sql: String, _ arguments: [any SQLBindable] = []) throws(SQLiteError) -> SQLValue? {
+        try query(sql, arguments) { row throws(SQLiteError) in row.value(0) }.first
+    }
+
+    var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    fileprivate var rawHandle: OpaquePointer { handle }
+}
+
+/// A prepared statement; finalized when released.
+final class Statement {
+    private let handle: OpaquePointer
+    private let connection: Connection
+    let sql: String
+
+    init(connection: Connection, sql: String) throws(SQLiteError) {
+        var handle: OpaquePointer?
+        let status = sqlite3_prepare_v2(connection.rawHandle, sql, -1, &handle, nil)
+        guard status == SQLITE_OK, let handle else {
+            throw SQLiteError(code: status & 0xFF, message: connection.lastMessage, sql: sql)
+        }
+        self.handle = handle
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func bind(_ arguments: [any SQLBindable]) throws(SQLiteError) {
+        for (offset, argument) in arguments.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32 =
+                switch argument.sqlValue {
+                case .null: sqlite3_bind_null(handle, index)
+                case .integer(let value): sqlite3_bind_int64(handle, index, value)
+                case .real(let value): sqlite3_bind_double(handle, index, value)
+                case .text(let value): sqlite3_bind_text(handle, index, value, -1, CSQLite_transient())
+                }
+            guard status == SQLITE_OK else {
+                throw SQLiteError(code: status, message: connection.lastMessage, sql: sql)
+            }
+        }
+    }
+
+    /// Advances to the next row; `false` when the statement is done.
+    func step() throws(SQLiteError) -> Bool {
+        let status = sqlite3_step(handle)
+        switch status {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw SQLiteError(code: status & 0xFF, message: connection.lastMessage, sql: sql)
+        }
+    }
+
+    fileprivate var rawHandle: OpaquePointer { handle }
+}
+
+/// The current row of a statement, read by column index.
+struct Row {
+    fileprivate let statement: Statement
+
+    func value(_ column: Int32) -> SQLValue {
+        let handle = statement.rawHandle
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(handle, column) else { return .null }
+            return .text(String(cString: text))
+        default: return .null
+        }
+    }
+
+    /// Text, or a typed error naming the column when it holds something else.
+    func text(_ column: Int32) throws(SQLiteError) -> String {
+        guard case .text(let text) = value(column) else { throw mismatch(column, "text") }
+        return text
+    }
+
+    func optionalText(_ column: Int32) -> String? {
+        if case .text(let text) = value(column) { text } else { nil }
+    }
+
+    func int(_ column: Int32) throws(SQLiteError) -> Int {
+        guard case .integer(let value) = value(column) else { throw mismatch(column, "an integer") }
+        return Int(value)
+    }
+
+    func optionalInt(_ column: Int32) -> Int? {
+        if case .integer(let value) = value(column) { Int(value) } else { nil }
+    }
+
+    func double(_ column: Int32) throws(SQLiteError) -> Double {
+        switch value(column) {
+        case .real(let value): return value
+        case .integer(let value): return Double(value)
+        default: throw mismatch(column, "a number")
+        }
+    }
+
+    func optionalDouble(_ column: Int32) -> Double? {
+        switch value(column) {
+        case .real(let value): value
+        case .integer(let value): Double(value)
+        default: nil
+        }
+    }
+
+    private func mismatch(_ column: Int32, _ expected: String) -> SQLiteError {
+        let name = sqlite3_column_name(statement.rawHandle, column).map { String(cString: $0) } ?? "\(column)"
+        return SQLiteError(code: SQLITE_MISMATCH, message: "column \(name) should hold \(expected)", sql: statement.sql)
+    }
+}

@@ -1,0 +1,58 @@
+/// The library's schema, as migrations applied in order. `PRAGMA user_version` records how many
+/// have run. A shipped migration is never edited: changes are new migrations at the end.
+enum Schema {
+    struct Migration {
+        let name: String
+        let sql: String
+    }
+
+    static let migrations: [Migration] = [
+        Migration(
+            name: "v1: photos, collages, items, settings",
+            sql: """
+                CREATE TABLE photos (
+                    id TEXT PRIMARY KEY,          -- SHA-256 of the file's bytes, hex
+                    original_name TEXT NOT NULL,
+                    format TEXT NOT NULL,         -- jpeg, png, heif, webp, tiff, gif
+                    extension TEXT NOT NULL,
+                    width INTEGER NOT NULL,       -- after EXIF orientation
+                    height INTEGER NOT NULL,
+                    byte_size INTEGER NOT NULL,
+                    imported_at REAL NOT NULL
+                );
+                CREATE TABLE collages (
+                    id TEXT PRIMARY KEY,
+                    title TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    updated_at REAL NOT NULL,
+                    canvas_width REAL NOT NULL,
+                    canvas_height REAL NOT NULL,
+                    background TEXT NOT NULL,
+                    spacing REAL NOT NULL,
+                    padding REAL NOT NULL,
+                    corner_radius REAL NOT NULL,
+                    template_id TEXT,
+                    version INTEGER NOT NULL DEFAULT 1
+                );
+                CREATE TABLE items (
+                    collage_id TEXT NOT NULL REFERENCES collages(id) ON DELETE CASCADE,
+                    id TEXT NOT NULL,
+                    z INTEGER NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('photo', 'sticker')),
+                    ref TEXT NOT NULL,
+                    x REAL NOT NULL, y REAL NOT NULL, width REAL NOT NULL, height REAL NOT NULL,
+                    rotation REAL NOT NULL,
+                    crop_x REAL, crop_y REAL, crop_zoom REAL,
+                    slot INTEGER,
+                    outline REAL, shadow INTEGER,
+                    PRIMARY KEY (collage_id, id)
+                );
+                CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                """),
+        Migration(
+            name: "v2: index items by what they show, for gc and photo usage",
+            sql: "CREATE INDEX items_by_ref ON items (kind, ref);"),
+    ]
+
+    static var currentVersion: Int { migrations.count }
+}

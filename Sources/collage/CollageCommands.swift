@@ -1,0 +1,304 @@
+import CollageCore
+import CollageLibrary
+import CollageRender
+import Foundation
+
+/// The summary of a stored collage as JSON, shared by `new`, `list` and friends.
+func summaryJSON(_ stored: StoredCollage) -> JSONValue {
+    .object([
+        "id": .string(stored.collage.id), "title": .string(stored.collage.title),
+        "version": .number(Double(stored.version)), "items": .number(Double(stored.collage.items.count)),
+        "template": stored.collage.templateID.map(JSONValue.string) ?? .null,
+        "updated": .string(CollageDocument.jsonDate(stored.collage.updated)),
+    ])
+}
+
+/// `collage new`: a collage in the library.
+enum NewCommand: Command {
+    static let spec = CommandSpec(
+        name: "new",
+        abstract: "Create a collage in the library from a layout and photos",
+        usage: "[--library DIR] [--title T] [--layout ID] [--aspect W:H] [--json] [photo-id | file]…",
+        options: [
+            LibraryAccess.option, .value("--title", "TEXT", "The title (default \"Untitled\")"),
+            .value("--layout", "ID", "The template (default grid2x2; see 'collage templates')"),
+            .value("--aspect", "W:H", "Canvas shape, e.g. 1:1, 4:5, 16:9 or a preset such as a4 (default 1:1)"),
+            .flag("--json", "Print the new collage's summary as JSON"),
+        ],
+        discussion: """
+            Photos are photo ids (or unique prefixes of at least 6 characters) from 'collage photos',
+            or image files, which are imported first. They fill the layout's slots in order.
+            """,
+        positionals: 0...Int.max
+    )
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        let library = try LibraryAccess.open(arguments)
+        let layout = arguments.value("--layout") ?? "grid2x2"
+        guard Template.named(layout) != nil else {
+            throw .usage("--layout expects a template id, got \"\(layout)\" (see 'collage templates')")
+        }
+        let aspect =
+            try arguments.value("--aspect", expected: "W:H such as 4:5, or a preset such as a4") {
+                CanvasPreset.named($0)?.aspect ?? AspectRatio(parsing: $0)
+            } ?? .square
+        let photoIDs = try arguments.positionals.map { reference throws(CLIError) -> String in
+            guard FileManager.default.fileExists(atPath: reference) else { return reference }
+            return try LibraryAccess.run { () throws(LibraryError) in
+                try library.importPhoto(from: URL(fileURLWithPath: reference)).photo.id
+            }
+        }
+        let stored = try LibraryAccess.run { () throws(LibraryError) in
+            try library.createCollage(
+                title: arguments.value("--title") ?? "Untitled", templateID: layout,
+                aspect: aspect, photoIDs: photoIDs)
+        }
+        if arguments.has("--json") {
+            Output.printJSON(summaryJSON(stored))
+        } else {
+            Output.print(
+                "Created collage \(stored.collage.id) \"\(stored.collage.title)\" (\(layout), \(stored.collage.items.count) photos)"
+            )
+        }
+    }
+}
+
+/// `collage list`.
+enum ListCommand: Command {
+    static let spec = CommandSpec(
+        name: "list", abstract: "List the library's collages, most recently changed first",
+        usage: "[--library DIR] [--json]",
+        options: [LibraryAccess.option, .flag("--json", "Print JSON")])
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        let library = try LibraryAccess.open(arguments)
+        let summaries = try LibraryAccess.run { () throws(LibraryError) in try library.collages() }
+        if arguments.has("--json") {
+            Output.printJSON(
+                .array(
+                    summaries.map {
+                        .object([
+                            "id": .string($0.id), "title": .string($0.title), "items": .number(Double($0.itemCount)),
+                            "template": $0.templateID.map(JSONValue.string) ?? .null,
+                            "version": .number(Double($0.version)),
+                            "created": .string(CollageDocument.jsonDate($0.created)),
+                            "updated": .string(CollageDocument.jsonDate($0.updated)),
+                        ])
+                    }))
+            return
+        }
+        guard !summaries.isEmpty else {
+            Output.print("No collages yet. Make one with 'collage new --layout grid2x2 photo.jpg …'.")
+            return
+        }
+        Output.print(
+            Output.table(
+                [["ID", "UPDATED", "ITEMS", "LAYOUT", "TITLE"]]
+                    + summaries.map {
+                        [$0.id, displayDate($0.updated), "\($0.itemCount)", $0.templateID ?? "-", $0.title]
+                    }))
+    }
+}
+
+/// `collage show`.
+enum ShowCommand: Command {
+    static let spec = CommandSpec(
+        name: "show", abstract: "Show a collage: its items, or its whole document with --json",
+        usage: "[--library DIR] [--json] ID",
+        options: [LibraryAccess.option, .flag("--json", "Print the collage document (with its version) as JSON")],
+        positionals: 1...1)
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        let library = try LibraryAccess.open(arguments)
+        let stored = try LibraryAccess.run { () throws(LibraryError) in try library.collage(arguments.positionals[0]) }
+        let collage = stored.collage
+        if arguments.has("--json") {
+            Output.printJSON(
+                .object(["version": .number(Double(stored.version)), "collage": CollageDocument.jsonValue(of: collage)])
+            )
+            return
+        }
+        Output.print(
+            """
+            \(collage.title)  (\(collage.id), version \(stored.version))
+            layout \(collage.templateID ?? "free-form"), canvas \(format(collage.canvas.width)) × \(format(collage.canvas.height)) points, background \(collage.style.background)
+            created \(displayDate(collage.created)), updated \(displayDate(collage.updated))
+            """)
+        guard !collage.items.isEmpty else {
+            Output.print("no items")
+            return
+        }
+        Output.print(
+            "\n"
+                + Output.table(
+                    [["ITEM", "KIND", "SLOT", "FRAME (x, y, w × h)", "ROTATION", "SHOWS"]]
+                        + collage.items.map { item in
+                            [
+                                item.id, item.content.kind, item.slot.map { "\($0 + 1)" } ?? "-",
+                                "\(format(item.frame.x)), \(format(item.frame.y)), \(format(item.frame.width)) × \(format(item.frame.height))",
+                                "\(format(item.rotation.degrees))°", String(item.content.reference.prefix(12)),
+                            ]
+                        }))
+    }
+
+    static func format(_ value: Double) -> String { JSONValue.format((value * 10).rounded() / 10) }
+}
+
+/// `collage rename`.
+enum RenameCommand: Command {
+    static let spec = CommandSpec(
+        name: "rename", abstract: "Rename a collage", usage: "[--library DIR] [--json] ID TITLE",
+        options: [LibraryAccess.option, .flag("--json", "Print the collage's summary as JSON")], positionals: 2...2)
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        let library = try LibraryAccess.open(arguments)
+        let stored = try LibraryAccess.run { () throws(LibraryError) in
+            try library.rename(arguments.positionals[0], to: arguments.positionals[1])
+        }
+        if arguments.has("--json") {
+            Output.printJSON(summaryJSON(stored))
+        } else {
+            Output.print("Renamed \(stored.collage.id) to \"\(stored.collage.title)\"")
+        }
+    }
+}
+
+/// `collage duplicate`.
+enum DuplicateCommand: Command {
+    static let spec = CommandSpec(
+        name: "duplicate", abstract: "Copy a collage under a new id", usage: "[--library DIR] [--json] ID",
+        options: [LibraryAccess.option, .flag("--json", "Print the copy's summary as JSON")], positionals: 1...1)
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        let library = try LibraryAccess.open(arguments)
+        let copy = try LibraryAccess.run { () throws(LibraryError) in try library.duplicate(arguments.positionals[0]) }
+        if arguments.has("--json") {
+            Output.printJSON(summaryJSON(copy))
+        } else {
+            Output.print("Created \(copy.collage.id) \"\(copy.collage.title)\"")
+        }
+    }
+}
+
+/// `collage rm`.
+enum RemoveCommand: Command {
+    static let spec = CommandSpec(
+        name: "rm", abstract: "Delete collages (asks first on a terminal)", usage: "[--library DIR] [--yes] ID…",
+        options: [LibraryAccess.option, .flag("--yes", "Delete without asking")],
+        discussion: """
+            On a terminal, asks before deleting. Elsewhere (scripts), --yes is required. Photos stay
+            in the library; 'collage gc' removes the ones nothing uses.
+            """,
+        positionals: 1...Int.max)
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        let library = try LibraryAccess.open(arguments)
+        let targets = try arguments.positionals.map { id throws(CLIError) in
+            try LibraryAccess.run { () throws(LibraryError) in try library.collage(id) }
+        }
+        if !arguments.has("--yes") {
+            guard terminalIsInteractive(STDIN_FILENO) else {
+                throw .usage("refusing to delete without --yes when not on a terminal")
+            }
+            let names = targets.map { "\"\($0.collage.title)\" (\($0.collage.id), \($0.collage.items.count) items)" }
+            FileHandle.standardError.write(Data("Delete \(names.joined(separator: ", "))? [y/N] ".utf8))
+            let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+            guard answer == "y" || answer == "yes" else {
+                Output.print("Nothing deleted.")
+                return
+            }
+        }
+        for target in targets {
+            try LibraryAccess.run { () throws(LibraryError) in try library.deleteCollage(target.collage.id) }
+            Output.print("Deleted \(target.collage.id) \"\(target.collage.title)\"")
+        }
+    }
+}
+
+/// `collage layout`.
+enum LayoutCommand: Command {
+    static let spec = CommandSpec(
+        name: "layout", abstract: "Apply a template to a collage (photos snap into its slots)",
+        usage: "[--library DIR] [--json] ID TEMPLATE",
+        options: [LibraryAccess.option, .flag("--json", "Print the collage's summary as JSON")], positionals: 2...2)
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        let library = try LibraryAccess.open(arguments)
+        let stored = try LibraryAccess.run { () throws(LibraryError) in
+            try library.apply([.applyTemplate(id: arguments.positionals[1])], to: arguments.positionals[0])
+        }
+        if arguments.has("--json") {
+            Output.printJSON(summaryJSON(stored))
+        } else {
+            Output.print("\(stored.collage.id) now follows \(arguments.positionals[1]) (version \(stored.version))")
+        }
+    }
+}
+
+/// `collage edit`.
+enum EditCommand: Command {
+    static let spec = CommandSpec(
+        name: "edit", abstract: "Apply edits (JSON) to a collage",
+        usage: "[--library DIR] [--version N] [--json] ID (EDIT-JSON | -)",
+        options: [
+            LibraryAccess.option,
+            .value("--version", "N", "Apply only if the collage is still at version N (else exit 75)"),
+            .flag("--json", "Print the edited document (with its version) as JSON"),
+        ],
+        discussion: """
+            An edit is a JSON object with an "op"; an array applies several, all or nothing. '-' reads
+            the JSON from standard input. Operations and their fields:
+            \(EditCodec.operations.map { "  \($0.op): \($0.fields.joined(separator: ", "))" }.joined(separator: "\n"))
+            Example:
+              collage edit k3x9 '{"op": "rotateItem", "id": "i1", "degrees": 8}'
+              collage edit k3x9 '[{"op": "applyTemplate", "template": "strip"}, {"op": "rename", "title": "Trip"}]'
+            """,
+        positionals: 2...2)
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        let library = try LibraryAccess.open(arguments)
+        let source = arguments.positionals[1]
+        let data = source == "-" ? FileHandle.standardInput.readDataToEndOfFile() : Data(source.utf8)
+        let edits: [Edit]
+        do {
+            edits = try EditCodec.decode(data)
+        } catch {
+            for issue in error.issues { Output.printError("edit: \(issue)") }
+            throw .data("the edit is not valid")
+        }
+        let version = try arguments.value("--version", expected: "a whole number ≥ 1") {
+            Int($0).flatMap { $0 >= 1 ? $0 : nil }
+        }
+        let stored = try LibraryAccess.run { () throws(LibraryError) in
+            try library.apply(edits, to: arguments.positionals[0], expectedVersion: version)
+        }
+        if arguments.has("--json") {
+            Output.printJSON(
+                .object([
+                    "version": .number(Double(stored.version)),
+                    "collage": CollageDocument.jsonValue(of: stored.collage),
+                ]))
+        } else {
+            Output.print(
+                "Applied \(edits.count) edit\(edits.count == 1 ? "" : "s") to \(stored.collage.id) (version \(stored.version))"
+            )
+        }
+    }
+}
+
+/// `collage export`.
+enum ExportCommand: Command {
+    static let spec = CommandSpec(
+        name: "export", abstract: "Render a library collage to an image file",
+        usage: "[--library DIR] ID -o out.jpg [--scale N | --size PX | --print WxHin@DPI] [--format F] [--quality Q]",
+        options: [LibraryAccess.option, .flag("--json", "Print what was written as JSON")] + OutputArguments.specs,
+        positionals: 1...1)
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        let output = try OutputArguments.parse(arguments)
+        let library = try LibraryAccess.open(arguments)
+        let stored = try LibraryAccess.run { () throws(LibraryError) in try library.collage(arguments.positionals[0]) }
+        try renderAndReport(
+            stored.collage, photos: LibraryPhotoSource(library: library), output: output, json: arguments.has("--json"))
+    }
+}

@@ -1,0 +1,52 @@
+import CollageCore
+import CollageLibrary
+import Foundation
+
+/// The `--library` option every library command takes, and opening the library it names.
+enum LibraryAccess {
+    static let option = OptionSpec.value(
+        "--library", "DIR", "The library folder (default: $COLLAGE_LIBRARY, else $XDG_DATA_HOME/collage)")
+
+    static func open(_ arguments: ParsedArguments) throws(CLIError) -> Library {
+        let root = arguments.value("--library").map { URL(fileURLWithPath: $0) } ?? Library.defaultRoot()
+        do {
+            return try Library(root: root)
+        } catch {
+            throw error.cliError
+        }
+    }
+
+    /// Runs library work, turning its errors into exit codes.
+    static func run<T>(_ body: () throws(LibraryError) -> T) throws(CLIError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw error.cliError
+        }
+    }
+}
+
+extension LibraryError {
+    /// The exit code and message for a library failure.
+    var cliError: CLIError {
+        switch self {
+        case .unknownCollage, .unknownPhoto, .unknownSticker, .missingPhotoFile: .noInput(description)
+        case .notALibrary, .newerSchema, .edit, .image: .data(description)
+        case .unwritable: .cannotCreate(description)
+        case .staleVersion: .tempFailure(description)
+        case .database: .ioError(description)
+        case .invalid: .usage(description)
+        }
+    }
+}
+
+/// Dates in listings: local time to the minute, year first so they sort as text.
+func displayDate(_ date: Date) -> String {
+    let parts = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+    return String(
+        format: "%04d-%02d-%02d %02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0,
+        parts.minute ?? 0)
+}
+
+/// The whole terminal line a progress bar may use, or `nil` when stderr is not a terminal.
+func terminalIsInteractive(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }

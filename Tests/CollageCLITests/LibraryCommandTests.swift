@@ -1,0 +1,139 @@
+import CollageCore
+import CollageRender
+import Foundation
+import Testing
+
+@Suite("collage library commands")
+struct LibraryCommandTests {
+    final class Workspace {
+        let directory: URL
+        var library: URL { directory.appendingPathComponent("my library") }
+
+        init() throws {
+            directory = try CommandRunner.temporaryDirectory()
+        }
+
+        deinit { try? FileManager.default.removeItem(at: directory) }
+
+        func photo(_ name: String, _ color: [UInt8]) throws -> String {
+            let file = directory.appendingPathComponent(name)
+            try Bitmap(width: 240, height: 180, color: color).write(to: file, format: .jpeg)
+            return file.path
+        }
+
+        func run(_ arguments: [String], stdin: Data? = nil) throws -> CommandRunner.Result {
+            try CommandRunner.run(arguments + ["--library", library.path], stdin: stdin)
+        }
+
+        func json(_ arguments: [String]) throws -> JSONValue {
+            let result = try run(arguments + ["--json"])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return try JSONValue.parse(result.stdout)
+        }
+    }
+
+    @Test func importReportsNewKnownAndFailedFiles() throws {
+        let space = try Workspace()
+        let red = try space.photo("red one.jpg", [220, 0, 0])
+        let folder = space.directory.appendingPathComponent("földer")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Bitmap(width: 100, height: 100, color: [0, 0, 200]).write(
+            to: folder.appendingPathComponent("b.png"), format: .png)
+        try Data("not a photo".utf8).write(to: folder.appendingPathComponent("broken.jpg"))
+        let result = try space.run(["import", red, folder.path])
+        #expect(result.status == 65)
+        #expect(result.stdout.contains("Imported 2 new photos, 1 failed."))
+        #expect(result.stderr.contains("broken.jpg"))
+
+        let again = try space.json(["import", red])
+        #expect(again.elements.first?.member("new") == .bool(false))
+        let fromStdin = try space.run(["import", "-"], stdin: Data("\(red)\n".utf8))
+        #expect(fromStdin.status == 0 && fromStdin.stdout.contains("1 already in the library"))
+        let photos = try space.json(["photos"])
+        #expect(photos.elements.count == 2)
+        #expect(photos.elements.allSatisfy { $0.member("format") != nil && $0.member("width") != nil })
+    }
+
+    @Test func collageLifecycleThroughTheCommandLine() throws {
+        let space = try Workspace()
+        let files = try [("a.jpg", [200, 0, 0] as [UInt8]), ("b.jpg", [0, 200, 0]), ("c.jpg", [0, 0, 200])].map {
+            try space.photo($0.0, $0.1)
+        }
+        // `new` imports files it is given.
+        let created = try space.json(["new", "--title", "Été", "--layout", "magazine", "--aspect", "4:5"] + files)
+        let id = try #require(created.member("id")?.string)
+        #expect(created.member("items") == .number(3) && created.member("version") == .number(1))
+        #expect(try space.json(["list"]).elements.first?.member("title") == .string("Été"))
+
+        let shown = try space.json(["show", String(id.prefix(5))])
+        #expect(shown.member("collage")?.member("template") == .string("magazine"))
+
+        #expect(try space.run(["rename", id, "Summer"]).status == 0)
+        let edited = try space.json(["edit", id, #"{"op": "rotateItem", "id": "i1", "degrees": 370}"#])
+        #expect(edited.member("version") == .number(3))
+        let stale = try space.run(["edit", "--version", "1", id, #"{"op": "rename", "title": "x"}"#])
+        #expect(stale.status == 75 && stale.stderr.contains("is at version 3, not 1"))
+        let badEdit = try space.run(["edit", id, #"{"op": "spin", "id": "i1"}"#])
+        #expect(badEdit.status == 65 && badEdit.stderr.contains("op: unknown operation \"spin\""))
+        let refused = try space.run(["edit", id, #"{"op": "removeItem", "id": "zz"}"#])
+        #expect(refused.status == 65 && refused.stderr.contains("no item with id \"zz\""))
+
+        let laidOut = try space.json(["layout", id, "strip"])
+        #expect(laidOut.member("template") == .string("strip"))
+        let copy = try space.json(["duplicate", id])
+        #expect(copy.member("title") == .string("Summer copy"))
+
+        let output = space.directory.appendingPathComponent("export ü.png")
+        let exported = try space.json(["export", id, "-o", output.path, "--size", "600"])
+        #expect(exported.member("width") == .number(480) && exported.member("height") == .number(600))
+        #expect(try Bitmap.read(output).height == 600)
+
+        let refusedDelete = try space.run(["rm", id])
+        #expect(refusedDelete.status == 64 && refusedDelete.stderr.contains("--yes"))
+        #expect(try space.run(["rm", "--yes", id]).status == 0)
+        #expect(try space.json(["list"]).elements.count == 1)
+        let cleaned = try space.json(["gc"])
+        #expect(cleaned.member("removedPhotos")?.elements.isEmpty == true, "the copy still uses all three photos")
+        #expect(try space.run(["rm", "--yes", try #require(copy.member("id")?.string)]).status == 0)
+        #expect(try space.json(["gc"]).member("removedPhotos")?.elements.count == 3)
+    }
+
+    @Test(arguments: [
+        (["show", "nosuchcollage"], 66, "no collage with id \"nosuchcollage\""),
+        (["export", "nosuchcollage", "-o", "/tmp/x.jpg"], 66, "no collage with id"),
+        (["new", "--layout", "hexagon"], 64, "--layout expects a template id"),
+        (["new", "ffffffffffff"], 66, "no photo with id \"ffffffffffff\""),
+        (["edit", "abc", "{not json"], 65, "invalid JSON"),
+        (["rename", "onlyone"], 64, "takes 2 arguments, got 1"),
+    ])
+    func errorsHaveDocumentedExitCodes(arguments: [String], status: Int32, message: String) throws {
+        let space = try Workspace()
+        let result = try space.run(arguments)
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test func aDamagedLibraryIsReportedAndKept() throws {
+        let space = try Workspace()
+        try FileManager.default.createDirectory(at: space.library, withIntermediateDirectories: true)
+        let database = space.library.appendingPathComponent("library.sqlite")
+        try Data("definitely not sqlite".utf8).write(to: database)
+        let result = try space.run(["list"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("\(database.path) is not a Collage library"))
+        #expect(try String(contentsOf: database, encoding: .utf8) == "definitely not sqlite")
+    }
+
+    @Test func theEnvironmentSelectsTheLibrary() throws {
+        let space = try Workspace()
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = ["list", "--json"]
+        process.environment = ["COLLAGE_LIBRARY": space.library.path, "HOME": space.directory.path]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: space.library.appendingPathComponent("library.sqlite").path))
+    }
+}

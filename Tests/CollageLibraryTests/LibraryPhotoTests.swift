@@ -1,0 +1,99 @@
+import CollageCore
+import CollageRender
+import Foundation
+import Testing
+
+@testable import CollageLibrary
+
+@Suite("Library: photos")
+struct LibraryPhotoTests {
+    @Test func importStoresTheOriginalByHashWithThumbnailAndPreview() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        let file = try fixtures.photo("ünïcode photo.png", [10, 120, 200], width: 3000, height: 1000)
+        let result = try library.importPhoto(from: file)
+        #expect(result.isNew)
+        #expect(result.photo.id == SHA256.hex(of: try Data(contentsOf: file)))
+        #expect((result.photo.width, result.photo.height, result.photo.format) == (3000, 1000, "png"))
+        #expect(result.photo.originalName == "ünïcode photo.png")
+        let stored = library.originalFile(of: result.photo)
+        #expect(try Data(contentsOf: stored) == Data(contentsOf: file))
+        let thumbnail = try Bitmap.read(try library.thumbnailFile(of: result.photo))
+        #expect((thumbnail.width, thumbnail.height) == (512, 171))
+        let preview = try Bitmap.read(try library.previewFile(of: result.photo))
+        #expect(preview.width == 2048)
+    }
+
+    @Test func theSameBytesAreOnePhoto() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        let file = try fixtures.photo("a.png", [1, 2, 3])
+        let copy = fixtures.directory.appendingPathComponent("copy of a.png")
+        try FileManager.default.copyItem(at: file, to: copy)
+        let first = try library.importPhoto(from: file)
+        let second = try library.importPhoto(from: copy)
+        #expect(first.isNew && !second.isNew)
+        #expect(first.photo == second.photo)
+        #expect(try library.photos().count == 1)
+    }
+
+    @Test func derivedFilesAreRebuiltWhenMissing() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        let photo = try library.importPhoto(from: try fixtures.photo("a.jpg", [200, 10, 10], format: .jpeg)).photo
+        let thumbnail = try library.thumbnailFile(of: photo)
+        try FileManager.default.removeItem(at: thumbnail)
+        #expect(try library.thumbnailFile(of: photo) == thumbnail)
+        #expect(FileManager.default.fileExists(atPath: thumbnail.path))
+    }
+
+    @Test func badFilesAreRefusedAndLeaveNothingBehind() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        let notes = fixtures.directory.appendingPathComponent("notes.jpg")
+        try Data("hello".utf8).write(to: notes)
+        let truncated = fixtures.directory.appendingPathComponent("cut.jpg")
+        let jpeg = try Data(
+            contentsOf: try fixtures.photo("whole.jpg", [9, 9, 9], width: 800, height: 600, format: .jpeg))
+        try jpeg.prefix(jpeg.count / 2).write(to: truncated)
+        for file in [notes, truncated, fixtures.directory.appendingPathComponent("missing.png")] {
+            #expect {
+                try library.importPhoto(from: file)
+            } throws: { error in
+                (error as? LibraryError)?.description.contains(file.lastPathComponent) == true
+            }
+        }
+        #expect(try library.photos().isEmpty)
+        let leftovers =
+            FileManager.default.enumerator(atPath: library.photosFolder.path)?.allObjects
+            .compactMap { $0 as? String }.filter { $0.contains(".") } ?? []
+        #expect(leftovers.isEmpty, "no files left in photos/: \(leftovers)")
+    }
+
+    @Test func photosAreFoundByUniquePrefix() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        let photo = try library.importPhoto(from: try fixtures.photo("a.png", [5, 5, 5])).photo
+        #expect(try library.photo(String(photo.id.prefix(8))) == photo)
+        #expect(throws: LibraryError.self) { try library.photo("zzzzzzzz") }
+    }
+
+    @Test func cleanUpRemovesUnusedPhotosAndLeftoversButKeepsUsedOnes() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        let used = try library.importPhoto(from: try fixtures.photo("used.png", [1, 1, 1])).photo
+        let unused = try library.importPhoto(from: try fixtures.photo("unused.png", [2, 2, 2])).photo
+        _ = try library.createCollage(title: "Keep", templateID: "grid2x2", aspect: .square, photoIDs: [used.id])
+        let partial = library.photosFolder.appendingPathComponent("ab/.abc.jpg.123.partial")
+        try FileManager.default.createDirectory(
+            at: partial.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(repeating: 7, count: 1000).write(to: partial)
+        let report = try library.cleanUp()
+        #expect(report.removedPhotos == [unused.id])
+        #expect(report.freedBytes >= 1000 && report.removedFiles >= 4)
+        #expect(!FileManager.default.fileExists(atPath: partial.path))
+        #expect(!FileManager.default.fileExists(atPath: library.originalFile(of: unused).path))
+        #expect(FileManager.default.fileExists(atPath: library.originalFile(of: used).path))
+        #expect(try library.photos().map(\.id) == [used.id])
+    }
+}
