@@ -24,6 +24,40 @@ struct LibraryPhotoTests {
         #expect(preview.width == 2048)
     }
 
+    @Test func everySupportedFormatImports() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        let base = try fixtures.photo("base.png", [30, 140, 220], width: 160, height: 120)
+        var files: [(URL, String)] = [(base, "png")]
+        for format in [OutputFormat.jpeg, .webp, .heic, .avif] {
+            let file = fixtures.directory.appendingPathComponent("photo.\(format.rawValue)")
+            try Bitmap(width: 160, height: 120, color: [30, 140, 220]).write(to: file, format: format)
+            files.append((file, format.rawValue))
+        }
+        for (name, format) in [("photo.tif", "tiff"), ("photo.gif", "gif")] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+            process.arguments = ["copy", base.path, fixtures.directory.appendingPathComponent(name).path]
+            try process.run()
+            process.waitUntilExit()
+            files.append((fixtures.directory.appendingPathComponent(name), format))
+        }
+        for (file, format) in files {
+            let photo = try library.importPhoto(from: file).photo
+            #expect(photo.format == format, "\(file.lastPathComponent)")
+            #expect((photo.width, photo.height) == (160, 120))
+            let thumbnail = try Bitmap.read(try library.thumbnailFile(of: photo))
+            #expect(thumbnail.width == 160, "no upscaling of small photos")
+        }
+        let svg = fixtures.directory.appendingPathComponent("drawing.svg")
+        try Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>"#.utf8).write(to: svg)
+        #expect {
+            try library.importPhoto(from: svg)
+        } throws: { error in
+            "\(error)".contains("not a photo format Collage imports")
+        }
+    }
+
     @Test func theSameBytesAreOnePhoto() throws {
         let fixtures = try LibraryFixtures()
         let library = try fixtures.open()
