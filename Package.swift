@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "CollageCore", targets: ["CollageCore"]),
         .library(name: "CollageRender", targets: ["CollageRender"]),
         .library(name: "CollageLibrary", targets: ["CollageLibrary"]),
+        .library(name: "Stickers", targets: ["Stickers"]),
         .executable(name: "collage", targets: ["collage"]),
     ],
     targets: [
@@ -23,11 +24,22 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CollageLibrary", dependencies: ["CollageCore", "CollageRender", "CSQLite"]),
 
+        // OpenCV DNN + imgproc behind a plain-C header, and subject lifting built on it.
+        .target(
+            name: "CSegment",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: [
+                .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
+            ]),
+        .target(name: "Stickers", dependencies: ["CollageCore", "CollageRender", "CSegment"]),
+
         // The `collage` command: argument parsing and subcommands only.
-        .executableTarget(name: "collage", dependencies: ["CollageCore", "CollageRender", "CollageLibrary"]),
+        .executableTarget(
+            name: "collage", dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers"]),
 
         .testTarget(name: "CollageCoreTests", dependencies: ["CollageCore"]),
         .testTarget(name: "CollageRenderTests", dependencies: ["CollageRender", "CollageCore"]),
+        .testTarget(name: "StickersTests", dependencies: ["Stickers", "CollageRender", "CollageCore"]),
         .testTarget(name: "CollageLibraryTests", dependencies: ["CollageLibrary", "CollageRender", "CollageCore"]),
         // Runs the built `collage` binary as a user would; depends on it so it is built first.
         .testTarget(

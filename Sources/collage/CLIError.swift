@@ -1,5 +1,7 @@
 /// Why a command failed; each case maps to one exit code from `sysexits.h`, listed in `--help`.
 enum CLIError: Error, Sendable {
+    /// The photo has no subject to lift (or none where asked): exit 3.
+    case noSubject(String)
     /// The command line itself is wrong (unknown command or option, missing value): exit 64.
     case usage(String)
     /// An input file's contents are wrong (invalid document, corrupt image): exit 65.
@@ -20,6 +22,7 @@ enum CLIError: Error, Sendable {
     var exitCode: Int32 {
         switch self {
         case .usage: ExitCode.usage
+        case .noSubject: ExitCode.noSubject
         case .data: ExitCode.dataError
         case .noInput: ExitCode.noInput
         case .unavailable: ExitCode.unavailable
@@ -32,7 +35,8 @@ enum CLIError: Error, Sendable {
 
     var message: String {
         switch self {
-        case .usage(let message), .data(let message), .noInput(let message), .unavailable(let message),
+        case .usage(let message), .noSubject(let message), .data(let message), .noInput(let message),
+            .unavailable(let message),
             .cannotCreate(let message), .ioError(let message), .tempFailure(let message), .failure(let message):
             message
         }
@@ -43,6 +47,7 @@ enum CLIError: Error, Sendable {
 enum ExitCode {
     static let success: Int32 = 0
     static let failure: Int32 = 1
+    static let noSubject: Int32 = 3
     static let usage: Int32 = 64
     static let dataError: Int32 = 65
     static let noInput: Int32 = 66
@@ -56,6 +61,7 @@ enum ExitCode {
         Exit codes:
           0   success
           1   the work failed (the message says why)
+          3   no subject found in the photo (collage sticker); nothing was written
           64  usage error: unknown command or option, missing or malformed value
           65  data error: an input is invalid (a document, an image, an edit), or some imports failed
           66  an input does not exist: a file, or a collage or photo id

@@ -28,6 +28,7 @@ enum RootCommand {
         ExportCommand.self,
         PhotosCommand.self,
         CleanUpCommand.self,
+        StickerCommand.self,
     ]
 
     static let overview = """

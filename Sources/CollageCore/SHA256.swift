@@ -2,7 +2,7 @@ import Foundation
 
 /// SHA-256 (FIPS 180-4), for naming photos by their content. Foundation on Linux has no digest,
 /// and the toolchain offers no crypto package, so it is computed here.
-struct SHA256 {
+package struct SHA256 {
     private var state: [UInt32] = [
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
@@ -20,11 +20,13 @@ struct SHA256 {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    mutating func update(_ data: Data) {
+    package init() {}
+
+    package mutating func update(_ data: Data) {
         data.withUnsafeBytes { update(UnsafeRawBufferPointer($0)) }
     }
 
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         length += UInt64(bytes.count)
         var offset = 0
         if !buffer.isEmpty {
@@ -44,7 +46,7 @@ struct SHA256 {
     }
 
     /// The digest as 64 lowercase hex characters.
-    mutating func finalize() -> String {
+    package mutating func finalize() -> String {
         let bitLength = length &* 8
         var tail: [UInt8] = [0x80]
         while (buffer.count + tail.count) % 64 != 56 { tail.append(0) }
@@ -56,7 +58,7 @@ struct SHA256 {
     }
 
     /// The digest of a whole file, read in chunks.
-    static func hex(ofFile url: URL) throws -> String {
+    package static func hex(ofFile url: URL) throws -> String {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         var hasher = SHA256()
@@ -64,7 +66,7 @@ struct SHA256 {
         return hasher.finalize()
     }
 
-    static func hex(of data: Data) -> String {
+    package static func hex(of data: Data) -> String {
         var hasher = SHA256()
         hasher.update(data)
         return hasher.finalize()

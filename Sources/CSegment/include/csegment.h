@@ -1,0 +1,47 @@
+// A plain-C face over OpenCV DNN and imgproc for the Stickers module. C++ stays inside
+// csegment.cpp; every exception is caught there and its message copied into `error`.
+#ifndef CSEGMENT_H
+#define CSEGMENT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A loaded saliency model; one per process, safe to use from several threads.
+typedef struct CSegmentModel CSegmentModel;
+
+/// The side of the square map the model reads and writes.
+enum { CSEGMENT_MAP_SIDE = 320 };
+
+/// Loads an ONNX model and pins its first graph output. NULL on failure, with a message.
+CSegmentModel *csegment_load(const char *path, char *error, size_t error_size);
+void csegment_free(CSegmentModel *model);
+/// The name of the output the model's maps are read from.
+const char *csegment_output_name(const CSegmentModel *model);
+
+/// Runs the model on 8-bit RGB pixels (any size; resized to 320 x 320 inside) and writes a
+/// 320 x 320 saliency map, min-max normalised to 0...1, into `map`; the raw range before
+/// normalising goes to `raw_min` and `raw_max` (a flat map means no subject). 0 on success.
+int csegment_predict(CSegmentModel *model, const unsigned char *rgb, int width, int height, float *map,
+                     float *raw_min, float *raw_max, char *error, size_t error_size);
+
+/// Upsamples a map to the photo's size. With `radius` > 0, refines it with a guided filter
+/// steered by the photo's own edges (computed at `work_side` pixels on the long side, then
+/// carried up); with 0, plain bilinear. Writes 8-bit alpha (width * height bytes). 0 on success.
+int csegment_upsample(const float *map, int map_width, int map_height, const unsigned char *rgb, int width,
+                      int height, int radius, double epsilon, int work_side, unsigned char *alpha,
+                      char *error, size_t error_size);
+
+/// Labels the connected regions of `mask` at or above `threshold` (8-connected). Writes a label
+/// per pixel (0 = background) and, for each label 1...count, x, y, width, height, area into
+/// `stats` (5 ints each, room for `max_labels`). Returns the number of labels, or -1.
+int csegment_components(const unsigned char *mask, int width, int height, int threshold, int *labels,
+                        int *stats, int max_labels, char *error, size_t error_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

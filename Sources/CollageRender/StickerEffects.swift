@@ -1,0 +1,25 @@
+/// The white outline and soft shadow of a sticker, applied to pixels in memory: the same
+/// effects the renderer gives sticker items, for writing a finished sticker file.
+public enum StickerEffects {
+    /// `image` (RGBA) with a white outline `outlineWidth` pixels wide around its opaque part and
+    /// optionally a soft shadow below it; the result grows by the room they need.
+    public static func apply(to image: Bitmap, outlineWidth: Double, shadow: Bool) throws(RenderError) -> Bitmap {
+        guard image.channels == 4 else { throw .invalidOptions("a sticker needs an alpha channel") }
+        do throws(VipsError) {
+            var styled = try VipsImage.fromPixels(
+                image.pixels, width: image.width, height: image.height, bands: 4)
+            if outlineWidth > 0 { styled = try CellEffects.outline(styled, width: outlineWidth).0 }
+            if shadow {
+                let sigma = max(2, 0.03 * Double(min(image.width, image.height)))
+                styled = try CellEffects.shadow(styled, sigma: sigma).0
+            }
+            let pixels = try styled.pixels()
+            guard let result = Bitmap(width: styled.width, height: styled.height, channels: 4, pixels: pixels) else {
+                throw VipsError(operation: "sticker effects", message: "unexpected pixel layout")
+            }
+            return result
+        } catch {
+            throw .failed("could not style the sticker: \(error.message)")
+        }
+    }
+}

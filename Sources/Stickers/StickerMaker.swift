@@ -1,0 +1,87 @@
+import CollageCore
+import CollageRender
+import Foundation
+
+/// What a sticker looks like.
+public struct StickerOptions: Hashable, Sendable {
+    /// Which subjects to keep.
+    public var selection: SubjectSelection
+    /// White outline width in pixels; 0 for none.
+    public var outlineWidth: Double
+    /// A soft drop shadow below the sticker.
+    public var shadow: Bool
+    /// Transparent room around the subject, as a fraction of its longer side.
+    public var margin: Double
+
+    /// Options; by default every subject, no outline or shadow, a 3 % margin.
+    public init(
+        selection: SubjectSelection = .all, outlineWidth: Double = 0, shadow: Bool = false, margin: Double = 0.03
+    ) {
+        self.selection = selection
+        self.outlineWidth = outlineWidth
+        self.shadow = shadow
+        self.margin = margin
+    }
+}
+
+/// Turns a photo and its mask into a sticker: the photo with the mask as alpha, cropped to the
+/// chosen subjects, optionally outlined and shadowed.
+public enum StickerMaker {
+    /// The sticker as RGBA pixels.
+    public static func sticker(
+        from image: Bitmap, mask: SubjectMask, options: StickerOptions, path: String = "the photo"
+    ) throws(StickerError) -> Bitmap {
+        let chosen = try mask.select(options.selection, path: path)
+        let alpha = mask.alpha(keeping: chosen)
+        guard let first = chosen.first else { throw .noSubject(path) }
+        var bounds = first.bounds
+        for subject in chosen.dropFirst() { bounds = union(bounds, subject.bounds) }
+        let margin = max(4, (max(bounds.width, bounds.height) * options.margin).rounded())
+        let left = max(0, Int(bounds.x - margin))
+        let top = max(0, Int(bounds.y - margin))
+        let right = min(image.width, Int(bounds.maxX + margin))
+        let bottom = min(image.height, Int(bounds.maxY + margin))
+        var pixels = [UInt8]()
+        pixels.reserveCapacity((right - left) * (bottom - top) * 4)
+        for y in top..<bottom {
+            for x in left..<right {
+                let source = (y * image.width + x) * image.channels
+                pixels.append(image.pixels[source])
+                pixels.append(image.pixels[source + min(1, image.channels - 1)])
+                pixels.append(image.pixels[source + min(2, image.channels - 1)])
+                pixels.append(alpha[y * image.width + x])
+            }
+        }
+        guard var sticker = Bitmap(width: right - left, height: bottom - top, channels: 4, pixels: pixels) else {
+            throw .noSubject(path)
+        }
+        if options.outlineWidth > 0 || options.shadow {
+            do throws(RenderError) {
+                sticker = try StickerEffects.apply(
+                    to: sticker, outlineWidth: options.outlineWidth, shadow: options.shadow)
+            } catch {
+                throw .image(error)
+            }
+        }
+        return sticker
+    }
+
+    /// The mask alone, as a one-channel image the size of the photo.
+    public static func maskImage(
+        _ mask: SubjectMask, options: StickerOptions, path: String = "the photo"
+    )
+        throws(StickerError) -> Bitmap
+    {
+        let alpha = mask.alpha(keeping: try mask.select(options.selection, path: path))
+        guard let image = Bitmap(width: mask.width, height: mask.height, channels: 1, pixels: alpha) else {
+            throw .noSubject(path)
+        }
+        return image
+    }
+
+    private static func union(_ a: Rect, _ b: Rect) -> Rect {
+        let x = min(a.x, b.x)
+        let y = min(a.y, b.y)
+        return Rect(x: x, y: y, width: max(a.maxX, b.maxX) - x, height: max(a.maxY, b.maxY) - y)
+    }
+}

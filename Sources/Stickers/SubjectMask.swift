@@ -1,0 +1,196 @@
+import CSegment
+import CollageCore
+import CollageRender
+import Foundation
+
+/// One subject the model found: a connected region of the mask.
+public struct Subject: Hashable, Sendable {
+    /// Bounds in the photo's pixels.
+    public let bounds: Rect
+    /// Pixels in the region.
+    public let area: Int
+    let label: Int32
+}
+
+/// Which subjects a sticker keeps.
+public enum SubjectSelection: Hashable, Sendable {
+    /// Every subject together.
+    case all
+    /// The n-th largest subject, counting from 1.
+    case instance(Int)
+    /// The subject under a point of the photo, in pixels.
+    case point(x: Int, y: Int)
+}
+
+/// A photo's subjects: a full-resolution alpha mask and the regions in it, largest first.
+public struct SubjectMask: Sendable {
+    /// Width of the photo and mask.
+    public let width: Int
+    /// Height of the photo and mask.
+    public let height: Int
+    /// 0 (background) to 255 (subject) for every pixel.
+    public let alpha: [UInt8]
+    /// The subjects, largest first.
+    public let subjects: [Subject]
+    let labels: [Int32]
+
+    /// The index into ``subjects`` of the subject under (x, y), if any.
+    public func subjectIndex(atX x: Int, y: Int) -> Int? {
+        guard x >= 0, y >= 0, x < width, y < height else { return nil }
+        let label = labels[y * width + x]
+        return subjects.firstIndex { $0.label == label && label != 0 }
+    }
+
+    /// The subjects a selection names.
+    public func select(_ selection: SubjectSelection, path: String = "") throws(StickerError) -> [Subject] {
+        switch selection {
+        case .all: return subjects
+        case .instance(let number):
+            guard number >= 1, number <= subjects.count else {
+                throw .noSuchInstance(number, available: subjects.count)
+            }
+            return [subjects[number - 1]]
+        case .point(let x, let y):
+            guard let index = subjectIndex(atX: x, y: y) else { throw .noSubjectAt(x: x, y: y, path: path) }
+            return [subjects[index]]
+        }
+    }
+
+    /// The mask keeping only `chosen`: other subjects and stray specks become transparent; the soft
+    /// edge just around a chosen subject stays.
+    public func alpha(keeping chosen: [Subject]) -> [UInt8] {
+        let keep = Set(chosen.map(\.label))
+        let halo = 3.0
+        let boxes = chosen.map {
+            Rect(
+                x: $0.bounds.x - halo, y: $0.bounds.y - halo, width: $0.bounds.width + 2 * halo,
+                height: $0.bounds.height + 2 * halo)
+        }
+        var result = alpha
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                let label = labels[index]
+                if label != 0 {
+                    if !keep.contains(label) { result[index] = 0 }
+                } else if result[index] != 0 {
+                    let point = Point(x: Double(x), y: Double(y))
+                    if !boxes.contains(where: { $0.contains(point) }) { result[index] = 0 }
+                }
+            }
+        }
+        return result
+    }
+}
+
+/// How a mask is made.
+public struct MaskOptions: Hashable, Sendable {
+    /// Refine the upsampled map along the photo's own edges (guided filter); else plain bilinear.
+    public var refine: Bool
+    /// Regions smaller than this fraction of the photo are specks, not subjects.
+    public var minimumSubjectFraction: Double
+
+    /// The defaults: refined, subjects at least 0.5 % of the photo.
+    public init(refine: Bool = true, minimumSubjectFraction: Double = 0.005) {
+        self.refine = refine
+        self.minimumSubjectFraction = minimumSubjectFraction
+    }
+}
+
+extension SubjectModel {
+    /// The mask of a photo at full resolution.
+    /// - Throws: ``StickerError/noSubject(_:)`` when the photo has none.
+    public func mask(
+        of image: Bitmap, options: MaskOptions = MaskOptions(), path: String = "the photo"
+    )
+        throws(StickerError) -> SubjectMask
+    {
+        let (map, contrast) = try predict(image)
+        // A sigmoid map with almost no spread means the model saw nothing to lift.
+        guard contrast >= 0.3 else { throw .noSubject(path) }
+        let rgb = image.channels == 3 ? image.pixels : Self.dropAlpha(image)
+        var alpha = [UInt8](repeating: 0, count: image.width * image.height)
+        var message = [CChar](repeating: 0, count: 512)
+        let workSide = min(1024, max(image.width, image.height))
+        let radius = options.refine ? max(2, workSide / 128) : 0
+        let status = map.withUnsafeBufferPointer { mapPointer in
+            rgb.withUnsafeBufferPointer { pixels in
+                alpha.withUnsafeMutableBufferPointer { output in
+                    csegment_upsample(
+                        mapPointer.baseAddress, Int32(Self.mapSide), Int32(Self.mapSide), pixels.baseAddress,
+                        Int32(image.width), Int32(image.height), Int32(radius), 1e-3, Int32(workSide),
+                        output.baseAddress, &message, message.count)
+                }
+            }
+        }
+        guard status == 0 else { throw .inference(String(cString: message)) }
+        let (labels, subjects) = try Self.components(
+            alpha, width: image.width, height: image.height, minimumFraction: options.minimumSubjectFraction)
+        guard !subjects.isEmpty else { throw .noSubject(path) }
+        return SubjectMask(width: image.width, height: image.height, alpha: alpha, subjects: subjects, labels: labels)
+    }
+
+    /// Where the subject is, in unit coordinates of the photo: the centre of mass of the mask and
+    /// the bounds of all subjects. Works on a small copy, so it costs one inference.
+    public func focus(
+        of image: Bitmap, path: String = "the photo"
+    ) throws(StickerError) -> (
+        center: Point, bounds: Rect
+    ) {
+        let (map, contrast) = try predict(image)
+        guard contrast >= 0.3 else { throw .noSubject(path) }
+        let side = Self.mapSide
+        var total = 0.0
+        var sumX = 0.0
+        var sumY = 0.0
+        var (minX, minY, maxX, maxY) = (side, side, -1, -1)
+        for y in 0..<side {
+            for x in 0..<side {
+                let value = Double(map[y * side + x])
+                guard value >= 0.5 else { continue }
+                total += value
+                sumX += value * (Double(x) + 0.5)
+                sumY += value * (Double(y) + 0.5)
+                (minX, minY, maxX, maxY) = (min(minX, x), min(minY, y), max(maxX, x), max(maxY, y))
+            }
+        }
+        guard total > 0 else { throw .noSubject(path) }
+        let unit = Double(side)
+        return (
+            Point(x: sumX / total / unit, y: sumY / total / unit),
+            Rect(
+                x: Double(minX) / unit, y: Double(minY) / unit, width: Double(maxX - minX + 1) / unit,
+                height: Double(maxY - minY + 1) / unit)
+        )
+    }
+
+    static func components(
+        _ alpha: [UInt8], width: Int, height: Int, minimumFraction: Double
+    ) throws(StickerError)
+        -> ([Int32], [Subject])
+    {
+        var labels = [Int32](repeating: 0, count: width * height)
+        let maximum = 256
+        var stats = [Int32](repeating: 0, count: maximum * 5)
+        var message = [CChar](repeating: 0, count: 512)
+        let count = alpha.withUnsafeBufferPointer { mask in
+            labels.withUnsafeMutableBufferPointer { labelPointer in
+                csegment_components(
+                    mask.baseAddress, Int32(width), Int32(height), 128, labelPointer.baseAddress, &stats,
+                    Int32(maximum), &message, message.count)
+            }
+        }
+        guard count >= 0 else { throw .inference(String(cString: message)) }
+        let minimumArea = max(16, Int(Double(width * height) * minimumFraction))
+        let subjects = (0..<Int(count)).compactMap { index -> Subject? in
+            let base = index * 5
+            let area = Int(stats[base + 4])
+            guard area >= minimumArea else { return nil }
+            return Subject(
+                bounds: Rect(
+                    x: Double(stats[base]), y: Double(stats[base + 1]), width: Double(stats[base + 2]),
+                    height: Double(stats[base + 3])), area: area, label: Int32(index + 1))
+        }
+        return (labels, subjects.sorted { $0.area > $1.area })
+    }
+}

@@ -1,0 +1,87 @@
+import CSegment
+import CollageCore
+import CollageRender
+import Foundation
+
+/// The U²-Net-p saliency model, loaded once and shared: it finds the subjects of a photo.
+///
+/// Safe to use from several threads (inference is serialised inside; everything around it runs
+/// in parallel).
+public final class SubjectModel: @unchecked Sendable {
+    // @unchecked: the OpenCV handle is only used through the shim, which locks around inference.
+    private let handle: OpaquePointer
+    /// The model file.
+    public let path: URL
+    /// The file's SHA-256, which keys cached masks.
+    public let sha256: String
+
+    /// The SHA-256 of the model Collage is built for (u2netp.onnx, 4,574,861 bytes).
+    public static let expectedSHA256 = "309c8469258dda742793dce0ebea8e6dd393174f89934733ecc8b14c76f4ddd8"
+    /// The side of the square map the model works at.
+    public static let mapSide = Int(CSEGMENT_MAP_SIDE)
+
+    /// `$COLLAGE_MODEL`, else `$XDG_CACHE_HOME/collage/models/u2netp.onnx`, else under `~/.cache`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let explicit = environment["COLLAGE_MODEL"], !explicit.isEmpty { return URL(fileURLWithPath: explicit) }
+        let cache =
+            environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
+            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".cache")
+        return cache.appendingPathComponent("collage/models/u2netp.onnx")
+    }
+
+    /// Loads the model after checking the file is the expected one.
+    /// - Throws: ``StickerError/modelMissing(path:)`` or ``StickerError/modelInvalid(path:reason:)``,
+    ///   whose messages name the path, the expected hash and the command that fixes it.
+    public init(path: URL = SubjectModel.defaultPath()) throws(StickerError) {
+        self.path = path
+        guard FileManager.default.fileExists(atPath: path.path) else { throw .modelMissing(path: path.path) }
+        do {
+            sha256 = try SHA256.hex(ofFile: path)
+        } catch {
+            throw .modelInvalid(path: path.path, reason: "it cannot be read: \(error.localizedDescription)")
+        }
+        guard sha256 == Self.expectedSHA256 else {
+            throw .modelInvalid(path: path.path, reason: "its SHA-256 is \(sha256)")
+        }
+        var message = [CChar](repeating: 0, count: 512)
+        guard let handle = csegment_load(path.path, &message, message.count) else {
+            throw .modelInvalid(path: path.path, reason: String(cString: message))
+        }
+        self.handle = handle
+    }
+
+    deinit { csegment_free(handle) }
+
+    /// The graph output the maps come from (pinned at load: the first unconnected output).
+    public var outputName: String { String(cString: csegment_output_name(handle)) }
+
+    /// The 320 × 320 saliency map of RGB pixels, 0…1, and whether it has any contrast at all.
+    func predict(_ image: Bitmap) throws(StickerError) -> (map: [Float], contrast: Float) {
+        let rgb = image.channels == 3 ? image.pixels : Self.dropAlpha(image)
+        var map = [Float](repeating: 0, count: Self.mapSide * Self.mapSide)
+        var low: Float = 0
+        var high: Float = 0
+        var message = [CChar](repeating: 0, count: 512)
+        let status = rgb.withUnsafeBufferPointer { pixels in
+            map.withUnsafeMutableBufferPointer { output in
+                csegment_predict(
+                    handle, pixels.baseAddress, Int32(image.width), Int32(image.height), output.baseAddress, &low,
+                    &high, &message, message.count)
+            }
+        }
+        guard status == 0 else { throw .inference(String(cString: message)) }
+        return (map, high - low)
+    }
+
+    static func dropAlpha(_ image: Bitmap) -> [UInt8] {
+        var rgb = [UInt8]()
+        rgb.reserveCapacity(image.width * image.height * 3)
+        let pixels = image.pixels
+        for index in stride(from: 0, to: pixels.count, by: image.channels) {
+            rgb.append(pixels[index])
+            rgb.append(pixels[index + min(1, image.channels - 1)])
+            rgb.append(pixels[index + min(2, image.channels - 1)])
+        }
+        return rgb
+    }
+}

@@ -1,0 +1,141 @@
+import CollageCore
+import CollageLibrary
+import CollageRender
+import Foundation
+import Stickers
+
+/// `collage sticker`: lift the subject out of a photo as a transparent sticker.
+enum StickerCommand: Command {
+    static let spec = CommandSpec(
+        name: "sticker",
+        abstract: "Lift the subject out of a photo as a transparent sticker",
+        usage: "photo.jpg -o sticker.png [--instance N | --at X,Y] [--outline PX] [--shadow] [--mask-only]",
+        options: [
+            .value("-o", "FILE", "Where to write the sticker (PNG or WebP, with alpha)"),
+            .value("--output", "FILE", "Same as -o"),
+            .value("--instance", "N", "Only the N-th largest subject (1 is the largest); default: all subjects"),
+            .value("--at", "X,Y", "Only the subject under this point of the photo, in pixels"),
+            .value("--outline", "PX", "A white outline this many pixels wide"),
+            .flag("--shadow", "A soft shadow below the sticker"),
+            .flag("--mask-only", "Write the mask (white subject on black, the photo's size) instead"),
+            .value("--format", "png|webp", "The output format (default: from the extension)"),
+            .flag("--no-refine", "Upsample the model's map without edge refinement"),
+            .value("--model", "PATH", "The U²-Net-p model (default: $COLLAGE_MODEL, else ~/.cache/collage/models)"),
+            .flag("--json", "Print what was written as JSON"),
+        ],
+        discussion: """
+            The model finds the photo's subjects; its 320 × 320 map is upsampled to the photo's size
+            and refined along the photo's own edges. Subjects are the separate regions of the mask,
+            largest first. The sticker is the photo with the mask as alpha, cropped to the chosen
+            subjects plus a small margin.
+            Exits 3 when the photo has no subject (nothing is written), 69 when the model is
+            missing or not the expected file (the message says how to fetch it).
+            """,
+        positionals: 1...1)
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        guard let outputPath = arguments.value("-o") ?? arguments.value("--output") else {
+            throw .usage("an output file is required: -o sticker.png")
+        }
+        let output = URL(fileURLWithPath: outputPath)
+        let format: OutputFormat
+        if let name = arguments.value("--format") {
+            guard let named = OutputFormat(rawValue: name.lowercased()), named == .png || named == .webp else {
+                throw .usage("--format expects png or webp, got \"\(name)\"")
+            }
+            format = named
+        } else {
+            guard let inferred = OutputFormat(pathExtension: output.pathExtension),
+                inferred == .png || inferred == .webp
+            else {
+                throw .usage(
+                    "a sticker is written as .png or .webp (it needs alpha), got \"\(output.lastPathComponent)\"")
+            }
+            format = inferred
+        }
+        let options = try stickerOptions(arguments)
+        let model = try loadModel(arguments)
+        let photo = URL(fileURLWithPath: arguments.positionals[0])
+        let image: Bitmap
+        do {
+            image = try Bitmap.read(photo)
+        } catch {
+            throw error.cliError
+        }
+        let result: Bitmap
+        do throws(StickerError) {
+            let mask = try model.mask(
+                of: image, options: MaskOptions(refine: !arguments.has("--no-refine")), path: photo.path)
+            result =
+                arguments.has("--mask-only")
+                ? try StickerMaker.maskImage(mask, options: options, path: photo.path)
+                : try StickerMaker.sticker(from: image, mask: mask, options: options, path: photo.path)
+        } catch {
+            throw error.cliError
+        }
+        do {
+            try result.write(to: output, format: format)
+        } catch {
+            throw error.cliError
+        }
+        if arguments.has("--json") {
+            Output.printJSON(
+                .object([
+                    "file": .string(output.path), "width": .number(Double(result.width)),
+                    "height": .number(Double(result.height)), "format": .string(format.rawValue),
+                ]))
+        } else {
+            Output.print("Wrote \(output.path) (\(result.width) × \(result.height) \(format.rawValue.uppercased()))")
+        }
+    }
+
+    static func stickerOptions(_ arguments: ParsedArguments) throws(CLIError) -> StickerOptions {
+        var options = StickerOptions()
+        if arguments.value("--instance") != nil, arguments.value("--at") != nil {
+            throw .usage("choose --instance or --at, not both")
+        }
+        if let number = try arguments.value(
+            "--instance", expected: "a whole number ≥ 1", { Int($0).flatMap { $0 >= 1 ? $0 : nil } })
+        {
+            options.selection = .instance(number)
+        }
+        if let point = try arguments.value(
+            "--at", expected: "X,Y in pixels, such as 320,200",
+            { text -> (Int, Int)? in
+                let parts = text.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                return parts.count == 2 ? (parts[0], parts[1]) : nil
+            })
+        {
+            options.selection = .point(x: point.0, y: point.1)
+        }
+        options.outlineWidth =
+            try arguments.value(
+                "--outline", expected: "a number of pixels from 0 to 200",
+                {
+                    Double($0).flatMap { (0...200).contains($0) ? $0 : nil }
+                }) ?? 0
+        options.shadow = arguments.has("--shadow")
+        return options
+    }
+
+    static func loadModel(_ arguments: ParsedArguments) throws(CLIError) -> SubjectModel {
+        let path = arguments.value("--model").map { URL(fileURLWithPath: $0) } ?? SubjectModel.defaultPath()
+        do {
+            return try SubjectModel(path: path)
+        } catch {
+            throw error.cliError
+        }
+    }
+}
+
+extension StickerError {
+    /// The exit code and message for a failed sticker.
+    var cliError: CLIError {
+        switch self {
+        case .modelMissing, .modelInvalid: .unavailable(description)
+        case .noSubject, .noSubjectAt, .noSuchInstance: .noSubject(description)
+        case .image(let error): error.cliError
+        case .inference: .failure(description)
+        }
+    }
+}
