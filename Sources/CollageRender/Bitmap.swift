@@ -45,16 +45,22 @@ public struct Bitmap: Hashable, Sendable {
         }
     }
 
-    /// Decodes a whole file upright (EXIF orientation applied) as 8-bit sRGB, keeping alpha when
-    /// the file has it.
+    /// Decodes a file upright (EXIF orientation applied) as 8-bit sRGB, keeping alpha when the
+    /// file has it.
+    /// - Parameter maxSide: shrink (on load, cheaply) so the longer side is at most this.
     /// - Throws: ``RenderError`` naming the file and the problem.
-    public static func read(_ file: URL, limits: RenderLimits = RenderLimits()) throws(RenderError) -> Bitmap {
+    public static func read(
+        _ file: URL, maxSide: Int? = nil, limits: RenderLimits = RenderLimits()
+    )
+        throws(RenderError) -> Bitmap
+    {
         let decoder = PhotoDecoder(limits: limits)
         let header = try decoder.header(of: file)
+        let scale = maxSide.map { min(1, Double($0) / max(header.size.width, header.size.height)) } ?? 1
         do {
             var image = try VipsImage.thumbnail(
-                file.path, width: Int(header.size.width), height: Int(header.size.height),
-                convertProfile: header.hasProfile
+                file.path, width: max(1, Int((header.size.width * scale).rounded())),
+                height: max(1, Int((header.size.height * scale).rounded())), convertProfile: header.hasProfile
             ).toSRGB()
             if image.bands == 2 || image.bands > 4 { image = try PhotoDecoder.rgba(image) }
             let pixels = try image.pixels()

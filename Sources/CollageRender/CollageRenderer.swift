@@ -43,7 +43,7 @@ public struct CollageRenderer: Sendable {
         var layers: [(image: VipsImage, x: Int, y: Int)] = []
         for item in collage.items {
             let file = try photos.file(for: item.content)
-            layers.append(try layer(for: item, file: file, scale: scale, style: collage.style))
+            layers.append(try layer(for: item, file: file, scale: scale, style: collage.style, photos: photos))
         }
         let image = try vips("composite the collage") { () throws(VipsError) -> VipsImage in
             var composed = try Self.stack(layers, on: base)
@@ -133,8 +133,14 @@ public struct CollageRenderer: Sendable {
 
     // MARK: - Layers
 
+    /// The item's own crop, else one centred on what the photo source says matters in it.
+    private func crop(for item: CollageItem, file: URL, photos: some PhotoSource) -> Crop {
+        if let crop = item.crop { return crop }
+        return photos.automaticFocus(for: item.content, file: file).map { Crop(focus: $0) } ?? .centered
+    }
+
     private func layer(
-        for item: CollageItem, file: URL, scale: Double, style: Style
+        for item: CollageItem, file: URL, scale: Double, style: Style, photos: some PhotoSource
     ) throws(RenderError) -> (
         image: VipsImage, x: Int, y: Int
     ) {
@@ -148,7 +154,7 @@ public struct CollageRenderer: Sendable {
         case .photo:
             // Rotation reads its input out of order, so a rotated photo is decoded up front.
             let photo = try PhotoDecoder(limits: limits).cover(
-                file, width: width, height: height, crop: item.crop ?? .centered,
+                file, width: width, height: height, crop: crop(for: item, file: file, photos: photos),
                 materialize: item.rotation.degrees != 0)
             cell = PlacedCell(
                 image: try vips("round the corners of \(file.path)") { () throws(VipsError) -> VipsImage in
@@ -184,7 +190,8 @@ public struct CollageRenderer: Sendable {
                 switch item.content {
                 case .photo:
                     _ = try decoder.cover(
-                        file, width: width, height: height, crop: item.crop ?? .centered, materialize: true)
+                        file, width: width, height: height, crop: crop(for: item, file: file, photos: photos),
+                        materialize: true)
                 case .sticker:
                     _ = try decoder.fit(file, width: width, height: height, materialize: true)
                 }

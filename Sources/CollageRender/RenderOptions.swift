@@ -92,6 +92,15 @@ public protocol PhotoSource: Sendable {
     /// The file that `content` shows.
     /// - Throws: ``RenderError/unresolvedReference(_:reason:)`` when it has none.
     func file(for content: ItemContent) throws(RenderError) -> URL
+
+    /// Where to centre the crop of a photo whose item has no crop of its own, in unit
+    /// coordinates of the photo (its subject, say); `nil` centres it.
+    func automaticFocus(for content: ItemContent, file: URL) -> Point?
+}
+
+extension PhotoSource {
+    /// No automatic focus: photos without a crop are centred.
+    public func automaticFocus(for content: ItemContent, file: URL) -> Point? { nil }
 }
 
 /// Resolves references as file paths, relative ones against a base directory (the document's).

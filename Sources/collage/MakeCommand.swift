@@ -21,10 +21,11 @@ enum MakeCommand: Command {
             .value("--title", "TEXT", "A title for the collage (used with --save-document)"),
             .value("--save-document", "FILE", "Also write the collage as a JSON document"),
             .flag("--json", "Print what was written as JSON"),
-        ] + OutputArguments.specs,
+        ] + OutputArguments.specs + SmartCropArguments.specs,
         discussion: """
-            Photos fill the layout's slots in order, each cropped to fill its slot around its centre;
-            photos beyond the slot count are placed free in the middle (and a note says so).
+            Photos fill the layout's slots in order, each cropped to fill its slot around its subject
+            (found by the subject model, when installed) or else its centre; photos beyond the slot
+            count are placed free in the middle (and a note says so).
             The canvas has a long side of 1,200 points, so the default --scale 3 gives 3,600 pixels.
 
             Examples:
@@ -37,6 +38,7 @@ enum MakeCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         let output = try OutputArguments.parse(arguments)
+        let model = try SmartCropArguments.model(arguments)
         let layout = arguments.value("--layout") ?? "grid2x2"
         guard let template = Template.named(layout) else {
             throw .usage(
@@ -86,6 +88,6 @@ enum MakeCommand: Command {
         try renderAndReport(
             collage,
             photos: DirectoryPhotoSource(baseDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)),
-            output: output, json: arguments.has("--json"))
+            model: model, output: output, json: arguments.has("--json"))
     }
 }

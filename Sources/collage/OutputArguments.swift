@@ -1,6 +1,7 @@
 import CollageCore
 import CollageRender
 import Foundation
+import Stickers
 
 /// The output options `make` and `render` share: where, how large, which format.
 struct OutputArguments {
@@ -76,6 +77,42 @@ extension RenderError {
         case .cannotWrite: .cannotCreate(description)
         case .failed: .failure(description)
         }
+    }
+}
+
+/// `--smart-crop` and friends: whether photos without a crop are cropped around their subject.
+enum SmartCropArguments {
+    static let specs: [OptionSpec] = [
+        .flag("--smart-crop", "Crop photos around their subject (default when the model is installed)"),
+        .flag("--no-smart-crop", "Crop photos around their centre"),
+        .value("--model", "PATH", "The subject model (default: $COLLAGE_MODEL, else ~/.cache/collage/models)"),
+    ]
+
+    /// The model to find subjects with, or `nil` for centre crops. Asking for `--smart-crop`
+    /// without a usable model is an error; by default a missing model just means centre crops.
+    static func model(_ arguments: ParsedArguments) throws(CLIError) -> SubjectModel? {
+        if arguments.has("--smart-crop"), arguments.has("--no-smart-crop") {
+            throw .usage("choose --smart-crop or --no-smart-crop, not both")
+        }
+        if arguments.has("--no-smart-crop") { return nil }
+        let path = arguments.value("--model").map { URL(fileURLWithPath: $0) } ?? SubjectModel.defaultPath()
+        do {
+            return try SubjectModel(path: path)
+        } catch {
+            if arguments.has("--smart-crop") || arguments.value("--model") != nil { throw error.cliError }
+            return nil
+        }
+    }
+}
+
+/// Renders with subject-aware crops when a model is given, and reports what was written.
+func renderAndReport(
+    _ collage: Collage, photos: some PhotoSource, model: SubjectModel?, output: OutputArguments, json: Bool
+) throws(CLIError) {
+    if let model {
+        try renderAndReport(collage, photos: SubjectFocusSource(photos, model: model), output: output, json: json)
+    } else {
+        try renderAndReport(collage, photos: photos, output: output, json: json)
     }
 }
 

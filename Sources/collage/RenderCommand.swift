@@ -8,7 +8,8 @@ enum RenderCommand: Command {
         name: "render",
         abstract: "Render a collage document (JSON) to an image",
         usage: "doc.json -o out.png [--scale N | --size PX | --print WxHin@DPI] [--format F] [--quality Q]",
-        options: [.flag("--json", "Print what was written as JSON")] + OutputArguments.specs,
+        options: [.flag("--json", "Print what was written as JSON")] + OutputArguments.specs
+            + SmartCropArguments.specs,
         discussion: """
             Photo and sticker references in the document are file paths, relative to the document's folder.
             A transparent background stays transparent in PNG, WebP, HEIC and AVIF; JPEG puts it on white.
@@ -22,6 +23,7 @@ enum RenderCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         let output = try OutputArguments.parse(arguments)
+        let model = try SmartCropArguments.model(arguments)
         let path = arguments.positionals[0]
         let collage: Collage
         do {
@@ -39,6 +41,7 @@ enum RenderCommand: Command {
             ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             : URL(fileURLWithPath: path).deletingLastPathComponent()
         try renderAndReport(
-            collage, photos: DirectoryPhotoSource(baseDirectory: base), output: output, json: arguments.has("--json"))
+            collage, photos: DirectoryPhotoSource(baseDirectory: base), model: model, output: output,
+            json: arguments.has("--json"))
     }
 }

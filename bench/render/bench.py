@@ -68,7 +68,7 @@ def two_by_two(size, gap_px):
     points = gap_px / 3 * (1200 / size) * 3  # canvas points at the scale that gives `size` px
     out = lambda name: os.path.join(WORK, name)
     cell = (size - 3 * gap_px) // 2
-    ours = bench("collage make", [COLLAGE, "make", "--layout", "grid2x2", "--size", str(size), "--spacing",
+    ours = bench("collage make", [COLLAGE, "make", "--no-smart-crop", "--layout", "grid2x2", "--size", str(size), "--spacing",
                                   f"{points:g}", "--padding", f"{points:g}", "--quality", "90", *inputs,
                                   "-o", out("ours.jpg")])
     floor = bench("libvips floor (C, shrink-on-load)", [FLOOR, out("floor.jpg"), str(size), str(gap_px), *inputs])
@@ -94,7 +94,7 @@ def poster():
     print(f"\n12-photo 3 x 4 poster, A3 at 300 DPI (3508 x 4961 px) (median of {RUNS}):")
     inputs = photos(12)
     out = lambda name: os.path.join(WORK, name)
-    ours = bench("collage make --print a3", [COLLAGE, "make", "--layout", "grid3x4", "--print", "297x420mm@300",
+    ours = bench("collage make --print a3", [COLLAGE, "make", "--no-smart-crop", "--layout", "grid3x4", "--print", "297x420mm@300",
                                              "--spacing", "4", "--padding", "4", *inputs, "-o", out("poster.jpg")])
     pillow = bench("Pillow (draft mode, 2 threads)", [
         PYTHON, os.path.join(HERE, "pillow_collage.py"), out("poster-pillow.jpg"), "3", "4", "3508", "4961", "12",

@@ -1,0 +1,35 @@
+import CollageCore
+import CollageRender
+import Foundation
+
+/// Subject-aware cropping: a photo source whose photos are cropped around their subject instead
+/// of their centre, so a frame of a different shape does not cut the subject off.
+public struct SubjectFocusSource<Base: PhotoSource>: PhotoSource {
+    let base: Base
+    let model: SubjectModel
+
+    /// Wraps `base`, finding each photo's subject with `model`.
+    public init(_ base: Base, model: SubjectModel) {
+        self.base = base
+        self.model = model
+    }
+
+    /// The file, as the base source resolves it.
+    public func file(for content: ItemContent) throws(RenderError) -> URL { try base.file(for: content) }
+
+    /// The subject's centre of mass, when the photo has a subject; else the base source's answer.
+    public func automaticFocus(for content: ItemContent, file: URL) -> Point? {
+        model.focusPoint(ofFile: file) ?? base.automaticFocus(for: content, file: file)
+    }
+}
+
+extension SubjectModel {
+    /// The longer side a photo is shrunk to before finding its subject: the model sees 320 px.
+    public static let focusDecodeSide = 640
+
+    /// A photo's subject centre in unit coordinates, or `nil` when it has none or cannot be read.
+    public func focusPoint(ofFile file: URL) -> Point? {
+        guard let image = try? Bitmap.read(file, maxSide: Self.focusDecodeSide) else { return nil }
+        return try? focus(of: image, path: file.path).center
+    }
+}

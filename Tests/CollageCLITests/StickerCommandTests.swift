@@ -1,0 +1,76 @@
+import CollageCore
+import CollageRender
+import Foundation
+import Testing
+
+@Suite("collage sticker and smart crops", .serialized)
+struct StickerCommandTests {
+    /// A wide photo: an orange disc in its left fifth on a pale background.
+    static func offCentrePhoto(in directory: URL) throws -> URL {
+        var image = Bitmap(width: 900, height: 400, color: [236, 234, 228])
+        for y in 0..<400 {
+            for x in 0..<900 where pow(Double(x) - 150, 2) / 4900 + pow(Double(y) - 200, 2) / 14400 <= 1 {
+                image[x, y] = [230, 110, 20]
+            }
+        }
+        let file = directory.appendingPathComponent("off centre.png")
+        try image.write(to: file, format: .png)
+        return file
+    }
+
+    @Test func stickerWritesATransparentPNG() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = try Self.offCentrePhoto(in: directory)
+        let output = directory.appendingPathComponent("sticker.png")
+        let result = try CommandRunner.run(["sticker", photo.path, "-o", output.path, "--outline", "6", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let sticker = try Bitmap.read(output)
+        #expect(sticker.channels == 4 && sticker.width < 300)
+        #expect(sticker[0, 0][3] == 0 && sticker[sticker.width / 2, sticker.height / 2] == [230, 110, 20, 255])
+        let mask = directory.appendingPathComponent("mask.png")
+        #expect(try CommandRunner.run(["sticker", photo.path, "--mask-only", "-o", mask.path]).status == 0)
+        let maskImage = try Bitmap.read(mask)
+        #expect(maskImage.width == 900 && maskImage[150, 200][0] == 255 && maskImage[700, 200][0] == 0)
+    }
+
+    @Test func noSubjectAndMissingModelHaveTheirOwnExitCodes() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let flat = directory.appendingPathComponent("flat.png")
+        try Bitmap(width: 300, height: 200, color: [120, 120, 120]).write(to: flat, format: .png)
+        let output = directory.appendingPathComponent("none.png")
+        let none = try CommandRunner.run(["sticker", flat.path, "-o", output.path])
+        #expect(none.status == 3 && none.stderr.contains("no subject found"))
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        let photo = try Self.offCentrePhoto(in: directory)
+        let missing = try CommandRunner.run(["sticker", photo.path, "-o", output.path, "--model", "/no/model.onnx"])
+        #expect(missing.status == 69 && missing.stderr.contains("scripts/fetch-model"))
+        let nowhere = try CommandRunner.run(["sticker", photo.path, "-o", output.path, "--at", "800,50"])
+        #expect(nowhere.status == 3 && nowhere.stderr.contains("no subject at (800, 50)"))
+        let badFormat = try CommandRunner.run(["sticker", photo.path, "-o", "x.jpg"])
+        #expect(badFormat.status == 64)
+    }
+
+    @Test func smartCropKeepsTheSubjectInANarrowSlot() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = try Self.offCentrePhoto(in: directory)
+        let smart = directory.appendingPathComponent("smart.png")
+        let centred = directory.appendingPathComponent("centred.png")
+        // A strip of three tall slots: each slot is much narrower than the wide photo.
+        for (output, flag) in [(smart, "--smart-crop"), (centred, "--no-smart-crop")] {
+            let result = try CommandRunner.run(
+                [
+                    "make", flag, "--layout", "strip", "--size", "600", photo.path, photo.path, photo.path, "-o",
+                    output.path,
+                ])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let frame = try #require(Template.named("strip")).frames(
+            in: Size(width: 1200, height: 1200), spacing: 12, padding: 12)[0]
+        let center = (Int(frame.center.x / 2), Int(frame.center.y / 2))
+        #expect(close(try Bitmap.read(smart)[center.0, center.1], [230, 110, 20]), "the subject fills the slot")
+        #expect(close(try Bitmap.read(centred)[center.0, center.1], [236, 234, 228]), "a centre crop shows background")
+    }
+}
