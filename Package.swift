@@ -31,7 +31,7 @@ let package = Package(
             linkerSettings: [
                 .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
             ]),
-        .target(name: "Stickers", dependencies: ["CollageCore", "CollageRender", "CSegment"]),
+        .target(name: "Stickers", dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "CSegment"]),
 
         // The `collage` command: argument parsing and subcommands only.
         .executableTarget(
@@ -39,7 +39,8 @@ let package = Package(
 
         .testTarget(name: "CollageCoreTests", dependencies: ["CollageCore"]),
         .testTarget(name: "CollageRenderTests", dependencies: ["CollageRender", "CollageCore"]),
-        .testTarget(name: "StickersTests", dependencies: ["Stickers", "CollageRender", "CollageCore"]),
+        .testTarget(
+            name: "StickersTests", dependencies: ["Stickers", "CollageLibrary", "CollageRender", "CollageCore"]),
         .testTarget(name: "CollageLibraryTests", dependencies: ["CollageLibrary", "CollageRender", "CollageCore"]),
         // Runs the built `collage` binary as a user would; depends on it so it is built first.
         .testTarget(

@@ -13,6 +13,7 @@ extension Library {
                 let ids = try connection.query(
                     """
                     SELECT id FROM photos WHERE id NOT IN (SELECT ref FROM items WHERE kind = 'photo')
+                        AND id NOT IN (SELECT photo_id FROM stickers)
                     """
                 ) { row throws(SQLiteError) in try row.text(0) }
                 for id in ids { try connection.run("DELETE FROM photos WHERE id = ?", [id]) }
@@ -20,7 +21,7 @@ extension Library {
             }
         }
         report.removedPhotos = unused
-        let known = Set(try photos().map(\.id))
+        let known = Set(try photos().map(\.id)).union(try stickers().map(\.id))
         for folder in [photosFolder, derivedFolder] {
             for file in Self.files(under: folder) {
                 let name = file.lastPathComponent
@@ -59,9 +60,17 @@ public struct LibraryPhotoSource: PhotoSource {
         self.library = library
     }
 
-    /// The original of the photo an item shows.
+    /// The original of the photo an item shows, or the sticker's image.
     public func file(for content: ItemContent) throws(RenderError) -> URL {
         do throws(LibraryError) {
+            if case .sticker(let id) = content {
+                let file = library.stickerFile(of: try library.sticker(id))
+                guard FileManager.default.fileExists(atPath: file.path) else {
+                    throw LibraryError.invalid(
+                        "the image of sticker \(id) is missing (\(file.path)); make it again with 'collage sticker'")
+                }
+                return file
+            }
             let photo = try library.photo(content.reference)
             let file = library.originalFile(of: photo)
             guard FileManager.default.fileExists(atPath: file.path) else {

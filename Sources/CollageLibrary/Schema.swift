@@ -52,6 +52,28 @@ enum Schema {
         Migration(
             name: "v2: index items by what they show, for gc and photo usage",
             sql: "CREATE INDEX items_by_ref ON items (kind, ref);"),
+        Migration(
+            name: "v3: stickers lifted from photos, and cached subject focal points",
+            sql: """
+                CREATE TABLE stickers (
+                    id TEXT PRIMARY KEY,          -- hash of photo, model and parameters
+                    photo_id TEXT NOT NULL REFERENCES photos(id),
+                    selection TEXT NOT NULL,      -- all, instance:N or point:X,Y
+                    outline REAL NOT NULL,
+                    shadow INTEGER NOT NULL,
+                    width INTEGER NOT NULL,
+                    height INTEGER NOT NULL,
+                    created_at REAL NOT NULL
+                );
+                CREATE INDEX stickers_by_photo ON stickers (photo_id);
+                CREATE TABLE photo_subjects (
+                    photo_id TEXT NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+                    model TEXT NOT NULL,          -- SHA-256 of the model file
+                    focus_x REAL,                 -- NULL when the photo has no subject
+                    focus_y REAL,
+                    PRIMARY KEY (photo_id, model)
+                );
+                """),
     ]
 
     static var currentVersion: Int { migrations.count }

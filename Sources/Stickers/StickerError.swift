@@ -1,3 +1,4 @@
+import CollageLibrary
 import CollageRender
 import Foundation
 
@@ -17,6 +18,8 @@ public enum StickerError: Error, Sendable, CustomStringConvertible {
     case image(RenderError)
     /// OpenCV reported an error.
     case inference(String)
+    /// The library refused (unknown photo, unwritable folder).
+    case library(LibraryError)
 
     /// A sentence saying what went wrong and, for the model, the command that fixes it.
     public var description: String {
@@ -34,6 +37,7 @@ public enum StickerError: Error, Sendable, CustomStringConvertible {
                 ? "no subjects found" : "there is no subject \(index); the photo has \(available) (1 is the largest)"
         case .image(let error): error.description
         case .inference(let message): "the subject model failed: \(message)"
+        case .library(let error): error.description
         }
     }
 }

@@ -123,7 +123,7 @@ extension SubjectModel {
                 }
             }
         }
-        guard status == 0 else { throw .inference(String(cString: message)) }
+        guard status == 0 else { throw .inference(cMessage(message)) }
         let (labels, subjects) = try Self.components(
             alpha, width: image.width, height: image.height, minimumFraction: options.minimumSubjectFraction)
         guard !subjects.isEmpty else { throw .noSubject(path) }
@@ -180,7 +180,7 @@ extension SubjectModel {
                     Int32(maximum), &message, message.count)
             }
         }
-        guard count >= 0 else { throw .inference(String(cString: message)) }
+        guard count >= 0 else { throw .inference(cMessage(message)) }
         let minimumArea = max(16, Int(Double(width * height) * minimumFraction))
         let subjects = (0..<Int(count)).compactMap { index -> Subject? in
             let base = index * 5

@@ -14,6 +14,11 @@ public final class SubjectModel: @unchecked Sendable {
     public let path: URL
     /// The file's SHA-256, which keys cached masks.
     public let sha256: String
+    private let counter = NSLock()
+    nonisolated(unsafe) private var runs = 0
+
+    /// How many times this model has run inference, so caching can be checked.
+    package var inferenceCount: Int { counter.withLock { runs } }
 
     /// The SHA-256 of the model Collage is built for (u2netp.onnx, 4,574,861 bytes).
     public static let expectedSHA256 = "309c8469258dda742793dce0ebea8e6dd393174f89934733ecc8b14c76f4ddd8"
@@ -45,7 +50,7 @@ public final class SubjectModel: @unchecked Sendable {
         }
         var message = [CChar](repeating: 0, count: 512)
         guard let handle = csegment_load(path.path, &message, message.count) else {
-            throw .modelInvalid(path: path.path, reason: String(cString: message))
+            throw .modelInvalid(path: path.path, reason: cMessage(message))
         }
         self.handle = handle
     }
@@ -69,7 +74,8 @@ public final class SubjectModel: @unchecked Sendable {
                     &high, &message, message.count)
             }
         }
-        guard status == 0 else { throw .inference(String(cString: message)) }
+        guard status == 0 else { throw .inference(cMessage(message)) }
+        counter.withLock { runs += 1 }
         return (map, high - low)
     }
 
@@ -84,4 +90,9 @@ public final class SubjectModel: @unchecked Sendable {
         }
         return rgb
     }
+}
+
+/// The text of a NUL-terminated message buffer the shim filled.
+func cMessage(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }

@@ -2,6 +2,7 @@ import CollageCore
 import CollageLibrary
 import CollageRender
 import Foundation
+import Stickers
 
 /// The summary of a stored collage as JSON, shared by `new`, `list` and friends.
 func summaryJSON(_ stored: StoredCollage) -> JSONValue {
@@ -291,14 +292,28 @@ enum ExportCommand: Command {
     static let spec = CommandSpec(
         name: "export", abstract: "Render a library collage to an image file",
         usage: "[--library DIR] ID -o out.jpg [--scale N | --size PX | --print WxHin@DPI] [--format F] [--quality Q]",
-        options: [LibraryAccess.option, .flag("--json", "Print what was written as JSON")] + OutputArguments.specs,
+        options: [LibraryAccess.option, .flag("--json", "Print what was written as JSON")] + OutputArguments.specs
+            + SmartCropArguments.specs,
+        discussion: """
+            Photos without a crop of their own are cropped around their subject when the model is
+            installed (--no-smart-crop turns it off); each photo's focus is computed once and kept
+            in the library.
+            """,
         positionals: 1...1)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         let output = try OutputArguments.parse(arguments)
+        let model = try SmartCropArguments.model(arguments)
         let library = try LibraryAccess.open(arguments)
         let stored = try LibraryAccess.run { () throws(LibraryError) in try library.collage(arguments.positionals[0]) }
-        try renderAndReport(
-            stored.collage, photos: LibraryPhotoSource(library: library), output: output, json: arguments.has("--json"))
+        if let model {
+            try renderAndReport(
+                stored.collage, photos: LibrarySubjectFocusSource(library: library, model: model), output: output,
+                json: arguments.has("--json"))
+        } else {
+            try renderAndReport(
+                stored.collage, photos: LibraryPhotoSource(library: library), output: output,
+                json: arguments.has("--json"))
+        }
     }
 }

@@ -9,8 +9,10 @@ enum StickerCommand: Command {
     static let spec = CommandSpec(
         name: "sticker",
         abstract: "Lift the subject out of a photo as a transparent sticker",
-        usage: "photo.jpg -o sticker.png [--instance N | --at X,Y] [--outline PX] [--shadow] [--mask-only]",
+        usage:
+            "(photo.jpg -o sticker.png | PHOTO-ID [--library DIR]) [--instance N | --at X,Y] [--outline PX] [--shadow]",
         options: [
+            LibraryAccess.option,
             .value("-o", "FILE", "Where to write the sticker (PNG or WebP, with alpha)"),
             .value("--output", "FILE", "Same as -o"),
             .value("--instance", "N", "Only the N-th largest subject (1 is the largest); default: all subjects"),
@@ -24,6 +26,11 @@ enum StickerCommand: Command {
             .flag("--json", "Print what was written as JSON"),
         ],
         discussion: """
+            Given a file, writes the sticker to -o. Given the id of a library photo (see
+            'collage photos'), adds the sticker to the library and prints its id, which collages
+            place as {"type": "sticker", "ref": ID}; -o also writes a copy. The library caches the
+            mask per photo and model, so asking again does not run the model again.
+
             The model finds the photo's subjects; its 320 × 320 map is upsampled to the photo's size
             and refined along the photo's own edges. Subjects are the separate regions of the mask,
             largest first. The sticker is the photo with the mask as alpha, cropped to the chosen
@@ -34,6 +41,12 @@ enum StickerCommand: Command {
         positionals: 1...1)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        let source = arguments.positionals[0]
+        if !FileManager.default.fileExists(atPath: source), arguments.value("--library") != nil || !source.contains("/")
+        {
+            try runOnLibraryPhoto(source, arguments)
+            return
+        }
         guard let outputPath = arguments.value("-o") ?? arguments.value("--output") else {
             throw .usage("an output file is required: -o sticker.png")
         }
@@ -89,6 +102,38 @@ enum StickerCommand: Command {
         }
     }
 
+    /// `collage sticker PHOTO-ID`: the sticker goes into the library.
+    static func runOnLibraryPhoto(_ photoID: String, _ arguments: ParsedArguments) throws(CLIError) {
+        if arguments.has("--mask-only") { throw .usage("--mask-only writes a file: give a photo file and -o") }
+        let options = try stickerOptions(arguments)
+        let model = try loadModel(arguments)
+        let library = try LibraryAccess.open(arguments)
+        let record: StickerRecord
+        do throws(StickerError) {
+            record = try model.makeSticker(
+                ofPhoto: photoID, in: library, options: options, refine: !arguments.has("--no-refine"))
+        } catch {
+            throw error.cliError
+        }
+        if let copy = arguments.value("-o") ?? arguments.value("--output") {
+            do {
+                try FileManager.default.copyItem(at: library.stickerFile(of: record), to: URL(fileURLWithPath: copy))
+            } catch {
+                throw .cannotCreate("\(copy): \(error.localizedDescription)")
+            }
+        }
+        if arguments.has("--json") {
+            Output.printJSON(
+                .object([
+                    "id": .string(record.id), "photo": .string(record.photoID),
+                    "width": .number(Double(record.width)), "height": .number(Double(record.height)),
+                    "file": .string(library.stickerFile(of: record).path),
+                ]))
+        } else {
+            Output.print(record.id)
+        }
+    }
+
     static func stickerOptions(_ arguments: ParsedArguments) throws(CLIError) -> StickerOptions {
         var options = StickerOptions()
         if arguments.value("--instance") != nil, arguments.value("--at") != nil {
@@ -136,6 +181,7 @@ extension StickerError {
         case .noSubject, .noSubjectAt, .noSuchInstance: .noSubject(description)
         case .image(let error): error.cliError
         case .inference: .failure(description)
+        case .library(let error): error.cliError
         }
     }
 }

@@ -52,6 +52,38 @@ struct StickerCommandTests {
         #expect(badFormat.status == 64)
     }
 
+    @Test func aLibraryPhotosStickerGoesIntoTheLibrary() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = directory.appendingPathComponent("library").path
+        let photo = try Self.offCentrePhoto(in: directory)
+        let imported = try CommandRunner.run(["import", "--json", photo.path, "--library", library])
+        let photoID = try #require(try JSONValue.parse(imported.stdout).elements.first?.member("id")?.string)
+        let first = try CommandRunner.run([
+            "sticker", String(photoID.prefix(10)), "--library", library, "--outline", "4",
+        ])
+        #expect(first.status == 0, "\(first.stderr)")
+        let stickerID = first.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(stickerID.count == 64)
+        let second = try CommandRunner.run(["sticker", photoID, "--library", library, "--outline", "4"])
+        #expect(
+            second.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == stickerID,
+            "the same request, the same sticker")
+        let created = try CommandRunner.run(["new", "--json", "--layout", "grid2x2", "--library", library])
+        let collageID = try #require(try JSONValue.parse(created.stdout).member("id")?.string)
+        let edit = #"{"op": "addItem", "id": "s", "content": {"type": "sticker", "ref": "\#(stickerID)"}}"#
+        #expect(try CommandRunner.run(["edit", collageID, edit, "--library", library]).status == 0)
+        let output = directory.appendingPathComponent("with-sticker.png")
+        let exported = try CommandRunner.run([
+            "export", collageID, "-o", output.path, "--scale", "0.5", "--library", library,
+        ])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let image = try Bitmap.read(output)
+        #expect(close(image[300, 300], [230, 110, 20]), "the sticker sits in the middle of the page")
+        let unknown = try CommandRunner.run(["sticker", "abcdef123456", "--library", library])
+        #expect(unknown.status == 66 && unknown.stderr.contains("no photo with id"))
+    }
+
     @Test func smartCropKeepsTheSubjectInANarrowSlot() throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,0 +1,138 @@
+import CollageCore
+import CollageRender
+import Foundation
+
+/// A sticker in the library: a subject lifted out of one of its photos.
+public struct StickerRecord: Hashable, Sendable {
+    /// Derived from the photo, the model and the parameters, so the same request is the same sticker.
+    public let id: String
+    /// The photo it was lifted from.
+    public let photoID: String
+    /// Which subjects: `all`, `instance:N` or `point:X,Y`.
+    public let selection: String
+    /// White outline width in pixels.
+    public let outlineWidth: Double
+    /// Whether it has a shadow.
+    public let shadow: Bool
+    /// Its size in pixels.
+    public let width: Int
+    /// Its size in pixels.
+    public let height: Int
+    /// When it was made.
+    public let createdAt: Date
+}
+
+/// What the library remembers about where a photo's subject is, for one model.
+public enum CachedFocus: Hashable, Sendable {
+    /// The subject's centre, in unit coordinates of the photo.
+    case subject(Point)
+    /// The model found no subject.
+    case noSubject
+}
+
+extension Library {
+    /// The sticker with `id`.
+    public func sticker(_ id: String) throws(LibraryError) -> StickerRecord {
+        guard let record = try stickers(where: "id = ?", [id]).first else { throw .unknownSticker(id) }
+        return record
+    }
+
+    /// Every sticker, newest first.
+    public func stickers() throws(LibraryError) -> [StickerRecord] { try stickers(where: "1", []) }
+
+    /// Where a sticker's PNG lives.
+    public func stickerFile(of sticker: StickerRecord) -> URL {
+        stickerFile(id: sticker.id)
+    }
+
+    /// Stores a sticker image and its record (replacing one with the same id).
+    public func saveSticker(
+        id: String, photoID: String, selection: String, outlineWidth: Double, shadow: Bool, image: Bitmap
+    ) throws(LibraryError) -> StickerRecord {
+        _ = try photo(photoID)
+        let file = stickerFile(id: id)
+        try makeFolder(file.deletingLastPathComponent())
+        do {
+            try image.write(to: file, format: .png)
+        } catch {
+            throw .image(error.description)
+        }
+        let record = StickerRecord(
+            id: id, photoID: photoID, selection: selection, outlineWidth: outlineWidth, shadow: shadow,
+            width: image.width, height: image.height, createdAt: now())
+        try database.write { connection throws(LibraryError) in
+            try sql(database.path) { () throws(SQLiteError) in
+                try connection.run(
+                    """
+                    INSERT OR REPLACE INTO stickers (id, photo_id, selection, outline, shadow, width, height, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        id, photoID, selection, outlineWidth, shadow, image.width, image.height,
+                        record.createdAt.timeIntervalSince1970,
+                    ])
+            }
+        }
+        return record
+    }
+
+    /// Where a cached mask for a photo and a key (model and parameters) lives; it may not exist yet.
+    public func maskCacheFile(photoID: String, key: String) -> URL {
+        derivedFolder.appendingPathComponent("masks").appendingPathComponent(String(photoID.prefix(2)))
+            .appendingPathComponent("\(photoID)-\(key).png")
+    }
+
+    /// The cached subject focus of a photo for a model, if it was computed before.
+    public func cachedFocus(photoID: String, model: String) throws(LibraryError) -> CachedFocus? {
+        try database.read { connection throws(LibraryError) in
+            try sql(database.path) { () throws(SQLiteError) in
+                try connection.query(
+                    "SELECT focus_x, focus_y FROM photo_subjects WHERE photo_id = ? AND model = ?", [photoID, model]
+                ) { row throws(SQLiteError) -> CachedFocus in
+                    guard let x = row.optionalDouble(0), let y = row.optionalDouble(1) else { return .noSubject }
+                    return .subject(Point(x: x, y: y))
+                }.first
+            }
+        }
+    }
+
+    /// Remembers a photo's subject focus for a model.
+    public func storeFocus(_ focus: CachedFocus, photoID: String, model: String) throws(LibraryError) {
+        var point: Point?
+        if case .subject(let center) = focus { point = center }
+        try database.write { connection throws(LibraryError) in
+            try sql(database.path) { () throws(SQLiteError) in
+                try connection.run(
+                    "INSERT OR REPLACE INTO photo_subjects (photo_id, model, focus_x, focus_y) VALUES (?, ?, ?, ?)",
+                    [photoID, model, point?.x, point?.y])
+            }
+        }
+    }
+
+    private func stickerFile(id: String) -> URL {
+        derivedFolder.appendingPathComponent("stickers").appendingPathComponent(String(id.prefix(2)))
+            .appendingPathComponent("\(id).png")
+    }
+
+    private func stickers(
+        where condition: String, _ arguments: [any SQLBindable]
+    ) throws(LibraryError)
+        -> [StickerRecord]
+    {
+        try database.read { connection throws(LibraryError) in
+            try sql(database.path) { () throws(SQLiteError) in
+                try connection.query(
+                    """
+                    SELECT id, photo_id, selection, outline, shadow, width, height, created_at FROM stickers
+                    WHERE \(condition) ORDER BY created_at DESC, id
+                    """, arguments
+                ) { row throws(SQLiteError) in
+                    StickerRecord(
+                        id: try row.text(0), photoID: try row.text(1), selection: try row.text(2),
+                        outlineWidth: try row.double(3), shadow: try row.int(4) != 0, width: try row.int(5),
+                        height: try row.int(6), createdAt: Date(timeIntervalSince1970: try row.double(7)))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import CollageCore
+import CollageLibrary
+import CollageRender
+import Foundation
+
+extension SubjectSelection {
+    /// How the library records a selection: `all`, `instance:N` or `point:X,Y`.
+    public var key: String {
+        switch self {
+        case .all: "all"
+        case .instance(let number): "instance:\(number)"
+        case .point(let x, let y): "point:\(x),\(y)"
+        }
+    }
+}
+
+extension SubjectModel {
+    /// Lifts a sticker out of a library photo and stores it in the library.
+    ///
+    /// The mask is cached under the photo's hash, the model's hash and the refinement setting,
+    /// so asking again runs no inference; the sticker's id is derived from the same things plus
+    /// the options, so the same request gives the same sticker.
+    public func makeSticker(
+        ofPhoto photoID: String, in library: Library, options: StickerOptions, refine: Bool = true
+    ) throws(StickerError) -> StickerRecord {
+        let photo: PhotoRecord
+        do throws(LibraryError) {
+            photo = try library.photo(photoID)
+        } catch {
+            throw .library(error)
+        }
+        let file = library.originalFile(of: photo)
+        let image: Bitmap
+        do throws(RenderError) {
+            image = try Bitmap.read(file)
+        } catch {
+            throw .image(error)
+        }
+        let mask = try cachedMask(of: image, photo: photo, in: library, refine: refine)
+        let sticker = try StickerMaker.sticker(from: image, mask: mask, options: options, path: photo.originalName)
+        let key = [
+            photo.id, sha256, refine ? "refined" : "bilinear", options.selection.key, "\(options.outlineWidth)",
+            "\(options.shadow)", "\(options.margin)",
+        ].joined(separator: "|")
+        do throws(LibraryError) {
+            return try library.saveSticker(
+                id: SHA256.hex(of: Data(key.utf8)), photoID: photo.id, selection: options.selection.key,
+                outlineWidth: options.outlineWidth, shadow: options.shadow, image: sticker)
+        } catch {
+            throw .library(error)
+        }
+    }
+
+    /// A photo's mask, from the library's cache when this model made it before.
+    func cachedMask(
+        of image: Bitmap, photo: PhotoRecord, in library: Library, refine: Bool
+    ) throws(StickerError)
+        -> SubjectMask
+    {
+        let cache = library.maskCacheFile(photoID: photo.id, key: "\(sha256.prefix(12))-\(refine ? "r" : "b")")
+        if let cached = try? Bitmap.read(cache), cached.width == image.width, cached.height == image.height {
+            let alpha =
+                cached.channels == 1
+                ? cached.pixels
+                : stride(from: 0, to: cached.pixels.count, by: cached.channels).map { cached.pixels[$0] }
+            let (labels, subjects) = try Self.components(
+                alpha, width: image.width, height: image.height, minimumFraction: MaskOptions().minimumSubjectFraction)
+            guard !subjects.isEmpty else { throw .noSubject(photo.originalName) }
+            return SubjectMask(
+                width: image.width, height: image.height, alpha: alpha, subjects: subjects, labels: labels)
+        }
+        let mask = try self.mask(of: image, options: MaskOptions(refine: refine), path: photo.originalName)
+        if let maskImage = Bitmap(width: mask.width, height: mask.height, channels: 1, pixels: mask.alpha) {
+            try? FileManager.default.createDirectory(
+                at: cache.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? maskImage.write(to: cache, format: .png)
+        }
+        return mask
+    }
+}
+
+/// Resolves a library collage's references and crops photos without a crop around their
+/// subject, computing each photo's focus once per model and keeping it in the library.
+public struct LibrarySubjectFocusSource: PhotoSource {
+    let library: Library
+    let model: SubjectModel
+    let base: LibraryPhotoSource
+
+    /// A source over `library` using `model` for focal points.
+    public init(library: Library, model: SubjectModel) {
+        self.library = library
+        self.model = model
+        self.base = LibraryPhotoSource(library: library)
+    }
+
+    /// The file, as the library resolves it.
+    public func file(for content: ItemContent) throws(RenderError) -> URL { try base.file(for: content) }
+
+    /// The cached focus, or one computed now and cached.
+    public func automaticFocus(for content: ItemContent, file: URL) -> Point? {
+        guard case .photo(let reference) = content, let photo = try? library.photo(reference) else { return nil }
+        if let cached = try? library.cachedFocus(photoID: photo.id, model: model.sha256) {
+            if case .subject(let point) = cached { return point }
+            return nil
+        }
+        let point = model.focusPoint(ofFile: file)
+        try? library.storeFocus(point.map { .subject($0) } ?? .noSubject, photoID: photo.id, model: model.sha256)
+        return point
+    }
+}
