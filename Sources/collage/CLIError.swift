@@ -65,7 +65,7 @@ enum ExitCode {
           64  usage error: unknown command or option, missing or malformed value
           65  data error: an input is invalid (a document, an image, an edit), or some imports failed
           66  an input does not exist: a file, or a collage or photo id
-          69  a needed encoder is not installed (e.g. HEIC or AVIF)
+          69  a needed part is missing: the subject model, or a HEIC/AVIF encoder
           73  an output file or the library cannot be written
           74  the library database could not be read or written
           75  the collage changed since its version was read: reload and try again
