@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "CollageRender", targets: ["CollageRender"]),
         .library(name: "CollageLibrary", targets: ["CollageLibrary"]),
         .library(name: "Stickers", targets: ["Stickers"]),
+        .library(name: "CollageServer", targets: ["CollageServer"]),
         .executable(name: "collage", targets: ["collage"]),
     ],
     targets: [
@@ -33,15 +34,26 @@ let package = Package(
             ]),
         .target(name: "Stickers", dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "CSegment"]),
 
+        // libmicrohttpd (module map + fixed-arity shims) and the editor's server on it.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(
+            name: "CollageServer",
+            dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CMicroHTTPD"],
+            resources: [.copy("Resources/web")]),
+
         // The `collage` command: argument parsing and subcommands only.
         .executableTarget(
-            name: "collage", dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers"]),
+            name: "collage",
+            dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageServer"]),
 
         .testTarget(name: "CollageCoreTests", dependencies: ["CollageCore"]),
         .testTarget(name: "CollageRenderTests", dependencies: ["CollageRender", "CollageCore"]),
         .testTarget(
             name: "StickersTests", dependencies: ["Stickers", "CollageLibrary", "CollageRender", "CollageCore"]),
         .testTarget(name: "CollageLibraryTests", dependencies: ["CollageLibrary", "CollageRender", "CollageCore"]),
+        .testTarget(
+            name: "CollageServerTests",
+            dependencies: ["CollageServer", "CollageLibrary", "Stickers", "CollageRender", "CollageCore"]),
         // Runs the built `collage` binary as a user would; depends on it so it is built first.
         .testTarget(
             name: "CollageCLITests", dependencies: ["collage", "CollageCore", "CollageRender", "CollageLibrary"]),

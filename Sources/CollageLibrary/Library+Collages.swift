@@ -87,6 +87,32 @@ extension Library {
         }
     }
 
+    /// Replaces a collage's whole document (undo and redo send back an earlier one), at a version.
+    /// The id, creation date and library references are the stored collage's; the rest is `document`'s.
+    @discardableResult
+    public func replace(_ id: String, with document: Collage, expectedVersion: Int) throws(LibraryError)
+        -> StoredCollage
+    {
+        try database.write { connection throws(LibraryError) in
+            let resolved = try resolveCollageID(id, connection)
+            let stored = try sql(database.path) { () throws(SQLiteError) in try Self.load(resolved, from: connection) }
+            guard expectedVersion == stored.version else {
+                throw LibraryError.staleVersion(collage: resolved, expected: expectedVersion, current: stored.version)
+            }
+            var next = document
+            next.id = stored.collage.id
+            next.created = stored.collage.created
+            guard next != stored.collage else { return stored }
+            next.updated = now().roundedToMilliseconds
+            let version = stored.version + 1
+            try sql(database.path) { () throws(SQLiteError) in
+                try connection.run("DELETE FROM collages WHERE id = ?", [resolved])
+                try Self.insert(next, version: version, into: connection)
+            }
+            return StoredCollage(collage: next, version: version)
+        }
+    }
+
     /// Renames a collage.
     @discardableResult
     public func rename(

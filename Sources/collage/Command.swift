@@ -29,6 +29,7 @@ enum RootCommand {
         PhotosCommand.self,
         CleanUpCommand.self,
         StickerCommand.self,
+        ServeCommand.self,
     ]
 
     static let overview = """

@@ -1,0 +1,41 @@
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+
+// MHD_start_daemon is variadic: this starts a thread-per-connection daemon bound to one address
+// (IPv4 or IPv6 text, e.g. "127.0.0.1" or "::1") with a completion callback, connection limit and
+// idle timeout. Port 0 picks a free port (see CMicroHTTPD_bound_port). NULL on failure.
+static inline struct MHD_Daemon *CMicroHTTPD_start(const char *host, uint16_t port, MHD_AccessHandlerCallback handler,
+                                                   void *handler_context, MHD_RequestCompletedCallback completed,
+                                                   void *completed_context, unsigned int connection_limit,
+                                                   unsigned int timeout_seconds) {
+    struct sockaddr_in address4;
+    struct sockaddr_in6 address6;
+    memset(&address4, 0, sizeof address4);
+    memset(&address6, 0, sizeof address6);
+    unsigned int flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
+    const struct sockaddr *address;
+    if (inet_pton(AF_INET, host, &address4.sin_addr) == 1) {
+        address4.sin_family = AF_INET;
+        address4.sin_port = htons(port);
+        address = (const struct sockaddr *)&address4;
+    } else if (inet_pton(AF_INET6, host, &address6.sin6_addr) == 1) {
+        address6.sin6_family = AF_INET6;
+        address6.sin6_port = htons(port);
+        address = (const struct sockaddr *)&address6;
+        flags |= MHD_USE_IPv6;
+    } else {
+        return NULL;
+    }
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_context, MHD_OPTION_SOCK_ADDR, address,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context, MHD_OPTION_CONNECTION_LIMIT,
+                            connection_limit, MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds, MHD_OPTION_END);
+}
+
+// MHD_get_daemon_info is variadic: the port the daemon listens on.
+static inline uint16_t CMicroHTTPD_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}

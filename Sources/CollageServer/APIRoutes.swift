@@ -1,0 +1,487 @@
+import CollageCore
+import CollageLibrary
+import CollageRender
+import Foundation
+import Stickers
+
+/// The JSON API. Every handler is a static function of the app and the request.
+enum APIRoutes {
+    static let all: [Route] = [
+        Route("GET", "/api/session", "getSession", "The token state-changing requests carry", responses: [200: "token"]) {
+            app, _ in .json(.object(["token": .string(app.token), "stickers": .bool(app.model != nil)]))
+        },
+        Route("GET", "/api/openapi.json", "getOpenAPI", "This document", responses: [200: "OpenAPI 3"]) { app, _ in
+            .json(app.openAPIDocument)
+        },
+        Route("GET", "/api/templates", "listTemplates", "Layouts with their unit slots", responses: [200: "templates"])
+        { _, _ in templates() },
+        Route("GET", "/api/canvas-presets", "listCanvasPresets", "Canvas shapes and print sizes", responses: [200: "presets"])
+        { _, _ in presets() },
+        Route("GET", "/api/collages", "listCollages", "Collages, most recently changed first", responses: [200: "list"]) {
+            app, _ throws(HTTPError) in try listCollages(app)
+        },
+        Route(
+            "POST", "/api/collages", "createCollage", "Create a collage", body: "{title?, template?, aspect?, photos?}",
+            responses: [201: "the new collage with its version", 422: "refused (unknown template or photo)"]
+        ) { app, request throws(HTTPError) in try createCollage(app, request) },
+        Route(
+            "GET", "/api/collages/{id}", "getCollage", "A collage document, its version, and its photos' sizes",
+            responses: [200: "{version, collage, media}", 404: "no such collage"]
+        ) { app, request throws(HTTPError) in try getCollage(app, request.parameter("id")) },
+        Route(
+            "PATCH", "/api/collages/{id}", "renameCollage", "Rename a collage", body: "{title, version?}",
+            responses: [200: "{version, collage, media}", 409: "stale version", 404: "no such collage"]
+        ) { app, request throws(HTTPError) in try renameCollage(app, request) },
+        Route(
+            "PUT", "/api/collages/{id}", "replaceCollage", "Replace the whole document at a version (undo and redo)",
+            body: "{version, collage}",
+            responses: [200: "{version, collage, media}", 409: "stale version", 422: "invalid document"]
+        ) { app, request throws(HTTPError) in try replaceCollage(app, request) },
+        Route(
+            "DELETE", "/api/collages/{id}", "deleteCollage", "Delete a collage",
+            responses: [204: "deleted", 404: "no such collage"]
+        ) { app, request throws(HTTPError) in
+            try library { () throws(LibraryError) in try app.library.deleteCollage(request.parameter("id")) }
+            return HTTPResponse(status: .noContent)
+        },
+        Route(
+            "POST", "/api/collages/{id}/duplicate", "duplicateCollage", "Copy a collage",
+            responses: [201: "the copy", 404: "no such collage"]
+        ) { app, request throws(HTTPError) in
+            let copy = try library { () throws(LibraryError) in try app.library.duplicate(request.parameter("id")) }
+            return try document(app, copy, status: .created)
+        },
+        Route(
+            "POST", "/api/collages/{id}/edits", "editCollage", "Apply edits at a version",
+            body: "{version, edits: [Edit]}",
+            responses: [
+                200: "{version, collage, media}", 409: "stale version: the body carries the current document",
+                422: "an edit was refused",
+            ]
+        ) { app, request throws(HTTPError) in try applyEdits(app, request) },
+        Route(
+            "GET", "/api/collages/{id}/thumbnail", "collageThumbnail", "A small JPEG of the collage (ETag by version)",
+            responses: [200: "image/jpeg", 304: "unchanged"]
+        ) { app, request throws(HTTPError) in try collageThumbnail(app, request) },
+        Route(
+            "GET", "/api/collages/{id}/export", "exportCollage",
+            "Render the collage: ?format=jpeg|png|webp|heic|avif and scale=N, size=PX or print=6x4in@300",
+            responses: [200: "the image, as a download", 422: "bad options", 404: "no such collage"]
+        ) { app, request throws(HTTPError) in try export(app, request) },
+        Route("GET", "/api/photos", "listPhotos", "Photos in the library", responses: [200: "list"]) {
+            app, _ throws(HTTPError) in try listPhotos(app)
+        },
+        Route(
+            "POST", "/api/photos", "uploadPhotos", "Upload photos (several files per request)", body: "multipart",
+            responses: [201: "{photos, errors}", 413: "over the upload limit", 415: "not multipart"]
+        ) { app, request throws(HTTPError) in try upload(app, request) },
+        Route(
+            "GET", "/api/photos/{id}/thumbnail", "photoThumbnail", "A 512 px JPEG (ETag; immutable)",
+            responses: [200: "image/jpeg", 304: "unchanged", 404: "no such photo"]
+        ) { app, request throws(HTTPError) in try photoImage(app, request, preview: false) },
+        Route(
+            "GET", "/api/photos/{id}/preview", "photoPreview", "A 2,048 px JPEG (ETag; immutable)",
+            responses: [200: "image/jpeg", 304: "unchanged", 404: "no such photo"]
+        ) { app, request throws(HTTPError) in try photoImage(app, request, preview: true) },
+        Route(
+            "POST", "/api/photos/{id}/stickers", "liftSticker",
+            "Lift a sticker: all subjects, or the one at {at: {x, y}} (unit coordinates of the photo)",
+            body: "{at?: {x, y}, instance?, outline?, shadow?}",
+            responses: [201: "{id, width, height, image}", 422: "no subject (there, or at all)", 503: "no model"]
+        ) { app, request throws(HTTPError) in try liftSticker(app, request) },
+        Route(
+            "GET", "/api/stickers/{id}/image", "stickerImage", "A sticker's PNG (immutable)",
+            responses: [200: "image/png", 304: "unchanged", 404: "no such sticker"]
+        ) { app, request throws(HTTPError) in try stickerImage(app, request) },
+    ]
+
+    // MARK: - Collages
+
+    static func templates() -> HTTPResponse {
+        .json(
+            .array(
+                Template.catalog.map { template in
+                    .object([
+                        "id": .string(template.id), "name": .string(template.name), "symbol": .string(template.symbol),
+                        "premium": .bool(template.isPremium), "slots": .number(Double(template.slotCount)),
+                        "unitSlots": .array(template.slots.map { CollageDocument.jsonValue(of: $0) }),
+                    ])
+                }))
+    }
+
+    static func presets() -> HTTPResponse {
+        .json(
+            .array(
+                CanvasPreset.all.map { preset in
+                    var members: [String: JSONValue] = [
+                        "id": .string(preset.id), "name": .string(preset.name),
+                        "aspect": .string(preset.aspect.description),
+                        "canvas": .object([
+                            "width": .number(preset.canvasSize.width), "height": .number(preset.canvasSize.height),
+                        ]),
+                    ]
+                    if let inches = preset.printInches {
+                        members["inches"] = .object(["width": .number(inches.width), "height": .number(inches.height)])
+                    }
+                    return .object(members)
+                }))
+    }
+
+    static func listCollages(_ app: CollageApp) throws(HTTPError) -> HTTPResponse {
+        let summaries = try library { () throws(LibraryError) in try app.library.collages() }
+        return .json(
+            .array(
+                summaries.map { summary in
+                    .object([
+                        "id": .string(summary.id), "title": .string(summary.title),
+                        "items": .number(Double(summary.itemCount)),
+                        "template": summary.templateID.map(JSONValue.string) ?? .null,
+                        "version": .number(Double(summary.version)),
+                        "created": .string(CollageDocument.jsonDate(summary.created)),
+                        "updated": .string(CollageDocument.jsonDate(summary.updated)),
+                        "thumbnail": .string("/api/collages/\(summary.id)/thumbnail?v=\(summary.version)"),
+                    ])
+                }))
+    }
+
+    static func createCollage(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let body = try request.json()
+        let title = body.member("title")?.stringValue ?? "Untitled"
+        let template = body.member("template")?.stringValue ?? "grid2x2"
+        guard Template.named(template) != nil else {
+            throw HTTPError(.unprocessable, "no template named \"\(template)\"")
+        }
+        let aspectText = body.member("aspect")?.stringValue ?? "1:1"
+        guard let aspect = CanvasPreset.named(aspectText)?.aspect ?? AspectRatio(parsing: aspectText) else {
+            throw HTTPError(.unprocessable, "aspect must be W:H such as \"4:5\" or a preset such as \"a4\", got \"\(aspectText)\"")
+        }
+        var photos: [String] = []
+        if case .array(let values) = body.member("photos") { photos = values.compactMap(\.stringValue) }
+        let stored = try library { () throws(LibraryError) in
+            try app.library.createCollage(title: title, templateID: template, aspect: aspect, photoIDs: photos)
+        }
+        return try document(app, stored, status: .created)
+    }
+
+    static func getCollage(_ app: CollageApp, _ id: String) throws(HTTPError) -> HTTPResponse {
+        let stored = try library { () throws(LibraryError) in try app.library.collage(id) }
+        return try document(app, stored)
+    }
+
+    static func renameCollage(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let body = try request.json()
+        guard let title = body.member("title")?.stringValue else {
+            throw HTTPError(.badRequest, "title: expected a string")
+        }
+        let version = body.member("version")?.numberValue.map { Int($0) }
+        return try edit(app, request.parameter("id"), [.rename(title: title)], version: version)
+    }
+
+    static func replaceCollage(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let body = try request.json()
+        guard let version = body.member("version")?.numberValue, version == version.rounded(), version >= 1 else {
+            throw HTTPError(.badRequest, "version: expected the whole number the page last saw")
+        }
+        guard let value = body.member("collage") else { throw HTTPError(.badRequest, "collage: is required") }
+        let replacement: Collage
+        do {
+            replacement = try CollageDocument.decode(value)
+        } catch {
+            throw HTTPError(.unprocessable, error.issues.map { "collage.\($0)" }.joined(separator: "; "))
+        }
+        let id = request.parameter("id")
+        let stored: StoredCollage
+        do throws(LibraryError) {
+            stored = try app.library.replace(id, with: replacement, expectedVersion: Int(version))
+        } catch {
+            guard case .staleVersion = error else { throw error.httpError }
+            let current = try library { () throws(LibraryError) in try app.library.collage(id) }
+            var conflict = error.httpError
+            conflict.extra["current"] = try documentJSON(app, current)
+            throw conflict
+        }
+        return try document(app, stored)
+    }
+
+    static func applyEdits(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let body = try request.json()
+        guard let version = body.member("version")?.numberValue, version == version.rounded(), version >= 1 else {
+            throw HTTPError(.badRequest, "version: expected the whole number the page last saw")
+        }
+        guard let editsValue = body.member("edits") else { throw HTTPError(.badRequest, "edits: is required") }
+        let edits: [Edit]
+        do {
+            edits = try EditCodec.decode(editsValue)
+        } catch {
+            throw HTTPError(
+                .badRequest, error.issues.map { "edits\($0.path.hasPrefix("[") ? "" : ".")\($0)" }.joined(separator: "; "))
+        }
+        return try edit(app, request.parameter("id"), edits, version: Int(version))
+    }
+
+    /// Applies edits at a version; a stale version answers 409 with the current document.
+    static func edit(_ app: CollageApp, _ id: String, _ edits: [Edit], version: Int?) throws(HTTPError) -> HTTPResponse {
+        let stored: StoredCollage
+        do throws(LibraryError) {
+            stored = try app.library.apply(edits, to: id, expectedVersion: version)
+        } catch {
+            guard case .staleVersion = error else { throw error.httpError }
+            let current = try library { () throws(LibraryError) in try app.library.collage(id) }
+            var conflict = error.httpError
+            conflict.extra["current"] = try documentJSON(app, current)
+            throw conflict
+        }
+        return try document(app, stored)
+    }
+
+    /// `{version, collage, media}`: media maps each reference to its pixel size and image URL, so the
+    /// page can crop and draw exactly as the renderer does.
+    static func documentJSON(_ app: CollageApp, _ stored: StoredCollage) throws(HTTPError) -> JSONValue {
+        var media: [String: JSONValue] = [:]
+        for item in stored.collage.items where media[item.content.reference] == nil {
+            switch item.content {
+            case .photo(let reference):
+                guard let photo = try? app.library.photo(reference) else { continue }
+                media[reference] = .object([
+                    "width": .number(Double(photo.width)), "height": .number(Double(photo.height)),
+                    "preview": .string("/api/photos/\(photo.id)/preview"),
+                    "thumbnail": .string("/api/photos/\(photo.id)/thumbnail"),
+                ])
+            case .sticker(let reference):
+                guard let sticker = try? app.library.sticker(reference) else { continue }
+                media[reference] = .object([
+                    "width": .number(Double(sticker.width)), "height": .number(Double(sticker.height)),
+                    "preview": .string("/api/stickers/\(sticker.id)/image"),
+                    "thumbnail": .string("/api/stickers/\(sticker.id)/image"),
+                ])
+            }
+        }
+        return .object([
+            "version": .number(Double(stored.version)), "collage": CollageDocument.jsonValue(of: stored.collage),
+            "media": .object(media),
+        ])
+    }
+
+    static func document(_ app: CollageApp, _ stored: StoredCollage, status: HTTPStatus = .ok) throws(HTTPError)
+        -> HTTPResponse
+    {
+        .json(try documentJSON(app, stored), status: status)
+    }
+
+    static func collageThumbnail(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let stored = try library { () throws(LibraryError) in try app.library.collage(request.parameter("id")) }
+        let tag = "\"\(stored.collage.id)-v\(stored.version)\""
+        if request.headers["if-none-match"] == tag { return HTTPResponse(status: .notModified, headers: ["ETag": tag]) }
+        let file = app.library.derivedFolder.appendingPathComponent("collage-thumbnails")
+            .appendingPathComponent("\(stored.collage.id)-v\(stored.version).jpg")
+        if !FileManager.default.fileExists(atPath: file.path) {
+            try? FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            do throws(RenderError) {
+                try CollageRenderer().render(
+                    stored.collage, photos: LibraryPhotoSource(library: app.library),
+                    options: RenderOptions(size: .longSide(480), format: .jpeg, quality: 80), to: file)
+            } catch {
+                throw HTTPError(.unprocessable, error.description)
+            }
+        }
+        return try fileResponse(file, type: "image/jpeg", tag: tag, immutable: false)
+    }
+
+    static func export(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let stored = try library { () throws(LibraryError) in try app.library.collage(request.parameter("id")) }
+        let formatName = request.query["format"] ?? "jpeg"
+        guard let format = OutputFormat(rawValue: formatName.lowercased()) ?? OutputFormat(pathExtension: formatName)
+        else { throw HTTPError(.unprocessable, "format must be jpeg, png, webp, heic or avif, got \"\(formatName)\"") }
+        var size = OutputSize.scale(3)
+        if let text = request.query["scale"] {
+            guard let scale = Double(text), scale > 0, scale <= 20 else {
+                throw HTTPError(.unprocessable, "scale must be a number from 0 to 20, got \"\(text)\"")
+            }
+            size = .scale(scale)
+        } else if let text = request.query["size"] {
+            guard let side = Int(text), side > 0 else {
+                throw HTTPError(.unprocessable, "size must be a whole number of pixels, got \"\(text)\"")
+            }
+            size = .longSide(side)
+        } else if let text = request.query["print"] {
+            guard let print = PrintSize(parsing: text) else {
+                throw HTTPError(.unprocessable, "print must look like 6x4in@300, got \"\(text)\"")
+            }
+            size = .print(print)
+        }
+        let quality = request.query["quality"].flatMap(Int.init) ?? 90
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("collage-export-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result: RenderResult
+        do throws(RenderError) {
+            if let model = app.model {
+                result = try CollageRenderer().render(
+                    stored.collage, photos: LibrarySubjectFocusSource(library: app.library, model: model),
+                    options: RenderOptions(size: size, format: format, quality: quality), to: file)
+            } else {
+                result = try CollageRenderer().render(
+                    stored.collage, photos: LibraryPhotoSource(library: app.library),
+                    options: RenderOptions(size: size, format: format, quality: quality), to: file)
+            }
+        } catch {
+            throw HTTPError(.unprocessable, error.description)
+        }
+        guard let data = try? Data(contentsOf: file) else { throw HTTPError(.internalError, "the export went missing") }
+        let name = stored.collage.title.filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }
+        let fileName = (name.isEmpty ? "collage" : name) + "." + (format == .jpeg ? "jpg" : format.rawValue)
+        return HTTPResponse(
+            headers: [
+                "Content-Type": mimeType(format),
+                "Content-Disposition": "attachment; filename=\"\(fileName.replacingOccurrences(of: "\"", with: ""))\"",
+                "X-Image-Width": "\(result.width)", "X-Image-Height": "\(result.height)",
+            ], body: data)
+    }
+
+    // MARK: - Photos and stickers
+
+    static func listPhotos(_ app: CollageApp) throws(HTTPError) -> HTTPResponse {
+        let photos = try library { () throws(LibraryError) in try app.library.photos() }
+        return .json(.array(photos.map(photoJSON)))
+    }
+
+    static func photoJSON(_ photo: PhotoRecord) -> JSONValue {
+        .object([
+            "id": .string(photo.id), "name": .string(photo.originalName), "format": .string(photo.format),
+            "width": .number(Double(photo.width)), "height": .number(Double(photo.height)),
+            "thumbnail": .string("/api/photos/\(photo.id)/thumbnail"),
+            "preview": .string("/api/photos/\(photo.id)/preview"),
+        ])
+    }
+
+    static func upload(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let contentType = request.headers["content-type"] ?? ""
+        guard contentType.lowercased().hasPrefix("multipart/form-data"), let body = request.bodyFile else {
+            throw HTTPError(.unsupportedMediaType, "upload photos as multipart/form-data (one or more file fields)")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("collage-parts-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = try Multipart.files(in: body, contentType: contentType, into: folder)
+        guard !files.isEmpty else { throw HTTPError(.badRequest, "the upload holds no files") }
+        var photos: [JSONValue] = []
+        var errors: [JSONValue] = []
+        for upload in files {
+            // Import under the person's file name, so errors and records name it.
+            let named = folder.appendingPathComponent(UUID().uuidString).appendingPathComponent(upload.fileName)
+            do {
+                try FileManager.default.createDirectory(
+                    at: named.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.moveItem(at: upload.file, to: named)
+                let result = try app.library.importPhoto(from: named)
+                if case .object(var members) = photoJSON(result.photo) {
+                    members["new"] = .bool(result.isNew)
+                    photos.append(.object(members))
+                }
+            } catch let error as LibraryError {
+                errors.append(
+                    .object([
+                        "file": .string(upload.fileName),
+                        "message": .string(error.description.replacingOccurrences(of: named.path, with: upload.fileName)),
+                    ]))
+            } catch {
+                errors.append(.object(["file": .string(upload.fileName), "message": .string("could not be stored")]))
+            }
+        }
+        let status: HTTPStatus = photos.isEmpty ? .unprocessable : .created
+        return .json(.object(["photos": .array(photos), "errors": .array(errors)]), status: status)
+    }
+
+    static func photoImage(_ app: CollageApp, _ request: HTTPRequest, preview: Bool) throws(HTTPError) -> HTTPResponse {
+        let photo = try library { () throws(LibraryError) in try app.library.photo(request.parameter("id")) }
+        let tag = "\"\(photo.id)-\(preview ? Library.previewSize : Library.thumbnailSize)\""
+        if request.headers["if-none-match"] == tag {
+            return HTTPResponse(status: .notModified, headers: ["ETag": tag, "Cache-Control": immutableCache])
+        }
+        let file = try library { () throws(LibraryError) in
+            preview ? try app.library.previewFile(of: photo) : try app.library.thumbnailFile(of: photo)
+        }
+        return try fileResponse(file, type: "image/jpeg", tag: tag, immutable: true)
+    }
+
+    static func liftSticker(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        guard let model = app.model else {
+            throw HTTPError(.unavailable, "the subject model is not installed; run scripts/fetch-model and restart")
+        }
+        let body = request.body.isEmpty ? JSONValue.object([:]) : try request.json()
+        let photo = try library { () throws(LibraryError) in try app.library.photo(request.parameter("id")) }
+        var options = StickerOptions(outlineWidth: body.member("outline")?.numberValue ?? 0)
+        options.shadow = body.member("shadow") == .bool(true)
+        if let at = body.member("at") {
+            guard let x = at.member("x")?.numberValue, let y = at.member("y")?.numberValue, (0...1).contains(x),
+                (0...1).contains(y)
+            else { throw HTTPError(.badRequest, "at: expected {x, y} in unit coordinates of the photo (0 to 1)") }
+            options.selection = .point(
+                x: min(photo.width - 1, Int(x * Double(photo.width))), y: min(photo.height - 1, Int(y * Double(photo.height))))
+        } else if let instance = body.member("instance")?.numberValue {
+            options.selection = .instance(Int(instance))
+        }
+        do throws(StickerError) {
+            let sticker = try model.makeSticker(ofPhoto: photo.id, in: app.library, options: options)
+            return .json(
+                .object([
+                    "id": .string(sticker.id), "photo": .string(sticker.photoID),
+                    "width": .number(Double(sticker.width)), "height": .number(Double(sticker.height)),
+                    "image": .string("/api/stickers/\(sticker.id)/image"),
+                ]), status: .created)
+        } catch {
+            switch error {
+            case .noSubject, .noSubjectAt, .noSuchInstance: throw HTTPError(.unprocessable, error.description)
+            case .library(let libraryError): throw libraryError.httpError
+            default: throw HTTPError(.internalError, error.description)
+            }
+        }
+    }
+
+    static func stickerImage(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let sticker = try library { () throws(LibraryError) in try app.library.sticker(request.parameter("id")) }
+        let tag = "\"\(sticker.id)\""
+        if request.headers["if-none-match"] == tag {
+            return HTTPResponse(status: .notModified, headers: ["ETag": tag, "Cache-Control": immutableCache])
+        }
+        return try fileResponse(app.library.stickerFile(of: sticker), type: "image/png", tag: tag, immutable: true)
+    }
+
+    // MARK: - Helpers
+
+    static let immutableCache = "private, max-age=31536000, immutable"
+
+    static func fileResponse(_ file: URL, type: String, tag: String, immutable: Bool) throws(HTTPError) -> HTTPResponse {
+        guard let data = try? Data(contentsOf: file) else {
+            throw HTTPError(.notFound, "the image file is missing on disk")
+        }
+        return HTTPResponse(
+            headers: [
+                "Content-Type": type, "ETag": tag, "Cache-Control": immutable ? immutableCache : "private, no-cache",
+            ], body: data)
+    }
+
+    static func mimeType(_ format: OutputFormat) -> String {
+        switch format {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .webp: "image/webp"
+        case .heic: "image/heic"
+        case .avif: "image/avif"
+        }
+    }
+}
+
+extension JSONValue {
+    func member(_ key: String) -> JSONValue? {
+        if case .object(let members) = self { members[key] } else { nil }
+    }
+
+    var stringValue: String? {
+        if case .string(let text) = self { text } else { nil }
+    }
+
+    var numberValue: Double? {
+        if case .number(let value) = self { value } else { nil }
+    }
+}

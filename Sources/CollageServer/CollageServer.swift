@@ -1,0 +1,56 @@
+import CollageLibrary
+import Foundation
+import Stickers
+
+/// The editor on a real port: ``CollageApp`` behind libmicrohttpd.
+public final class CollageServer: Sendable {
+    /// The app answering requests.
+    public let app: CollageApp
+    private let server: HTTPServer
+
+    /// The address to open in a browser.
+    public var url: URL {
+        let host = server.host.contains(":") ? "[\(server.host)]" : server.host
+        return URL(string: "http://\(host):\(server.port)/") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// The port it listens on (useful with port 0).
+    public var port: Int { server.port }
+
+    /// Starts serving `library` on `host`:`port` (0 picks a free port).
+    /// - Parameter allowRemote: needed to bind anything but a loopback address.
+    public init(
+        library: Library, model: SubjectModel?, host: String = "127.0.0.1", port: Int = 8080, allowRemote: Bool = false
+    ) throws(ServerError) {
+        let loopback = ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+        guard loopback || allowRemote else { throw .remoteNotAllowed(host) }
+        let bindHost = host == "localhost" ? "127.0.0.1" : host
+        // The Host header is checked against the port before it is known, so bind first.
+        let holder = AppHolder()
+        server = try HTTPServer(host: bindHost, port: port) { request in holder.handle(request) }
+        let boundPort = server.port
+        var hosts: Set<String> = ["127.0.0.1:\(boundPort)", "localhost:\(boundPort)", "[::1]:\(boundPort)"]
+        hosts.insert((bindHost.contains(":") ? "[\(bindHost)]" : bindHost) + ":\(boundPort)")
+        app = CollageApp(library: library, model: model, allowedHosts: hosts)
+        holder.set(app)
+    }
+
+    /// Stops accepting connections and waits for the requests in flight.
+    public func stop() { server.stop() }
+}
+
+/// Lets the server start before the app (which needs the bound port) exists.
+private final class AppHolder: @unchecked Sendable {
+    // @unchecked: `app` is set once, under `lock`, before the server is announced.
+    private var app: CollageApp?
+    private let lock = NSLock()
+
+    func set(_ app: CollageApp) { lock.withLock { self.app = app } }
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        guard let app = lock.withLock({ app }) else {
+            return HTTPError(.unavailable, "the editor is starting; try again in a moment").response
+        }
+        return app.handle(request)
+    }
+}

@@ -1,0 +1,135 @@
+import CollageCore
+import Foundation
+
+/// An HTTP request as handlers see it: no sockets, so handlers can be tested directly.
+public struct HTTPRequest: Sendable {
+    /// `GET`, `POST`, …
+    public var method: String
+    /// The decoded path, e.g. `/api/collages/abc`.
+    public var path: String
+    /// Query parameters (the last value wins).
+    public var query: [String: String]
+    /// Headers with lowercased names.
+    public var headers: [String: String]
+    /// The body, when it was small enough to keep in memory.
+    public var body: Data
+    /// The body on disk, for uploads that are streamed to a file.
+    public var bodyFile: URL?
+    /// Values the router took from the path, e.g. `id`.
+    public var parameters: [String: String] = [:]
+
+    /// A request.
+    public init(
+        method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
+        body: Data = Data(), bodyFile: URL? = nil
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.bodyFile = bodyFile
+    }
+
+    /// The body parsed as JSON.
+    /// - Throws: 400 naming the problem when it is not JSON.
+    public func json() throws(HTTPError) -> JSONValue {
+        guard !body.isEmpty else { throw HTTPError(.badRequest, "the request needs a JSON body") }
+        do {
+            return try JSONValue.parse(body)
+        } catch {
+            throw HTTPError(.badRequest, "the body is not valid JSON: \(error.description)")
+        }
+    }
+
+    /// A path parameter.
+    func parameter(_ name: String) -> String { parameters[name] ?? "" }
+}
+
+/// A status code with its reason phrase.
+public struct HTTPStatus: Hashable, Sendable {
+    /// The numeric code.
+    public let code: Int
+    /// The standard phrase.
+    public let reason: String
+
+    /// 200.
+    public static let ok = HTTPStatus(code: 200, reason: "OK")
+    /// 201.
+    public static let created = HTTPStatus(code: 201, reason: "Created")
+    /// 204.
+    public static let noContent = HTTPStatus(code: 204, reason: "No Content")
+    /// 304.
+    public static let notModified = HTTPStatus(code: 304, reason: "Not Modified")
+    /// 400.
+    public static let badRequest = HTTPStatus(code: 400, reason: "Bad Request")
+    /// 403.
+    public static let forbidden = HTTPStatus(code: 403, reason: "Forbidden")
+    /// 404.
+    public static let notFound = HTTPStatus(code: 404, reason: "Not Found")
+    /// 405.
+    public static let methodNotAllowed = HTTPStatus(code: 405, reason: "Method Not Allowed")
+    /// 409.
+    public static let conflict = HTTPStatus(code: 409, reason: "Conflict")
+    /// 413.
+    public static let payloadTooLarge = HTTPStatus(code: 413, reason: "Payload Too Large")
+    /// 415.
+    public static let unsupportedMediaType = HTTPStatus(code: 415, reason: "Unsupported Media Type")
+    /// 421.
+    public static let misdirected = HTTPStatus(code: 421, reason: "Misdirected Request")
+    /// 422.
+    public static let unprocessable = HTTPStatus(code: 422, reason: "Unprocessable Content")
+    /// 500.
+    public static let internalError = HTTPStatus(code: 500, reason: "Internal Server Error")
+    /// 503.
+    public static let unavailable = HTTPStatus(code: 503, reason: "Service Unavailable")
+}
+
+/// An HTTP response.
+public struct HTTPResponse: Sendable {
+    /// The status.
+    public var status: HTTPStatus
+    /// Headers to send.
+    public var headers: [String: String]
+    /// The body.
+    public var body: Data
+
+    /// A response.
+    public init(status: HTTPStatus = .ok, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON response.
+    public static func json(_ value: JSONValue, status: HTTPStatus = .ok) -> HTTPResponse {
+        HTTPResponse(
+            status: status, headers: ["Content-Type": "application/json; charset=utf-8"],
+            body: Data(value.serialized(pretty: false).utf8))
+    }
+}
+
+/// An error a handler answers with: a status and a message a person can act on, sent as
+/// `{"error": {"message": …}}` (plus any extra members, such as the current document on 409).
+public struct HTTPError: Error, Sendable {
+    /// The status to answer with.
+    public let status: HTTPStatus
+    /// What went wrong and what to do.
+    public let message: String
+    /// Extra members of the error body.
+    public var extra: [String: JSONValue] = [:]
+
+    /// An error.
+    public init(_ status: HTTPStatus, _ message: String, extra: [String: JSONValue] = [:]) {
+        self.status = status
+        self.message = message
+        self.extra = extra
+    }
+
+    /// The response that carries it.
+    public var response: HTTPResponse {
+        var error: [String: JSONValue] = ["message": .string(message), "status": .number(Double(status.code))]
+        for (key, value) in extra { error[key] = value }
+        return .json(.object(["error": .object(error)]), status: status)
+    }
+}

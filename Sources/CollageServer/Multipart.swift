@@ -1,0 +1,77 @@
+import Foundation
+
+/// One file part of a `multipart/form-data` upload, written out to its own temporary file.
+struct UploadedFile {
+    let fileName: String
+    let file: URL
+}
+
+/// Splits a `multipart/form-data` body (on disk) into its file parts.
+enum Multipart {
+    /// The files in the body; other fields are ignored.
+    /// - Throws: 400 naming the problem for a missing boundary or a truncated body.
+    static func files(in body: URL, contentType: String, into folder: URL) throws(HTTPError) -> [UploadedFile] {
+        guard let boundary = boundary(contentType) else {
+            throw HTTPError(.badRequest, "multipart upload without a boundary in its Content-Type")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: body, options: .alwaysMapped)
+        } catch {
+            throw HTTPError(.internalError, "the upload could not be read back")
+        }
+        let delimiter = Data("--\(boundary)".utf8)
+        let headerEnd = Data("\r\n\r\n".utf8)
+        var files: [UploadedFile] = []
+        guard var position = data.range(of: delimiter)?.upperBound else {
+            throw HTTPError(.badRequest, "the upload has no parts (boundary \(boundary) not found)")
+        }
+        while true {
+            // After a delimiter: "--" ends the body, CRLF starts a part.
+            if data[position..<min(position + 2, data.endIndex)] == Data("--".utf8) { break }
+            guard let headersRange = data.range(of: headerEnd, in: position..<data.endIndex) else {
+                throw HTTPError(.badRequest, "the upload is truncated: a part has no end of headers")
+            }
+            let headers = String(decoding: data[position..<headersRange.lowerBound], as: UTF8.self)
+            let contentStart = headersRange.upperBound
+            guard let next = data.range(of: Data("\r\n".utf8) + delimiter, in: contentStart..<data.endIndex) else {
+                throw HTTPError(.badRequest, "the upload is truncated: a part has no closing boundary")
+            }
+            if let name = fileName(headers) {
+                let safeName = URL(fileURLWithPath: name).lastPathComponent
+                let target = folder.appendingPathComponent("\(UUID().uuidString)-\(safeName)")
+                do {
+                    try data[contentStart..<next.lowerBound].write(to: target)
+                } catch {
+                    throw HTTPError(.internalError, "the upload could not be stored")
+                }
+                files.append(UploadedFile(fileName: safeName.isEmpty ? "photo" : safeName, file: target))
+            }
+            position = next.upperBound
+        }
+        return files
+    }
+
+    static func boundary(_ contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            if pair.count == 2, pair[0].lowercased() == "boundary" {
+                let value = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                return value.isEmpty || value.count > 200 ? nil : value
+            }
+        }
+        return nil
+    }
+
+    private static func fileName(_ headers: String) -> String? {
+        for line in headers.split(separator: "\r\n") where line.lowercased().hasPrefix("content-disposition:") {
+            guard let range = line.range(of: "filename=\"") else { return nil }
+            let rest = line[range.upperBound...]
+            guard let end = rest.firstIndex(of: "\"") else { return nil }
+            return String(rest[..<end])
+        }
+        return nil
+    }
+}

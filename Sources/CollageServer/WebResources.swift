@@ -1,0 +1,56 @@
+import Foundation
+
+/// The editor's static files, read once from the package's resources: an allowlist, so no
+/// request path ever reaches the file system.
+struct WebResources: Sendable {
+    private let files: [String: Data]
+
+    init() {
+        var files: [String: Data] = [:]
+        if let folder = Bundle.module.url(forResource: "web", withExtension: nil),
+            let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+        {
+            for name in names where !name.hasPrefix(".") {
+                files[name] = try? Data(contentsOf: folder.appendingPathComponent(name))
+            }
+        }
+        self.files = files
+    }
+
+    /// The page for `/` (with the token filled in) and the files under `/static/`; `nil` for
+    /// other paths, which are the API's.
+    func response(for segments: [String], token: String) throws(HTTPError) -> HTTPResponse? {
+        if segments.isEmpty || segments == ["index.html"] {
+            guard let page = files["index.html"] else {
+                throw HTTPError(.internalError, "the editor's files are missing from this build")
+            }
+            let html = String(decoding: page, as: UTF8.self).replacingOccurrences(of: "{{TOKEN}}", with: token)
+            return HTTPResponse(
+                headers: [
+                    "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
+                    "Content-Security-Policy":
+                        "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'",
+                    "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+                ], body: Data(html.utf8))
+        }
+        guard segments.count == 2, segments[0] == "static" else { return nil }
+        guard let data = files[segments[1]], segments[1] != "index.html" else {
+            throw HTTPError(.notFound, "no editor file named \"\(segments[1])\"")
+        }
+        return HTTPResponse(
+            headers: [
+                "Content-Type": Self.contentType(segments[1]), "Cache-Control": "no-cache",
+                "X-Content-Type-Options": "nosniff",
+            ], body: data)
+    }
+
+    static func contentType(_ name: String) -> String {
+        switch URL(fileURLWithPath: name).pathExtension {
+        case "js": "text/javascript; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "svg": "image/svg+xml"
+        case "html": "text/html; charset=utf-8"
+        default: "application/octet-stream"
+        }
+    }
+}

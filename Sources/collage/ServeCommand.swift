@@ -1,0 +1,91 @@
+import CollageLibrary
+import CollageServer
+import Dispatch
+import Foundation
+import Stickers
+
+/// `collage serve`: the web editor.
+enum ServeCommand: Command {
+    static let spec = CommandSpec(
+        name: "serve",
+        abstract: "Start the web editor on this machine",
+        usage: "[--port 8080] [--host 127.0.0.1] [--library DIR] [--open] [--allow-remote]",
+        options: [
+            LibraryAccess.option, .value("--port", "N", "The port (default 8080; 0 picks a free one)"),
+            .value("--host", "ADDRESS", "The address to listen on (default 127.0.0.1)"),
+            .flag("--allow-remote", "Allow a non-loopback --host (the editor has no accounts: anyone who can reach it can edit)"),
+            .flag("--open", "Open the editor in the default browser"),
+            .value("--model", "PATH", "The subject model for stickers and smart crops"),
+        ],
+        discussion: """
+            Prints the editor's address, then serves until Ctrl-C, which lets requests in flight
+            finish and closes the library. Requests must name this address in their Host header
+            (no DNS rebinding), and changes need the page's token.
+            """)
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        let port = try arguments.value("--port", expected: "a port number from 0 to 65535") {
+            Int($0).flatMap { (0...65535).contains($0) ? $0 : nil }
+        } ?? 8080
+        let host = arguments.value("--host") ?? "127.0.0.1"
+        let library = try LibraryAccess.open(arguments)
+        let modelPath = arguments.value("--model").map { URL(fileURLWithPath: $0) } ?? SubjectModel.defaultPath()
+        let model: SubjectModel?
+        do {
+            model = try SubjectModel(path: modelPath)
+        } catch {
+            model = nil
+            Output.printError("collage: note: stickers and smart crops are off: \(error)")
+        }
+        let server: CollageServer
+        do {
+            server = try CollageServer(
+                library: library, model: model, host: host, port: port, allowRemote: arguments.has("--allow-remote"))
+        } catch {
+            throw error.cliError
+        }
+        if arguments.has("--allow-remote"), !["127.0.0.1", "::1", "localhost"].contains(host) {
+            Output.printError("collage: warning: listening on \(host): anyone who can reach it can change your library")
+        }
+        Output.print("Collage editor: \(server.url.absoluteString)  (library \(library.root.path); Ctrl-C to stop)")
+        if arguments.has("--open") { openInBrowser(server.url) }
+        waitForSignal(server: server, library: library)
+    }
+
+    /// Serves until SIGINT or SIGTERM, then shuts down cleanly and exits.
+    static func waitForSignal(server: CollageServer, library: Library) -> Never {
+        for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber, SIG_IGN) }
+        let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .main) }
+        for source in sources {
+            source.setEventHandler {
+                Output.printError("collage: stopping…")
+                server.stop()
+                library.close()
+                exit(0)
+            }
+            source.resume()
+        }
+        withExtendedLifetime(sources) { dispatchMain() }
+    }
+
+    static func openInBrowser(_ url: URL) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["xdg-open", url.absoluteString]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        if (try? process.run()) == nil {
+            Output.printError("collage: could not open a browser; open \(url.absoluteString) yourself")
+        }
+    }
+}
+
+extension ServerError {
+    /// The exit code and message for a server that could not start.
+    var cliError: CLIError {
+        switch self {
+        case .cannotListen: .unavailable(description)
+        case .remoteNotAllowed: .usage(description)
+        }
+    }
+}
