@@ -90,7 +90,9 @@ extension Library {
     /// Replaces a collage's whole document (undo and redo send back an earlier one), at a version.
     /// The id, creation date and library references are the stored collage's; the rest is `document`'s.
     @discardableResult
-    public func replace(_ id: String, with document: Collage, expectedVersion: Int) throws(LibraryError)
+    public func replace(
+        _ id: String, with document: Collage, expectedVersion: Int
+    ) throws(LibraryError)
         -> StoredCollage
     {
         try database.write { connection throws(LibraryError) in

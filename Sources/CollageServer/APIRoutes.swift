@@ -7,7 +7,8 @@ import Stickers
 /// The JSON API. Every handler is a static function of the app and the request.
 enum APIRoutes {
     static let all: [Route] = [
-        Route("GET", "/api/session", "getSession", "The token state-changing requests carry", responses: [200: "token"]) {
+        Route("GET", "/api/session", "getSession", "The token state-changing requests carry", responses: [200: "token"])
+        {
             app, _ in .json(.object(["token": .string(app.token), "stickers": .bool(app.model != nil)]))
         },
         Route("GET", "/api/openapi.json", "getOpenAPI", "This document", responses: [200: "OpenAPI 3"]) { app, _ in
@@ -15,9 +16,12 @@ enum APIRoutes {
         },
         Route("GET", "/api/templates", "listTemplates", "Layouts with their unit slots", responses: [200: "templates"])
         { _, _ in templates() },
-        Route("GET", "/api/canvas-presets", "listCanvasPresets", "Canvas shapes and print sizes", responses: [200: "presets"])
-        { _, _ in presets() },
-        Route("GET", "/api/collages", "listCollages", "Collages, most recently changed first", responses: [200: "list"]) {
+        Route(
+            "GET", "/api/canvas-presets", "listCanvasPresets", "Canvas shapes and print sizes",
+            responses: [200: "presets"]
+        ) { _, _ in presets() },
+        Route("GET", "/api/collages", "listCollages", "Collages, most recently changed first", responses: [200: "list"])
+        {
             app, _ throws(HTTPError) in try listCollages(app)
         },
         Route(
@@ -153,7 +157,8 @@ enum APIRoutes {
         }
         let aspectText = body.member("aspect")?.stringValue ?? "1:1"
         guard let aspect = CanvasPreset.named(aspectText)?.aspect ?? AspectRatio(parsing: aspectText) else {
-            throw HTTPError(.unprocessable, "aspect must be W:H such as \"4:5\" or a preset such as \"a4\", got \"\(aspectText)\"")
+            throw HTTPError(
+                .unprocessable, "aspect must be W:H such as \"4:5\" or a preset such as \"a4\", got \"\(aspectText)\"")
         }
         var photos: [String] = []
         if case .array(let values) = body.member("photos") { photos = values.compactMap(\.stringValue) }
@@ -214,13 +219,15 @@ enum APIRoutes {
             edits = try EditCodec.decode(editsValue)
         } catch {
             throw HTTPError(
-                .badRequest, error.issues.map { "edits\($0.path.hasPrefix("[") ? "" : ".")\($0)" }.joined(separator: "; "))
+                .badRequest,
+                error.issues.map { "edits\($0.path.hasPrefix("[") ? "" : ".")\($0)" }.joined(separator: "; "))
         }
         return try edit(app, request.parameter("id"), edits, version: Int(version))
     }
 
     /// Applies edits at a version; a stale version answers 409 with the current document.
-    static func edit(_ app: CollageApp, _ id: String, _ edits: [Edit], version: Int?) throws(HTTPError) -> HTTPResponse {
+    static func edit(_ app: CollageApp, _ id: String, _ edits: [Edit], version: Int?) throws(HTTPError) -> HTTPResponse
+    {
         let stored: StoredCollage
         do throws(LibraryError) {
             stored = try app.library.apply(edits, to: id, expectedVersion: version)
@@ -242,11 +249,19 @@ enum APIRoutes {
             switch item.content {
             case .photo(let reference):
                 guard let photo = try? app.library.photo(reference) else { continue }
-                media[reference] = .object([
+                var members: [String: JSONValue] = [
                     "width": .number(Double(photo.width)), "height": .number(Double(photo.height)),
                     "preview": .string("/api/photos/\(photo.id)/preview"),
                     "thumbnail": .string("/api/photos/\(photo.id)/thumbnail"),
-                ])
+                ]
+                // The renderer crops photos without a crop around this point; the page must too.
+                if let model = app.model,
+                    let focus = LibrarySubjectFocusSource(library: app.library, model: model).automaticFocus(
+                        for: item.content, file: app.library.originalFile(of: photo))
+                {
+                    members["focus"] = .object(["x": .number(focus.x), "y": .number(focus.y)])
+                }
+                media[reference] = .object(members)
             case .sticker(let reference):
                 guard let sticker = try? app.library.sticker(reference) else { continue }
                 media[reference] = .object([
@@ -262,7 +277,9 @@ enum APIRoutes {
         ])
     }
 
-    static func document(_ app: CollageApp, _ stored: StoredCollage, status: HTTPStatus = .ok) throws(HTTPError)
+    static func document(
+        _ app: CollageApp, _ stored: StoredCollage, status: HTTPStatus = .ok
+    ) throws(HTTPError)
         -> HTTPResponse
     {
         .json(try documentJSON(app, stored), status: status)
@@ -382,7 +399,8 @@ enum APIRoutes {
                 errors.append(
                     .object([
                         "file": .string(upload.fileName),
-                        "message": .string(error.description.replacingOccurrences(of: named.path, with: upload.fileName)),
+                        "message": .string(
+                            error.description.replacingOccurrences(of: named.path, with: upload.fileName)),
                     ]))
             } catch {
                 errors.append(.object(["file": .string(upload.fileName), "message": .string("could not be stored")]))
@@ -417,7 +435,8 @@ enum APIRoutes {
                 (0...1).contains(y)
             else { throw HTTPError(.badRequest, "at: expected {x, y} in unit coordinates of the photo (0 to 1)") }
             options.selection = .point(
-                x: min(photo.width - 1, Int(x * Double(photo.width))), y: min(photo.height - 1, Int(y * Double(photo.height))))
+                x: min(photo.width - 1, Int(x * Double(photo.width))),
+                y: min(photo.height - 1, Int(y * Double(photo.height))))
         } else if let instance = body.member("instance")?.numberValue {
             options.selection = .instance(Int(instance))
         }
@@ -451,7 +470,8 @@ enum APIRoutes {
 
     static let immutableCache = "private, max-age=31536000, immutable"
 
-    static func fileResponse(_ file: URL, type: String, tag: String, immutable: Bool) throws(HTTPError) -> HTTPResponse {
+    static func fileResponse(_ file: URL, type: String, tag: String, immutable: Bool) throws(HTTPError) -> HTTPResponse
+    {
         guard let data = try? Data(contentsOf: file) else {
             throw HTTPError(.notFound, "the image file is missing on disk")
         }

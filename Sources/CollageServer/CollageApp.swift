@@ -68,7 +68,8 @@ public final class CollageApp: Sendable {
         case .notFound:
             throw HTTPError(.notFound, "nothing at \(request.path)")
         case .wrongMethod(let allowed):
-            var error = HTTPError(.methodNotAllowed, "\(request.method) is not allowed here; use \(allowed.joined(separator: " or "))")
+            var error = HTTPError(
+                .methodNotAllowed, "\(request.method) is not allowed here; use \(allowed.joined(separator: " or "))")
             error.extra["allowed"] = .array(allowed.map(JSONValue.string))
             throw error
         case .found(let route, let parameters):

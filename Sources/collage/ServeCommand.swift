@@ -13,7 +13,9 @@ enum ServeCommand: Command {
         options: [
             LibraryAccess.option, .value("--port", "N", "The port (default 8080; 0 picks a free one)"),
             .value("--host", "ADDRESS", "The address to listen on (default 127.0.0.1)"),
-            .flag("--allow-remote", "Allow a non-loopback --host (the editor has no accounts: anyone who can reach it can edit)"),
+            .flag(
+                "--allow-remote",
+                "Allow a non-loopback --host (the editor has no accounts: anyone who can reach it can edit)"),
             .flag("--open", "Open the editor in the default browser"),
             .value("--model", "PATH", "The subject model for stickers and smart crops"),
         ],
@@ -24,9 +26,10 @@ enum ServeCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
-        let port = try arguments.value("--port", expected: "a port number from 0 to 65535") {
-            Int($0).flatMap { (0...65535).contains($0) ? $0 : nil }
-        } ?? 8080
+        let port =
+            try arguments.value("--port", expected: "a port number from 0 to 65535") {
+                Int($0).flatMap { (0...65535).contains($0) ? $0 : nil }
+            } ?? 8080
         let host = arguments.value("--host") ?? "127.0.0.1"
         let library = try LibraryAccess.open(arguments)
         let modelPath = arguments.value("--model").map { URL(fileURLWithPath: $0) } ?? SubjectModel.defaultPath()

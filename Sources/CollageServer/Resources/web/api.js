@@ -1,0 +1,72 @@
+// The API client: every change goes through the server, which applies CollageCore edits.
+const token = document.querySelector('meta[name="collage-token"]').content;
+
+export class APIError extends Error {
+  constructor(status, message, body) {
+    super(message);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+async function request(method, path, body) {
+  const options = { method, headers: {} };
+  if (method !== 'GET') options.headers['X-Collage-Token'] = token;
+  if (body !== undefined) {
+    options.headers['Content-Type'] = 'application/json';
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  if (response.status === 204) return null;
+  const type = response.headers.get('Content-Type') || '';
+  const data = type.includes('json') ? await response.json() : await response.blob();
+  if (!response.ok) {
+    const message = data && data.error ? data.error.message : `${response.status} ${response.statusText}`;
+    throw new APIError(response.status, message, data);
+  }
+  return data;
+}
+
+export const api = {
+  templates: () => request('GET', '/api/templates'),
+  presets: () => request('GET', '/api/canvas-presets'),
+  session: () => request('GET', '/api/session'),
+  collages: () => request('GET', '/api/collages'),
+  collage: (id) => request('GET', `/api/collages/${encodeURIComponent(id)}`),
+  create: (fields) => request('POST', '/api/collages', fields),
+  rename: (id, title) => request('PATCH', `/api/collages/${encodeURIComponent(id)}`, { title }),
+  duplicate: (id) => request('POST', `/api/collages/${encodeURIComponent(id)}/duplicate`),
+  remove: (id) => request('DELETE', `/api/collages/${encodeURIComponent(id)}`),
+  edit: (id, version, edits) => request('POST', `/api/collages/${encodeURIComponent(id)}/edits`, { version, edits }),
+  replace: (id, version, collage) => request('PUT', `/api/collages/${encodeURIComponent(id)}`, { version, collage }),
+  lift: (photoID, body) => request('POST', `/api/photos/${encodeURIComponent(photoID)}/stickers`, body),
+  exportURL: (id, params) => `/api/collages/${encodeURIComponent(id)}/export?${new URLSearchParams(params)}`,
+
+  /** Uploads files as one multipart request, reporting progress (0…1) as it goes. */
+  upload(files, onProgress) {
+    return new Promise((resolve, reject) => {
+      const form = new FormData();
+      for (const file of files) form.append('photos', file, file.name);
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', '/api/photos');
+      xhr.setRequestHeader('X-Collage-Token', token);
+      xhr.upload.onprogress = (event) => { if (event.lengthComputable) onProgress(event.loaded / event.total); };
+      xhr.onload = () => {
+        let data = null;
+        try { data = JSON.parse(xhr.responseText); } catch { /* not JSON */ }
+        if (xhr.status >= 200 && xhr.status < 300) resolve(data);
+        else if (xhr.status === 422 && data) resolve(data);
+        else reject(new APIError(xhr.status, data && data.error ? data.error.message : 'upload failed', data));
+      };
+      xhr.onerror = () => reject(new APIError(0, 'the upload was interrupted'));
+      xhr.send(form);
+    });
+  },
+};
+
+/** Shows a short message in the header; `kind` is '' or 'error'. */
+export function setStatus(text, kind = '') {
+  const status = document.getElementById('status');
+  status.textContent = text;
+  status.className = `status ${kind}`;
+}

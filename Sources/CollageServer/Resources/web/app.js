@@ -1,0 +1,111 @@
+// The page: a library view and an editor view, switched by the URL's hash (#/ and #/c/ID).
+import { api, setStatus } from './api.js';
+import { Editor } from './editor.js';
+import { fillSelect } from './ui.js';
+
+const state = { templates: [], presets: [], editor: null };
+
+async function showLibrary() {
+  document.getElementById('editor-view').hidden = true;
+  document.getElementById('library-view').hidden = false;
+  state.editor?.close();
+  state.editor = null;
+  document.title = 'Collage';
+  const list = document.getElementById('collage-list');
+  let collages = [];
+  try {
+    collages = await api.collages();
+  } catch (error) {
+    setStatus(error.message, 'error');
+  }
+  document.getElementById('empty-library').hidden = collages.length > 0;
+  list.replaceChildren(...collages.map((collage) => {
+    const item = document.createElement('li');
+    item.className = 'collage-card';
+    item.dataset.id = collage.id;
+    const link = document.createElement('a');
+    link.href = `#/c/${collage.id}`;
+    link.setAttribute('aria-label', `Open ${collage.title}`);
+    const image = document.createElement('img');
+    image.src = collage.thumbnail;
+    image.alt = `${collage.title}, ${collage.items} items`;
+    image.loading = 'lazy';
+    link.append(image);
+    const meta = document.createElement('div');
+    meta.className = 'meta';
+    const title = document.createElement('span');
+    title.className = 'title';
+    title.textContent = collage.title;
+    const actions = document.createElement('div');
+    actions.className = 'actions';
+    const button = (label, action, name) => {
+      const element = document.createElement('button');
+      element.textContent = label;
+      element.setAttribute('aria-label', `${name} ${collage.title}`);
+      element.addEventListener('click', action);
+      return element;
+    };
+    actions.append(
+      button('Open', () => { location.hash = `#/c/${collage.id}`; }, 'Open'),
+      button('Rename', async () => {
+        const title = prompt('New title', collage.title);
+        if (title === null) return;
+        try { await api.rename(collage.id, title); showLibrary(); } catch (error) { setStatus(error.message, 'error'); }
+      }, 'Rename'),
+      button('Duplicate', async () => {
+        try { await api.duplicate(collage.id); showLibrary(); } catch (error) { setStatus(error.message, 'error'); }
+      }, 'Duplicate'),
+      button('Delete', async () => {
+        if (!confirm(`Delete “${collage.title}”? This cannot be undone.`)) return;
+        try { await api.remove(collage.id); showLibrary(); } catch (error) { setStatus(error.message, 'error'); }
+      }, 'Delete'),
+    );
+    meta.append(title, actions);
+    item.append(link, meta);
+    return item;
+  }));
+}
+
+async function showEditor(id) {
+  document.getElementById('library-view').hidden = true;
+  document.getElementById('editor-view').hidden = false;
+  state.editor?.close();
+  state.editor = new Editor(id, state);
+  await state.editor.open();
+}
+
+function route() {
+  const match = location.hash.match(/^#\/c\/([^/]+)$/);
+  if (match) showEditor(decodeURIComponent(match[1]));
+  else showLibrary();
+}
+
+async function start() {
+  try {
+    [state.templates, state.presets] = await Promise.all([api.templates(), api.presets()]);
+    const session = await api.session();
+    state.stickers = session.stickers;
+  } catch (error) {
+    setStatus(`Cannot reach the editor's server: ${error.message}`, 'error');
+    return;
+  }
+  fillSelect(document.getElementById('create-template'),
+    state.templates.map((t) => [t.id, `${t.name}${t.premium ? ' ★' : ''}`]), 'grid2x2');
+  fillSelect(document.getElementById('create-aspect'), state.presets.map((p) => [p.id, `${p.name} (${p.id})`]), '1:1');
+  document.getElementById('create-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const form = new FormData(event.target);
+    try {
+      const created = await api.create({
+        title: form.get('title'), template: form.get('template'), aspect: form.get('aspect'),
+      });
+      location.hash = `#/c/${created.collage.id}`;
+    } catch (error) {
+      setStatus(error.message, 'error');
+    }
+  });
+  window.addEventListener('hashchange', route);
+  route();
+}
+
+start();

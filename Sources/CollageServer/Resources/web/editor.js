@@ -1,0 +1,645 @@
+// The editor: draws a collage with the same frames and crops the renderer uses, turns gestures
+// into CollageCore edits, and saves each one through the API (autosave) with its version.
+import { api, setStatus } from './api.js';
+import { fillSelect, templatePreview } from './ui.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** CollageCore's CropMath.sourceRect: the part of a photo that fills a frame. */
+export function sourceRect(image, frame, crop) {
+  const zoom = Math.max(1, crop?.zoom ?? 1);
+  const focus = crop?.focus ?? { x: 0.5, y: 0.5 };
+  const frameAspect = frame.width / frame.height;
+  let width, height;
+  if (image.width / image.height > frameAspect) { height = image.height; width = image.height * frameAspect; }
+  else { width = image.width; height = image.width / frameAspect; }
+  width /= zoom; height /= zoom;
+  const clamp = (value, low, high) => Math.min(Math.max(value, low), Math.max(low, high));
+  const x = clamp(clamp(focus.x, 0, 1) * image.width - width / 2, 0, image.width - width);
+  const y = clamp(clamp(focus.y, 0, 1) * image.height - height / 2, 0, image.height - height);
+  return { x, y, width, height };
+}
+
+/** Rotates (x, y) about (cx, cy) clockwise on screen by `degrees`. */
+function rotate(x, y, cx, cy, degrees) {
+  const r = (degrees * Math.PI) / 180;
+  const dx = x - cx, dy = y - cy;
+  return { x: cx + dx * Math.cos(r) - dy * Math.sin(r), y: cy + dx * Math.sin(r) + dy * Math.cos(r) };
+}
+
+const newID = () => `i${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+export class Editor {
+  constructor(id, app) {
+    this.id = id;
+    this.app = app;
+    this.doc = null;
+    this.selected = null;
+    this.undoStack = [];
+    this.redoStack = [];
+    this.gesture = null;
+    this.liftMode = false;
+    this.saving = Promise.resolve();
+    this.listeners = [];
+  }
+
+  listen(target, type, handler, options) {
+    target.addEventListener(type, handler, options);
+    this.listeners.push(() => target.removeEventListener(type, handler, options));
+  }
+
+  close() {
+    for (const remove of this.listeners) remove();
+    this.listeners = [];
+  }
+
+  async open() {
+    try {
+      this.doc = await api.collage(this.id);
+    } catch (error) {
+      setStatus(error.message, 'error');
+      return;
+    }
+    document.title = `${this.doc.collage.title} — Collage`;
+    this.setUpToolbar();
+    this.setUpCanvas();
+    this.render();
+    setStatus('All changes saved');
+  }
+
+  get collage() { return this.doc.collage; }
+
+  // MARK: saving
+
+  /** Sends edits at the current version; the server's document comes back and is drawn. */
+  commit(edits, { record = true } = {}) {
+    const before = this.doc;
+    this.saving = this.saving.then(async () => {
+      setStatus('Saving…');
+      try {
+        const next = await api.edit(this.id, this.doc.version, edits);
+        if (record && next.version !== this.doc.version) {
+          this.undoStack.push(before.collage);
+          this.redoStack = [];
+        }
+        this.doc = next;
+        setStatus('All changes saved');
+      } catch (error) {
+        if (error.status === 409 && error.body?.error?.current) {
+          this.doc = error.body.error.current;
+          setStatus('This collage changed elsewhere; showing the latest version', 'error');
+        } else {
+          setStatus(`Not saved: ${error.message}`, 'error');
+        }
+      }
+      this.render();
+    });
+    return this.saving;
+  }
+
+  /** Undo and redo send back a whole earlier document, at the current version. */
+  travel(from, to) {
+    this.saving = this.saving.then(async () => {
+      const target = from.pop();
+      if (!target) return;
+      setStatus('Saving…');
+      try {
+        const current = this.doc.collage;
+        this.doc = await api.replace(this.id, this.doc.version, target);
+        to.push(current);
+        setStatus('All changes saved');
+      } catch (error) {
+        from.push(target);
+        setStatus(`Not saved: ${error.message}`, 'error');
+      }
+      this.render();
+    });
+    return this.saving;
+  }
+
+  undo() { return this.travel(this.undoStack, this.redoStack); }
+  redo() { return this.travel(this.redoStack, this.undoStack); }
+
+  // MARK: drawing
+
+  scale() {
+    const stage = $('stage');
+    const width = Math.max(200, stage.clientWidth - 60);
+    const height = Math.max(200, window.innerHeight - stage.getBoundingClientRect().top - 80);
+    return Math.min(width / this.collage.canvas.width, height / this.collage.canvas.height);
+  }
+
+  render() {
+    const canvas = $('canvas');
+    const collage = this.collage;
+    const scale = this.scale();
+    this.viewScale = scale;
+    canvas.style.width = `${collage.canvas.width * scale}px`;
+    canvas.style.height = `${collage.canvas.height * scale}px`;
+    const background = collage.style.background;
+    const transparent = background.length === 9 && background.endsWith('00');
+    canvas.classList.toggle('transparent', transparent);
+    canvas.style.backgroundColor = transparent ? 'transparent' : background;
+    const children = [];
+    if (collage.template) {
+      const template = this.app.templates.find((t) => t.id === collage.template);
+      const filled = new Set(collage.items.map((item) => item.slot).filter((slot) => slot !== undefined));
+      template?.unitSlots.forEach((unit, index) => {
+        if (filled.has(index)) return;
+        const guide = document.createElement('div');
+        guide.className = 'slot-guide';
+        const frame = this.slotFrame(unit);
+        Object.assign(guide.style, {
+          left: `${frame.x * scale}px`, top: `${frame.y * scale}px`,
+          width: `${frame.width * scale}px`, height: `${frame.height * scale}px`,
+        });
+        children.push(guide);
+      });
+    }
+    collage.items.forEach((item, index) => children.push(this.drawItem(item, index, scale)));
+    canvas.replaceChildren(...children);
+    this.updateToolbar();
+  }
+
+  /** CollageCore's Template.frames for one unit slot. */
+  slotFrame(unit) {
+    const { spacing, padding } = this.collage.style;
+    const span = (start, end, length) => {
+      const scale = length - 2 * padding + spacing;
+      return [padding + start * scale, padding + end * scale - spacing];
+    };
+    const [left, right] = span(unit.x, unit.x + unit.width, this.collage.canvas.width);
+    const [top, bottom] = span(unit.y, unit.y + unit.height, this.collage.canvas.height);
+    return { x: left, y: top, width: Math.max(0, right - left), height: Math.max(0, bottom - top) };
+  }
+
+  drawItem(item, index, scale, frame = item.frame, rotation = item.rotation, crop = item.crop) {
+    const media = this.doc.media[item.content.ref];
+    const element = document.createElement('div');
+    element.className = `item ${item.content.type}${item.id === this.selected ? ' selected' : ''}`;
+    element.dataset.id = item.id;
+    element.tabIndex = 0;
+    element.setAttribute('role', 'img');
+    element.setAttribute('aria-label', `${item.content.type} ${index + 1} of ${this.collage.items.length}`);
+    const clip = document.createElement('div');
+    clip.className = 'clip';
+    const image = document.createElement('img');
+    image.alt = '';
+    image.draggable = false;
+    if (media) {
+      image.src = media.preview;
+      const box = { width: frame.width * scale, height: frame.height * scale };
+      if (item.content.type === 'photo') {
+        const source = sourceRect(media, frame, crop ?? (media.focus ? { focus: media.focus, zoom: 1 } : null));
+        const k = box.width / source.width;
+        Object.assign(image.style, {
+          width: `${media.width * k}px`, height: `${media.height * k}px`,
+          left: `${-source.x * k}px`, top: `${-source.y * k}px`,
+        });
+        clip.style.borderRadius = `${this.collage.style.cornerRadius * scale}px`;
+      } else {
+        const k = Math.min(box.width / media.width, box.height / media.height);
+        const style = item.stickerStyle;
+        Object.assign(image.style, {
+          width: `${media.width * k}px`, height: `${media.height * k}px`,
+          left: `${(box.width - media.width * k) / 2}px`, top: `${(box.height - media.height * k) / 2}px`,
+        });
+        const outline = (style?.outline ?? 0) * scale;
+        const filters = [];
+        if (outline > 0) for (let i = 0; i < 4; i++) filters.push(`drop-shadow(0 0 ${Math.max(0.5, outline / 3)}px white)`);
+        if (style?.shadow) filters.push(`drop-shadow(0 ${outline / 2 + 3}px ${outline + 4}px rgba(0,0,0,0.45))`);
+        image.style.filter = filters.join(' ');
+      }
+    }
+    clip.append(image);
+    const resize = document.createElement('div');
+    resize.className = 'handle resize';
+    resize.setAttribute('aria-hidden', 'true');
+    const rotateHandle = document.createElement('div');
+    rotateHandle.className = 'handle rotate';
+    rotateHandle.setAttribute('aria-hidden', 'true');
+    element.append(clip, resize, rotateHandle);
+    Object.assign(element.style, {
+      left: `${frame.x * scale}px`, top: `${frame.y * scale}px`,
+      width: `${frame.width * scale}px`, height: `${frame.height * scale}px`,
+      transform: `rotate(${rotation}deg)`, zIndex: String(index + 1),
+    });
+    return element;
+  }
+
+  /** Redraws one item mid-gesture without waiting for the server. */
+  preview(item, frame, rotation, crop) {
+    const index = this.collage.items.indexOf(item);
+    const old = $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`);
+    const replacement = this.drawItem(item, index, this.viewScale, frame, rotation, crop);
+    if (old) old.replaceWith(replacement);
+  }
+
+  // MARK: gestures
+
+  toPoints(event) {
+    const box = $('canvas').getBoundingClientRect();
+    return { x: (event.clientX - box.left) / this.viewScale, y: (event.clientY - box.top) / this.viewScale };
+  }
+
+  itemAt(point, except) {
+    for (let i = this.collage.items.length - 1; i >= 0; i--) {
+      const item = this.collage.items[i];
+      if (item.id === except) continue;
+      const f = item.frame;
+      const local = rotate(point.x, point.y, f.x + f.width / 2, f.y + f.height / 2, -item.rotation);
+      if (local.x >= f.x && local.x < f.x + f.width && local.y >= f.y && local.y < f.y + f.height) return item;
+    }
+    return null;
+  }
+
+  select(id) {
+    this.selected = id;
+    for (const element of $('canvas').querySelectorAll('.item')) {
+      element.classList.toggle('selected', element.dataset.id === id);
+    }
+    this.updateToolbar();
+  }
+
+  setUpCanvas() {
+    const canvas = $('canvas');
+    this.listen(canvas, 'pointerdown', (event) => this.pointerDown(event));
+    this.listen(window, 'pointermove', (event) => this.pointerMove(event));
+    this.listen(window, 'pointerup', (event) => this.pointerUp(event));
+    this.listen(canvas, 'wheel', (event) => this.wheel(event), { passive: false });
+    this.listen(canvas, 'focusin', (event) => {
+      const element = event.target.closest('.item');
+      if (element && element.dataset.id !== this.selected) this.select(element.dataset.id);
+    });
+    this.listen(document, 'keydown', (event) => this.key(event));
+    this.listen(window, 'resize', () => this.render());
+    const stage = $('stage');
+    this.listen(stage, 'dragover', (event) => { event.preventDefault(); stage.classList.add('dropping'); });
+    this.listen(stage, 'dragleave', () => stage.classList.remove('dropping'));
+    this.listen(stage, 'drop', (event) => {
+      event.preventDefault();
+      stage.classList.remove('dropping');
+      const files = [...event.dataTransfer.files].filter((file) => file.type.startsWith('image/') || /\.(heic|heif|avif)$/i.test(file.name));
+      if (files.length) this.addPhotos(files);
+    });
+  }
+
+  pointerDown(event) {
+    const element = event.target.closest('.item');
+    if (!element) { this.select(null); return; }
+    const item = this.collage.items.find((candidate) => candidate.id === element.dataset.id);
+    if (!item) return;
+    event.preventDefault();
+    if (this.liftMode) { this.liftAt(item, this.toPoints(event)); return; }
+    this.select(item.id);
+    const start = this.toPoints(event);
+    let kind = 'move';
+    if (event.target.classList.contains('resize')) kind = 'resize';
+    else if (event.target.classList.contains('rotate')) kind = 'rotate';
+    else if (event.shiftKey && item.content.type === 'photo') kind = 'pan';
+    this.gesture = { kind, item, start, frame: { ...item.frame }, rotation: item.rotation, crop: item.crop, moved: false };
+  }
+
+  pointerMove(event) {
+    const gesture = this.gesture;
+    if (!gesture) return;
+    const point = this.toPoints(event);
+    const dx = point.x - gesture.start.x, dy = point.y - gesture.start.y;
+    if (Math.abs(dx) + Math.abs(dy) > 1) gesture.moved = true;
+    const item = gesture.item;
+    const f = item.frame;
+    if (gesture.kind === 'move') {
+      gesture.frame = { ...f, x: f.x + dx, y: f.y + dy };
+      const target = this.itemAt(point, item.id);
+      for (const element of $('canvas').querySelectorAll('.item')) {
+        element.classList.toggle('drop-target', !!target && element.dataset.id === target.id && item.slot !== undefined);
+      }
+    } else if (gesture.kind === 'resize') {
+      gesture.frame = { ...f, width: Math.max(20, f.width + dx), height: Math.max(20, f.height + dy) };
+    } else if (gesture.kind === 'rotate') {
+      const cx = f.x + f.width / 2, cy = f.y + f.height / 2;
+      let degrees = (Math.atan2(point.y - cy, point.x - cx) * 180) / Math.PI + 90;
+      if (event.shiftKey) degrees = Math.round(degrees / 15) * 15;
+      gesture.rotation = ((degrees + 540) % 360) - 180;
+    } else if (gesture.kind === 'pan') {
+      const media = this.doc.media[item.content.ref];
+      if (!media) return;
+      const crop = item.crop ?? { focus: media.focus ?? { x: 0.5, y: 0.5 }, zoom: 1 };
+      const source = sourceRect(media, f, crop);
+      const perPoint = source.width / f.width;
+      gesture.crop = {
+        zoom: crop.zoom,
+        focus: {
+          x: Math.min(1, Math.max(0, crop.focus.x - (dx * perPoint) / media.width)),
+          y: Math.min(1, Math.max(0, crop.focus.y - (dy * perPoint) / media.height)),
+        },
+      };
+    }
+    this.preview(item, gesture.frame, gesture.rotation, gesture.crop);
+  }
+
+  pointerUp(event) {
+    const gesture = this.gesture;
+    this.gesture = null;
+    if (!gesture || !gesture.moved) return;
+    const item = gesture.item;
+    const round = (value) => Math.round(value * 100) / 100;
+    if (gesture.kind === 'move') {
+      const target = this.itemAt(this.toPoints(event), item.id);
+      if (target && item.slot !== undefined) {
+        this.commit([{ op: 'swapContents', first: item.id, second: target.id }]);
+      } else {
+        this.commit([{ op: 'moveItem', id: item.id, origin: { x: round(gesture.frame.x), y: round(gesture.frame.y) } }]);
+      }
+    } else if (gesture.kind === 'resize') {
+      const f = gesture.frame;
+      this.commit([{ op: 'resizeItem', id: item.id, frame: { x: round(f.x), y: round(f.y), width: round(f.width), height: round(f.height) } }]);
+    } else if (gesture.kind === 'rotate') {
+      this.commit([{ op: 'rotateItem', id: item.id, degrees: round(gesture.rotation) }]);
+    } else if (gesture.kind === 'pan') {
+      this.commit([{ op: 'setCrop', id: item.id, crop: gesture.crop }]);
+    }
+  }
+
+  wheel(event) {
+    const element = event.target.closest('.item');
+    const item = element && this.collage.items.find((candidate) => candidate.id === element.dataset.id);
+    if (!item || item.id !== this.selected || item.content.type !== 'photo') return;
+    event.preventDefault();
+    const media = this.doc.media[item.content.ref];
+    const crop = this.pendingCrop ?? item.crop ?? { focus: media?.focus ?? { x: 0.5, y: 0.5 }, zoom: 1 };
+    const zoom = Math.min(20, Math.max(1, crop.zoom * (event.deltaY < 0 ? 1.1 : 1 / 1.1)));
+    this.pendingCrop = { focus: crop.focus, zoom: Math.round(zoom * 1000) / 1000 };
+    this.preview(item, item.frame, item.rotation, this.pendingCrop);
+    clearTimeout(this.wheelTimer);
+    this.wheelTimer = setTimeout(() => {
+      const next = this.pendingCrop;
+      this.pendingCrop = null;
+      this.commit([{ op: 'setCrop', id: item.id, crop: next }]);
+    }, 350);
+  }
+
+  key(event) {
+    if (event.target.closest('input, select, textarea, dialog')) return;
+    const mod = event.ctrlKey || event.metaKey;
+    if (mod && event.key.toLowerCase() === 'z') {
+      event.preventDefault();
+      if (event.shiftKey) this.redo(); else this.undo();
+      return;
+    }
+    if (mod && event.key.toLowerCase() === 'y') { event.preventDefault(); this.redo(); return; }
+    if (event.key === 'Escape') { this.liftMode = false; $('canvas').classList.remove('lift-mode'); this.select(null); return; }
+    if (event.key === 'Enter' && this.liftMode) { event.preventDefault(); this.liftAt(this.selectedItem(), null); return; }
+    const item = this.selectedItem();
+    if (!item) return;
+    if (event.key === 'Delete' || event.key === 'Backspace') {
+      event.preventDefault();
+      this.selected = null;
+      this.commit([{ op: 'removeItem', id: item.id }]);
+      return;
+    }
+    const step = event.shiftKey ? 10 : 1;
+    const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+    if (moves[event.key]) {
+      event.preventDefault();
+      const [dx, dy] = moves[event.key];
+      this.commit([{ op: 'moveItem', id: item.id, origin: { x: item.frame.x + dx, y: item.frame.y + dy } }]);
+    }
+  }
+
+  selectedItem() { return this.collage.items.find((item) => item.id === this.selected) ?? null; }
+
+  // MARK: toolbar
+
+  setUpToolbar() {
+    const collage = this.collage;
+    const title = $('title-input');
+    title.value = collage.title;
+    this.listen(title, 'change', () => this.commit([{ op: 'rename', title: title.value }]));
+    const ratio = collage.canvas.width / collage.canvas.height;
+    const current = this.app.presets.find((p) => Math.abs(p.canvas.width / p.canvas.height - ratio) < 0.005);
+    fillSelect($('aspect-select'), [['', 'Custom'], ...this.app.presets.map((p) => [p.aspect, p.name])],
+      current ? current.aspect : '');
+    this.listen($('aspect-select'), 'change', (event) => {
+      if (event.target.value) this.commit([{ op: 'setAspect', aspect: event.target.value }]);
+    });
+    const styleEdit = () => ({
+      op: 'setStyle',
+      style: {
+        background: $('background-input').value, spacing: Number($('spacing-input').value),
+        padding: Number($('padding-input').value), cornerRadius: Number($('radius-input').value),
+      },
+    });
+    for (const id of ['background-input', 'spacing-input', 'padding-input', 'radius-input']) {
+      this.listen($(id), 'change', () => this.commit([styleEdit()]));
+    }
+    this.listen($('undo'), 'click', () => this.undo());
+    this.listen($('redo'), 'click', () => this.redo());
+    this.listen($('forward'), 'click', () => this.selected && this.commit([{ op: 'reorder', id: this.selected, move: 'forward' }]));
+    this.listen($('backward'), 'click', () => this.selected && this.commit([{ op: 'reorder', id: this.selected, move: 'backward' }]));
+    this.listen($('delete-item'), 'click', () => {
+      const id = this.selected;
+      this.selected = null;
+      if (id) this.commit([{ op: 'removeItem', id }]);
+    });
+    this.listen($('file-input'), 'change', (event) => {
+      const files = [...event.target.files];
+      event.target.value = '';
+      if (files.length) this.addPhotos(files);
+    });
+    this.listen($('layout-button'), 'click', () => this.openLayouts());
+    this.listen($('export-button'), 'click', () => this.openExport());
+    this.listen($('lift'), 'click', () => this.startLift());
+  }
+
+  updateToolbar() {
+    const collage = this.collage;
+    const background = collage.style.background.slice(0, 7);
+    if (document.activeElement !== $('background-input')) $('background-input').value = background;
+    $('spacing-input').value = collage.style.spacing;
+    $('padding-input').value = collage.style.padding;
+    $('radius-input').value = collage.style.cornerRadius;
+    if (document.activeElement !== $('title-input')) $('title-input').value = collage.title;
+    $('undo').disabled = this.undoStack.length === 0;
+    $('redo').disabled = this.redoStack.length === 0;
+    const item = this.selectedItem();
+    for (const id of ['forward', 'backward', 'delete-item']) $(id).disabled = !item;
+    $('lift').disabled = !item || item.content.type !== 'photo' || !this.app.stickers;
+  }
+
+  openLayouts() {
+    const grid = $('layout-grid');
+    grid.replaceChildren(...this.app.templates.map((template) => {
+      const button = document.createElement('button');
+      button.className = 'layout-option';
+      button.setAttribute('aria-pressed', String(template.id === this.collage.template));
+      button.setAttribute('aria-label', `${template.name}, ${template.slots} photos${template.premium ? ', premium' : ''}`);
+      const name = document.createElement('span');
+      name.textContent = template.name;
+      button.append(templatePreview(template), name);
+      if (template.premium) {
+        const badge = document.createElement('span');
+        badge.className = 'premium';
+        badge.textContent = '★ Premium';
+        button.append(badge);
+      }
+      button.addEventListener('click', () => {
+        $('layout-dialog').close();
+        this.commit([{ op: 'applyTemplate', template: template.id }]);
+      });
+      return button;
+    }));
+    $('layout-dialog').showModal();
+  }
+
+  async addPhotos(files) {
+    const progress = $('upload-progress');
+    progress.hidden = false;
+    $('upload-text').textContent = `Uploading ${files.length} photo${files.length === 1 ? '' : 's'}…`;
+    try {
+      const result = await api.upload(files, (fraction) => { $('upload-bar').value = Math.round(fraction * 100); });
+      for (const failure of result.errors ?? []) setStatus(`${failure.file}: ${failure.message}`, 'error');
+      const edits = (result.photos ?? []).map((photo) => ({ op: 'addItem', id: newID(), content: { type: 'photo', ref: photo.id } }));
+      if (edits.length) await this.commit(edits);
+    } catch (error) {
+      setStatus(`Upload failed: ${error.message}`, 'error');
+    } finally {
+      progress.hidden = true;
+      $('upload-bar').value = 0;
+    }
+  }
+
+  // MARK: export
+
+  openExport() {
+    const form = $('export-form');
+    const update = () => {
+      const kind = form.sizeKind.value;
+      $('scale-field').hidden = kind !== 'scale';
+      $('size-field').hidden = kind !== 'size';
+      $('print-field').hidden = kind !== 'print';
+      const { width, height } = this.collage.canvas;
+      let pixels = '';
+      if (kind === 'scale') pixels = `${Math.round(width * form.scale.value)} × ${Math.round(height * form.scale.value)} px`;
+      else if (kind === 'size') {
+        const k = form.size.value / Math.max(width, height);
+        pixels = `${Math.round(width * k)} × ${Math.round(height * k)} px`;
+      } else {
+        const match = form.print.value.match(/^([\d.]+)x([\d.]+)(in|cm|mm)(?:@(\d+))?$/i);
+        if (match) {
+          const perInch = { in: 1, cm: 2.54, mm: 25.4 }[match[3].toLowerCase()];
+          const dpi = Number(match[4] ?? 300);
+          const k = Math.min((match[1] / perInch) * dpi / width, (match[2] / perInch) * dpi / height);
+          pixels = `${Math.round(width * k)} × ${Math.round(height * k)} px at ${dpi} DPI`;
+        } else pixels = 'Print size looks like 6x4in@300';
+      }
+      $('export-pixels').textContent = pixels;
+    };
+    form.oninput = update;
+    update();
+    form.onsubmit = async (event) => {
+      if (event.submitter?.value !== 'download') return;
+      const params = { format: form.format.value };
+      params[form.sizeKind.value] = form[form.sizeKind.value].value;
+      setStatus('Exporting…');
+      try {
+        const response = await fetch(api.exportURL(this.id, params));
+        if (!response.ok) throw new Error((await response.json()).error.message);
+        const blob = await response.blob();
+        const link = document.createElement('a');
+        link.href = URL.createObjectURL(blob);
+        link.download = (response.headers.get('Content-Disposition') || '').match(/filename="([^"]+)"/)?.[1] ?? 'collage';
+        document.body.append(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+        setStatus('Exported');
+      } catch (error) {
+        setStatus(`Export failed: ${error.message}`, 'error');
+      }
+    };
+    $('export-dialog').showModal();
+  }
+
+  // MARK: lifting subjects
+
+  startLift() {
+    const item = this.selectedItem();
+    if (!item || item.content.type !== 'photo') return;
+    this.liftMode = true;
+    $('canvas').classList.add('lift-mode');
+    setStatus('Click the subject to lift it (Enter lifts every subject, Escape cancels)');
+  }
+
+  /** Lifts the subject under `point` (canvas points), or every subject when `point` is null. */
+  async liftAt(item, point) {
+    this.liftMode = false;
+    $('canvas').classList.remove('lift-mode');
+    if (!item || item.content.type !== 'photo') return;
+    const media = this.doc.media[item.content.ref];
+    const body = { outline: 0 };
+    if (point && media) {
+      const f = item.frame;
+      const local = rotate(point.x, point.y, f.x + f.width / 2, f.y + f.height / 2, -item.rotation);
+      const source = sourceRect(media, f, item.crop ?? (media.focus ? { focus: media.focus, zoom: 1 } : null));
+      const px = source.x + ((local.x - f.x) / f.width) * source.width;
+      const py = source.y + ((local.y - f.y) / f.height) * source.height;
+      body.at = { x: Math.min(1, Math.max(0, px / media.width)), y: Math.min(1, Math.max(0, py / media.height)) };
+    }
+    const element = $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`);
+    element?.classList.add('lifting');
+    this.particles(item);
+    setStatus('Lifting the subject…');
+    try {
+      const sticker = await api.lift(item.content.ref, body);
+      await this.bounceIn(item, sticker);
+      const f = item.frame;
+      const k = Math.min((f.width * 0.8) / sticker.width, (f.height * 0.8) / sticker.height);
+      const size = { width: Math.max(20, sticker.width * k), height: Math.max(20, sticker.height * k) };
+      await this.commit([{
+        op: 'addItem', id: newID(), content: { type: 'sticker', ref: sticker.id },
+        frame: { x: f.x + (f.width - size.width) / 2, y: f.y + (f.height - size.height) / 2, ...size },
+      }]);
+    } catch (error) {
+      element?.classList.remove('lifting');
+      setStatus(error.status === 422 ? `No subject to lift: ${error.message}` : `Lift failed: ${error.message}`, 'error');
+    }
+  }
+
+  particles(item) {
+    const scale = this.viewScale;
+    const f = item.frame;
+    for (let i = 0; i < 28; i++) {
+      const dot = document.createElement('div');
+      dot.className = 'particle';
+      const x = (f.x + Math.random() * f.width) * scale;
+      const y = (f.y + Math.random() * f.height) * scale;
+      Object.assign(dot.style, { left: `${x}px`, top: `${y}px`, zIndex: '2000' });
+      dot.style.setProperty('--dx', `${(Math.random() - 0.5) * 80}px`);
+      dot.style.setProperty('--dy', `${-20 - Math.random() * 60}px`);
+      dot.style.animationDelay = `${Math.random() * 0.3}s`;
+      $('canvas').append(dot);
+      setTimeout(() => dot.remove(), 1400);
+    }
+  }
+
+  /** The sticker appears over the photo, scales 1 → 1.1 → 1, then lands as an item. */
+  bounceIn(item, sticker) {
+    return new Promise((resolve) => {
+      const scale = this.viewScale;
+      const f = item.frame;
+      const k = Math.min((f.width * 0.8) / sticker.width, (f.height * 0.8) / sticker.height) * scale;
+      const image = document.createElement('img');
+      image.src = sticker.image;
+      image.alt = 'Lifted subject';
+      image.className = 'pop';
+      Object.assign(image.style, {
+        position: 'absolute', zIndex: '3000', width: `${sticker.width * k}px`, height: `${sticker.height * k}px`,
+        left: `${(f.x + f.width / 2) * scale - (sticker.width * k) / 2}px`,
+        top: `${(f.y + f.height / 2) * scale - (sticker.height * k) / 2}px`,
+      });
+      $('canvas').append(image);
+      setTimeout(() => { image.remove(); resolve(); }, 600);
+    });
+  }
+}

@@ -1,0 +1,238 @@
+import CollageCore
+import CollageLibrary
+import CollageRender
+import Foundation
+import Stickers
+import Testing
+
+@testable import CollageServer
+
+@Suite("Editor API on a live server")
+struct APITests {
+    @Test func templatesPresetsSessionAndOpenAPI() throws {
+        let live = try LiveServer()
+        let templates = try live.send("GET", "/api/templates")
+        #expect(templates.status == 200 && templates.json.count == Template.catalog.count)
+        #expect(templates.json[0]["unitSlots"].count == 4)
+        #expect(try live.send("GET", "/api/canvas-presets").json.count == CanvasPreset.all.count)
+        #expect(try live.send("GET", "/api/session").json["token"].string == live.token)
+        let openAPI = try live.send("GET", "/api/openapi.json")
+        #expect(openAPI.json["openapi"].string == "3.0.3")
+        // Every route is documented, and every documented path answers (not 404).
+        let paths = openAPI.json["paths"]
+        for route in CollageApp.router.routes {
+            #expect(paths[route.path][route.method.lowercased()]["operationId"].string == route.operationID)
+        }
+        #expect(paths.count == Set(CollageApp.router.routes.map(\.path)).count)
+    }
+
+    @Test func collageLifecycle() throws {
+        let live = try LiveServer()
+        let upload = try live.upload([
+            ("red.jpg", try live.photoData([220, 20, 20])), ("green.jpg", try live.photoData([20, 200, 20])),
+        ])
+        #expect(upload.status == 201, "\(upload.text)")
+        let ids = (0..<2).compactMap { upload.json["photos"][$0]["id"].string }
+        #expect(ids.count == 2)
+
+        let created = try live.json(
+            "POST", "/api/collages",
+            #"{"title": "Trip", "template": "sideBySide", "aspect": "16:9", "photos": ["\#(ids[0])", "\#(ids[1])"]}"#)
+        #expect(created.status == 201, "\(created.text)")
+        let id = try #require(created.json["collage"]["id"].string)
+        #expect(created.json["version"].number == 1)
+        #expect(created.json["media"][ids[0]]["width"].number == 320)
+
+        let list = try live.send("GET", "/api/collages")
+        #expect(list.json[0]["id"].string == id && list.json[0]["items"].number == 2)
+
+        let edited = try live.json(
+            "POST", "/api/collages/\(id)/edits",
+            #"{"version": 1, "edits": [{"op": "rotateItem", "id": "i1", "degrees": 15}]}"#)
+        #expect(edited.status == 200 && edited.json["version"].number == 2)
+        #expect(edited.json["collage"]["items"][0]["rotation"].number == 15)
+
+        // A stale version is refused with the current document, so the page can catch up.
+        let stale = try live.json(
+            "POST", "/api/collages/\(id)/edits", #"{"version": 1, "edits": [{"op": "rename", "title": "x"}]}"#)
+        #expect(stale.status == 409)
+        #expect(stale.json["error"]["current"]["version"].number == 2)
+        #expect(stale.json["error"]["current"]["collage"]["title"].string == "Trip")
+
+        let refused = try live.json(
+            "POST", "/api/collages/\(id)/edits", #"{"version": 2, "edits": [{"op": "removeItem", "id": "nope"}]}"#)
+        #expect(refused.status == 422 && refused.json["error"]["message"].string?.contains("nope") == true)
+
+        let renamed = try live.json("PATCH", "/api/collages/\(id)", #"{"title": "Renamed"}"#)
+        #expect(renamed.json["collage"]["title"].string == "Renamed" && renamed.json["version"].number == 3)
+
+        // Undo sends back an earlier document.
+        let earlier = try #require(created.json["collage"].value)
+        let replaced = try live.json(
+            "PUT", "/api/collages/\(id)", #"{"version": 3, "collage": \#(earlier.serialized(pretty: false))}"#)
+        #expect(replaced.status == 200 && replaced.json["collage"]["title"].string == "Trip")
+        #expect(replaced.json["collage"]["items"][0]["rotation"].number == 0 && replaced.json["version"].number == 4)
+
+        let copy = try live.send("POST", "/api/collages/\(id)/duplicate")
+        #expect(copy.status == 201 && copy.json["collage"]["title"].string == "Trip copy")
+
+        let thumbnail = try live.send("GET", "/api/collages/\(id)/thumbnail")
+        #expect(thumbnail.status == 200 && thumbnail.headers["content-type"] == "image/jpeg")
+        let etag = try #require(thumbnail.headers["etag"])
+        #expect(try live.send("GET", "/api/collages/\(id)/thumbnail", headers: ["If-None-Match": etag]).status == 304)
+
+        let export = try live.send("GET", "/api/collages/\(id)/export?format=png&size=640")
+        #expect(export.status == 200 && export.headers["content-type"] == "image/png")
+        #expect(export.headers["content-disposition"] == "attachment; filename=\"Trip.png\"")
+        #expect(export.headers["x-image-width"] == "640" && export.headers["x-image-height"] == "360")
+        #expect(try live.send("GET", "/api/collages/\(id)/export?format=gif").status == 422)
+
+        #expect(try live.send("DELETE", "/api/collages/\(id)").status == 204)
+        #expect(try live.send("GET", "/api/collages/\(id)").status == 404)
+    }
+
+    @Test func photoImagesCarryETagsAndCaching() throws {
+        let live = try LiveServer()
+        let upload = try live.upload([("blue.jpg", try live.photoData([20, 20, 220], width: 3000, height: 2000))])
+        let id = try #require(upload.json["photos"][0]["id"].string)
+        let thumbnail = try live.send("GET", "/api/photos/\(id)/thumbnail")
+        #expect(thumbnail.status == 200 && thumbnail.headers["cache-control"]?.contains("immutable") == true)
+        let etag = try #require(thumbnail.headers["etag"])
+        #expect(try live.send("GET", "/api/photos/\(id)/thumbnail", headers: ["If-None-Match": etag]).status == 304)
+        let preview = try live.send("GET", "/api/photos/\(id)/preview")
+        #expect(preview.status == 200 && preview.body.count > thumbnail.body.count)
+        #expect(try live.send("GET", "/api/photos").json[0]["width"].number == 3000)
+        #expect(try live.send("GET", "/api/photos/ffffffffffff/thumbnail").status == 404)
+    }
+
+    @Test func uploadsReportPerFileErrorsAndLimits() throws {
+        let live = try LiveServer()
+        let mixed = try live.upload([("good.jpg", try live.photoData([1, 2, 3])), ("bad.jpg", Data("nope".utf8))])
+        #expect(mixed.status == 201)
+        #expect(mixed.json["photos"].count == 1 && mixed.json["errors"][0]["file"].string == "bad.jpg")
+        #expect(mixed.json["errors"][0]["message"].string?.contains("bad.jpg") == true)
+        let allBad = try live.upload([("bad.jpg", Data("nope".utf8))])
+        #expect(allBad.status == 422)
+        let notMultipart = try live.json("POST", "/api/photos", "{}")
+        #expect(notMultipart.status == 415)
+        // A body that stops before its closing boundary.
+        var truncated = LiveServer.multipart([("cut.jpg", try live.photoData([5, 5, 5]))])
+        truncated = truncated.prefix(truncated.count - 40)
+        let cut = try live.send(
+            "POST", "/api/photos", body: truncated,
+            headers: ["Content-Type": "multipart/form-data; boundary=collage-test-boundary"])
+        #expect(cut.status == 400 && cut.text.contains("truncated"))
+        #expect(try live.send("GET", "/api/photos").json.count == 1, "nothing from the failed uploads")
+    }
+
+    @Test func safetyRules() throws {
+        let live = try LiveServer()
+        // DNS rebinding: another name for this address is refused.
+        let rebinding = try live.send("GET", "/api/collages", host: "attacker.example:\(live.port)")
+        #expect(rebinding.status == 421 && rebinding.text.contains("Host header"))
+        #expect(try live.send("GET", "/api/collages", host: "localhost:\(live.port)").status == 200)
+        // CSRF: changes need the page's token.
+        let noToken = try live.json("POST", "/api/collages", "{}", token: false)
+        #expect(noToken.status == 403 && noToken.text.contains("token"))
+        let wrongToken = try live.send(
+            "DELETE", "/api/collages/x", headers: ["X-Collage-Token": "0123456789abcdef"], token: false)
+        #expect(wrongToken.status == 403)
+        // Traversal, raw and encoded, is refused before anything touches the disk.
+        for path in ["/static/../../etc/passwd", "/static/%2e%2e/%2e%2e/etc/passwd", "/static/..%2fPackage.swift"] {
+            let response = try live.send("GET", path)
+            #expect([400, 404].contains(response.status), "\(path): \(response.status)")
+            #expect(!response.text.contains("root:"))
+        }
+        #expect(try live.send("GET", "/static/nope.js").status == 404)
+        #expect(try live.send("GET", "/static/app.js").headers["content-type"]?.contains("javascript") == true)
+        // Malformed JSON names the problem.
+        let malformed = try live.json("POST", "/api/collages", #"{"title": }"#)
+        #expect(malformed.status == 400 && malformed.text.contains("line 1, column 11"))
+        let badEdit = try live.json("POST", "/api/collages/x/edits", #"{"version": 1, "edits": [{"op": "fly"}]}"#)
+        #expect(badEdit.status == 400 && badEdit.text.contains("unknown operation"))
+        // Oversized bodies.
+        let huge = Data(repeating: UInt8(ascii: " "), count: 3 * 1024 * 1024)
+        let tooLarge = try live.send("POST", "/api/collages", body: huge, headers: ["Content-Type": "application/json"])
+        #expect(tooLarge.status == 413)
+        #expect(try live.send("PATCH", "/api/templates").status == 405)
+        // The page gets its token and a strict content security policy.
+        let page = try live.send("GET", "/")
+        #expect(
+            page.text.contains(live.token)
+                && page.headers["content-security-policy"]?.contains("script-src 'self'") == true)
+    }
+
+    @Test func aClientThatVanishesMidUploadLeavesNothing() throws {
+        let live = try LiveServer()
+        let photo = try live.photoData([9, 9, 9], width: 2000, height: 1500)
+        let body = LiveServer.multipart([("big.jpg", photo)])
+        let head = """
+            POST /api/photos HTTP/1.1\r\nHost: 127.0.0.1:\(live.port)\r\nX-Collage-Token: \(live.token)\r\n\
+            Content-Type: multipart/form-data; boundary=collage-test-boundary\r\nContent-Length: \(body.count)\r\n\r\n
+            """
+        _ = try live.raw(Data(head.utf8) + body.prefix(body.count / 2), closeAfterWriting: true)
+        Thread.sleep(forTimeInterval: 0.5)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+            .filter { $0.hasPrefix("collage-upload-") || $0.hasPrefix("collage-parts-") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+        #expect(try live.send("GET", "/api/photos").json.count == 0)
+        #expect(try live.send("GET", "/api/collages").status == 200, "still serving")
+    }
+
+    @Test func manyConcurrentClientsAreServed() throws {
+        let live = try LiveServer()
+        let created = try live.json("POST", "/api/collages", #"{"title": "Busy"}"#)
+        let id = try #require(created.json["collage"]["id"].string)
+        let results = Counter()
+        DispatchQueue.concurrentPerform(iterations: 50) { index in
+            let ok: Bool
+            if index.isMultiple(of: 5) {
+                ok = (try? live.json("PATCH", "/api/collages/\(id)", #"{"title": "Busy \#(index)"}"#).status) == 200
+            } else {
+                ok = (try? live.send("GET", "/api/collages/\(id)").status) == 200
+            }
+            if ok { results.increment() }
+        }
+        #expect(results.value == 50)
+        #expect(try live.send("GET", "/api/collages/\(id)").json["version"].number == 11)
+    }
+
+    @Test func stickersNeedTheModelAndSayWhenThereIsNoSubject() throws {
+        let live = try LiveServer()
+        let upload = try live.upload([("flat.jpg", try live.photoData([128, 128, 128]))])
+        let id = try #require(upload.json["photos"][0]["id"].string)
+        let withoutModel = try live.json("POST", "/api/photos/\(id)/stickers", "{}")
+        #expect(withoutModel.status == 503 && withoutModel.text.contains("scripts/fetch-model"))
+
+        let model = try SubjectModel()
+        let withModel = try LiveServer(model: model)
+        let flat = try withModel.upload([("flat.jpg", try withModel.photoData([128, 128, 128]))])
+        let flatID = try #require(flat.json["photos"][0]["id"].string)
+        let none = try withModel.json("POST", "/api/photos/\(flatID)/stickers", "{}")
+        #expect(none.status == 422 && none.text.contains("no subject"))
+
+        var scene = Bitmap(width: 600, height: 400, color: [235, 232, 225])
+        for y in 0..<400 {
+            for x in 0..<600 where pow(Double(x) - 300, 2) / 14400 + pow(Double(y) - 200, 2) / 22500 <= 1 {
+                scene[x, y] = [200, 40, 40]
+            }
+        }
+        let file = withModel.directory.appendingPathComponent("scene.png")
+        try scene.write(to: file, format: .png)
+        let subject = try withModel.upload([("scene.png", try Data(contentsOf: file))])
+        let subjectID = try #require(subject.json["photos"][0]["id"].string)
+        let lifted = try withModel.json("POST", "/api/photos/\(subjectID)/stickers", #"{"at": {"x": 0.5, "y": 0.5}}"#)
+        #expect(lifted.status == 201, "\(lifted.text)")
+        let image = try withModel.send("GET", try #require(lifted.json["image"].string))
+        #expect(image.status == 200 && image.headers["content-type"] == "image/png")
+        let missed = try withModel.json("POST", "/api/photos/\(subjectID)/stickers", #"{"at": {"x": 0.02, "y": 0.02}}"#)
+        #expect(missed.status == 422 && missed.text.contains("no subject at"))
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    private var count = 0
+    private let lock = NSLock()
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
