@@ -8,7 +8,8 @@ import Testing
 @Suite("Stickers in the library", .serialized)
 struct LibraryStickerTests {
     @Test func aStickerIsStoredCachedAndPlacedInACollage() throws {
-        let model = try StickerFixtures.model.get()
+        // A model of its own: the shared one counts inferences from tests running alongside.
+        let model = try SubjectModel()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stickers-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let library = try Library(root: directory.appendingPathComponent("library"))
@@ -47,7 +48,8 @@ struct LibraryStickerTests {
     }
 
     @Test func focalPointsAreComputedOnceAndKept() throws {
-        let model = try StickerFixtures.model.get()
+        // A model of its own: the shared one counts inferences from tests running alongside.
+        let model = try SubjectModel()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("focus-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let library = try Library(root: directory.appendingPathComponent("library"))
