@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SOURCES := Package.swift Sources Tests
 
-.PHONY: run test build bench format lint bootstrap
+.PHONY: run samples test build bench format lint bootstrap
 
 bootstrap:
 	@scripts/bootstrap
@@ -10,19 +10,30 @@ bootstrap:
 build: bootstrap
 	$(SWIFT) build
 
-## Builds in release and renders sample collages from the sample photos into out/.
+PORT ?= 8080
+LIBRARY ?= out/sample-library
+
+## Builds in release, seeds a sample library on first run, and starts the editor (Ctrl-C stops it).
 run: bootstrap
+	$(SWIFT) build -c release --product collage
+	@mkdir -p out
+	scripts/seed-sample-library $(LIBRARY)
+	.build/release/collage serve --port $(PORT) --library $(LIBRARY)
+
+## Renders sample collages and a sticker from the sample photos into out/, without the editor.
+samples: bootstrap
 	$(SWIFT) build -c release --product collage
 	@mkdir -p out
 	.build/release/collage make --layout magazine --aspect 4:5 --radius 12 --background '#fdf6ec' \
 		samples/astronaut.png samples/coffee.png samples/chelsea.png -o out/sample-collage.jpg
 	.build/release/collage render Examples/scrapbook.json -o out/scrapbook.png
-	@echo "Open out/sample-collage.jpg and out/scrapbook.png to see them."
+	.build/release/collage sticker samples/chelsea.png --outline 10 --shadow -o out/cat-sticker.png
 
-## Builds, runs every test, then checks formatting.
+## Builds, runs every test (Swift, then the browser tests), then checks formatting.
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/browser-tests
 	$(MAKE) --no-print-directory lint
 
 ## Side-by-side benchmarks against the tools a user would pick instead (not part of `make test`).

@@ -1,0 +1,268 @@
+"""Browser tests: Debian's chromium, driven by Playwright, against the real `collage serve`.
+
+Run by `make test` (scripts/browser-tests). With COLLAGE_SCREENSHOTS=1 they also refresh the
+README's screenshots in docs/images.
+"""
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+from playwright.sync_api import sync_playwright, expect
+
+ROOT = Path(__file__).resolve().parents[2]
+COLLAGE = ROOT / ".build" / "debug" / "collage"
+SAMPLES = ROOT / "samples"
+SCREENSHOTS = os.environ.get("COLLAGE_SCREENSHOTS") == "1"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def server():
+    """A fresh library and `collage serve` on a free port; yields its base URL."""
+    library = tempfile.mkdtemp(prefix="collage-browser-")
+    process = subprocess.Popen(
+        [str(COLLAGE), "serve", "--port", "0", "--library", library],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+    assert match, f"serve printed {line!r}; stderr: {process.stderr.read() if process.poll() is not None else ''}"
+    yield {"url": match.group(1), "library": library}
+    process.send_signal(2)  # Ctrl-C: a clean stop
+    assert process.wait(timeout=20) == 0
+    shutil.rmtree(library, ignore_errors=True)
+
+
+@pytest.fixture()
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server["url"])
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def saved(page):
+    expect(page.locator("#status")).to_have_text("All changes saved", timeout=20000)
+
+
+def api(page, path):
+    response = page.request.get(page.url.split("#")[0].rstrip("/") + path)
+    assert response.ok, response.text()
+    return response.json()
+
+
+def collage_id(page):
+    return page.url.split("#/c/")[1]
+
+
+def new_collage(page, title="Browser test", layout="grid2x2"):
+    page.fill("#create-form input[name=title]", title)
+    page.select_option("#create-template", layout)
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#editor-view")).to_be_visible()
+    saved(page)
+
+
+def add_photos(page, names):
+    page.set_input_files("#file-input", [str(SAMPLES / name) for name in names])
+    expect(page.locator(".item")).to_have_count(len(names), timeout=30000)
+    saved(page)
+
+
+def test_library_create_rename_duplicate_delete(page):
+    expect(page.locator("#empty-library")).to_be_visible()
+    new_collage(page, "First")
+    assert api(page, f"/api/collages/{collage_id(page)}")["collage"]["template"] == "grid2x2"
+    page.click(".brand")
+    expect(page.locator(".collage-card")).to_have_count(1)
+    page.once("dialog", lambda dialog: dialog.accept("Renamed"))
+    page.click("button[aria-label='Rename First']")
+    expect(page.locator(".collage-card .title")).to_have_text("Renamed")
+    page.click("button[aria-label='Duplicate Renamed']")
+    expect(page.locator(".collage-card")).to_have_count(2)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("button[aria-label='Delete Renamed copy']")
+    expect(page.locator(".collage-card")).to_have_count(1)
+
+
+def test_drag_resize_rotate_undo_redo_and_reload(page):
+    new_collage(page, layout="grid2x2")
+    add_photos(page, ["coffee.png", "chelsea.png"])
+    cid = collage_id(page)
+    before = api(page, f"/api/collages/{cid}")["collage"]["items"][0]["frame"]
+    item = page.locator(".item").first
+    box = item.bounding_box()
+    scale = box["width"] / before["width"]
+    # Drag the first photo 60 px right and 40 px down, onto empty canvas.
+    page.mouse.move(box["x"] + 20, box["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 50, box["y"] + 40, steps=4)
+    page.mouse.move(box["x"] + 80, box["y"] + 60, steps=4)
+    page.mouse.up()
+    saved(page)
+    after = api(page, f"/api/collages/{cid}")["collage"]["items"][0]
+    assert abs(after["frame"]["x"] - (before["x"] + 60 / scale)) < 2
+    assert abs(after["frame"]["y"] - (before["y"] + 40 / scale)) < 2
+    assert "slot" not in after
+
+    # Resize with the corner handle.
+    handle = page.locator(".item.selected .handle.resize")
+    hb = handle.bounding_box()
+    page.mouse.move(hb["x"] + 7, hb["y"] + 7)
+    page.mouse.down()
+    page.mouse.move(hb["x"] + 57, hb["y"] + 37, steps=5)
+    page.mouse.up()
+    saved(page)
+    resized = api(page, f"/api/collages/{cid}")["collage"]["items"][0]["frame"]
+    assert abs(resized["width"] - (before["width"] + 50 / scale)) < 5
+
+    # Rotate with the top handle: drag it to the right of the centre, a quarter turn.
+    rotate = page.locator(".item.selected .handle.rotate")
+    rb = rotate.bounding_box()
+    ib = page.locator(".item.selected").bounding_box()
+    cx, cy = ib["x"] + ib["width"] / 2, ib["y"] + ib["height"] / 2
+    page.mouse.move(rb["x"] + 7, rb["y"] + 7)
+    page.mouse.down()
+    page.mouse.move(cx + 100, cy - 5, steps=6)
+    page.mouse.move(cx + 200, cy, steps=6)
+    page.mouse.up()
+    saved(page)
+    rotated = api(page, f"/api/collages/{cid}")["collage"]["items"][0]["rotation"]
+    assert abs(rotated - 90) < 3, rotated
+
+    # Undo the rotation, then redo it, from the keyboard.
+    page.locator("#canvas").click(position={"x": 2, "y": 2})
+    page.keyboard.press("Control+z")
+    saved(page)
+    assert api(page, f"/api/collages/{cid}")["collage"]["items"][0]["rotation"] == 0
+    page.keyboard.press("Control+Shift+z")
+    saved(page)
+    assert abs(api(page, f"/api/collages/{cid}")["collage"]["items"][0]["rotation"] - 90) < 3
+
+    # Reload: exactly what was saved.
+    saved_doc = api(page, f"/api/collages/{cid}")["collage"]
+    page.reload()
+    expect(page.locator(".item")).to_have_count(2)
+    style = page.locator(".item").first.get_attribute("style")
+    assert "rotate(" in style and "rotate(0deg)" not in style
+    assert api(page, f"/api/collages/{cid}")["collage"] == saved_doc
+
+
+def test_keyboard_layout_picker_and_swap(page):
+    new_collage(page, layout="strip")
+    add_photos(page, ["coffee.png", "chelsea.png", "rocket.jpg"])
+    cid = collage_id(page)
+    doc = api(page, f"/api/collages/{cid}")["collage"]
+    first_ref = doc["items"][0]["content"]["ref"]
+    # Drag the first photo onto the second: they swap contents and keep their slots.
+    a = page.locator(".item").nth(0).bounding_box()
+    b = page.locator(".item").nth(1).bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=8)
+    page.mouse.up()
+    saved(page)
+    swapped = api(page, f"/api/collages/{cid}")["collage"]["items"]
+    assert swapped[1]["content"]["ref"] == first_ref and swapped[0]["slot"] == 0
+    # Arrow keys nudge the selection; Delete removes it.
+    page.locator(".item").nth(2).focus()
+    page.keyboard.press("ArrowRight")
+    saved(page)
+    page.keyboard.press("Delete")
+    saved(page)
+    assert len(api(page, f"/api/collages/{cid}")["collage"]["items"]) == 2
+    # The layout sheet applies a template.
+    page.click("#layout-button")
+    page.click("button[aria-label^='Grid,']")
+    saved(page)
+    assert api(page, f"/api/collages/{cid}")["collage"]["template"] == "grid2x2"
+
+
+def test_export_matches_the_canvas(page):
+    new_collage(page, layout="magazine")
+    add_photos(page, ["astronaut.png", "coffee.png", "chelsea.png"])
+    page.locator("#canvas").click(position={"x": 1, "y": 1})
+    page.wait_for_timeout(500)
+    canvas = page.locator("#canvas")
+    shot = Image.open(io.BytesIO(canvas.screenshot())).convert("RGB")
+    page.click("#export-button")
+    page.select_option("#export-form select[name=format]", "png")
+    page.select_option("#export-form select[name=sizeKind]", "size")
+    page.fill("#export-form input[name=size]", str(max(shot.size)))
+    expect(page.locator("#export-pixels")).to_contain_text(f"{shot.size[0]} × {shot.size[1]}")
+    with page.expect_download() as download:
+        page.click("#export-download")
+    exported = Image.open(download.value.path()).convert("RGB")
+    assert abs(exported.size[0] - shot.size[0]) <= 1 and abs(exported.size[1] - shot.size[1]) <= 1
+    exported = exported.resize(shot.size)
+    difference = ImageStat.Stat(ImageChops.difference(exported, shot)).mean
+    assert max(difference) < 12, f"mean difference per channel {difference}"
+    if SCREENSHOTS:
+        page.keyboard.press("Escape")
+        page.locator(".item").first.click()
+        page.screenshot(path=str(ROOT / "docs/images/editor.jpg"), type="jpeg", quality=80)
+        page.click(".brand")
+        thumbnail = page.locator(".collage-card img")
+        expect(thumbnail).to_be_visible()
+        for _ in range(100):
+            if thumbnail.evaluate("image => image.complete && image.naturalWidth > 0"):
+                break
+            page.wait_for_timeout(100)
+        page.screenshot(path=str(ROOT / "docs/images/editor-library.jpg"), type="jpeg", quality=80)
+
+
+def test_lift_subject(page):
+    session = api(page, "/api/session")
+    if not session["stickers"]:
+        pytest.skip("the subject model is not installed (scripts/fetch-model)")
+    new_collage(page, layout="sideBySide")
+    add_photos(page, ["chelsea.png", "coffee.png"])
+    cid = collage_id(page)
+    photo = page.locator(".item").first
+    photo.click()
+    page.click("#lift")
+    expect(page.locator("#status")).to_contain_text("Click the subject")
+    box = photo.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator(".particle").first).to_be_attached()
+    expect(page.locator(".item.sticker")).to_have_count(1, timeout=30000)
+    saved(page)
+    items = api(page, f"/api/collages/{cid}")["collage"]["items"]
+    assert items[-1]["content"]["type"] == "sticker"
+    expect(page.locator("#upload-progress")).to_be_hidden()
+    if SCREENSHOTS:
+        page.locator(".item.sticker").click()
+        page.screenshot(path=str(ROOT / "docs/images/editor-sticker.jpg"), type="jpeg", quality=80)
+
+
+def test_no_subject_says_so(page, server, tmp_path):
+    if not api(page, "/api/session")["stickers"]:
+        pytest.skip("the subject model is not installed (scripts/fetch-model)")
+    flat = tmp_path / "flat.png"
+    Image.new("RGB", (400, 300), (128, 128, 128)).save(flat)
+    new_collage(page, layout="sideBySide")
+    page.set_input_files("#file-input", [str(flat)])
+    expect(page.locator(".item")).to_have_count(1, timeout=30000)
+    saved(page)
+    page.locator(".item").first.click()
+    page.click("#lift")
+    page.keyboard.press("Enter")
+    expect(page.locator("#status")).to_contain_text("No subject", timeout=30000)
