@@ -163,7 +163,8 @@ final class VipsImage: @unchecked Sendable {
         let status: Int32 =
             switch format {
             case .jpeg: cvips_jpegsave(handle, path, Int32(quality), 1, quality >= 90 ? 1 : 0)
-            case .png: cvips_pngsave(handle, path, 6)
+            // zlib level 3: about a third faster than the default 6 on big images, ~14 % larger.
+            case .png: cvips_pngsave(handle, path, 3)
             case .webp: cvips_webpsave(handle, path, Int32(quality), 0)
             case .heic: cvips_heifsave(handle, path, Int32(quality), 0)
             case .avif: cvips_heifsave(handle, path, Int32(quality), 1)

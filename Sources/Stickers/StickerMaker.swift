@@ -41,18 +41,29 @@ public enum StickerMaker {
         let top = max(0, Int(bounds.y - margin))
         let right = min(image.width, Int(bounds.maxX + margin))
         let bottom = min(image.height, Int(bounds.maxY + margin))
-        var pixels = [UInt8]()
-        pixels.reserveCapacity((right - left) * (bottom - top) * 4)
-        for y in top..<bottom {
-            for x in left..<right {
-                let source = (y * image.width + x) * image.channels
-                pixels.append(image.pixels[source])
-                pixels.append(image.pixels[source + min(1, image.channels - 1)])
-                pixels.append(image.pixels[source + min(2, image.channels - 1)])
-                pixels.append(alpha[y * image.width + x])
+        let cropWidth = right - left
+        let cropHeight = bottom - top
+        var pixels = [UInt8](repeating: 0, count: cropWidth * cropHeight * 4)
+        let channels = image.channels
+        let imageWidth = image.width
+        image.pixels.withUnsafeBufferPointer { source in
+            alpha.withUnsafeBufferPointer { alpha in
+                pixels.withUnsafeMutableBufferPointer { target in
+                    for y in 0..<cropHeight {
+                        for x in 0..<cropWidth {
+                            let from = ((top + y) * imageWidth + left + x)
+                            let to = (y * cropWidth + x) * 4
+                            let pixel = from * channels
+                            target[to] = source[pixel]
+                            target[to + 1] = source[pixel + min(1, channels - 1)]
+                            target[to + 2] = source[pixel + min(2, channels - 1)]
+                            target[to + 3] = alpha[from]
+                        }
+                    }
+                }
             }
         }
-        guard var sticker = Bitmap(width: right - left, height: bottom - top, channels: 4, pixels: pixels) else {
+        guard var sticker = Bitmap(width: cropWidth, height: cropHeight, channels: 4, pixels: pixels) else {
             throw .noSubject(path)
         }
         if options.outlineWidth > 0 || options.shadow {

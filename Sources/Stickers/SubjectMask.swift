@@ -59,23 +59,32 @@ public struct SubjectMask: Sendable {
     /// The mask keeping only `chosen`: other subjects and stray specks become transparent; the soft
     /// edge just around a chosen subject stays.
     public func alpha(keeping chosen: [Subject]) -> [UInt8] {
-        let keep = Set(chosen.map(\.label))
-        let halo = 3.0
-        let boxes = chosen.map {
-            Rect(
-                x: $0.bounds.x - halo, y: $0.bounds.y - halo, width: $0.bounds.width + 2 * halo,
-                height: $0.bounds.height + 2 * halo)
+        // A table by label rather than a set: this runs over every pixel of a 12 MP photo.
+        let maximumLabel = Int(labels.max() ?? 0)
+        var keep = [Bool](repeating: false, count: maximumLabel + 1)
+        for subject in chosen { keep[Int(subject.label)] = true }
+        let halo = 3
+        let boxes = chosen.map { subject in
+            (
+                left: Int(subject.bounds.x) - halo, top: Int(subject.bounds.y) - halo,
+                right: Int(subject.bounds.maxX) + halo, bottom: Int(subject.bounds.maxY) + halo
+            )
         }
         var result = alpha
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = y * width + x
-                let label = labels[index]
-                if label != 0 {
-                    if !keep.contains(label) { result[index] = 0 }
-                } else if result[index] != 0 {
-                    let point = Point(x: Double(x), y: Double(y))
-                    if !boxes.contains(where: { $0.contains(point) }) { result[index] = 0 }
+        let width = width
+        labels.withUnsafeBufferPointer { labels in
+            result.withUnsafeMutableBufferPointer { result in
+                for index in 0..<labels.count {
+                    let label = Int(labels[index])
+                    if label != 0 {
+                        if !keep[label] { result[index] = 0 }
+                    } else if result[index] != 0 {
+                        let x = index % width
+                        let y = index / width
+                        if !boxes.contains(where: { x >= $0.left && x < $0.right && y >= $0.top && y < $0.bottom }) {
+                            result[index] = 0
+                        }
+                    }
                 }
             }
         }
