@@ -47,6 +47,9 @@ final class Connection {
     private let handle: OpaquePointer
     let path: String
     private var isClosed = false
+    /// Prepared statements by SQL text: the same few statements run for every edit, and
+    /// preparing costs more than running them.
+    private var statements: [String: Statement] = [:]
 
     init(path: String, readOnly: Bool = false) throws(SQLiteError) {
         var handle: OpaquePointer?
@@ -72,8 +75,20 @@ final class Connection {
 
     func close() {
         guard !isClosed else { return }
+        statements.removeAll()
         sqlite3_close_v2(handle)
         isClosed = true
+    }
+
+    /// A prepared statement for `sql`, reset and ready to bind.
+    private func prepared(_ sql: String) throws(SQLiteError) -> Statement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        let statement = try Statement(connection: self, sql: sql)
+        if statements.count < 64 { statements[sql] = statement }
+        return statement
     }
 
     /// Runs statements that take no parameters and return no rows (schema, pragmas).
@@ -90,7 +105,8 @@ final class Connection {
     /// Runs one statement with bound parameters; returns how many rows it changed.
     @discardableResult
     func run(_ sql: String, _ arguments: [any SQLBindable] = []) throws(SQLiteError) -> Int {
-        let statement = try Statement(connection: self, sql: sql)
+        let statement = try prepared(sql)
+        defer { statement.reset() }
         try statement.bind(arguments)
         while try statement.step() {}
         return Int(sqlite3_changes(handle))
@@ -102,7 +118,8 @@ final class Connection {
     )
         throws(SQLiteError) -> [T]
     {
-        let statement = try Statement(connection: self, sql: sql)
+        let statement = try prepared(sql)
+        defer { statement.reset() }
         try statement.bind(arguments)
         var results: [T] = []
         while try statement.step() { results.append(try map(Row(statement: statement))) }
@@ -137,6 +154,12 @@ final class Statement {
     }
 
     deinit { sqlite3_finalize(handle) }
+
+    /// Ready to run again: rewound, and its bindings cleared.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
 
     func bind(_ arguments: [any SQLBindable]) throws(SQLiteError) {
         for (offset, argument) in arguments.enumerated() {

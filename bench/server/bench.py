@@ -1,0 +1,131 @@
+"""Server benchmark: edit-API latency and throughput with 1 and 50 concurrent clients on
+loopback, export latency at 3x, and the server's memory after 1,000 edits. Every loop is
+bounded in count and time. Run through bench/server/run."""
+import http.client
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+COLLAGE = os.path.join(ROOT, ".build", "release", "collage")
+
+
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0
+
+
+class Client:
+    def __init__(self, port, token):
+        self.port = port
+        self.token = token
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def call(self, method, path, body=None):
+        headers = {"Host": f"127.0.0.1:{self.port}", "X-Collage-Token": self.token}
+        data = None
+        if body is not None:
+            data = json.dumps(body)
+            headers["Content-Type"] = "application/json"
+        self.connection.request(method, path, body=data, headers=headers)
+        response = self.connection.getresponse()
+        payload = response.read()
+        return response.status, payload
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+def edit_loop(client, collage, count, deadline, latencies):
+    status, payload = client.call("GET", f"/api/collages/{collage}")
+    version = json.loads(payload)["version"]
+    for index in range(count):
+        if time.perf_counter() > deadline:
+            break
+        started = time.perf_counter()
+        status, payload = client.call("POST", f"/api/collages/{collage}/edits", {
+            "version": version, "edits": [{"op": "rotateItem", "id": "i1", "degrees": (index % 300) - 150 + 0.5}]})
+        latencies.append(time.perf_counter() - started)
+        if status != 200:
+            sys.exit(f"edit failed: {status} {payload[:200]}")
+        version = json.loads(payload)["version"]
+
+
+def main():
+    library = tempfile.mkdtemp(prefix="collage-bench-server-")
+    try:
+        subprocess.run([COLLAGE, "import", os.path.join(ROOT, "samples"), "--library", library],
+                       check=True, stdout=subprocess.DEVNULL)
+        photos = json.loads(subprocess.run([COLLAGE, "photos", "--json", "--library", library], check=True,
+                                           capture_output=True, text=True).stdout)
+        ids = [photo["id"] for photo in photos[:4]]
+        collages = []
+        for index in range(51):
+            created = subprocess.run([COLLAGE, "new", "--json", "--title", f"Bench {index}", "--layout", "grid2x2",
+                                      *ids, "--library", library], check=True, capture_output=True, text=True)
+            collages.append(json.loads(created.stdout)["id"])
+        server = subprocess.Popen([COLLAGE, "serve", "--port", "0", "--library", library, "--model", "/nonexistent"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        port = int(re.search(r":(\d+)/", server.stdout.readline()).group(1))
+        try:
+            probe = http.client.HTTPConnection("127.0.0.1", port)
+            probe.request("GET", "/api/session", headers={"Host": f"127.0.0.1:{port}"})
+            token = json.loads(probe.getresponse().read())["token"]
+
+            print(f"\nEdit API (POST /api/collages/ID/edits, one rotateItem each, keep-alive):")
+            latencies = []
+            started = time.perf_counter()
+            edit_loop(Client(port, token), collages[0], 500, started + 30, latencies)
+            elapsed = time.perf_counter() - started
+            print(f"  1 client:   p50 {percentile(latencies, 0.5) * 1000:6.2f} ms   p99 {percentile(latencies, 0.99) * 1000:6.2f} ms"
+                  f"   {len(latencies) / elapsed:7.0f} edits/s")
+
+            latencies = []
+            threads = [threading.Thread(target=edit_loop, args=(Client(port, token), collages[1 + i], 100,
+                                                                 time.perf_counter() + 60, latencies))
+                       for i in range(50)]
+            started = time.perf_counter()
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            elapsed = time.perf_counter() - started
+            print(f"  50 clients: p50 {percentile(latencies, 0.5) * 1000:6.2f} ms   p99 {percentile(latencies, 0.99) * 1000:6.2f} ms"
+                  f"   {len(latencies) / elapsed:7.0f} edits/s   (target: p99 at most 10 ms)")
+
+            client = Client(port, token)
+            times = []
+            for _ in range(5):
+                started = time.perf_counter()
+                status, payload = client.call("GET", f"/api/collages/{collages[0]}/export?format=jpeg&scale=3")
+                times.append(time.perf_counter() - started)
+                assert status == 200, payload[:200]
+            print(f"\nExport at 3x (3,600 x 3,600 JPEG): median {statistics.median(times) * 1000:.0f} ms")
+
+            before = rss_mb(server.pid)
+            edit_loop(Client(port, token), collages[0], 1000, time.perf_counter() + 60, [])
+            after = rss_mb(server.pid)
+            edit_loop(Client(port, token), collages[0], 1000, time.perf_counter() + 60, [])
+            later = rss_mb(server.pid)
+            print(f"\nServer memory: {before:.0f} MB before, {after:.0f} MB after 1,000 edits, {later:.0f} MB after "
+                  f"2,000 (growth over the second thousand: {later - after:+.1f} MB; bound: 5 MB)")
+        finally:
+            server.send_signal(2)
+            server.wait(timeout=30)
+    finally:
+        shutil.rmtree(library, ignore_errors=True)
+
+
+main()
