@@ -64,26 +64,12 @@ extension Library {
     ) throws(LibraryError)
         -> StoredCollage
     {
-        try database.write { connection throws(LibraryError) in
-            let resolved = try resolveCollageID(id, connection)
-            let stored = try sql(database.path) { () throws(SQLiteError) in try Self.load(resolved, from: connection) }
-            if let expectedVersion, expectedVersion != stored.version {
-                throw LibraryError.staleVersion(collage: resolved, expected: expectedVersion, current: stored.version)
-            }
-            var next: Collage
+        try update(id, expectedVersion: expectedVersion) { stored throws(LibraryError) in
             do throws(EditError) {
-                next = try stored.collage.applying(edits)
+                return try stored.applying(edits)
             } catch {
                 throw LibraryError.edit(error)
             }
-            guard next != stored.collage else { return stored }
-            next.updated = now().roundedToMilliseconds
-            let version = stored.version + 1
-            try sql(database.path) { () throws(SQLiteError) in
-                try connection.run("DELETE FROM collages WHERE id = ?", [resolved])
-                try Self.insert(next, version: version, into: connection)
-            }
-            return StoredCollage(collage: next, version: version)
         }
     }
 
@@ -95,15 +81,26 @@ extension Library {
     ) throws(LibraryError)
         -> StoredCollage
     {
+        try update(id, expectedVersion: expectedVersion) { stored in
+            var next = document
+            next.id = stored.id
+            next.created = stored.created
+            return next
+        }
+    }
+
+    /// One change to a stored collage, in one transaction: check the version, make the new
+    /// document, and save it with the version bumped (unless nothing changed).
+    private func update(
+        _ id: String, expectedVersion: Int?, _ change: (Collage) throws(LibraryError) -> Collage
+    ) throws(LibraryError) -> StoredCollage {
         try database.write { connection throws(LibraryError) in
             let resolved = try resolveCollageID(id, connection)
             let stored = try sql(database.path) { () throws(SQLiteError) in try Self.load(resolved, from: connection) }
-            guard expectedVersion == stored.version else {
+            if let expectedVersion, expectedVersion != stored.version {
                 throw LibraryError.staleVersion(collage: resolved, expected: expectedVersion, current: stored.version)
             }
-            var next = document
-            next.id = stored.collage.id
-            next.created = stored.collage.created
+            var next = try change(stored.collage)
             guard next != stored.collage else { return stored }
             next.updated = now().roundedToMilliseconds
             let version = stored.version + 1

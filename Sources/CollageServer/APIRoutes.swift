@@ -195,17 +195,9 @@ enum APIRoutes {
             throw HTTPError(.unprocessable, error.issues.map { "collage.\($0)" }.joined(separator: "; "))
         }
         let id = request.parameter("id")
-        let stored: StoredCollage
-        do throws(LibraryError) {
-            stored = try app.library.replace(id, with: replacement, expectedVersion: Int(version))
-        } catch {
-            guard case .staleVersion = error else { throw error.httpError }
-            let current = try library { () throws(LibraryError) in try app.library.collage(id) }
-            var conflict = error.httpError
-            conflict.extra["current"] = try documentJSON(app, current)
-            throw conflict
+        return try saving(app, id) { () throws(LibraryError) in
+            try app.library.replace(id, with: replacement, expectedVersion: Int(version))
         }
-        return try document(app, stored)
     }
 
     static func applyEdits(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
@@ -228,9 +220,21 @@ enum APIRoutes {
     /// Applies edits at a version; a stale version answers 409 with the current document.
     static func edit(_ app: CollageApp, _ id: String, _ edits: [Edit], version: Int?) throws(HTTPError) -> HTTPResponse
     {
+        try saving(app, id) { () throws(LibraryError) in
+            try app.library.apply(edits, to: id, expectedVersion: version)
+        }
+    }
+
+    /// Runs a versioned change and answers with the new document; a stale version answers 409
+    /// carrying the current document, so the page can catch up.
+    static func saving(
+        _ app: CollageApp, _ id: String, _ change: () throws(LibraryError) -> StoredCollage
+    )
+        throws(HTTPError) -> HTTPResponse
+    {
         let stored: StoredCollage
         do throws(LibraryError) {
-            stored = try app.library.apply(edits, to: id, expectedVersion: version)
+            stored = try change()
         } catch {
             guard case .staleVersion = error else { throw error.httpError }
             let current = try library { () throws(LibraryError) in try app.library.collage(id) }
