@@ -54,6 +54,26 @@ struct LibraryCommandTests {
         #expect(photos.elements.allSatisfy { $0.member("format") != nil && $0.member("width") != nil })
     }
 
+    @Test func importShowsAProgressBarOnATerminal() throws {
+        let space = try Workspace()
+        let photos = try (0..<4).map { try space.photo("p\($0).jpg", [UInt8($0 * 50), 90, 90]) }
+        // `script` gives the command a pseudo-terminal, as a person's shell would.
+        let command = ([CommandRunner.executable.path, "import", "--library", space.library.path] + photos)
+            .map { "'\($0)'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("4/4") && text.contains("/s") && text.contains("left"), "\(text)")
+        #expect(text.contains("Imported 4 new photos."))
+    }
+
     @Test func collageLifecycleThroughTheCommandLine() throws {
         let space = try Workspace()
         let files = try [("a.jpg", [200, 0, 0] as [UInt8]), ("b.jpg", [0, 200, 0]), ("c.jpg", [0, 0, 200])].map {
