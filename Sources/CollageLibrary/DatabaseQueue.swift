@@ -22,6 +22,7 @@ final class DatabaseQueue: @unchecked Sendable {
 
     /// A write transaction. `BEGIN IMMEDIATE` takes the write lock up front, so two processes
     /// never both read a version and then both write.
+    @discardableResult
     func write<T>(_ body: (Connection) throws(LibraryError) -> T) throws(LibraryError) -> T {
         lock.lock()
         defer { lock.unlock() }
@@ -54,6 +55,7 @@ final class DatabaseQueue: @unchecked Sendable {
 }
 
 /// Runs SQLite calls, turning their errors into library errors that name the database.
+@discardableResult
 func sql<T>(_ path: String, _ body: () throws(SQLiteError) -> T) throws(LibraryError) -> T {
     do {
         return try body()

@@ -220,9 +220,11 @@ extension Library {
                 templateID: row.optionalText(10))
             return (collage, try row.int(11))
         }
-        guard var (collage, version) = rows.first else {
+        guard let first = rows.first else {
             throw SQLiteError(code: 12, message: "no collage \(id)", sql: nil)
         }
+        var collage = first.0
+        let version = first.1
         collage.items = try connection.query(
             """
             SELECT id, kind, ref, x, y, width, height, rotation, crop_x, crop_y, crop_zoom, slot, outline, shadow

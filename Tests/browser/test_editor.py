@@ -182,10 +182,18 @@ def test_keyboard_layout_picker_and_swap(page):
     saved(page)
     swapped = api(page, f"/api/collages/{cid}")["collage"]["items"]
     assert swapped[1]["content"]["ref"] == first_ref and swapped[0]["slot"] == 0
-    # Arrow keys nudge the selection; Delete removes it.
+    # Keyboard alone: Tab reaches the items, arrows nudge, ] rotates, + grows, Delete removes.
     page.locator(".item").nth(2).focus()
+    before = api(page, f"/api/collages/{cid}")["collage"]["items"][2]
     page.keyboard.press("ArrowRight")
     saved(page)
+    page.keyboard.press("]")
+    saved(page)
+    page.keyboard.press("=")
+    saved(page)
+    after = api(page, f"/api/collages/{cid}")["collage"]["items"][2]
+    assert after["frame"]["x"] < before["frame"]["x"] + 1, "grown about its centre after a 1-point nudge"
+    assert after["rotation"] == 5 and after["frame"]["width"] > before["frame"]["width"]
     page.keyboard.press("Delete")
     saved(page)
     assert len(api(page, f"/api/collages/{cid}")["collage"]["items"]) == 2

@@ -398,6 +398,24 @@ export class Editor {
       this.commit([{ op: 'removeItem', id: item.id }]);
       return;
     }
+    if (event.key === '[' || event.key === ']' || event.key === '{' || event.key === '}') {
+      event.preventDefault();
+      const turn = (event.key === '[' || event.key === '{' ? -1 : 1) * (event.shiftKey ? 15 : 5);
+      this.commit([{ op: 'rotateItem', id: item.id, degrees: item.rotation + turn }]);
+      return;
+    }
+    if (event.key === '-' || event.key === '=' || event.key === '+') {
+      event.preventDefault();
+      const factor = event.key === '-' ? 1 / 1.05 : 1.05;
+      const f = item.frame;
+      const width = Math.max(20, f.width * factor), height = Math.max(20, f.height * factor);
+      const round = (value) => Math.round(value * 100) / 100;
+      this.commit([{
+        op: 'resizeItem', id: item.id,
+        frame: { x: round(f.x + (f.width - width) / 2), y: round(f.y + (f.height - height) / 2), width: round(width), height: round(height) },
+      }]);
+      return;
+    }
     const step = event.shiftKey ? 10 : 1;
     const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
     if (moves[event.key]) {
