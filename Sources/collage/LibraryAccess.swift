@@ -48,5 +48,5 @@ func displayDate(_ date: Date) -> String {
         parts.minute ?? 0)
 }
 
-/// The whole terminal line a progress bar may use, or `nil` when stderr is not a terminal.
+/// Whether a file descriptor is a terminal (a person is watching, so progress and prompts make sense).
 func terminalIsInteractive(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
