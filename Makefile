@@ -29,11 +29,12 @@ samples: bootstrap
 	.build/release/collage render Examples/scrapbook.json -o out/scrapbook.png
 	.build/release/collage sticker samples/chelsea.png --outline 10 --shadow -o out/cat-sticker.png
 
-## Builds, runs every test (Swift, then the browser tests), then checks formatting.
+## Builds, runs every test (Swift, the browser tests, the API fuzzer), then checks formatting.
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/browser-tests
+	scripts/api-fuzz
 	$(MAKE) --no-print-directory lint
 
 ## Side-by-side benchmarks against the tools a user would pick instead (not part of `make test`).
