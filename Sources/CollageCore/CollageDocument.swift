@@ -16,13 +16,7 @@ public enum CollageDocument {
     /// Reads a collage from JSON text.
     /// - Throws: ``DocumentError`` with a syntax error, or every problem found.
     public static func decode(_ data: Data) throws(DocumentError) -> Collage {
-        let value: JSONValue
-        do {
-            value = try JSONValue.parse(data)
-        } catch {
-            throw .syntax(error)
-        }
-        return try decode(value)
+        try decode(try DocumentError.parse(data))
     }
 
     /// Reads a collage from a parsed JSON value.
@@ -383,4 +377,13 @@ public enum DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// Every problem, one per line.
     public var description: String { issues.map(\.description).joined(separator: "\n") }
+
+    /// Parses JSON text, a syntax error becoming this error type.
+    static func parse(_ data: Data) throws(DocumentError) -> JSONValue {
+        do {
+            return try JSONValue.parse(data)
+        } catch {
+            throw .syntax(error)
+        }
+    }
 }

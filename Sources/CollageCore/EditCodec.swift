@@ -17,13 +17,7 @@ public enum EditCodec {
 
     /// Reads one edit (an object) or several (an array) from JSON text.
     public static func decode(_ data: Data) throws(DocumentError) -> [Edit] {
-        let value: JSONValue
-        do {
-            value = try JSONValue.parse(data)
-        } catch {
-            throw .syntax(error)
-        }
-        return try decode(value)
+        try decode(try DocumentError.parse(data))
     }
 
     /// Reads one edit (an object) or several (an array) from a parsed value.

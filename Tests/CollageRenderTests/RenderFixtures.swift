@@ -78,10 +78,15 @@ final class RenderFixtures {
 
     /// Runs `vips` and returns what it printed.
     func vipsOutput(_ arguments: String...) throws -> String {
+        try Self.output(of: "/usr/bin/vips", arguments, in: directory)
+    }
+
+    /// Runs a libvips tool and returns what it printed, trimmed.
+    static func output(of tool: String, _ arguments: [String], in directory: URL? = nil) throws -> String {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+        process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
-        process.currentDirectoryURL = directory
+        if let directory { process.currentDirectoryURL = directory }
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

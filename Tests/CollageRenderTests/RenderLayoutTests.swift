@@ -141,14 +141,6 @@ struct RenderLayoutTests {
     }
 
     static func header(_ file: URL, field: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/vipsheader")
-        process.arguments = ["-f", field, file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try RenderFixtures.output(of: "/usr/bin/vipsheader", ["-f", field, file.path])
     }
 }
