@@ -43,6 +43,15 @@ public struct AspectRatio: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+extension AspectRatio {
+    /// `4:5`, `16x9`, or the id of a canvas preset such as `a4` or `letter`: what people type
+    /// wherever a canvas shape is asked for.
+    public init?(parsingOrPreset text: String) {
+        guard let aspect = CanvasPreset.named(text)?.aspect ?? AspectRatio(parsing: text) else { return nil }
+        self = aspect
+    }
+}
+
 /// A physical print size and the resolution to render it at, e.g. 6 × 4 in at 300 DPI.
 public struct PrintSize: Hashable, Sendable, CustomStringConvertible {
     /// Width in inches.

@@ -146,7 +146,7 @@ public enum EditCodec {
             return CollageDocument.readStyle(value, at: field("style"), with: &reader).map { .setStyle($0) }
         case "setAspect":
             guard let text = reader.string(members["aspect"], at: field("aspect")) else { return nil }
-            guard let aspect = CanvasPreset.named(text)?.aspect ?? AspectRatio(parsing: text) else {
+            guard let aspect = AspectRatio(parsingOrPreset: text) else {
                 reader.fail(field("aspect"), "expected W:H such as \"4:5\" or a preset such as \"a4\", got \"\(text)\"")
                 return nil
             }

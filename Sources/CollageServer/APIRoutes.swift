@@ -156,7 +156,7 @@ enum APIRoutes {
             throw HTTPError(.unprocessable, "no template named \"\(template)\"")
         }
         let aspectText = body.member("aspect")?.stringValue ?? "1:1"
-        guard let aspect = CanvasPreset.named(aspectText)?.aspect ?? AspectRatio(parsing: aspectText) else {
+        guard let aspect = AspectRatio(parsingOrPreset: aspectText) else {
             throw HTTPError(
                 .unprocessable, "aspect must be W:H such as \"4:5\" or a preset such as \"a4\", got \"\(aspectText)\"")
         }

@@ -41,7 +41,7 @@ enum NewCommand: Command {
         }
         let aspect =
             try arguments.value("--aspect", expected: "W:H such as 4:5, or a preset such as a4") {
-                CanvasPreset.named($0)?.aspect ?? AspectRatio(parsing: $0)
+                AspectRatio(parsingOrPreset: $0)
             } ?? .square
         let photoIDs = try arguments.positionals.map { reference throws(CLIError) -> String in
             guard FileManager.default.fileExists(atPath: reference) else { return reference }

@@ -46,7 +46,7 @@ enum MakeCommand: Command {
                     + Template.catalog.map(\.id).joined(separator: ", "))
         }
         var aspect = try arguments.value("--aspect", expected: "W:H such as 4:5, or a preset such as a4") { text in
-            CanvasPreset.named(text)?.aspect ?? AspectRatio(parsing: text)
+            AspectRatio(parsingOrPreset: text)
         }
         if aspect == nil, case .print(let print) = output.options.size { aspect = print.aspectRatio }
         let canvas = (aspect ?? AspectRatio(width: 1, height: 1))?.canvasSize() ?? Size(width: 1200, height: 1200)

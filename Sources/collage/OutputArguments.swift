@@ -88,6 +88,11 @@ enum SmartCropArguments {
         .value("--model", "PATH", "The subject model (default: $COLLAGE_MODEL, else ~/.cache/collage/models)"),
     ]
 
+    /// The model file: `--model`, else `$COLLAGE_MODEL`, else the model cache.
+    static func modelPath(_ arguments: ParsedArguments) -> URL {
+        arguments.value("--model").map { URL(fileURLWithPath: $0) } ?? SubjectModel.defaultPath()
+    }
+
     /// The model to find subjects with, or `nil` for centre crops. Asking for `--smart-crop`
     /// without a usable model is an error; by default a missing model just means centre crops.
     static func model(_ arguments: ParsedArguments) throws(CLIError) -> SubjectModel? {
@@ -95,7 +100,7 @@ enum SmartCropArguments {
             throw .usage("choose --smart-crop or --no-smart-crop, not both")
         }
         if arguments.has("--no-smart-crop") { return nil }
-        let path = arguments.value("--model").map { URL(fileURLWithPath: $0) } ?? SubjectModel.defaultPath()
+        let path = modelPath(arguments)
         do {
             return try SubjectModel(path: path)
         } catch {

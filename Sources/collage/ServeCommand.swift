@@ -32,7 +32,7 @@ enum ServeCommand: Command {
             } ?? 8080
         let host = arguments.value("--host") ?? "127.0.0.1"
         let library = try LibraryAccess.open(arguments)
-        let modelPath = arguments.value("--model").map { URL(fileURLWithPath: $0) } ?? SubjectModel.defaultPath()
+        let modelPath = SmartCropArguments.modelPath(arguments)
         let model: SubjectModel?
         do {
             model = try SubjectModel(path: modelPath)

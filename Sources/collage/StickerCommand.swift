@@ -215,7 +215,7 @@ enum StickerCommand: Command {
     }
 
     static func loadModel(_ arguments: ParsedArguments) throws(CLIError) -> SubjectModel {
-        let path = arguments.value("--model").map { URL(fileURLWithPath: $0) } ?? SubjectModel.defaultPath()
+        let path = SmartCropArguments.modelPath(arguments)
         do {
             return try SubjectModel(path: path)
         } catch {

@@ -57,5 +57,8 @@ struct GeometryTests {
         #expect(PrintSize(parsing: "6x4") == nil)
         #expect(AspectRatio(parsing: "4:5")?.value == 0.8)
         #expect(AspectRatio(parsing: "0:5") == nil)
+        #expect(AspectRatio(parsingOrPreset: "4x5")?.value == 0.8)
+        #expect(AspectRatio(parsingOrPreset: "letter")?.value == 8.5 / 11)
+        #expect(AspectRatio(parsingOrPreset: "banana") == nil)
     }
 }
