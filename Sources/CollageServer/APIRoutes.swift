@@ -259,9 +259,8 @@ enum APIRoutes {
                     "thumbnail": .string("/api/photos/\(photo.id)/thumbnail"),
                 ]
                 // The renderer crops photos without a crop around this point; the page must too.
-                if let model = app.model,
-                    let focus = LibrarySubjectFocusSource(library: app.library, model: model).automaticFocus(
-                        for: item.content, file: app.library.originalFile(of: photo))
+                if let focus = app.photoSource.automaticFocus(
+                    for: item.content, file: app.library.originalFile(of: photo))
                 {
                     members["focus"] = .object(["x": .number(focus.x), "y": .number(focus.y)])
                 }
@@ -300,7 +299,7 @@ enum APIRoutes {
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             do throws(RenderError) {
                 try CollageRenderer().render(
-                    stored.collage, photos: LibraryPhotoSource(library: app.library),
+                    stored.collage, photos: app.photoSource,
                     options: RenderOptions(size: .longSide(480), format: .jpeg, quality: 80), to: file)
             } catch {
                 throw HTTPError(.unprocessable, error.description)
@@ -336,15 +335,9 @@ enum APIRoutes {
         defer { try? FileManager.default.removeItem(at: file) }
         let result: RenderResult
         do throws(RenderError) {
-            if let model = app.model {
-                result = try CollageRenderer().render(
-                    stored.collage, photos: LibrarySubjectFocusSource(library: app.library, model: model),
-                    options: RenderOptions(size: size, format: format, quality: quality), to: file)
-            } else {
-                result = try CollageRenderer().render(
-                    stored.collage, photos: LibraryPhotoSource(library: app.library),
-                    options: RenderOptions(size: size, format: format, quality: quality), to: file)
-            }
+            result = try CollageRenderer().render(
+                stored.collage, photos: app.photoSource,
+                options: RenderOptions(size: size, format: format, quality: quality), to: file)
         } catch {
             throw HTTPError(.unprocessable, error.description)
         }

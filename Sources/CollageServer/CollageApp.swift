@@ -99,6 +99,10 @@ public final class CollageApp: Sendable {
         return segments
     }
 
+    /// How every render and every page crops photos: around their subject when there is a
+    /// model, so the page, thumbnails and exports agree.
+    var photoSource: LibrarySubjectFocusSource { LibrarySubjectFocusSource(library: library, model: model) }
+
     /// The OpenAPI document for this server's routes.
     public var openAPIDocument: JSONValue { Self.router.openAPI(version: version) }
 }

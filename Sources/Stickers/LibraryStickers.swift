@@ -79,15 +79,16 @@ extension SubjectModel {
     }
 }
 
-/// Resolves a library collage's references and crops photos without a crop around their
-/// subject, computing each photo's focus once per model and keeping it in the library.
+/// Resolves a library collage's references and, given a model, crops photos without a crop
+/// around their subject, computing each photo's focus once per model and keeping it in the
+/// library. Without a model, photos are centred: the one source every library render uses.
 public struct LibrarySubjectFocusSource: PhotoSource {
     let library: Library
-    let model: SubjectModel
+    let model: SubjectModel?
     let base: LibraryPhotoSource
 
-    /// A source over `library` using `model` for focal points.
-    public init(library: Library, model: SubjectModel) {
+    /// A source over `library`, using `model` (when there is one) for focal points.
+    public init(library: Library, model: SubjectModel?) {
         self.library = library
         self.model = model
         self.base = LibraryPhotoSource(library: library)
@@ -98,7 +99,9 @@ public struct LibrarySubjectFocusSource: PhotoSource {
 
     /// The cached focus, or one computed now and cached.
     public func automaticFocus(for content: ItemContent, file: URL) -> Point? {
-        guard case .photo(let reference) = content, let photo = try? library.photo(reference) else { return nil }
+        guard let model, case .photo(let reference) = content, let photo = try? library.photo(reference) else {
+            return nil
+        }
         if let cached = try? library.cachedFocus(photoID: photo.id, model: model.sha256) {
             if case .subject(let point) = cached { return point }
             return nil

@@ -306,14 +306,8 @@ enum ExportCommand: Command {
         let model = try SmartCropArguments.model(arguments)
         let library = try LibraryAccess.open(arguments)
         let stored = try LibraryAccess.run { () throws(LibraryError) in try library.collage(arguments.positionals[0]) }
-        if let model {
-            try renderAndReport(
-                stored.collage, photos: LibrarySubjectFocusSource(library: library, model: model), output: output,
-                json: arguments.has("--json"))
-        } else {
-            try renderAndReport(
-                stored.collage, photos: LibraryPhotoSource(library: library), output: output,
-                json: arguments.has("--json"))
-        }
+        try renderAndReport(
+            stored.collage, photos: LibrarySubjectFocusSource(library: library, model: model), output: output,
+            json: arguments.has("--json"))
     }
 }
