@@ -49,10 +49,10 @@ public struct CollageRenderer: Sendable {
             var composed = try Self.stack(layers, on: base)
             if !keepsAlpha, composed.bands == 4 { composed = try composed.extractBands(0, count: 3) }
             if let dpi { composed = try composed.settingDPI(dpi) }
-            return composed
+            return try composed.inStrips()
         }
         do {
-            try write(image, to: output, format: options.format, quality: options.quality)
+            try write(image, to: output, options: options)
         } catch {
             // Photos decode lazily while the image is written, so a corrupt one surfaces here
             // without saying which it was; decoding each alone finds it.
@@ -204,9 +204,10 @@ public struct CollageRenderer: Sendable {
 
     // MARK: - Output
 
-    private func write(_ image: VipsImage, to output: URL, format: OutputFormat, quality: Int) throws(RenderError) {
+    private func write(_ image: VipsImage, to output: URL, options: RenderOptions) throws(RenderError) {
         try AtomicFile.write(to: output) { path throws(VipsError) in
-            try image.save(to: path, format: format, quality: quality)
+            try image.save(
+                to: path, format: options.format, quality: options.quality, progressive: options.progressiveJPEG)
         }
     }
 }

@@ -9,10 +9,15 @@ struct PhotoDecoder {
     struct Header {
         /// The pixel size as it displays, EXIF orientation applied.
         let size: Size
-        /// Whether it embeds an ICC profile to convert through.
+        /// Whether it embeds an ICC profile to convert through (one that is sRGB already is not).
         let hasProfile: Bool
         /// The libvips loader that reads it, e.g. `jpegload`.
         let loader: String
+        /// The pixel size as stored, before orientation.
+        let storedWidth: Int
+        let storedHeight: Int
+        /// The EXIF orientation, 1–8.
+        let orientation: Int
     }
 
     /// The photo's header, after checking the file exists, is not empty, is an image, and is
@@ -37,7 +42,10 @@ struct PhotoDecoder {
         let size =
             header.orientation >= 5
             ? Size(width: Double(height), height: Double(width)) : Size(width: Double(width), height: Double(height))
-        return Header(size: size, hasProfile: header.hasProfile, loader: header.loader)
+        return Header(
+            size: size, hasProfile: header.hasProfile && !header.profileIsSRGB, loader: header.loader,
+            storedWidth: width,
+            storedHeight: height, orientation: header.orientation)
     }
 
     /// The photo filling a `width` × `height` cell with an aspect-fill crop, as 8-bit sRGB with
@@ -51,42 +59,102 @@ struct PhotoDecoder {
     {
         let path = file.path
         let header = try header(of: file)
-        let size = header.size
         let source = CropMath.sourceRect(
-            imageSize: size, frameSize: Size(width: Double(width), height: Double(height)), crop: crop)
-        // Decode just large enough that the cropped part covers the cell.
-        let factor = Double(width) / source.width
-        let decodeWidth = max(1, Int((size.width * factor).rounded(.up)))
-        let decodeHeight = max(1, Int((size.height * factor).rounded(.up)))
+            imageSize: header.size, frameSize: Size(width: Double(width), height: Double(height)), crop: crop)
         do {
-            var image = try VipsImage.thumbnail(
-                path, width: decodeWidth, height: decodeHeight, convertProfile: header.hasProfile)
-            let scaleX = Double(image.width) / size.width
-            let scaleY = Double(image.height) / size.height
-            let wanted = (width: source.width * scaleX, height: source.height * scaleY)
-            if abs(wanted.width - Double(width)) <= 1, abs(wanted.height - Double(height)) <= 1,
-                image.width >= width, image.height >= height
-            {
-                // The decode is already at the cell's scale to within a pixel: crop, and skip a
-                // second resampling pass over every pixel.
-                let x = min(image.width - width, max(0, Int((source.x * scaleX).rounded())))
-                let y = min(image.height - height, max(0, Int((source.y * scaleY).rounded())))
-                image = try image.extractArea(x: x, y: y, width: width, height: height)
-            } else {
-                let areaWidth = min(image.width, max(1, Int(wanted.width.rounded())))
-                let areaHeight = min(image.height, max(1, Int(wanted.height.rounded())))
-                let areaX = min(image.width - areaWidth, max(0, Int((source.x * scaleX).rounded())))
-                let areaY = min(image.height - areaHeight, max(0, Int((source.y * scaleY).rounded())))
-                image = try image.extractArea(x: areaX, y: areaY, width: areaWidth, height: areaHeight)
-                    .resize(
-                        horizontal: Double(width) / Double(areaWidth), vertical: Double(height) / Double(areaHeight))
-                image = try Self.exactSize(image, width: width, height: height)
-            }
+            var image =
+                Self.cropsBeforeDecoding.contains(header.loader)
+                ? try Self.croppedCell(path, header: header, source: source, width: width, height: height)
+                : try Self.thumbnailCell(path, header: header, source: source, width: width, height: height)
             image = try Self.srgb(image)
             return materialize ? try image.copyToMemory() : image
         } catch {
             throw .unreadableImage(path, reason: Self.tidy(error.message, path: path))
         }
+    }
+
+    /// Formats read row by row, where decoding only the crop (shrunk on load for JPEG) and
+    /// resampling just that beats resampling the whole photo first.
+    private static let cropsBeforeDecoding: Set<String> = ["jpegload", "pngload", "webpload", "heifload"]
+
+    /// Opens the stored pixels at the largest JPEG shrink that still covers the cell, cuts out the
+    /// crop in stored coordinates, resamples it to the cell, then converts the profile and turns
+    /// the (small) cell upright, so no pixel outside the crop is ever resampled.
+    private static func croppedCell(
+        _ path: String, header: Header, source: Rect, width: Int, height: Int
+    ) throws(VipsError) -> VipsImage {
+        let factor = min(Double(width) / source.width, Double(height) / source.height)
+        var shrink = 1
+        while shrink < 8, Double(shrink * 2) * factor <= 1 { shrink *= 2 }
+        let stored = try VipsImage.openSequential(path, loader: header.loader, shrink: shrink)
+        let turned = header.orientation >= 5
+        let (cellWidth, cellHeight) = turned ? (height, width) : (width, height)
+        let area = storedRect(of: source, header: header)
+        let scaleX = Double(stored.width) / Double(header.storedWidth)
+        let scaleY = Double(stored.height) / Double(header.storedHeight)
+        let areaWidth = min(stored.width, max(1, Int((area.width * scaleX).rounded())))
+        let areaHeight = min(stored.height, max(1, Int((area.height * scaleY).rounded())))
+        let areaX = min(stored.width - areaWidth, max(0, Int((area.x * scaleX).rounded())))
+        let areaY = min(stored.height - areaHeight, max(0, Int((area.y * scaleY).rounded())))
+        var image = try stored.extractArea(x: areaX, y: areaY, width: areaWidth, height: areaHeight)
+        if areaWidth != cellWidth || areaHeight != cellHeight {
+            image = try image.resize(
+                horizontal: Double(cellWidth) / Double(areaWidth), vertical: Double(cellHeight) / Double(areaHeight))
+            image = try exactSize(image, width: cellWidth, height: cellHeight)
+        }
+        if header.hasProfile { image = try image.convertingProfileToSRGB() }
+        // Turning reads out of order, which a one-pass decode cannot serve: keep the cell instead.
+        if header.orientation != 1 { image = try image.copyToMemory().oriented(header.orientation) }
+        return image
+    }
+
+    /// `displayed` (a rectangle of the photo as shown, orientation applied) in the stored pixels'
+    /// coordinates.
+    static func storedRect(of displayed: Rect, header: Header) -> Rect {
+        let (width, height) = (Double(header.storedWidth), Double(header.storedHeight))
+        let (x, y, w, h) = (displayed.x, displayed.y, displayed.width, displayed.height)
+        switch header.orientation {
+        case 2: return Rect(x: width - x - w, y: y, width: w, height: h)
+        case 3: return Rect(x: width - x - w, y: height - y - h, width: w, height: h)
+        case 4: return Rect(x: x, y: height - y - h, width: w, height: h)
+        case 5: return Rect(x: y, y: x, width: h, height: w)
+        case 6: return Rect(x: y, y: height - x - w, width: h, height: w)
+        case 7: return Rect(x: width - y - h, y: height - x - w, width: h, height: w)
+        case 8: return Rect(x: width - y - h, y: x, width: h, height: w)
+        default: return displayed
+        }
+    }
+
+    /// Other formats (SVG, PDF, GIF, TIFF pyramids…) go through libvips' thumbnail, which knows
+    /// each one's own way to load small.
+    private static func thumbnailCell(
+        _ path: String, header: Header, source: Rect, width: Int, height: Int
+    ) throws(VipsError) -> VipsImage {
+        let size = header.size
+        let factor = Double(width) / source.width
+        let decodeWidth = max(1, Int((size.width * factor).rounded(.up)))
+        let decodeHeight = max(1, Int((size.height * factor).rounded(.up)))
+        let image = try VipsImage.thumbnail(
+            path, width: decodeWidth, height: decodeHeight, convertProfile: header.hasProfile)
+        let scaleX = Double(image.width) / size.width
+        let scaleY = Double(image.height) / size.height
+        let wanted = (width: source.width * scaleX, height: source.height * scaleY)
+        if abs(wanted.width - Double(width)) <= 1, abs(wanted.height - Double(height)) <= 1,
+            image.width >= width, image.height >= height
+        {
+            // The decode is already at the cell's scale to within a pixel: crop, and skip a
+            // second resampling pass over every pixel.
+            let x = min(image.width - width, max(0, Int((source.x * scaleX).rounded())))
+            let y = min(image.height - height, max(0, Int((source.y * scaleY).rounded())))
+            return try image.extractArea(x: x, y: y, width: width, height: height)
+        }
+        let areaWidth = min(image.width, max(1, Int(wanted.width.rounded())))
+        let areaHeight = min(image.height, max(1, Int(wanted.height.rounded())))
+        let areaX = min(image.width - areaWidth, max(0, Int((source.x * scaleX).rounded())))
+        let areaY = min(image.height - areaHeight, max(0, Int((source.y * scaleY).rounded())))
+        let resized = try image.extractArea(x: areaX, y: areaY, width: areaWidth, height: areaHeight)
+            .resize(horizontal: Double(width) / Double(areaWidth), vertical: Double(height) / Double(areaHeight))
+        return try exactSize(resized, width: width, height: height)
     }
 
     /// The photo fitted inside a `width` × `height` box, keeping its aspect, as 8-bit sRGB with alpha.

@@ -54,6 +54,12 @@ final class VipsImage: @unchecked Sendable {
         try make("thumbnail") { cvips_thumbnail(path, Int32(width), Int32(height), convertProfile ? 1 : 0, $0) }
     }
 
+    /// Opens `path` for one top-to-bottom read, as stored (no orientation, no profile applied);
+    /// a JPEG decodes at 1/`shrink` of its size.
+    static func openSequential(_ path: String, loader: String, shrink: Int) throws(VipsError) -> VipsImage {
+        try make("load") { cvips_load_sequential(path, loader, Int32(shrink), $0) }
+    }
+
     static func solid(width: Int, height: Int, values: [Double]) throws(VipsError) -> VipsImage {
         try make("solid") { cvips_solid(Int32(width), Int32(height), values, Int32(values.count), $0) }
     }
@@ -68,7 +74,18 @@ final class VipsImage: @unchecked Sendable {
 
     var orientation: Int { Int(cvips_orientation(handle)) }
     var hasProfile: Bool { cvips_has_icc(handle) != 0 }
+    /// Whether the embedded profile is sRGB itself, so converting through it changes nothing.
+    var profileIsSRGB: Bool { cvips_profile_is_srgb(handle) != 0 }
     var loader: String { String(cString: cvips_loader(handle)) }
+
+    func convertingProfileToSRGB() throws(VipsError) -> VipsImage {
+        try map("icc transform") { cvips_icc_to_srgb($0, $1) }
+    }
+
+    /// The stored pixels turned upright for an EXIF orientation; reads its input out of order.
+    func oriented(_ orientation: Int) throws(VipsError) -> VipsImage {
+        try map("autorotate") { cvips_orient($0, Int32(orientation), $1) }
+    }
 
     func copyToMemory() throws(VipsError) -> VipsImage { try map("copy to memory") { cvips_copy_memory($0, $1) } }
 
@@ -139,6 +156,9 @@ final class VipsImage: @unchecked Sendable {
         }
     }
 
+    /// The same pixels, computed in full-width strips by several threads at once.
+    func inStrips() throws(VipsError) -> VipsImage { try map("line cache") { cvips_strips($0, $1) } }
+
     func settingOrientation(_ orientation: Int) throws(VipsError) -> VipsImage {
         try map("set orientation") { cvips_set_orientation($0, Int32(orientation), $1) }
     }
@@ -159,10 +179,11 @@ final class VipsImage: @unchecked Sendable {
         return buffer
     }
 
-    func save(to path: String, format: OutputFormat, quality: Int) throws(VipsError) {
+    /// Encodes to `path`; `progressive` applies to JPEG only.
+    func save(to path: String, format: OutputFormat, quality: Int, progressive: Bool = false) throws(VipsError) {
         let status: Int32 =
             switch format {
-            case .jpeg: cvips_jpegsave(handle, path, Int32(quality), 1, quality >= 90 ? 1 : 0)
+            case .jpeg: cvips_jpegsave(handle, path, Int32(quality), progressive ? 1 : 0, quality >= 90 ? 1 : 0)
             // zlib level 3: about a third faster than the default 6 on big images, ~14 % larger.
             case .png: cvips_pngsave(handle, path, 3)
             case .webp: cvips_webpsave(handle, path, Int32(quality), 0)

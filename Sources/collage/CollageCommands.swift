@@ -291,7 +291,8 @@ enum EditCommand: Command {
 enum ExportCommand: Command {
     static let spec = CommandSpec(
         name: "export", abstract: "Render a library collage to an image file",
-        usage: "[--library DIR] ID -o out.jpg [--scale N | --size PX | --print WxHin@DPI] [--format F] [--quality Q]",
+        usage:
+            "[--library DIR] ID -o out.jpg [--scale N | --size PX | --print WxHin@DPI] [--format F] [--quality Q] [--progressive]",
         options: [LibraryAccess.option, .flag("--json", "Print what was written as JSON")] + OutputArguments.specs
             + SmartCropArguments.specs,
         discussion: """

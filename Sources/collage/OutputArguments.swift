@@ -16,6 +16,10 @@ struct OutputArguments {
         .value("--print", "WxHin@DPI", "A print size instead of --scale, e.g. 6x4in@300, 150x100mm@300, a4@300"),
         .value("--format", "FORMAT", "jpeg, png, webp, heic or avif (default: from the file extension)"),
         .value("--quality", "1-100", "Encoder quality for JPEG, WebP, HEIC and AVIF (default 90)"),
+        .flag(
+            "--progressive",
+            "Progressive JPEG: a little smaller and shown coarse-to-fine while it downloads; slower and needs more memory"
+        ),
     ]
 
     static func parse(_ arguments: ParsedArguments) throws(CLIError) -> OutputArguments {
@@ -62,7 +66,13 @@ struct OutputArguments {
             try arguments.value(
                 "--quality", expected: "a whole number from 1 to 100",
                 { Int($0).flatMap { (1...100).contains($0) ? $0 : nil } }) ?? 90
-        return OutputArguments(file: file, options: RenderOptions(size: size, format: format, quality: quality))
+        if arguments.has("--progressive"), format != .jpeg {
+            throw .usage("--progressive applies to JPEG only, and the output is \(format.rawValue.uppercased())")
+        }
+        return OutputArguments(
+            file: file,
+            options: RenderOptions(
+                size: size, format: format, quality: quality, progressiveJPEG: arguments.has("--progressive")))
     }
 }
 

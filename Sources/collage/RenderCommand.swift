@@ -7,7 +7,8 @@ enum RenderCommand: Command {
     static let spec = CommandSpec(
         name: "render",
         abstract: "Render a collage document (JSON) to an image",
-        usage: "doc.json -o out.png [--scale N | --size PX | --print WxHin@DPI] [--format F] [--quality Q]",
+        usage:
+            "doc.json -o out.png [--scale N | --size PX | --print WxHin@DPI] [--format F] [--quality Q] [--progressive]",
         options: [.flag("--json", "Print what was written as JSON")] + OutputArguments.specs
             + SmartCropArguments.specs,
         discussion: """

@@ -46,6 +46,24 @@ struct MakeCommandTests {
         #expect(json.member("dpi") == .number(100) && json.member("format") == .string("png"))
     }
 
+    /// Baseline JPEG by default (it streams, in little memory); progressive on request. The
+    /// start-of-frame marker says which: SOF0 (FF C0) baseline, SOF2 (FF C2) progressive.
+    @Test func jpegIsBaselineUnlessProgressiveIsAsked() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func startOfFrame(_ extra: [String]) throws -> UInt8? {
+            let output = directory.appendingPathComponent("out\(extra.count).jpg")
+            let result = try CommandRunner.run(
+                ["make", "--size", "300"] + extra + (try photos(in: directory)) + ["-o", output.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            let bytes = [UInt8](try Data(contentsOf: output))
+            return bytes.indices.dropLast().first { bytes[$0] == 0xFF && [0xC0, 0xC2].contains(bytes[$0 + 1]) }
+                .map { bytes[$0 + 1] }
+        }
+        #expect(try startOfFrame([]) == 0xC0)
+        #expect(try startOfFrame(["--progressive"]) == 0xC2)
+    }
+
     @Test func renderUsesPathsRelativeToTheDocument() throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -81,6 +99,7 @@ struct MakeCommandTests {
             "--quality expects a whole number from 1 to 100, got \"140\""
         ),
         (["make", "--print", "6x4", "a.jpg", "-o", "x.jpg"], 64, "--print expects"),
+        (["make", "--progressive", "a.jpg", "-o", "x.png"], 64, "--progressive applies to JPEG only"),
         (["make", "--background", "mauve", "a.jpg", "-o", "x.jpg"], 64, "--background expects"),
         (["make", "missing.jpg", "-o", "x.jpg"], 66, "missing.jpg: no such file"),
         (["render", "missing.json", "-o", "x.jpg"], 66, "missing.json: no such file"),

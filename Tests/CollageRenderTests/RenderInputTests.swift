@@ -46,6 +46,36 @@ struct RenderInputTests {
         #expect(close(image[120, 90], [255, 255, 255], tolerance: 40), "bottom-right white")
     }
 
+    /// An off-centre, zoomed crop into a frame of another shape takes the same part of the photo
+    /// whatever orientation it is stored in: the crop is cut from the stored pixels before they
+    /// are turned upright, so a wrong mapping would show another part.
+    @Test(arguments: 2...8)
+    func offCentreCropsTakeTheSamePartInEveryOrientation(orientation: Int) throws {
+        let fixtures = try RenderFixtures()
+        var upright = Bitmap(width: 160, height: 80, color: [0, 0, 0])
+        for y in 0..<80 {
+            for x in 0..<160 { upright[x, y] = [UInt8(x * 255 / 159), UInt8(y * 255 / 79), 128] }
+        }
+        func render(stored: Bitmap, orientation: Int) throws -> Bitmap {
+            let file = fixtures.url("crop\(orientation).jpg")
+            try stored.write(to: file, format: .jpeg, quality: 98, orientation: orientation)
+            var collage = Collage(id: "c", title: "c", created: Date(), canvas: Size(width: 30, height: 40))
+            collage = try collage.applying(
+                .addItem(id: "a", content: .photo(file.path), frame: Rect(x: 0, y: 0, width: 30, height: 40)))
+            collage = try collage.applying(.setCrop(id: "a", crop: Crop(focus: Point(x: 0.2, y: 0.3), zoom: 1.5)))
+            return try fixtures.render(
+                collage, "crop\(orientation).png", options: RenderOptions(size: .scale(1), format: .png))
+        }
+        let expected = try render(stored: upright, orientation: 1)
+        let actual = try render(stored: Self.stored(upright, orientation: orientation), orientation: orientation)
+        #expect(actual.width == expected.width && actual.height == expected.height)
+        // The left fifth of the photo: little red; the upper part: little green.
+        #expect(expected[15, 5][0] < 80 && expected[15, 5][1] < 60, "\(expected[15, 5])")
+        for (x, y) in [(1, 1), (28, 1), (15, 20), (1, 38), (28, 38)] {
+            #expect(close(actual[x, y], expected[x, y], tolerance: 10), "(\(x), \(y)) orientation \(orientation)")
+        }
+    }
+
     /// Greyscale, CMYK, 16-bit and palette files, and PNGs with alpha, all land as the right colour.
     @Test func unusualInputKindsComeOutRight() throws {
         let fixtures = try RenderFixtures()
@@ -84,20 +114,28 @@ struct RenderInputTests {
 
     /// A Display P3 photo (as phones take them) is converted through its profile, not read as if
     /// its numbers were sRGB.
-    @Test func displayP3PhotosAreConvertedNotReinterpreted() throws {
+    /// A P3 photo is converted through its profile; one tagged sRGB keeps its numbers. PNG and
+    /// JPEG take different decoding paths, so both are checked.
+    @Test(arguments: ["png", "jpg"])
+    func profilesAreConvertedNotReinterpreted(format: String) throws {
         let fixtures = try RenderFixtures()
         let color: [UInt8] = [30, 200, 60]
         try fixtures.solid("srgb.png", color, width: 40, height: 40)
-        try fixtures.vips("icc_transform", "srgb.png", "p3.png", "p3")
-        let stored = try fixtures.vipsOutput("getpoint", "p3.png", "20", "20").split(separator: " ").compactMap {
+        let quality = format == "jpg" ? "[Q=100]" : ""
+        try fixtures.vips("icc_transform", "srgb.png", "p3.\(format)\(quality)", "p3")
+        try fixtures.vips("icc_transform", "srgb.png", "tagged.\(format)\(quality)", "srgb")
+        let stored = try fixtures.vipsOutput("getpoint", "p3.\(format)", "20", "20").split(separator: " ").compactMap {
             Int($0)
         }
         #expect(zip(stored, color).contains { abs($0 - Int($1)) > 15 }, "P3 numbers differ from sRGB: \(stored)")
-        var collage = Collage(id: "p", title: "p", created: Date(), canvas: Size(width: 40, height: 40))
-        collage = try collage.applying(
-            .addItem(id: "a", content: .photo("p3.png"), frame: Rect(x: 0, y: 0, width: 40, height: 40)))
-        let image = try fixtures.render(collage, "out.png", options: RenderOptions(size: .scale(1), format: .png))
-        #expect(close(image[20, 20], color, tolerance: 6), "converted back to sRGB: \(image[20, 20])")
+        for name in ["p3", "tagged"] {
+            var collage = Collage(id: "p", title: "p", created: Date(), canvas: Size(width: 40, height: 40))
+            collage = try collage.applying(
+                .addItem(id: "a", content: .photo("\(name).\(format)"), frame: Rect(x: 0, y: 0, width: 40, height: 40)))
+            let image = try fixtures.render(
+                collage, "\(name).out.png", options: RenderOptions(size: .scale(1), format: .png))
+            #expect(close(image[20, 20], color, tolerance: 6), "\(name).\(format) comes out sRGB: \(image[20, 20])")
+        }
     }
 
     @Test func badInputsNameTheFileAndWriteNothing() throws {

@@ -23,8 +23,8 @@ def main():
     for index, image in enumerate(cells):
         column, row = index % columns, index // columns
         canvas.paste(image, (gap + column * (cell_width + gap), gap + row * (cell_height + gap)))
-    # The same encoding as collage make: quality 90, progressive, no chroma subsampling.
-    canvas.save(out, quality=90, progressive=True, optimize=True, subsampling=0)
+    # The same encoding as collage make: baseline, quality 90, no chroma subsampling.
+    canvas.save(out, quality=90, subsampling=0)
 
 
 main()

@@ -37,9 +37,20 @@ int cvips_orientation(const CVipsImage *image);
 const char *cvips_loader(const CVipsImage *image);
 /// Whether the image carries an embedded ICC profile.
 int cvips_has_icc(const CVipsImage *image);
+/// Whether the embedded ICC profile describes sRGB (sRGB primaries and tone curves, whatever
+/// its name), so converting through it would change nothing. 0 when there is none or it is not.
+int cvips_profile_is_srgb(const CVipsImage *image);
 /// Decodes a file at about `width` x `height`, shrink-on-load, upright (EXIF). With `to_srgb`,
 /// converts through the file's embedded ICC profile to sRGB. Truncated files fail.
 int cvips_thumbnail(const char *path, int width, int height, int to_srgb, CVipsImage **out);
+/// Opens a file for one top-to-bottom read, without applying its orientation or profile. A
+/// JPEG (`loader` "jpegload") decodes at 1/`shrink` of its size (1, 2, 4 or 8) straight from
+/// its DCT coefficients; other formats load at full size. Truncated files fail.
+int cvips_load_sequential(const char *path, const char *loader, int shrink, CVipsImage **out);
+/// Converts through the image's embedded ICC profile to 8-bit sRGB.
+int cvips_icc_to_srgb(CVipsImage *in, CVipsImage **out);
+/// Turns stored pixels upright for an EXIF `orientation` (1-8). Reads its input out of order.
+int cvips_orient(CVipsImage *in, int orientation, CVipsImage **out);
 /// Renders the pipeline into memory, so later reads cannot fail on the source file.
 int cvips_copy_memory(CVipsImage *in, CVipsImage **out);
 /// Wraps a copy of 8-bit interleaved pixels.
@@ -74,6 +85,10 @@ int cvips_insert(CVipsImage *main, CVipsImage *sub, int x, int y, CVipsImage **o
 /// Composites `count` images over `base`, each at (x[i], y[i]), with the OVER blend.
 int cvips_composite(CVipsImage *base, CVipsImage **images, const int *x, const int *y, int count,
                     CVipsImage **out);
+/// Serves the image to its consumer in full-width strips computed on several threads at once.
+/// Pasting (vips_insert) asks for small tiles, which makes the one-pass photo decoders under it
+/// take turns; strips let them run side by side.
+int cvips_strips(CVipsImage *in, CVipsImage **out);
 /// Tags the image with an EXIF orientation (1-8), written by JPEG, PNG and WebP savers.
 int cvips_set_orientation(CVipsImage *in, int orientation, CVipsImage **out);
 /// Removes alpha by blending onto an opaque colour.
@@ -82,6 +97,8 @@ int cvips_flatten(CVipsImage *in, double red, double green, double blue, CVipsIm
 int cvips_set_dpi(CVipsImage *in, double dpi, CVipsImage **out);
 
 // Savers.
+/// Baseline JPEG streams row by row; progressive (with optimised Huffman tables) buffers the
+/// whole image's coefficients while it encodes.
 int cvips_jpegsave(CVipsImage *in, const char *path, int quality, int progressive, int no_subsample);
 int cvips_pngsave(CVipsImage *in, const char *path, int compression);
 int cvips_webpsave(CVipsImage *in, const char *path, int quality, int lossless);
