@@ -1,6 +1,7 @@
 #include "csegment.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <mutex>
 #include <opencv2/core.hpp>
@@ -96,7 +97,9 @@ extern "C" int csegment_predict(CSegmentModel *model, const unsigned char *rgb, 
 }
 
 // The refinement is a guided filter (He, Sun and Tang) with a grey guide, built from box
-// filters, run at a working size and carried up (the "fast guided filter").
+// filters, run at a working size; only its two coefficient planes are carried up (the "fast
+// guided filter"), and the full-size alpha is computed row by row from them, on every core,
+// without full-size temporaries (a 12 MP photo would need ~200 MB of float planes).
 extern "C" int csegment_upsample(const float *map, int map_width, int map_height, const unsigned char *rgb,
                                  int width, int height, int radius, double epsilon, int work_side,
                                  unsigned char *alpha, char *error, size_t error_size) {
@@ -109,14 +112,13 @@ extern "C" int csegment_upsample(const float *map, int map_width, int map_height
             up.convertTo(out, CV_8U, 255.0);
             return 0;
         }
-        // Filter at a working size (fast guided filter), then carry the coefficients up.
         double scale = std::min(1.0, double(work_side) / std::max(width, height));
         cv::Size work(std::max(1, int(width * scale + 0.5)), std::max(1, int(height * scale + 0.5)));
         cv::Mat image(height, width, CV_8UC3, const_cast<unsigned char *>(rgb));
-        cv::Mat grey, greyWork;
-        cv::cvtColor(image, grey, cv::COLOR_RGB2GRAY);
-        grey.convertTo(grey, CV_32F, 1.0 / 255.0);
-        cv::resize(grey, greyWork, work, 0, 0, cv::INTER_AREA);
+        cv::Mat smallImage, greyWork;
+        cv::resize(image, smallImage, work, 0, 0, cv::INTER_AREA);
+        cv::cvtColor(smallImage, greyWork, cv::COLOR_RGB2GRAY);
+        greyWork.convertTo(greyWork, CV_32F, 1.0 / 255.0);
         cv::Mat mapWork;
         cv::resize(source, mapWork, work, 0, 0, cv::INTER_LINEAR);
         cv::Size window(2 * radius + 1, 2 * radius + 1);
@@ -130,29 +132,81 @@ extern "C" int csegment_upsample(const float *map, int map_width, int map_height
         cv::Mat variance = box(greyWork.mul(greyWork)) - meanGuide.mul(meanGuide);
         cv::Mat a = covariance / (variance + epsilon);
         cv::Mat b = meanInput - a.mul(meanGuide);
-        cv::Mat meanA = box(a), meanB = box(b), bigA, bigB;
-        cv::resize(meanA, bigA, cv::Size(width, height), 0, 0, cv::INTER_LINEAR);
-        cv::resize(meanB, bigB, cv::Size(width, height), 0, 0, cv::INTER_LINEAR);
-        cv::Mat refined = bigA.mul(grey) + bigB;
-        refined.convertTo(out, CV_8U, 255.0);  // saturates into 0...255
+        cv::Mat meanA = box(a), meanB = box(b);
+        // Bilinear sampling positions, as cv::resize's INTER_LINEAR places them.
+        auto sample = [](int target, int count, int size, std::vector<int> &low, std::vector<float> &weight) {
+            low.resize(target);
+            weight.resize(target);
+            double step = double(size) / count;
+            for (int i = 0; i < target; i++) {
+                double position = std::max(0.0, (i + 0.5) * step - 0.5);
+                int index = std::min(int(position), size - 1);
+                low[i] = index;
+                weight[i] = index >= size - 1 ? 0.0f : float(position - index);
+            }
+        };
+        std::vector<int> columnLow, rowLow;
+        std::vector<float> columnWeight, rowWeight;
+        sample(width, width, work.width, columnLow, columnWeight);
+        sample(height, height, work.height, rowLow, rowWeight);
+        int lastColumn = work.width - 1;
+        cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
+            for (int y = rows.start; y < rows.end; y++) {
+                int top = rowLow[y], bottom = std::min(top + 1, work.height - 1);
+                float fy = rowWeight[y];
+                const float *a0 = meanA.ptr<float>(top), *a1 = meanA.ptr<float>(bottom);
+                const float *b0 = meanB.ptr<float>(top), *b1 = meanB.ptr<float>(bottom);
+                const unsigned char *pixel = image.ptr<unsigned char>(y);
+                unsigned char *target = out.ptr<unsigned char>(y);
+                for (int x = 0; x < width; x++, pixel += 3) {
+                    int left = columnLow[x], right = std::min(left + 1, lastColumn);
+                    float fx = columnWeight[x];
+                    float aTop = a0[left] + (a0[right] - a0[left]) * fx;
+                    float aBottom = a1[left] + (a1[right] - a1[left]) * fx;
+                    float bTop = b0[left] + (b0[right] - b0[left]) * fx;
+                    float bBottom = b1[left] + (b1[right] - b1[left]) * fx;
+                    float coefficient = aTop + (aBottom - aTop) * fy;
+                    float offset = bTop + (bBottom - bTop) * fy;
+                    // The grey weights cv::COLOR_RGB2GRAY uses.
+                    float grey = (0.299f * pixel[0] + 0.587f * pixel[1] + 0.114f * pixel[2]) * (1.0f / 255.0f);
+                    float value = (coefficient * grey + offset) * 255.0f + 0.5f;
+                    target[x] = value <= 0 ? 0 : value >= 255 ? 255 : (unsigned char)value;
+                }
+            }
+        });
         return 0;
     });
 }
 
-extern "C" int csegment_components(const unsigned char *mask, int width, int height, int threshold, int *labels,
-                                   int *stats, int max_labels, char *error, size_t error_size) {
+extern "C" int csegment_components(const unsigned char *mask, int width, int height, int threshold, int work_side,
+                                   int *labels, int *label_width, int *label_height, int *stats, int max_labels,
+                                   char *error, size_t error_size) {
     return guarded(error, error_size, [&]() {
         cv::Mat source(height, width, CV_8U, const_cast<unsigned char *>(mask));
-        cv::Mat binary = source >= threshold;
-        cv::Mat labelImage(height, width, CV_32S, labels), statistics, centroids;
+        double scale = work_side > 0 ? std::min(1.0, double(work_side) / std::max(width, height)) : 1.0;
+        cv::Size work(std::max(1, int(width * scale + 0.5)), std::max(1, int(height * scale + 0.5)));
+        cv::Mat small = source;
+        if (work != source.size()) cv::resize(source, small, work, 0, 0, cv::INTER_AREA);
+        cv::Mat binary = small >= threshold;
+        cv::Mat labelImage(work.height, work.width, CV_32S, labels), statistics, centroids;
         int count = cv::connectedComponentsWithStats(binary, labelImage, statistics, centroids, 8, CV_32S);
+        *label_width = work.width;
+        *label_height = work.height;
+        double sx = double(width) / work.width, sy = double(height) / work.height;
         int written = 0;
         for (int label = 1; label < count && written < max_labels; label++, written++) {
-            stats[written * 5 + 0] = statistics.at<int>(label, cv::CC_STAT_LEFT);
-            stats[written * 5 + 1] = statistics.at<int>(label, cv::CC_STAT_TOP);
-            stats[written * 5 + 2] = statistics.at<int>(label, cv::CC_STAT_WIDTH);
-            stats[written * 5 + 3] = statistics.at<int>(label, cv::CC_STAT_HEIGHT);
-            stats[written * 5 + 4] = statistics.at<int>(label, cv::CC_STAT_AREA);
+            // Bounds back in the mask's own pixels: whole label cells, clamped to the mask.
+            int left = int(statistics.at<int>(label, cv::CC_STAT_LEFT) * sx);
+            int top = int(statistics.at<int>(label, cv::CC_STAT_TOP) * sy);
+            int right = std::min(width, int(std::ceil((statistics.at<int>(label, cv::CC_STAT_LEFT) +
+                                                       statistics.at<int>(label, cv::CC_STAT_WIDTH)) * sx)));
+            int bottom = std::min(height, int(std::ceil((statistics.at<int>(label, cv::CC_STAT_TOP) +
+                                                         statistics.at<int>(label, cv::CC_STAT_HEIGHT)) * sy)));
+            stats[written * 5 + 0] = left;
+            stats[written * 5 + 1] = top;
+            stats[written * 5 + 2] = right - left;
+            stats[written * 5 + 3] = bottom - top;
+            stats[written * 5 + 4] = int(statistics.at<int>(label, cv::CC_STAT_AREA) * sx * sy + 0.5);
         }
         return written;
     });

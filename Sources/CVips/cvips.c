@@ -198,18 +198,26 @@ int cvips_from_memory(const void *data, size_t size, int width, int height, int 
     return 0;
 }
 
+int cvips_borrow_memory(const void *data, size_t size, int width, int height, int bands, CVipsImage **out) {
+    *out = vips_image_new_from_memory(data, size, width, height, bands, VIPS_FORMAT_UCHAR);
+    if (!*out) return -1;
+    if (bands >= 3) (*out)->Type = VIPS_INTERPRETATION_sRGB;
+    return 0;
+}
+
 int cvips_to_memory(CVipsImage *in, void *data, size_t size) {
-    size_t length = 0;
-    void *pixels = vips_image_write_to_memory(in, &length);
-    if (!pixels) return -1;
-    if (length != size) {
-        g_free(pixels);
-        vips_error("cvips", "expected %zu bytes of pixels, got %zu", size, length);
+    size_t expected = VIPS_IMAGE_SIZEOF_IMAGE(in);
+    if (expected != size || vips_image_get_format(in) != VIPS_FORMAT_UCHAR) {
+        vips_error("cvips", "expected %zu bytes of 8-bit pixels, the image has %zu", size, expected);
         return -1;
     }
-    memcpy(data, pixels, size);
-    g_free(pixels);
-    return 0;
+    // Computed straight into the caller's buffer: no second full-size copy.
+    VipsImage *target = vips_image_new_from_memory(data, size, vips_image_get_width(in), vips_image_get_height(in),
+                                                   vips_image_get_bands(in), VIPS_FORMAT_UCHAR);
+    if (!target) return -1;
+    int result = vips_image_write(in, target);
+    g_object_unref(target);
+    return result;
 }
 
 int cvips_extract_area(CVipsImage *in, int left, int top, int width, int height, CVipsImage **out) {
@@ -338,7 +346,7 @@ int cvips_jpegsave(CVipsImage *in, const char *path, int quality, int progressiv
 }
 
 int cvips_pngsave(CVipsImage *in, const char *path, int compression) {
-    return vips_pngsave(in, path, "compression", compression, NULL);
+    return vips_pngsave(in, path, "compression", compression, "filter", VIPS_FOREIGN_PNG_FILTER_UP, NULL);
 }
 
 int cvips_webpsave(CVipsImage *in, const char *path, int quality, int lossless) {

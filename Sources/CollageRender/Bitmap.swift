@@ -83,15 +83,24 @@ public struct Bitmap: Hashable, Sendable {
     )
         throws(RenderError)
     {
-        let image: VipsImage
-        do {
-            image = try VipsImage.fromPixels(pixels, width: width, height: height, bands: channels)
-                .settingOrientation(orientation)
-        } catch {
-            throw .failed("could not prepare \(file.path): \(error.message)")
+        // The encoder reads the pixels in place; the image is gone before the buffer is.
+        let result: Result<Void, RenderError> = pixels.withUnsafeBytes { buffer in
+            let image: VipsImage
+            do throws(VipsError) {
+                image = try VipsImage.borrowing(buffer, width: width, height: height, bands: channels)
+                    .settingOrientation(orientation)
+            } catch {
+                return .failure(.failed("could not prepare \(file.path): \(error.message)"))
+            }
+            do throws(RenderError) {
+                try AtomicFile.write(to: file) { path throws(VipsError) in
+                    try image.save(to: path, format: format, quality: quality)
+                }
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
         }
-        try AtomicFile.write(to: file) { path throws(VipsError) in
-            try image.save(to: path, format: format, quality: quality)
-        }
+        try result.get()
     }
 }

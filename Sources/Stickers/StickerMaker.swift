@@ -43,25 +43,34 @@ public enum StickerMaker {
         let bottom = min(image.height, Int(bounds.maxY + margin))
         let cropWidth = right - left
         let cropHeight = bottom - top
-        var pixels = [UInt8](repeating: 0, count: cropWidth * cropHeight * 4)
         let channels = image.channels
         let imageWidth = image.width
-        image.pixels.withUnsafeBufferPointer { source in
-            alpha.withUnsafeBufferPointer { alpha in
-                pixels.withUnsafeMutableBufferPointer { target in
+        // Fully transparent pixels keep no colour: nothing shows it, and runs of zeros make the
+        // PNG smaller and faster to write.
+        let pixels = [UInt8](unsafeUninitializedCapacity: cropWidth * cropHeight * 4) { target, initialized in
+            image.pixels.withUnsafeBufferPointer { source in
+                alpha.withUnsafeBufferPointer { alpha in
                     for y in 0..<cropHeight {
-                        for x in 0..<cropWidth {
-                            let from = ((top + y) * imageWidth + left + x)
-                            let to = (y * cropWidth + x) * 4
-                            let pixel = from * channels
-                            target[to] = source[pixel]
-                            target[to + 1] = source[pixel + min(1, channels - 1)]
-                            target[to + 2] = source[pixel + min(2, channels - 1)]
-                            target[to + 3] = alpha[from]
+                        var from = (top + y) * imageWidth + left
+                        var to = y * cropWidth * 4
+                        for _ in 0..<cropWidth {
+                            let opacity = alpha[from]
+                            if opacity == 0 {
+                                (target[to], target[to + 1], target[to + 2], target[to + 3]) = (0, 0, 0, 0)
+                            } else {
+                                let pixel = from * channels
+                                target[to] = source[pixel]
+                                target[to + 1] = source[pixel + min(1, channels - 1)]
+                                target[to + 2] = source[pixel + min(2, channels - 1)]
+                                target[to + 3] = opacity
+                            }
+                            from += 1
+                            to += 4
                         }
                     }
                 }
             }
+            initialized = cropWidth * cropHeight * 4
         }
         guard var sticker = Bitmap(width: cropWidth, height: cropHeight, channels: 4, pixels: pixels) else {
             throw .noSubject(path)

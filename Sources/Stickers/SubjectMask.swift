@@ -32,12 +32,12 @@ public struct SubjectMask: Sendable {
     public let alpha: [UInt8]
     /// The subjects, largest first.
     public let subjects: [Subject]
-    let labels: [Int32]
+    let labels: SubjectLabels
 
     /// The index into ``subjects`` of the subject under (x, y), if any.
     public func subjectIndex(atX x: Int, y: Int) -> Int? {
         guard x >= 0, y >= 0, x < width, y < height else { return nil }
-        let label = labels[y * width + x]
+        let label = labels.values[labels.row(for: y, of: height) * labels.width + labels.column(for: x, of: width)]
         return subjects.firstIndex { $0.label == label && label != 0 }
     }
 
@@ -60,7 +60,7 @@ public struct SubjectMask: Sendable {
     /// edge just around a chosen subject stays.
     public func alpha(keeping chosen: [Subject]) -> [UInt8] {
         // A table by label rather than a set: this runs over every pixel of a 12 MP photo.
-        let maximumLabel = Int(labels.max() ?? 0)
+        let maximumLabel = Int(labels.values.max() ?? 0)
         var keep = [Bool](repeating: false, count: maximumLabel + 1)
         for subject in chosen { keep[Int(subject.label)] = true }
         let halo = 3
@@ -71,18 +71,21 @@ public struct SubjectMask: Sendable {
             )
         }
         var result = alpha
-        let width = width
-        labels.withUnsafeBufferPointer { labels in
+        let (width, height) = (width, height)
+        let columns = (0..<width).map { labels.column(for: $0, of: width) }
+        labels.values.withUnsafeBufferPointer { labels in
             result.withUnsafeMutableBufferPointer { result in
-                for index in 0..<labels.count {
-                    let label = Int(labels[index])
-                    if label != 0 {
-                        if !keep[label] { result[index] = 0 }
-                    } else if result[index] != 0 {
-                        let x = index % width
-                        let y = index / width
-                        if !boxes.contains(where: { x >= $0.left && x < $0.right && y >= $0.top && y < $0.bottom }) {
-                            result[index] = 0
+                for y in 0..<height {
+                    let labelRow = self.labels.row(for: y, of: height) * self.labels.width
+                    let row = y * width
+                    for x in 0..<width where result[row + x] != 0 {
+                        let label = Int(labels[labelRow + columns[x]])
+                        if label != 0 {
+                            if !keep[label] { result[row + x] = 0 }
+                        } else if !boxes.contains(where: {
+                            x >= $0.left && x < $0.right && y >= $0.top && y < $0.bottom
+                        }) {
+                            result[row + x] = 0
                         }
                     }
                 }
@@ -90,6 +93,18 @@ public struct SubjectMask: Sendable {
         }
         return result
     }
+}
+
+/// Which subject each pixel belongs to, on a grid coarser than the photo (components are found
+/// on a copy of the mask at most ``SubjectModel/componentSide`` pixels long).
+struct SubjectLabels: Sendable {
+    /// One label per grid cell, 0 for background.
+    let values: [Int32]
+    let width: Int
+    let height: Int
+
+    func column(for x: Int, of fullWidth: Int) -> Int { min(width - 1, x * width / fullWidth) }
+    func row(for y: Int, of fullHeight: Int) -> Int { min(height - 1, y * height / fullHeight) }
 }
 
 /// How a mask is made.
@@ -173,23 +188,31 @@ extension SubjectModel {
         )
     }
 
+    /// The long side of the copy of a mask that subjects are separated on: plenty to tell
+    /// subjects apart, and a 12 MP mask needs no 12 M-entry label table.
+    static let componentSide = 1024
+
     static func components(
         _ alpha: [UInt8], width: Int, height: Int, minimumFraction: Double
     ) throws(StickerError)
-        -> ([Int32], [Subject])
+        -> (SubjectLabels, [Subject])
     {
-        var labels = [Int32](repeating: 0, count: width * height)
+        var labels = [Int32](repeating: 0, count: min(width * height, componentSide * componentSide))
         let maximum = 256
         var stats = [Int32](repeating: 0, count: maximum * 5)
         var message = [CChar](repeating: 0, count: 512)
+        var labelWidth: Int32 = 0
+        var labelHeight: Int32 = 0
         let count = alpha.withUnsafeBufferPointer { mask in
             labels.withUnsafeMutableBufferPointer { labelPointer in
                 csegment_components(
-                    mask.baseAddress, Int32(width), Int32(height), 128, labelPointer.baseAddress, &stats,
-                    Int32(maximum), &message, message.count)
+                    mask.baseAddress, Int32(width), Int32(height), 128, Int32(componentSide),
+                    labelPointer.baseAddress, &labelWidth, &labelHeight, &stats, Int32(maximum), &message,
+                    message.count)
             }
         }
         guard count >= 0 else { throw .inference(cMessage(message)) }
+        labels.removeLast(labels.count - Int(labelWidth) * Int(labelHeight))
         let minimumArea = max(16, Int(Double(width * height) * minimumFraction))
         let subjects = (0..<Int(count)).compactMap { index -> Subject? in
             let base = index * 5
@@ -200,6 +223,9 @@ extension SubjectModel {
                     x: Double(stats[base]), y: Double(stats[base + 1]), width: Double(stats[base + 2]),
                     height: Double(stats[base + 3])), area: area, label: Int32(index + 1))
         }
-        return (labels, subjects.sorted { $0.area > $1.area })
+        return (
+            SubjectLabels(values: labels, width: Int(labelWidth), height: Int(labelHeight)),
+            subjects.sorted { $0.area > $1.area }
+        )
     }
 }

@@ -34,11 +34,14 @@ int csegment_upsample(const float *map, int map_width, int map_height, const uns
                       int height, int radius, double epsilon, int work_side, unsigned char *alpha,
                       char *error, size_t error_size);
 
-/// Labels the connected regions of `mask` at or above `threshold` (8-connected). Writes a label
-/// per pixel (0 = background) and, for each label 1...count, x, y, width, height, area into
-/// `stats` (5 ints each, room for `max_labels`). Returns the number of labels, or -1.
-int csegment_components(const unsigned char *mask, int width, int height, int threshold, int *labels,
-                        int *stats, int max_labels, char *error, size_t error_size);
+/// Labels the connected regions of `mask` at or above `threshold` (8-connected), found on a copy
+/// whose long side is at most `work_side` (0: full size). Writes a label per copy pixel (0 =
+/// background; room for the full size is always enough) and the copy's size, and for each label
+/// 1...count its x, y, width, height and area in the mask's own pixels into `stats` (5 ints each,
+/// room for `max_labels`). Returns the number of labels, or -1.
+int csegment_components(const unsigned char *mask, int width, int height, int threshold, int work_side,
+                        int *labels, int *label_width, int *label_height, int *stats, int max_labels,
+                        char *error, size_t error_size);
 
 #ifdef __cplusplus
 }

@@ -55,6 +55,8 @@ int cvips_orient(CVipsImage *in, int orientation, CVipsImage **out);
 int cvips_copy_memory(CVipsImage *in, CVipsImage **out);
 /// Wraps a copy of 8-bit interleaved pixels.
 int cvips_from_memory(const void *data, size_t size, int width, int height, int bands, CVipsImage **out);
+/// Wraps 8-bit interleaved pixels without copying; the image must not outlive them.
+int cvips_borrow_memory(const void *data, size_t size, int width, int height, int bands, CVipsImage **out);
 /// Writes 8-bit interleaved pixels into `data` (width * height * bands bytes).
 int cvips_to_memory(CVipsImage *in, void *data, size_t size);
 
@@ -100,6 +102,7 @@ int cvips_set_dpi(CVipsImage *in, double dpi, CVipsImage **out);
 /// Baseline JPEG streams row by row; progressive (with optimised Huffman tables) buffers the
 /// whole image's coefficients while it encodes.
 int cvips_jpegsave(CVipsImage *in, const char *path, int quality, int progressive, int no_subsample);
+/// PNG with every row "up"-filtered (each byte stored as its difference from the byte above).
 int cvips_pngsave(CVipsImage *in, const char *path, int compression);
 int cvips_webpsave(CVipsImage *in, const char *path, int quality, int lossless);
 /// HEIF with HEVC (`av1` = 0) or AVIF (`av1` = 1).
