@@ -17,7 +17,7 @@ let package = Package(
 
         // libvips: the system library, and the fixed-arity C shim that is the only code including it.
         .systemLibrary(name: "CLibVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
-        .target(name: "CVips", dependencies: ["CLibVips"]),
+        .target(name: "CVips", dependencies: ["CLibVips"], linkerSettings: [.linkedLibrary("z")]),
         // Collage document + photo files -> encoded image.
         .target(name: "CollageRender", dependencies: ["CollageCore", "CVips"]),
 

@@ -85,6 +85,16 @@ public struct Bitmap: Hashable, Sendable {
     {
         // The encoder reads the pixels in place; the image is gone before the buffer is.
         let result: Result<Void, RenderError> = pixels.withUnsafeBytes { buffer in
+            if format == .png, orientation == 1 {
+                do throws(RenderError) {
+                    try AtomicFile.write(to: file) { path throws(VipsError) in
+                        try Vips.writePNG(buffer, width: width, height: height, channels: channels, to: path)
+                    }
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
             let image: VipsImage
             do throws(VipsError) {
                 image = try VipsImage.borrowing(buffer, width: width, height: height, bands: channels)

@@ -232,6 +232,19 @@ enum Vips {
 
     static var version: String { String(cString: cvips_version()) }
 
+    /// Writes interleaved 8-bit pixels as a PNG (level 1, up filter, like ``VipsImage/save``),
+    /// deflating bands of rows on every core.
+    static func writePNG(
+        _ pixels: UnsafeRawBufferPointer, width: Int, height: Int, channels: Int, to path: String
+    ) throws(VipsError) {
+        try start()
+        guard pixels.count == width * height * channels,
+            cvips_write_png(
+                pixels.bindMemory(to: UInt8.self).baseAddress, Int32(width), Int32(height), Int32(channels), path, 1)
+                == 0
+        else { throw VipsError(operation: "png save", message: takeError()) }
+    }
+
     /// Why this libvips cannot write `format`, or `nil` when it can. HEIC and AVIF depend on
     /// the encoders libheif was built with, so for them a tiny image is written to find out;
     /// the other formats only need their saver, and pay nothing.

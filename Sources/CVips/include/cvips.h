@@ -105,6 +105,9 @@ int cvips_jpegsave(CVipsImage *in, const char *path, int quality, int progressiv
 /// PNG with every row "up"-filtered (each byte stored as its difference from the byte above).
 int cvips_pngsave(CVipsImage *in, const char *path, int compression);
 int cvips_webpsave(CVipsImage *in, const char *path, int quality, int lossless);
+/// Writes 8-bit interleaved pixels (1-4 channels: grey, grey+alpha, RGB, RGBA) as a PNG at zlib
+/// `level`, deflating bands of rows on several threads. Much faster than libpng for big images.
+int cvips_write_png(const unsigned char *pixels, int width, int height, int channels, const char *path, int level);
 /// HEIF with HEVC (`av1` = 0) or AVIF (`av1` = 1).
 int cvips_heifsave(CVipsImage *in, const char *path, int quality, int av1);
 
