@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SOURCES := Package.swift Sources Tests
 
-.PHONY: run samples test build bench format lint bootstrap
+.PHONY: run samples test build release bench format lint bootstrap
 
 bootstrap:
 	@scripts/bootstrap
@@ -10,19 +10,22 @@ bootstrap:
 build: bootstrap
 	$(SWIFT) build
 
+## The release `collage` and, beside it, the subject-lifting library it loads when it needs it.
+release: bootstrap
+	$(SWIFT) build -c release --product collage
+	$(SWIFT) build -c release --product CollageSegment
+
 PORT ?= 8080
 LIBRARY ?= out/sample-library
 
 ## Builds in release, seeds a sample library on first run, and starts the editor (Ctrl-C stops it).
-run: bootstrap
-	$(SWIFT) build -c release --product collage
+run: release
 	@mkdir -p out
 	scripts/seed-sample-library $(LIBRARY)
 	.build/release/collage serve --port $(PORT) --library $(LIBRARY)
 
 ## Renders sample collages and a sticker from the sample photos into out/, without the editor.
-samples: bootstrap
-	$(SWIFT) build -c release --product collage
+samples: release
 	@mkdir -p out
 	.build/release/collage make --layout magazine --aspect 4:5 --radius 12 --background '#fdf6ec' \
 		samples/astronaut.png samples/coffee.png samples/chelsea.png -o out/sample-collage.jpg

@@ -8,6 +8,15 @@
 #include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
 #include <string>
+#include <type_traits>
+
+// The loader in the Stickers module calls these through the interface's pointer types.
+static_assert(std::is_same<decltype(&csegment_load), csegment_load_fn>::value, "csegment_load");
+static_assert(std::is_same<decltype(&csegment_free), csegment_free_fn>::value, "csegment_free");
+static_assert(std::is_same<decltype(&csegment_output_name), csegment_output_name_fn>::value, "csegment_output_name");
+static_assert(std::is_same<decltype(&csegment_predict), csegment_predict_fn>::value, "csegment_predict");
+static_assert(std::is_same<decltype(&csegment_upsample), csegment_upsample_fn>::value, "csegment_upsample");
+static_assert(std::is_same<decltype(&csegment_components), csegment_components_fn>::value, "csegment_components");
 
 struct CSegmentModel {
     cv::dnn::Net net;

@@ -1,3 +1,4 @@
+import CSegmentInterface
 import CollageLibrary
 import CollageRender
 import Foundation
@@ -8,6 +9,8 @@ public enum StickerError: Error, Sendable, CustomStringConvertible {
     case modelMissing(path: String)
     /// The model file is there but is not the expected model (wrong hash, truncated, corrupt).
     case modelInvalid(path: String, reason: String)
+    /// The subject-lifting library (OpenCV behind the shim) could not be opened.
+    case engineMissing(String)
     /// The photo has no subject the model can find (empty or uniform).
     case noSubject(String)
     /// `--at` pointed where there is no subject.
@@ -30,6 +33,10 @@ public enum StickerError: Error, Sendable, CustomStringConvertible {
         case .modelInvalid(let path, let reason):
             "the subject model at \(path) is not usable (\(reason)); expected u2netp.onnx with SHA-256 "
                 + "\(SubjectModel.expectedSHA256). Delete it and run 'scripts/fetch-model' to fetch it again"
+        case .engineMissing(let problem):
+            "the subject-lifting library \(CSEGMENT_LIBRARY_NAME) could not be loaded (\(problem)); build it with "
+                + "'swift build -c release --product CollageSegment' (make does) next to collage, "
+                + "or point COLLAGE_SEGMENT_LIBRARY at it"
         case .noSubject(let path): "\(path): no subject found (the photo looks empty or uniform); no sticker made"
         case .noSubjectAt(let x, let y, let path): "\(path): no subject at (\(x), \(y))"
         case .noSuchInstance(let index, let available):

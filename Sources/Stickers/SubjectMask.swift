@@ -1,4 +1,3 @@
-import CSegment
 import CollageCore
 import CollageRender
 import Foundation
@@ -142,7 +141,7 @@ extension SubjectModel {
         let status = map.withUnsafeBufferPointer { mapPointer in
             rgb.withUnsafeBufferPointer { pixels in
                 alpha.withUnsafeMutableBufferPointer { output in
-                    csegment_upsample(
+                    library.upsample(
                         mapPointer.baseAddress, Int32(Self.mapSide), Int32(Self.mapSide), pixels.baseAddress,
                         Int32(image.width), Int32(image.height), Int32(radius), 1e-3, Int32(workSide),
                         output.baseAddress, &message, message.count)
@@ -202,6 +201,7 @@ extension SubjectModel {
     ) throws(StickerError)
         -> (SubjectLabels, [Subject])
     {
+        let library = try SegmentLibrary.get()
         var labels = [Int32](repeating: 0, count: min(width * height, componentSide * componentSide))
         let maximum = 256
         var stats = [Int32](repeating: 0, count: maximum * 5)
@@ -210,7 +210,7 @@ extension SubjectModel {
         var labelHeight: Int32 = 0
         let count = alpha.withUnsafeBufferPointer { mask in
             labels.withUnsafeMutableBufferPointer { labelPointer in
-                csegment_components(
+                library.components(
                     mask.baseAddress, Int32(width), Int32(height), 128, Int32(componentSide),
                     labelPointer.baseAddress, &labelWidth, &labelHeight, &stats, Int32(maximum), &message,
                     message.count)

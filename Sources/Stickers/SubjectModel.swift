@@ -1,4 +1,4 @@
-import CSegment
+import CSegmentInterface
 import CollageCore
 import CollageRender
 import Foundation
@@ -10,6 +10,7 @@ import Foundation
 public final class SubjectModel: @unchecked Sendable {
     // @unchecked: the OpenCV handle is only used through the shim, which locks around inference.
     private let handle: OpaquePointer
+    let library: SegmentLibrary
     /// The model file.
     public let path: URL
     /// The file's SHA-256, which keys cached masks.
@@ -48,17 +49,18 @@ public final class SubjectModel: @unchecked Sendable {
         guard sha256 == Self.expectedSHA256 else {
             throw .modelInvalid(path: path.path, reason: "its SHA-256 is \(sha256)")
         }
+        library = try SegmentLibrary.get()
         var message = [CChar](repeating: 0, count: 512)
-        guard let handle = csegment_load(path.path, &message, message.count) else {
+        guard let handle = library.load(path.path, &message, message.count) else {
             throw .modelInvalid(path: path.path, reason: cMessage(message))
         }
         self.handle = handle
     }
 
-    deinit { csegment_free(handle) }
+    deinit { library.free(handle) }
 
     /// The graph output the maps come from (pinned at load: the first unconnected output).
-    public var outputName: String { String(cString: csegment_output_name(handle)) }
+    public var outputName: String { library.outputName(handle).map { String(cString: $0) } ?? "" }
 
     /// The 320 × 320 saliency map of RGB pixels, 0…1, and whether it has any contrast at all.
     func predict(_ image: Bitmap) throws(StickerError) -> (map: [Float], contrast: Float) {
@@ -69,7 +71,7 @@ public final class SubjectModel: @unchecked Sendable {
         var message = [CChar](repeating: 0, count: 512)
         let status = rgb.withUnsafeBufferPointer { pixels in
             map.withUnsafeMutableBufferPointer { output in
-                csegment_predict(
+                library.predict(
                     handle, pixels.baseAddress, Int32(image.width), Int32(image.height), output.baseAddress, &low,
                     &high, &message, message.count)
             }

@@ -228,7 +228,7 @@ extension StickerError {
     /// The exit code and message for a failed sticker.
     var cliError: CLIError {
         switch self {
-        case .modelMissing, .modelInvalid: .unavailable(description)
+        case .modelMissing, .modelInvalid, .engineMissing: .unavailable(description)
         case .noSubject, .noSubjectAt, .noSuchInstance: .noSubject(description)
         case .image(let error): error.cliError
         case .inference: .failure(description)

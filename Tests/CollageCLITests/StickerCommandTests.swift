@@ -52,6 +52,26 @@ struct StickerCommandTests {
         #expect(badFormat.status == 64)
     }
 
+    /// OpenCV lives in its own shared object, loaded only to lift subjects: without it, stickers
+    /// fail with the fix spelled out, and rendering does not notice.
+    @Test func withoutTheSegmentLibraryStickersSayHowToFixItAndRendersStillWork() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = try Self.offCentrePhoto(in: directory)
+        let broken = ["COLLAGE_SEGMENT_LIBRARY": directory.appendingPathComponent("missing.so").path]
+        let output = directory.appendingPathComponent("sticker.png")
+        let sticker = try CommandRunner.run(["sticker", photo.path, "-o", output.path], environment: broken)
+        #expect(sticker.status == 69, "\(sticker.stderr)")
+        #expect(sticker.stderr.contains("libCollageSegment.so could not be loaded"), "\(sticker.stderr)")
+        #expect(sticker.stderr.contains("missing.so") && sticker.stderr.contains("--product CollageSegment"))
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        let collage = directory.appendingPathComponent("collage.jpg")
+        let make = try CommandRunner.run(
+            ["make", "--size", "400", photo.path, photo.path, "-o", collage.path], environment: broken)
+        #expect(make.status == 0, "\(make.stderr)")
+        #expect(try Bitmap.read(collage).width == 400)
+    }
+
     @Test func aLibraryPhotosStickerGoesIntoTheLibrary() throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -5,15 +5,11 @@
 
 #include <stddef.h>
 
+#include "csegment_interface.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/// A loaded saliency model; one per process, safe to use from several threads.
-typedef struct CSegmentModel CSegmentModel;
-
-/// The side of the square map the model reads and writes.
-enum { CSEGMENT_MAP_SIDE = 320 };
 
 /// Loads an ONNX model and pins its first graph output. NULL on failure, with a message.
 CSegmentModel *csegment_load(const char *path, char *error, size_t error_size);

@@ -1,0 +1,62 @@
+import CSegmentInterface
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The subject-lifting shared object (OpenCV DNN behind `csegment.h`), opened the first time a
+/// model is loaded. Keeping OpenCV out of the executable's own links means that commands which
+/// never lift a subject (rendering, the library, the editor without a model) do not load it.
+struct SegmentLibrary: @unchecked Sendable {
+    // @unchecked: plain C function pointers into a library that is never unloaded.
+    let load: csegment_load_fn
+    let free: csegment_free_fn
+    let outputName: csegment_output_name_fn
+    let predict: csegment_predict_fn
+    let upsample: csegment_upsample_fn
+    let components: csegment_components_fn
+
+    /// The library, or why it cannot be used; opened once per process.
+    static let shared: Result<SegmentLibrary, StickerError> = open()
+
+    /// The library, opened on first use.
+    /// - Throws: ``StickerError/engineMissing(_:)`` naming where it was looked for.
+    static func get() throws(StickerError) -> SegmentLibrary { try shared.get() }
+
+    /// Where to look: `$COLLAGE_SEGMENT_LIBRARY`, else next to the running executable (where
+    /// SwiftPM builds it, for the `collage` binary and the test runner alike).
+    static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        if let explicit = environment["COLLAGE_SEGMENT_LIBRARY"], !explicit.isEmpty { return [explicit] }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return [executable.deletingLastPathComponent().appendingPathComponent(CSEGMENT_LIBRARY_NAME).path]
+    }
+
+    private static func open() -> Result<SegmentLibrary, StickerError> {
+        var problems: [String] = []
+        for path in candidates() {
+            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+                problems.append(dlerror().map { String(cString: $0) } ?? "\(path): cannot be opened")
+                continue
+            }
+            func symbol<T>(_ name: String, as type: T.Type) -> T? {
+                dlsym(handle, name).map { unsafeBitCast($0, to: type) }
+            }
+            guard let load = symbol("csegment_load", as: csegment_load_fn.self),
+                let free = symbol("csegment_free", as: csegment_free_fn.self),
+                let outputName = symbol("csegment_output_name", as: csegment_output_name_fn.self),
+                let predict = symbol("csegment_predict", as: csegment_predict_fn.self),
+                let upsample = symbol("csegment_upsample", as: csegment_upsample_fn.self),
+                let components = symbol("csegment_components", as: csegment_components_fn.self)
+            else {
+                problems.append("\(path) lacks the csegment functions (a different build?)")
+                continue
+            }
+            return .success(
+                SegmentLibrary(
+                    load: load, free: free, outputName: outputName, predict: predict, upsample: upsample,
+                    components: components))
+        }
+        return .failure(.engineMissing(problems.joined(separator: "; ")))
+    }
+}
