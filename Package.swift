@@ -20,7 +20,9 @@ let package = Package(
 
         // libvips: the system library, and the fixed-arity C shim that is the only code including it.
         .systemLibrary(name: "CLibVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
-        .target(name: "CVips", dependencies: ["CLibVips"], linkerSettings: [.linkedLibrary("z")]),
+        .target(
+            name: "CVips", dependencies: ["CLibVips"],
+            linkerSettings: [.linkedLibrary("z"), .linkedLibrary("gmodule-2.0")]),
         // Collage document + photo files -> encoded image.
         .target(name: "CollageRender", dependencies: ["CollageCore", "CVips"]),
 

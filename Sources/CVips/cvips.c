@@ -1,5 +1,9 @@
+#define _GNU_SOURCE
 #include "cvips.h"
 
+#include <dlfcn.h>
+#include <gmodule.h>
+#include <stdlib.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -20,6 +24,70 @@ int cvips_init(void) {
     return init_result;
 }
 
+// libvips loads its optional format modules (HEIF, JPEG XL, PDF, ImageMagick, OpenSlide) at
+// start-up, which pulls in dozens of large libraries: about 17 ms and 7 MB per process. Started
+// with cvips_init_deferring_modules, it starts without them, and they are loaded the first
+// time a file no built-in loader reads, or a saver only a module has, is asked for.
+static int modules_deferred = 0;
+static char module_dir[4096];
+static pthread_once_t modules_once = PTHREAD_ONCE_INIT;
+static int modules_loaded = 0;
+
+static void load_modules(void) {
+    GDir *dir = g_dir_open(module_dir, 0, NULL);
+    if (!dir) {
+        __atomic_store_n(&modules_loaded, 1, __ATOMIC_RELEASE);
+        return;
+    }
+    const char *name;
+    while ((name = g_dir_read_name(dir))) {
+        if (!g_str_has_suffix(name, "." G_MODULE_SUFFIX)) continue;
+        char *path = g_build_filename(module_dir, name, NULL);
+        // Opening runs the module's g_module_check_init, which registers its operations.
+        GModule *module = g_module_open(path, G_MODULE_BIND_LAZY);
+        if (module) g_module_make_resident(module);
+        g_free(path);
+    }
+    g_dir_close(dir);
+    __atomic_store_n(&modules_loaded, 1, __ATOMIC_RELEASE);
+}
+
+static void ensure_modules(void) {
+    if (modules_deferred) pthread_once(&modules_once, load_modules);
+}
+
+/// Before opening `path`: when no loader already known claims it, the modules may have one.
+static void ensure_loader_for(const char *path) {
+    if (!modules_deferred || __atomic_load_n(&modules_loaded, __ATOMIC_ACQUIRE)) return;
+    if (vips_foreign_find_load(path)) return;
+    vips_error_clear();
+    ensure_modules();
+}
+
+int cvips_init_deferring_modules(void) {
+    // vips_init looks for modules under $VIPSHOME when it is set: point it nowhere for the
+    // duration, then put back what was there. Only safe while the process has one thread.
+    char *previous = getenv("VIPSHOME") ? g_strdup(getenv("VIPSHOME")) : NULL;
+    setenv("VIPSHOME", "/nonexistent/collage-defers-vips-modules", 1);
+    int result = cvips_init();
+    if (previous) {
+        setenv("VIPSHOME", previous, 1);
+        g_free(previous);
+    } else {
+        unsetenv("VIPSHOME");
+    }
+    // The modules live beside libvips itself, in vips-modules-MAJOR.MINOR.
+    Dl_info info;
+    if (result == 0 && !vips_type_find("VipsOperation", "heifload") &&
+        dladdr((void *)vips_init, &info) && info.dli_fname) {
+        char *libdir = g_path_get_dirname(info.dli_fname);
+        g_snprintf(module_dir, sizeof module_dir, "%s/vips-modules-%d.%d", libdir, vips_version(0), vips_version(1));
+        g_free(libdir);
+        modules_deferred = 1;
+    }
+    return result;
+}
+
 const char *cvips_version(void) { return vips_version_string(); }
 
 char *cvips_error_take(void) {
@@ -33,13 +101,18 @@ void cvips_unref(CVipsImage *image) {
     if (image) g_object_unref(image);
 }
 
-int cvips_has_operation(const char *name) { return vips_type_find("VipsOperation", name) != 0; }
+int cvips_has_operation(const char *name) {
+    if (vips_type_find("VipsOperation", name)) return 1;
+    ensure_modules();
+    return vips_type_find("VipsOperation", name) != 0;
+}
 
 int cvips_width(const CVipsImage *image) { return vips_image_get_width(image); }
 int cvips_height(const CVipsImage *image) { return vips_image_get_height(image); }
 int cvips_bands(const CVipsImage *image) { return vips_image_get_bands(image); }
 
 int cvips_open_header(const char *path, CVipsImage **out) {
+    ensure_loader_for(path);
     *out = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
     return *out ? 0 : -1;
 }
@@ -154,6 +227,7 @@ int cvips_profile_is_srgb(const CVipsImage *image) {
 }
 
 int cvips_thumbnail(const char *path, int width, int height, int to_srgb, CVipsImage **out) {
+    ensure_loader_for(path);
     VipsFailOn fail_on = VIPS_FAIL_ON_TRUNCATED;
     if (!to_srgb)
         return vips_thumbnail(path, out, width, "height", height, "size", VIPS_SIZE_BOTH, "fail_on", fail_on, NULL);
@@ -164,6 +238,7 @@ int cvips_thumbnail(const char *path, int width, int height, int to_srgb, CVipsI
 }
 
 int cvips_load_sequential(const char *path, const char *loader, int shrink, CVipsImage **out) {
+    ensure_loader_for(path);
     VipsAccess access = VIPS_ACCESS_SEQUENTIAL;
     VipsFailOn fail_on = VIPS_FAIL_ON_TRUNCATED;
     if (shrink > 1 && strcmp(loader, "jpegload") == 0)

@@ -217,6 +217,10 @@ struct VipsError: Error {
 
 /// Process-wide libvips state.
 enum Vips {
+    /// Starts libvips for a command-line process: its optional format modules load only when a
+    /// file or saver needs one. Call first thing, while the process has one thread.
+    static func startDeferringModules() { _ = cvips_init_deferring_modules() }
+
     static func start() throws(VipsError) {
         guard cvips_init() == 0 else { throw VipsError(operation: "init", message: takeError()) }
     }

@@ -1,3 +1,5 @@
+import CollageRender
 import Foundation
 
+ImageEngine.startForCommandLine()
 exit(RootCommand.main(Array(CommandLine.arguments.dropFirst())))

@@ -64,6 +64,22 @@ struct MakeCommandTests {
         #expect(try startOfFrame(["--progressive"]) == 0xC2)
     }
 
+    /// The command line starts libvips without its optional format modules and loads them when
+    /// a file or an output needs one: an AVIF photo in, an AVIF collage out.
+    @Test func formatsFromLibvipsModulesLoadWhenNeeded() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = directory.appendingPathComponent("photo.avif")
+        try Bitmap(width: 120, height: 90, color: [40, 180, 90]).write(to: photo, format: .avif, quality: 90)
+        let output = directory.appendingPathComponent("out.avif")
+        let result = try CommandRunner.run(
+            ["make", "--layout", "sideBySide", "--size", "200", photo.path, photo.path, "-o", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("AVIF"))
+        let image = try Bitmap.read(output)
+        #expect(image.width == 200 && close(image[50, 100], [40, 180, 90], tolerance: 16), "\(image[50, 100])")
+    }
+
     @Test func renderUsesPathsRelativeToTheDocument() throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -15,6 +15,9 @@ typedef struct _VipsImage CVipsImage;
 
 /// Starts libvips once per process; safe to call from any thread, any number of times.
 int cvips_init(void);
+/// As cvips_init, but libvips' optional format modules (HEIF, JPEG XL, PDF, ImageMagick...)
+/// are loaded only when a file or saver needs one. Call first, while the process has one thread.
+int cvips_init_deferring_modules(void);
 /// The libvips version as "major.minor.micro".
 const char *cvips_version(void);
 /// Copies and clears the global error buffer; free the result with cvips_free.
