@@ -47,9 +47,15 @@ public struct CollageRenderer: Sendable {
         }
         let image = try vips("composite the collage") { () throws(VipsError) -> VipsImage in
             var composed = try Self.stack(layers, on: base)
+            // Pasting makes libvips ask for small tiles, and the one-pass photo decoders under
+            // pasted layers then take turns instead of running side by side; served in
+            // full-width strips they run together. A turned layer is the exception: each strip
+            // would make it resample a tall band of its source again (measured twice as slow,
+            // with twice the memory), and its photo is decoded up front anyway.
+            if !collage.items.contains(where: { $0.rotation.degrees != 0 }) { composed = try composed.inStrips() }
             if !keepsAlpha, composed.bands == 4 { composed = try composed.extractBands(0, count: 3) }
             if let dpi { composed = try composed.settingDPI(dpi) }
-            return try composed.inStrips()
+            return composed
         }
         do {
             try write(image, to: output, options: options)
@@ -97,7 +103,11 @@ public struct CollageRenderer: Sendable {
     }
 
     /// Stacks layers in z-order. Opaque layers (three bands) are pasted, which costs next to
-    /// nothing; runs of layers with alpha are blended in one composite each.
+    /// nothing; runs of layers with alpha are blended in one composite each, over just the
+    /// part of the canvas they cover, and the result pasted back.
+    ///
+    /// Blending only the covered part keeps the cost of a sticker in proportion to its size,
+    /// also when the collage is served in strips (see ``render(_:photos:options:to:)``).
     private static func stack(
         _ layers: [(image: VipsImage, x: Int, y: Int)], on base: VipsImage
     ) throws(VipsError)
@@ -106,9 +116,16 @@ public struct CollageRenderer: Sendable {
         var canvas = base
         var pending: [(image: VipsImage, x: Int, y: Int)] = []
         func flush() throws(VipsError) {
-            guard !pending.isEmpty else { return }
-            canvas = try canvas.compositing(pending)
-            pending.removeAll()
+            defer { pending.removeAll() }
+            let left = max(0, pending.reduce(Int.max) { min($0, $1.x) })
+            let top = max(0, pending.reduce(Int.max) { min($0, $1.y) })
+            let right = min(canvas.width, pending.reduce(Int.min) { max($0, $1.x + $1.image.width) })
+            let bottom = min(canvas.height, pending.reduce(Int.min) { max($0, $1.y + $1.image.height) })
+            guard right > left, bottom > top else { return }
+            let area = try canvas.extractArea(x: left, y: top, width: right - left, height: bottom - top)
+            var blended = try area.compositing(pending.map { ($0.image, $0.x - left, $0.y - top) })
+            if canvas.bands == 3, blended.bands == 4 { blended = try blended.extractBands(0, count: 3) }
+            canvas = try canvas.inserting(blended, x: left, y: top)
         }
         for layer in layers {
             if layer.image.bands == 4 {
