@@ -105,6 +105,12 @@ extern "C" int csegment_predict(CSegmentModel *model, const unsigned char *rgb, 
     });
 }
 
+// A `width` x `height` image shrunk so its long side is at most `side` (never enlarged).
+static cv::Size working_size(int width, int height, int side) {
+    double scale = std::min(1.0, double(side) / std::max(width, height));
+    return cv::Size(std::max(1, int(width * scale + 0.5)), std::max(1, int(height * scale + 0.5)));
+}
+
 // The refinement is a guided filter (He, Sun and Tang) with a grey guide, built from box
 // filters, run at a working size; only its two coefficient planes are carried up (the "fast
 // guided filter"), and the full-size alpha is computed row by row from them, on every core,
@@ -121,8 +127,7 @@ extern "C" int csegment_upsample(const float *map, int map_width, int map_height
             up.convertTo(out, CV_8U, 255.0);
             return 0;
         }
-        double scale = std::min(1.0, double(work_side) / std::max(width, height));
-        cv::Size work(std::max(1, int(width * scale + 0.5)), std::max(1, int(height * scale + 0.5)));
+        cv::Size work = working_size(width, height, work_side);
         cv::Mat image(height, width, CV_8UC3, const_cast<unsigned char *>(rgb));
         cv::Mat smallImage, greyWork;
         cv::resize(image, smallImage, work, 0, 0, cv::INTER_AREA);
@@ -192,8 +197,7 @@ extern "C" int csegment_components(const unsigned char *mask, int width, int hei
                                    char *error, size_t error_size) {
     return guarded(error, error_size, [&]() {
         cv::Mat source(height, width, CV_8U, const_cast<unsigned char *>(mask));
-        double scale = work_side > 0 ? std::min(1.0, double(work_side) / std::max(width, height)) : 1.0;
-        cv::Size work(std::max(1, int(width * scale + 0.5)), std::max(1, int(height * scale + 0.5)));
+        cv::Size work = work_side > 0 ? working_size(width, height, work_side) : cv::Size(width, height);
         cv::Mat small = source;
         if (work != source.size()) cv::resize(source, small, work, 0, 0, cv::INTER_AREA);
         cv::Mat binary = small >= threshold;

@@ -85,31 +85,22 @@ public struct Bitmap: Hashable, Sendable {
     {
         // The encoder reads the pixels in place; the image is gone before the buffer is.
         let result: Result<Void, RenderError> = pixels.withUnsafeBytes { buffer in
+            let save: (String) throws(VipsError) -> Void
             if format == .png, orientation == 1 {
-                do throws(RenderError) {
-                    try AtomicFile.write(to: file) { path throws(VipsError) in
-                        try Vips.writePNG(buffer, width: width, height: height, channels: channels, to: path)
-                    }
-                    return .success(())
+                save = { path throws(VipsError) in
+                    try Vips.writePNG(buffer, width: width, height: height, channels: channels, to: path)
+                }
+            } else {
+                let image: VipsImage
+                do throws(VipsError) {
+                    image = try VipsImage.borrowing(buffer, width: width, height: height, bands: channels)
+                        .settingOrientation(orientation)
                 } catch {
-                    return .failure(error)
+                    return .failure(.failed("could not prepare \(file.path): \(error.message)"))
                 }
+                save = { path throws(VipsError) in try image.save(to: path, format: format, quality: quality) }
             }
-            let image: VipsImage
-            do throws(VipsError) {
-                image = try VipsImage.borrowing(buffer, width: width, height: height, bands: channels)
-                    .settingOrientation(orientation)
-            } catch {
-                return .failure(.failed("could not prepare \(file.path): \(error.message)"))
-            }
-            do throws(RenderError) {
-                try AtomicFile.write(to: file) { path throws(VipsError) in
-                    try image.save(to: path, format: format, quality: quality)
-                }
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
+            return Result { () throws(RenderError) in try AtomicFile.write(to: file, save) }
         }
         try result.get()
     }

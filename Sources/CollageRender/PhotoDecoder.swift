@@ -90,18 +90,9 @@ struct PhotoDecoder {
         let turned = header.orientation >= 5
         let (cellWidth, cellHeight) = turned ? (height, width) : (width, height)
         let area = storedRect(of: source, header: header)
-        let scaleX = Double(stored.width) / Double(header.storedWidth)
-        let scaleY = Double(stored.height) / Double(header.storedHeight)
-        let areaWidth = min(stored.width, max(1, Int((area.width * scaleX).rounded())))
-        let areaHeight = min(stored.height, max(1, Int((area.height * scaleY).rounded())))
-        let areaX = min(stored.width - areaWidth, max(0, Int((area.x * scaleX).rounded())))
-        let areaY = min(stored.height - areaHeight, max(0, Int((area.y * scaleY).rounded())))
-        var image = try stored.extractArea(x: areaX, y: areaY, width: areaWidth, height: areaHeight)
-        if areaWidth != cellWidth || areaHeight != cellHeight {
-            image = try image.resize(
-                horizontal: Double(cellWidth) / Double(areaWidth), vertical: Double(cellHeight) / Double(areaHeight))
-            image = try exactSize(image, width: cellWidth, height: cellHeight)
-        }
+        var image = try cut(
+            area, from: stored, scaleX: Double(stored.width) / Double(header.storedWidth),
+            scaleY: Double(stored.height) / Double(header.storedHeight), width: cellWidth, height: cellHeight)
         if header.hasProfile { image = try image.convertingProfileToSRGB() }
         // Turning reads out of order, which a one-pass decode cannot serve: keep the cell instead.
         if header.orientation != 1 { image = try image.copyToMemory().oriented(header.orientation) }
@@ -148,12 +139,22 @@ struct PhotoDecoder {
             let y = min(image.height - height, max(0, Int((source.y * scaleY).rounded())))
             return try image.extractArea(x: x, y: y, width: width, height: height)
         }
-        let areaWidth = min(image.width, max(1, Int(wanted.width.rounded())))
-        let areaHeight = min(image.height, max(1, Int(wanted.height.rounded())))
-        let areaX = min(image.width - areaWidth, max(0, Int((source.x * scaleX).rounded())))
-        let areaY = min(image.height - areaHeight, max(0, Int((source.y * scaleY).rounded())))
-        let resized = try image.extractArea(x: areaX, y: areaY, width: areaWidth, height: areaHeight)
-            .resize(horizontal: Double(width) / Double(areaWidth), vertical: Double(height) / Double(areaHeight))
+        return try cut(source, from: image, scaleX: scaleX, scaleY: scaleY, width: width, height: height)
+    }
+
+    /// `area` (in coordinates that `scaleX` and `scaleY` map onto `image`'s pixels) cut out of
+    /// `image` and resampled to exactly `width` × `height`; not resampled when it already is.
+    private static func cut(
+        _ area: Rect, from image: VipsImage, scaleX: Double, scaleY: Double, width: Int, height: Int
+    ) throws(VipsError) -> VipsImage {
+        let areaWidth = min(image.width, max(1, Int((area.width * scaleX).rounded())))
+        let areaHeight = min(image.height, max(1, Int((area.height * scaleY).rounded())))
+        let areaX = min(image.width - areaWidth, max(0, Int((area.x * scaleX).rounded())))
+        let areaY = min(image.height - areaHeight, max(0, Int((area.y * scaleY).rounded())))
+        let piece = try image.extractArea(x: areaX, y: areaY, width: areaWidth, height: areaHeight)
+        guard areaWidth != width || areaHeight != height else { return piece }
+        let resized = try piece.resize(
+            horizontal: Double(width) / Double(areaWidth), vertical: Double(height) / Double(areaHeight))
         return try exactSize(resized, width: width, height: height)
     }
 
