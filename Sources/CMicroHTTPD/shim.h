@@ -5,11 +5,17 @@
 #include <sys/socket.h>
 
 // MHD_start_daemon is variadic: this starts a thread-per-connection daemon bound to one address
-// (IPv4 or IPv6 text, e.g. "127.0.0.1" or "::1") with a completion callback, connection limit and
-// idle timeout. Port 0 picks a free port (see CMicroHTTPD_bound_port). NULL on failure.
+// (IPv4 or IPv6 text, e.g. "127.0.0.1" or "::1") with a completion callback, a callback that sees
+// each raw request line's URI first (its result becomes the request's context), a connection
+// start/close callback, a total and a per-address connection limit and an idle timeout. Port 0
+// picks a free port (see CMicroHTTPD_bound_port). NULL on failure.
 static inline struct MHD_Daemon *CMicroHTTPD_start(const char *host, uint16_t port, MHD_AccessHandlerCallback handler,
                                                    void *handler_context, MHD_RequestCompletedCallback completed,
-                                                   void *completed_context, unsigned int connection_limit,
+                                                   void *completed_context,
+                                                   void *(*uri_log)(void *context, const char *uri,
+                                                                    struct MHD_Connection *connection),
+                                                   MHD_NotifyConnectionCallback connections,
+                                                   unsigned int connection_limit, unsigned int per_address_limit,
                                                    unsigned int timeout_seconds) {
     struct sockaddr_in address4;
     struct sockaddr_in6 address6;
@@ -30,8 +36,16 @@ static inline struct MHD_Daemon *CMicroHTTPD_start(const char *host, uint16_t po
         return NULL;
     }
     return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_context, MHD_OPTION_SOCK_ADDR, address,
-                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context, MHD_OPTION_CONNECTION_LIMIT,
-                            connection_limit, MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds, MHD_OPTION_END);
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context, MHD_OPTION_URI_LOG_CALLBACK,
+                            uri_log, handler_context, MHD_OPTION_NOTIFY_CONNECTION, connections, handler_context,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+                            per_address_limit, MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds, MHD_OPTION_END);
+}
+
+// MHD_get_connection_info is variadic: the socket of a connection, or -1.
+static inline int CMicroHTTPD_connection_socket(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
 }
 
 // MHD_get_daemon_info is variadic: the port the daemon listens on.

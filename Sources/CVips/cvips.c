@@ -101,6 +101,8 @@ void cvips_unref(CVipsImage *image) {
     if (image) g_object_unref(image);
 }
 
+void cvips_set_kill(CVipsImage *image, int kill) { vips_image_set_kill(image, kill ? TRUE : FALSE); }
+
 int cvips_has_operation(const char *name) {
     if (vips_type_find("VipsOperation", name)) return 1;
     ensure_modules();

@@ -7,9 +7,12 @@ public struct AspectRatio: Hashable, Sendable, CustomStringConvertible {
     /// The height term.
     public let height: Double
 
-    /// A ratio of `width`:`height`; both must be positive and finite.
+    /// A ratio of `width`:`height`; both terms must lie in ``Limits/aspectTerm`` and their ratio
+    /// in ``Limits/aspectRatio``.
     public init?(width: Double, height: Double) {
-        guard width > 0, height > 0, width.isFinite, height.isFinite else { return nil }
+        guard Limits.aspectTerm.contains(width), Limits.aspectTerm.contains(height),
+            Limits.aspectRatio.contains(width / height)
+        else { return nil }
         self.width = width
         self.height = height
     }
@@ -62,12 +65,14 @@ public struct PrintSize: Hashable, Sendable, CustomStringConvertible {
     public let dpi: Double
 
     /// The largest DPI accepted; past it a print only grows the file.
-    public static let maximumDPI: Double = 1200
+    public static let maximumDPI: Double = Limits.dpi.upperBound
 
-    /// A print size; every term must be positive and the DPI at most ``maximumDPI``.
+    /// A print size: each side in ``Limits/printInches``, the DPI in ``Limits/dpi``, and the
+    /// pixels it makes within the output limits (``Limits/allowsOutput(width:height:)``).
     public init?(widthInches: Double, heightInches: Double, dpi: Double) {
-        guard widthInches > 0, heightInches > 0, widthInches.isFinite, heightInches.isFinite, dpi > 0,
-            dpi <= Self.maximumDPI
+        guard Limits.printInches.contains(widthInches), Limits.printInches.contains(heightInches),
+            Limits.dpi.contains(dpi),
+            Limits.allowsOutput(width: (widthInches * dpi).rounded(), height: (heightInches * dpi).rounded())
         else { return nil }
         self.widthInches = widthInches
         self.heightInches = heightInches

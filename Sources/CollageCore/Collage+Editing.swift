@@ -21,6 +21,7 @@ extension Collage {
         switch edit {
         case .addItem(let id, let content, let frame):
             guard item(id) == nil else { throw .duplicateItem(id) }
+            guard items.count < Limits.maximumItems else { throw .tooManyItems(limit: Limits.maximumItems) }
             var placed = CollageItem(id: id, content: content, frame: frame ?? defaultFrame())
             if case .sticker = content { placed.stickerStyle = StickerStyle() }
             if frame == nil, case .photo = content, let (slot, slotFrame) = firstEmptySlot() {

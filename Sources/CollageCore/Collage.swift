@@ -114,7 +114,7 @@ public struct Crop: Hashable, Sendable {
     public var zoom: Double
 
     /// The range of zoom an edit accepts.
-    public static let zoomRange: ClosedRange<Double> = 1...20
+    public static let zoomRange: ClosedRange<Double> = Limits.cropZoom
 
     /// A crop centred on `focus` at `zoom`.
     public init(focus: Point = Point(x: 0.5, y: 0.5), zoom: Double = 1) {
@@ -134,7 +134,7 @@ public struct StickerStyle: Hashable, Sendable {
     public var shadow: Bool
 
     /// The widest outline an edit accepts, in points.
-    public static let maximumOutlineWidth: Double = 100
+    public static let maximumOutlineWidth: Double = Limits.itemOutline.upperBound
 
     /// A style; by default a 12-point white outline and a shadow, the look of a lifted subject.
     public init(outlineWidth: Double = 12, shadow: Bool = true) {
@@ -155,7 +155,7 @@ public struct Style: Hashable, Sendable {
     public var cornerRadius: Double
 
     /// The largest spacing, padding or radius an edit accepts, in points.
-    public static let maximumLength: Double = 500
+    public static let maximumLength: Double = Limits.styleLength.upperBound
 
     /// A style; the defaults are a white canvas with 12-point gaps and square corners.
     public init(background: Color = .white, spacing: Double = 12, padding: Double = 12, cornerRadius: Double = 0) {

@@ -11,7 +11,7 @@ public enum CollageDocument {
     /// The newest format version this build reads and the one it writes.
     public static let version = 1
     /// The largest canvas side a document may declare, in points.
-    public static let maximumCanvasSide: Double = 20_000
+    public static let maximumCanvasSide: Double = Limits.canvasSide.upperBound
 
     /// Reads a collage from JSON text.
     /// - Throws: ``DocumentError`` with a syntax error, or every problem found.
@@ -25,6 +25,17 @@ public enum CollageDocument {
         let collage = read(value, with: &reader)
         guard reader.issues.isEmpty, let collage else { throw .invalid(reader.issues) }
         return collage
+    }
+
+    /// Every problem that would stop `collage` from reading this collage back, or from rendering
+    /// it: the same checks as ``decode(_:)-(Data)``, for collages made in code or read from storage.
+    public static func issues(in collage: Collage) -> [DocumentIssue] {
+        do {
+            _ = try decode(jsonValue(of: collage))
+            return []
+        } catch {
+            return error.issues
+        }
     }
 
     /// Writes a collage as JSON text (sorted keys, two-space indent, trailing newline).
@@ -167,11 +178,36 @@ public enum CollageDocument {
                 }
             }
             checkUnique(items, with: &reader)
+            if elements.count > Limits.maximumItems {
+                reader.fail("items", "a collage holds at most \(Limits.maximumItems) items, got \(elements.count)")
+            }
         }
         guard let id, let title, let created, let updated, let canvas, let style else { return nil }
+        for (index, item) in items.enumerated() {
+            checkFrame(item.frame, on: canvas, at: "items[\(index)].frame", with: &reader)
+        }
         return Collage(
             id: id, title: title, created: created, updated: updated, canvas: canvas, style: style,
             templateID: template?.id, items: items)
+    }
+
+    /// A frame may reach ``Limits/canvasMultiple`` canvases in size and distance, no further: the
+    /// same bound edits keep, and what keeps every item's pixels countable at any output size.
+    private static func checkFrame(_ frame: Rect, on canvas: Size, at path: String, with reader: inout JSONReader) {
+        let multiple = Limits.canvasMultiple
+        let times = "\(JSONValue.format(multiple)) times the canvas"
+        if frame.width > canvas.width * multiple {
+            reader.fail("\(path).width", "expected at most \(times), got \(JSONValue.format(frame.width))")
+        }
+        if frame.height > canvas.height * multiple {
+            reader.fail("\(path).height", "expected at most \(times), got \(JSONValue.format(frame.height))")
+        }
+        if abs(frame.x) > canvas.width * multiple {
+            reader.fail("\(path).x", "expected within \(times) of the canvas, got \(JSONValue.format(frame.x))")
+        }
+        if abs(frame.y) > canvas.height * multiple {
+            reader.fail("\(path).y", "expected within \(times) of the canvas, got \(JSONValue.format(frame.y))")
+        }
     }
 
     private static func checkUnique(_ items: [CollageItem], with reader: inout JSONReader) {
@@ -201,11 +237,11 @@ public enum CollageDocument {
 
     private static func readCanvas(_ value: JSONValue?, with reader: inout JSONReader) -> Size? {
         guard let members = reader.object(value, at: "canvas", known: ["width", "height"]) else { return nil }
-        let limit = "a number > 0 and at most \(JSONValue.format(maximumCanvasSide))"
+        let limit = "a number of points \(Limits.describe(Limits.canvasSide))"
         let width = reader.number(
-            members["width"], at: "canvas.width", expected: limit, rule: { $0 > 0 && $0 <= maximumCanvasSide })
+            members["width"], at: "canvas.width", expected: limit, rule: { Limits.canvasSide.contains($0) })
         let height = reader.number(
-            members["height"], at: "canvas.height", expected: limit, rule: { $0 > 0 && $0 <= maximumCanvasSide })
+            members["height"], at: "canvas.height", expected: limit, rule: { Limits.canvasSide.contains($0) })
         guard let width, let height else { return nil }
         return Size(width: width, height: height)
     }

@@ -68,6 +68,8 @@ public enum EditError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidTitle(String)
     /// Swapping an item with itself.
     case swapWithItself(String)
+    /// Adding an item to a collage that already holds ``Limits/maximumItems``.
+    case tooManyItems(limit: Int)
 
     /// A sentence saying what was expected and what was received.
     public var description: String {
@@ -90,6 +92,7 @@ public enum EditError: Error, Hashable, Sendable, CustomStringConvertible {
             .invalidStickerStyle(let reason):
             reason
         case .swapWithItself(let id): "cannot swap item \"\(id)\" with itself"
+        case .tooManyItems(let limit): "a collage holds at most \(limit) items; remove one before adding another"
         }
     }
 }
@@ -101,7 +104,7 @@ public enum EditRules {
     /// How much of a frame must stay on the canvas each way, so it can always be grabbed again.
     public static let minimumVisible: Double = 20
     /// A frame may be at most this many canvases wide or tall.
-    public static let maximumCanvasMultiple: Double = 10
+    public static let maximumCanvasMultiple: Double = Limits.canvasMultiple
     /// The longest title, in characters.
     public static let maximumTitleLength = 200
     /// An added item with no frame is this fraction of the canvas's shorter side.

@@ -98,9 +98,9 @@ struct JSONReader {
         guard
             let number = number(
                 value, at: path, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)",
-                rule: { $0 == $0.rounded() && Double(range.lowerBound) <= $0 && $0 <= Double(range.upperBound) })
+                rule: { $0.wholeNumber(in: range) != nil })
         else { return nil }
-        return Int(number)
+        return number.wholeNumber(in: range)
     }
 
     func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }

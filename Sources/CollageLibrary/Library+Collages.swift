@@ -102,6 +102,9 @@ extension Library {
             }
             var next = try change(stored.collage)
             guard next != stored.collage else { return stored }
+            // The one gate every stored change passes: nothing the renderer would refuse is kept.
+            let issues = CollageDocument.issues(in: next)
+            guard issues.isEmpty else { throw LibraryError.invalidCollage(issues) }
             next.updated = now().roundedToMilliseconds
             let version = stored.version + 1
             try sql(database.path) { () throws(SQLiteError) in

@@ -31,28 +31,35 @@ extension Library {
         } catch {
             throw .image("\(file.path): cannot be read (\(Self.reason(error)))")
         }
+        // Every file is made in a staging folder of its own, which `cleanUp` leaves alone, and
+        // moved into `photos/` and `derived/` inside the transaction that records it: a cleanup
+        // in another process can never see a file whose row is still to come.
+        let staging = try makeStagingFolder()
+        defer { try? FileManager.default.removeItem(at: staging) }
         if let existing = try photoIfPresent(hash) {
-            try ensureOriginal(of: existing, from: file)
+            try ensureOriginal(of: existing, from: file, staging: staging)
             return ImportResult(photo: existing, isNew: false)
         }
         let record = PhotoRecord(
             id: hash, originalName: file.lastPathComponent, format: info.format, width: info.width,
             height: info.height, byteSize: byteSize, importedAt: now(), fileExtension: info.fileExtension)
-        let stored = originalFile(of: record)
-        let createdFile = !FileManager.default.fileExists(atPath: stored.path)
-        try copyAtomically(file, to: stored)
-        do {
-            // Made from the file being imported, so a decoding error names the person's file.
-            for (kind, size) in [("thumbnails", Self.thumbnailSize), ("previews", Self.previewSize)] {
-                _ = try derivedFile(of: record, kind: kind, size: size, source: file)
+        var staged = [(file: try stageCopy(of: file, in: staging), destination: originalFile(of: record))]
+        // Made from the file being imported, so a decoding error names the person's file.
+        for (kind, size) in [("thumbnails", Self.thumbnailSize), ("previews", Self.previewSize)] {
+            let made = staging.appendingPathComponent("\(kind)-\(size).jpg")
+            do {
+                try ImageFiles.writeThumbnail(of: file, to: made, maxSide: size)
+            } catch {
+                throw .image(error.description)
             }
-        } catch {
-            if createdFile { try? FileManager.default.removeItem(at: stored) }
-            throw error
+            staged.append((made, derivedPath(of: record, kind: kind, size: size)))
         }
-        // A concurrent import of the same bytes may have won the race: keep its row.
+        // A concurrent import of the same bytes may have won the race: keep its row and files.
         let inserted = try database.write { connection throws(LibraryError) in
-            try sql(database.path) { () throws(SQLiteError) in
+            for (made, destination) in staged where !FileManager.default.fileExists(atPath: destination.path) {
+                try place(made, at: destination)
+            }
+            return try sql(database.path) { () throws(SQLiteError) in
                 try connection.run(
                     """
                     INSERT OR IGNORE INTO photos (id, original_name, format, extension, width, height, byte_size,
@@ -159,10 +166,47 @@ extension Library {
     }
 
     /// Restores a missing original when the same bytes are imported again.
-    private func ensureOriginal(of photo: PhotoRecord, from file: URL) throws(LibraryError) {
+    private func ensureOriginal(of photo: PhotoRecord, from file: URL, staging: URL) throws(LibraryError) {
         let stored = originalFile(of: photo)
         guard !FileManager.default.fileExists(atPath: stored.path) else { return }
-        try copyAtomically(file, to: stored)
+        let copy = try stageCopy(of: file, in: staging)
+        try database.write { connection throws(LibraryError) in
+            // Only while the record is still there: a cleanup may have removed it meanwhile.
+            let recorded = try sql(database.path) { () throws(SQLiteError) in
+                try !connection.query("SELECT 1 FROM photos WHERE id = ?", [photo.id]) { _ throws(SQLiteError) in 1 }
+                    .isEmpty
+            }
+            if recorded, !FileManager.default.fileExists(atPath: stored.path) { try place(copy, at: stored) }
+        }
+    }
+
+    /// A new folder under `staging/` for the files of one operation; the caller removes it.
+    func makeStagingFolder() throws(LibraryError) -> URL {
+        let folder = stagingFolder.appendingPathComponent("\(getpid())-\(UUID().uuidString)")
+        try makeFolder(folder)
+        return folder
+    }
+
+    /// A flushed copy of `source` inside `staging`.
+    private func stageCopy(of source: URL, in staging: URL) throws(LibraryError) -> URL {
+        let copy = staging.appendingPathComponent("original")
+        do {
+            try FileManager.default.copyItem(at: source, to: copy)
+            let handle = try FileHandle(forWritingTo: copy)
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            throw .unwritable(path: copy.path, reason: Self.reason(error))
+        }
+        return copy
+    }
+
+    /// Moves a finished file into place (one rename: the destination is whole or absent).
+    func place(_ file: URL, at destination: URL) throws(LibraryError) {
+        try makeFolder(destination.deletingLastPathComponent())
+        guard Glibc.rename(file.path, destination.path) == 0 else {
+            throw .unwritable(path: destination.path, reason: String(cString: strerror(errno)))
+        }
     }
 
     func makeFolder(_ folder: URL) throws(LibraryError) {
@@ -170,27 +214,6 @@ extension Library {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw .unwritable(path: folder.path, reason: Self.reason(error))
-        }
-    }
-
-    /// Copies to a hidden temporary name, flushes, then renames: the destination is whole or absent.
-    func copyAtomically(_ source: URL, to destination: URL) throws(LibraryError) {
-        try makeFolder(destination.deletingLastPathComponent())
-        let temporary = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).partial")
-        do {
-            try FileManager.default.copyItem(at: source, to: temporary)
-            let handle = try FileHandle(forWritingTo: temporary)
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw .unwritable(path: destination.path, reason: Self.reason(error))
-        }
-        guard Glibc.rename(temporary.path, destination.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw .unwritable(path: destination.path, reason: reason)
         }
     }
 }

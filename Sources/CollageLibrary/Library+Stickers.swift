@@ -51,9 +51,11 @@ extension Library {
     ) throws(LibraryError) -> StickerRecord {
         _ = try photo(photoID)
         let file = stickerFile(id: id)
-        try makeFolder(file.deletingLastPathComponent())
+        let staging = try makeStagingFolder()
+        defer { try? FileManager.default.removeItem(at: staging) }
+        let made = staging.appendingPathComponent("sticker.png")
         do {
-            try image.write(to: file, format: .png)
+            try image.write(to: made, format: .png)
         } catch {
             throw .image(error.description)
         }
@@ -61,6 +63,13 @@ extension Library {
             id: id, photoID: photoID, selection: selection, outlineWidth: outlineWidth, shadow: shadow,
             width: image.width, height: image.height, createdAt: now())
         try database.write { connection throws(LibraryError) in
+            // Placed with its row, in one transaction, so a cleanup never sees one without the other.
+            let photoStillThere = try sql(database.path) { () throws(SQLiteError) in
+                try !connection.query("SELECT 1 FROM photos WHERE id = ?", [photoID]) { _ throws(SQLiteError) in 1 }
+                    .isEmpty
+            }
+            guard photoStillThere else { throw LibraryError.unknownPhoto(photoID) }
+            try place(made, at: file)
             try sql(database.path) { () throws(SQLiteError) in
                 try connection.run(
                     """

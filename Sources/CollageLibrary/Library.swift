@@ -61,6 +61,8 @@ public final class Library: Sendable {
     public var photosFolder: URL { root.appendingPathComponent("photos") }
     /// Where rebuildable files live.
     public var derivedFolder: URL { root.appendingPathComponent("derived") }
+    /// Where files are made before the transaction that records them moves them into place.
+    public var stagingFolder: URL { root.appendingPathComponent("staging") }
 
     private static func prepareFolders(_ root: URL) throws(LibraryError) {
         let manager = FileManager.default

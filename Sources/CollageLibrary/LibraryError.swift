@@ -27,10 +27,14 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
     case missingPhotoFile(id: String, path: String)
     /// Anything else, with a message.
     case invalid(String)
+    /// The collage a change would store breaks the document rules (``CollageCore/Limits``).
+    case invalidCollage([DocumentIssue])
 
     /// A sentence saying what went wrong and what to do.
     public var description: String {
         switch self {
+        case .unwritable(let path, let reason) where reason.contains("No space left"):
+            "cannot write \(path): the disk is full (\(reason)); free some space and try again"
         case .unwritable(let path, let reason):
             "cannot write the library at \(path) (\(reason)); choose another folder with --library or fix its permissions"
         case .notALibrary(let path, let reason):
@@ -51,6 +55,8 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
         case .missingPhotoFile(let id, let path):
             "the file of photo \(id) is missing (\(path)); import the photo again to restore it"
         case .invalid(let message): message
+        case .invalidCollage(let issues):
+            "the collage would not be valid: " + issues.map(\.description).joined(separator: "; ")
         }
     }
 }

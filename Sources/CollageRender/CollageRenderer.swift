@@ -22,15 +22,24 @@ public struct CollageRenderer: Sendable {
     ///   - photos: resolves each item's reference to a file.
     ///   - options: size, format and quality.
     ///   - output: the file to write; replaced atomically when the render succeeds.
+    ///   - cancellation: stops the render from another thread (the server's, when its client leaves).
     /// - Throws: ``RenderError`` naming the file and the problem; `output` is untouched then.
     @discardableResult
     public func render(
-        _ collage: Collage, photos: some PhotoSource, options: RenderOptions = RenderOptions(), to output: URL
+        _ collage: Collage, photos: some PhotoSource, options: RenderOptions = RenderOptions(), to output: URL,
+        cancellation: RenderCancellation? = nil
     ) throws(RenderError) -> RenderResult {
+        // Documents can come from anywhere: one that breaks a limit is refused before any number
+        // in it becomes a pixel count.
+        let issues = CollageDocument.issues(in: collage)
+        guard issues.isEmpty else { throw .invalidDocument(issues.map(\.description)) }
+        guard Limits.quality.contains(options.quality) else {
+            throw .invalidOptions(
+                "the quality must be a whole number \(Limits.describe(Limits.quality)), got \(options.quality)")
+        }
         let (scale, dpi) = try pixelScale(for: collage.canvas, size: options.size)
-        let width = Int((collage.canvas.width * scale).rounded())
-        let height = Int((collage.canvas.height * scale).rounded())
-        try checkOutputSize(width: width, height: height)
+        let (width, height) = try checkOutputSize(
+            width: (collage.canvas.width * scale).rounded(), height: (collage.canvas.height * scale).rounded())
         if let reason = Vips.unsupportedReason(options.format) {
             throw .unsupportedFormat(options.format, reason: reason)
         }
@@ -41,7 +50,8 @@ public struct CollageRenderer: Sendable {
             )
         }
         var layers: [(image: VipsImage, x: Int, y: Int)] = []
-        for item in collage.items {
+        for item in collage.items where Self.isVisible(item, scale: scale, width: width, height: height) {
+            try cancellation?.check()
             let file = try photos.file(for: item.content)
             layers.append(try layer(for: item, file: file, scale: scale, style: collage.style, photos: photos))
         }
@@ -58,8 +68,11 @@ public struct CollageRenderer: Sendable {
             return composed
         }
         do {
+            try cancellation?.begin(image)
+            defer { cancellation?.end() }
             try write(image, to: output, options: options)
         } catch {
+            if cancellation?.isCancelled == true { throw .cancelled }
             // Photos decode lazily while the image is written, so a corrupt one surfaces here
             // without saying which it was; decoding each alone finds it.
             if let culprit = diagnose(collage, photos: photos, scale: scale) { throw culprit }
@@ -73,15 +86,24 @@ public struct CollageRenderer: Sendable {
     private func pixelScale(for canvas: Size, size: OutputSize) throws(RenderError) -> (Double, Double?) {
         switch size {
         case .scale(let scale):
-            guard scale.isFinite, scale > 0 else {
-                throw .invalidOptions("the scale must be a number > 0, got \(scale)")
+            guard Limits.exportScale.contains(scale) else {
+                throw .invalidOptions(
+                    "the scale must be a number \(Limits.describe(Limits.exportScale)), got \(JSONValue.format(scale))")
             }
             return (scale, nil)
         case .width(let width):
-            guard width > 0 else { throw .invalidOptions("the width must be at least 1 pixel, got \(width)") }
+            guard (1...limits.maximumOutputSide).contains(width) else {
+                throw .invalidOptions(
+                    "the width must be a whole number of pixels \(Limits.describe(1...limits.maximumOutputSide)), "
+                        + "got \(width)")
+            }
             return (Double(width) / canvas.width, nil)
         case .longSide(let side):
-            guard side > 0 else { throw .invalidOptions("the size must be at least 1 pixel, got \(side)") }
+            guard (1...limits.maximumOutputSide).contains(side) else {
+                throw .invalidOptions(
+                    "the size must be a whole number of pixels \(Limits.describe(1...limits.maximumOutputSide)), "
+                        + "got \(side)")
+            }
             return (Double(side) / max(canvas.width, canvas.height), nil)
         case .print(let print):
             let pixels = print.pixelSize
@@ -89,17 +111,32 @@ public struct CollageRenderer: Sendable {
         }
     }
 
-    private func checkOutputSize(width: Int, height: Int) throws(RenderError) {
+    /// The output size in whole pixels, checked while it is still a `Double` (so no size, however
+    /// absurd, can overflow on its way to an integer).
+    private func checkOutputSize(width: Double, height: Double) throws(RenderError) -> (Int, Int) {
+        let shown = "\(JSONValue.format(width)) × \(JSONValue.format(height))"
         guard width >= 1, height >= 1 else {
-            throw .invalidOptions("the output would be \(width) × \(height) pixels; it needs at least 1 × 1")
+            throw .invalidOptions("the output would be \(shown) pixels; it needs at least 1 × 1")
         }
-        if width > limits.maximumOutputSide || height > limits.maximumOutputSide {
-            throw .outputTooLarge(width: width, height: height, limit: "\(limits.maximumOutputSide) pixels a side")
+        if width > Double(limits.maximumOutputSide) || height > Double(limits.maximumOutputSide) {
+            throw .outputTooLarge(size: shown, limit: "\(limits.maximumOutputSide) pixels a side")
         }
-        if width * height > limits.maximumOutputPixels {
-            throw .outputTooLarge(
-                width: width, height: height, limit: "\(limits.maximumOutputPixels / 1_000_000) megapixels")
+        if width * height > Double(limits.maximumOutputPixels) {
+            throw .outputTooLarge(size: shown, limit: "\(limits.maximumOutputPixels / 1_000_000) megapixels")
         }
+        return (Int(width), Int(height))
+    }
+
+    /// Whether any of the item (turned, with room for a sticker's outline and shadow) lands on
+    /// the output; items wholly off it are not decoded at all.
+    static func isVisible(_ item: CollageItem, scale: Double, width: Int, height: Int) -> Bool {
+        let box = item.frame.scaled(by: scale).boundingBox(rotatedBy: item.rotation)
+        var margin = 2.0
+        if case .sticker = item.content {
+            margin += (item.stickerStyle?.outlineWidth ?? 0) * scale + 0.25 * max(box.width, box.height)
+        }
+        return box.maxX + margin > 0 && box.maxY + margin > 0 && box.x - margin < Double(width)
+            && box.y - margin < Double(height)
     }
 
     /// Stacks layers in z-order. Opaque layers (three bands) are pasted, which costs next to
@@ -166,33 +203,49 @@ public struct CollageRenderer: Sendable {
         let top = Int((item.frame.y * scale).rounded())
         let width = max(1, Int((item.frame.maxX * scale).rounded()) - left)
         let height = max(1, Int((item.frame.maxY * scale).rounded()) - top)
+        // An item many times the output's size (zoomed far past the canvas edges) is built at
+        // a size the memory budget allows and enlarged as it is placed; the enlargement is lazy,
+        // so only the part on the canvas is ever computed.
+        let reduction = min(1, (Double(limits.maximumCellPixels) / (Double(width) * Double(height))).squareRoot())
+        let (cellWidth, cellHeight) =
+            reduction < 1
+            ? (max(1, Int((Double(width) * reduction).rounded())), max(1, Int((Double(height) * reduction).rounded())))
+            : (width, height)
+        let cellScale = scale * Double(cellWidth) / Double(width)
         let cell: PlacedCell
         switch item.content {
         case .photo:
             // Rotation reads its input out of order, so a rotated photo is decoded up front.
             let photo = try PhotoDecoder(limits: limits).cover(
-                file, width: width, height: height, crop: crop(for: item, file: file, photos: photos),
+                file, width: cellWidth, height: cellHeight, crop: crop(for: item, file: file, photos: photos),
                 materialize: item.rotation.degrees != 0)
             cell = PlacedCell(
                 image: try vips("round the corners of \(file.path)") { () throws(VipsError) -> VipsImage in
-                    try CellEffects.roundCorners(photo, radius: style.cornerRadius * scale)
+                    try CellEffects.roundCorners(photo, radius: style.cornerRadius * cellScale)
                 }, offsetX: 0, offsetY: 0)
         case .sticker:
             cell = try StickerPlacement.place(
-                file, width: width, height: height, style: item.stickerStyle, scale: scale, limits: limits)
+                file, width: cellWidth, height: cellHeight, style: item.stickerStyle, scale: cellScale, limits: limits)
         }
         return try vips("rotate an item") { () throws(VipsError) -> (image: VipsImage, x: Int, y: Int) in
-            guard item.rotation.degrees != 0 else {
-                return (cell.image, left + cell.offsetX, top + cell.offsetY)
+            var image = cell.image
+            // Where the image's top-left sits relative to the frame's, in cell pixels.
+            var offsetX = Double(cell.offsetX)
+            var offsetY = Double(cell.offsetY)
+            if item.rotation.degrees != 0 {
+                // The cell's centre stays where it was.
+                let rotated = try CellEffects.rotate(image, degrees: item.rotation.degrees)
+                offsetX += Double(image.width - rotated.width) / 2
+                offsetY += Double(image.height - rotated.height) / 2
+                image = rotated
             }
-            let rotated = try CellEffects.rotate(cell.image, degrees: item.rotation.degrees)
-            // The cell's centre stays on the frame's centre.
-            let centerX = Double(left + cell.offsetX) + Double(cell.image.width) / 2
-            let centerY = Double(top + cell.offsetY) + Double(cell.image.height) / 2
-            return (
-                rotated, Int((centerX - Double(rotated.width) / 2).rounded()),
-                Int((centerY - Double(rotated.height) / 2).rounded())
-            )
+            if cellWidth != width || cellHeight != height {
+                let (growX, growY) = (Double(width) / Double(cellWidth), Double(height) / Double(cellHeight))
+                image = try image.resize(horizontal: growX, vertical: growY)
+                offsetX *= growX
+                offsetY *= growY
+            }
+            return (image, left + Int(offsetX.rounded()), top + Int(offsetY.rounded()))
         }
     }
 
@@ -200,8 +253,13 @@ public struct CollageRenderer: Sendable {
     private func diagnose(_ collage: Collage, photos: some PhotoSource, scale: Double) -> RenderError? {
         let decoder = PhotoDecoder(limits: limits)
         for item in collage.items {
-            let width = max(1, Int((item.frame.width * scale).rounded()))
-            let height = max(1, Int((item.frame.height * scale).rounded()))
+            // Diagnosis only needs to fail the same way, not at full size.
+            let reduction = min(
+                1,
+                (Double(limits.maximumCellPixels) / (item.frame.width * item.frame.height * scale * scale)).squareRoot()
+            )
+            let width = max(1, Int((item.frame.width * scale * reduction).rounded()))
+            let height = max(1, Int((item.frame.height * scale * reduction).rounded()))
             do {
                 let file = try photos.file(for: item.content)
                 switch item.content {

@@ -12,8 +12,10 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
     case imageTooLarge(String, width: Int, height: Int, limit: Int)
     /// An item's reference does not name a file.
     case unresolvedReference(String, reason: String)
-    /// The requested output would be larger than the limits.
-    case outputTooLarge(width: Int, height: Int, limit: String)
+    /// The requested output (`size`, e.g. "40000 × 40000") would be larger than the limits.
+    case outputTooLarge(size: String, limit: String)
+    /// The collage breaks the document rules (see ``CollageCore/Limits``); every problem, with its path.
+    case invalidDocument([String])
     /// The options make no sense (a scale of 0, a width of -5).
     case invalidOptions(String)
     /// This libvips cannot write the format.
@@ -22,6 +24,8 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
     case cannotWrite(String, reason: String)
     /// Anything else libvips reported.
     case failed(String)
+    /// The render was stopped through its ``RenderCancellation``.
+    case cancelled
 
     /// A sentence naming the file and the problem.
     public var description: String {
@@ -33,13 +37,14 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(path): \(width) × \(height) pixels is more than the limit of \(limit / 1_000_000) megapixels; "
                 + "refusing to decode it"
         case .unresolvedReference(let reference, let reason): "cannot find the image \"\(reference)\": \(reason)"
-        case .outputTooLarge(let width, let height, let limit):
-            "the output would be \(width) × \(height) pixels, over the limit of \(limit)"
+        case .outputTooLarge(let size, let limit): "the output would be \(size) pixels, over the limit of \(limit)"
+        case .invalidDocument(let issues): "the collage cannot be rendered: " + issues.joined(separator: "; ")
         case .invalidOptions(let message): message
         case .unsupportedFormat(let format, let reason):
             "this libvips cannot write \(format.rawValue.uppercased()): \(reason)"
         case .cannotWrite(let path, let reason): "\(path): cannot write the output (\(reason))"
         case .failed(let message): message
+        case .cancelled: "the render was cancelled"
         }
     }
 }

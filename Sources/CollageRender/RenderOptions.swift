@@ -64,13 +64,14 @@ public struct RenderOptions: Sendable {
     /// the image in memory (about 80 MB at 3,600 × 3,600) and takes longer. Baseline JPEGs stream.
     public var progressiveJPEG: Bool
 
-    /// Options; `quality` is clamped into 1…100.
+    /// Options. The renderer checks them against ``Limits`` (quality, scale, pixel sizes) and
+    /// refuses what is out of range with a message naming the range.
     public init(
         size: OutputSize = .scale(3), format: OutputFormat = .jpeg, quality: Int = 90, progressiveJPEG: Bool = false
     ) {
         self.size = size
         self.format = format
-        self.quality = min(100, max(1, quality))
+        self.quality = quality
         self.progressiveJPEG = progressiveJPEG
     }
 }
@@ -83,14 +84,20 @@ public struct RenderLimits: Sendable {
     public var maximumOutputPixels: Int
     /// The longest side an output may have.
     public var maximumOutputSide: Int
+    /// The most pixels one item is built at before it is enlarged into place; bounds the memory
+    /// of an item zoomed far past the canvas.
+    public var maximumCellPixels: Int
 
-    /// Defaults fit every phone and camera photo (200 MP sensors included) and A2 prints at 600 DPI.
+    /// Defaults fit every phone and camera photo (200 MP sensors included) and the outputs of
+    /// ``Limits`` (a 24 × 36 in poster at 300 DPI).
     public init(
-        maximumInputPixels: Int = 250_000_000, maximumOutputPixels: Int = 300_000_000, maximumOutputSide: Int = 32_000
+        maximumInputPixels: Int = 250_000_000, maximumOutputPixels: Int = Limits.maximumOutputPixels,
+        maximumOutputSide: Int = Limits.maximumOutputSide, maximumCellPixels: Int = 16_000_000
     ) {
         self.maximumInputPixels = maximumInputPixels
         self.maximumOutputPixels = maximumOutputPixels
         self.maximumOutputSide = maximumOutputSide
+        self.maximumCellPixels = maximumCellPixels
     }
 }
 

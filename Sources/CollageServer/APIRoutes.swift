@@ -3,6 +3,7 @@ import CollageLibrary
 import CollageRender
 import Foundation
 import Stickers
+import Synchronization
 
 /// The JSON API. Every handler is a static function of the app and the request.
 enum APIRoutes {
@@ -69,8 +70,13 @@ enum APIRoutes {
         ) { app, request throws(HTTPError) in try collageThumbnail(app, request) },
         Route(
             "GET", "/api/collages/{id}/export", "exportCollage",
-            "Render the collage: ?format=jpeg|png|webp|heic|avif and scale=N, size=PX or print=6x4in@300",
-            responses: [200: "the image, as a download", 422: "bad options", 404: "no such collage"]
+            "Render the collage: ?format=jpeg|png|webp|heic|avif and scale=N, size=PX or print=6x4in@300, quality=1-100 "
+                + "(at most \(Limits.maximumOutputPixels / 1_000_000) megapixels and \(Limits.maximumOutputSide) px a side)",
+            expensive: true,
+            responses: [
+                200: "the image, as a download", 422: "bad options", 404: "no such collage",
+                503: "too many exports at once (Retry-After)",
+            ]
         ) { app, request throws(HTTPError) in try export(app, request) },
         Route("GET", "/api/photos", "listPhotos", "Photos in the library", responses: [200: "list"]) {
             app, _ throws(HTTPError) in try listPhotos(app)
@@ -178,15 +184,13 @@ enum APIRoutes {
         guard let title = body.member("title")?.stringValue else {
             throw HTTPError(.badRequest, "title: expected a string")
         }
-        let version = body.member("version")?.numberValue.map { Int($0) }
+        let version = try body.member("version").map { value throws(HTTPError) in try versionNumber(value) }
         return try edit(app, request.parameter("id"), [.rename(title: title)], version: version)
     }
 
     static func replaceCollage(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let body = try request.json()
-        guard let version = body.member("version")?.numberValue, version == version.rounded(), version >= 1 else {
-            throw HTTPError(.badRequest, "version: expected the whole number the page last saw")
-        }
+        let version = try versionNumber(body.member("version"))
         guard let value = body.member("collage") else { throw HTTPError(.badRequest, "collage: is required") }
         let replacement: Collage
         do {
@@ -196,15 +200,13 @@ enum APIRoutes {
         }
         let id = request.parameter("id")
         return try saving(app, id) { () throws(LibraryError) in
-            try app.library.replace(id, with: replacement, expectedVersion: Int(version))
+            try app.library.replace(id, with: replacement, expectedVersion: version)
         }
     }
 
     static func applyEdits(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let body = try request.json()
-        guard let version = body.member("version")?.numberValue, version == version.rounded(), version >= 1 else {
-            throw HTTPError(.badRequest, "version: expected the whole number the page last saw")
-        }
+        let version = try versionNumber(body.member("version"))
         guard let editsValue = body.member("edits") else { throw HTTPError(.badRequest, "edits: is required") }
         let edits: [Edit]
         do {
@@ -214,7 +216,18 @@ enum APIRoutes {
                 .badRequest,
                 error.issues.map { "edits\($0.path.hasPrefix("[") ? "" : ".")\($0)" }.joined(separator: "; "))
         }
-        return try edit(app, request.parameter("id"), edits, version: Int(version))
+        return try edit(app, request.parameter("id"), edits, version: version)
+    }
+
+    /// A collage version as the page sends it back: a whole number in ``Limits/version``.
+    static func versionNumber(_ value: JSONValue?) throws(HTTPError) -> Int {
+        guard let version = value?.numberValue?.wholeNumber(in: Limits.version) else {
+            throw HTTPError(
+                .badRequest,
+                "version: expected the whole number the page last saw (\(Limits.describe(Limits.version)))"
+                    + (value.map { ", got \($0.serialized(pretty: false).prefix(40))" } ?? ""))
+        }
+        return version
     }
 
     /// Applies edits at a version; a stale version answers 409 with the current document.
@@ -297,12 +310,11 @@ enum APIRoutes {
         if !FileManager.default.fileExists(atPath: file.path) {
             try? FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            do throws(RenderError) {
-                try CollageRenderer().render(
-                    stored.collage, photos: app.photoSource,
+            try app.thumbnails.run { () throws(HTTPError) in
+                guard !FileManager.default.fileExists(atPath: file.path) else { return }
+                try render(
+                    stored.collage, app: app, request: request,
                     options: RenderOptions(size: .longSide(480), format: .jpeg, quality: 80), to: file)
-            } catch {
-                throw HTTPError(.unprocessable, error.description)
             }
         }
         return try fileResponse(file, type: "image/jpeg", tag: tag, immutable: false)
@@ -310,37 +322,13 @@ enum APIRoutes {
 
     static func export(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let stored = try library { () throws(LibraryError) in try app.library.collage(request.parameter("id")) }
-        let formatName = request.query["format"] ?? "jpeg"
-        guard let format = OutputFormat(rawValue: formatName.lowercased()) ?? OutputFormat(pathExtension: formatName)
-        else { throw HTTPError(.unprocessable, "format must be jpeg, png, webp, heic or avif, got \"\(formatName)\"") }
-        var size = OutputSize.scale(3)
-        if let text = request.query["scale"] {
-            guard let scale = Double(text), scale > 0, scale <= 20 else {
-                throw HTTPError(.unprocessable, "scale must be a number from 0 to 20, got \"\(text)\"")
-            }
-            size = .scale(scale)
-        } else if let text = request.query["size"] {
-            guard let side = Int(text), side > 0 else {
-                throw HTTPError(.unprocessable, "size must be a whole number of pixels, got \"\(text)\"")
-            }
-            size = .longSide(side)
-        } else if let text = request.query["print"] {
-            guard let print = PrintSize(parsing: text) else {
-                throw HTTPError(.unprocessable, "print must look like 6x4in@300, got \"\(text)\"")
-            }
-            size = .print(print)
-        }
-        let quality = request.query["quality"].flatMap(Int.init) ?? 90
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("collage-export-\(UUID().uuidString)")
+        let options = try exportOptions(request.query)
+        let file = ScratchSpace.file("export")
         defer { try? FileManager.default.removeItem(at: file) }
-        let result: RenderResult
-        do throws(RenderError) {
-            result = try CollageRenderer().render(
-                stored.collage, photos: app.photoSource,
-                options: RenderOptions(size: size, format: format, quality: quality), to: file)
-        } catch {
-            throw HTTPError(.unprocessable, error.description)
+        let result = try app.exports.run { () throws(HTTPError) in
+            try render(stored.collage, app: app, request: request, options: options, to: file)
         }
+        let format = options.format
         guard let data = try? Data(contentsOf: file) else { throw HTTPError(.internalError, "the export went missing") }
         let name = stored.collage.title.filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }
         let fileName = (name.isEmpty ? "collage" : name) + "." + (format == .jpeg ? "jpg" : format.rawValue)
@@ -350,6 +338,72 @@ enum APIRoutes {
                 "Content-Disposition": "attachment; filename=\"\(fileName.replacingOccurrences(of: "\"", with: ""))\"",
                 "X-Image-Width": "\(result.width)", "X-Image-Height": "\(result.height)",
             ], body: data)
+    }
+
+    /// Export options from a query: one of `scale`, `size` or `print`, a `format` and a
+    /// `quality`, each checked against ``Limits`` before it becomes a number of pixels.
+    static func exportOptions(_ query: [String: String]) throws(HTTPError) -> RenderOptions {
+        let formatName = query["format"] ?? "jpeg"
+        guard let format = OutputFormat(rawValue: formatName.lowercased()) ?? OutputFormat(pathExtension: formatName)
+        else { throw HTTPError(.unprocessable, "format must be jpeg, png, webp, heic or avif, got \"\(formatName)\"") }
+        let sizes = ["scale", "size", "print"].filter { query[$0] != nil }
+        guard sizes.count <= 1 else {
+            throw HTTPError(
+                .unprocessable, "give one of scale, size and print, got \(sizes.joined(separator: " and "))")
+        }
+        var size = OutputSize.scale(3)
+        if let text = query["scale"] {
+            guard let scale = Double(text), Limits.exportScale.contains(scale) else {
+                throw HTTPError(
+                    .unprocessable, "scale must be a number \(Limits.describe(Limits.exportScale)), got \"\(text)\"")
+            }
+            size = .scale(scale)
+        } else if let text = query["size"] {
+            let sides = 1...Limits.maximumOutputSide
+            guard let side = Int(text), sides.contains(side) else {
+                throw HTTPError(
+                    .unprocessable, "size must be a whole number of pixels \(Limits.describe(sides)), got \"\(text)\"")
+            }
+            size = .longSide(side)
+        } else if let text = query["print"] {
+            guard let print = PrintSize(parsing: text) else {
+                throw HTTPError(
+                    .unprocessable,
+                    "print must look like 6x4in@300 (DPI \(Limits.describe(Limits.dpi)), at most "
+                        + "\(Limits.maximumOutputPixels / 1_000_000) megapixels and \(Limits.maximumOutputSide) px a side), "
+                        + "got \"\(text)\"")
+            }
+            size = .print(print)
+        }
+        var quality = 90
+        if let text = query["quality"] {
+            guard let parsed = Int(text), Limits.quality.contains(parsed) else {
+                throw HTTPError(
+                    .unprocessable, "quality must be a whole number \(Limits.describe(Limits.quality)), got \"\(text)\""
+                )
+            }
+            quality = parsed
+        }
+        return RenderOptions(size: size, format: format, quality: quality)
+    }
+
+    /// Renders for a client, stopping when the client hangs up; a collage that cannot be rendered
+    /// answers 422 with the reason.
+    @discardableResult
+    static func render(
+        _ collage: Collage, app: CollageApp, request: HTTPRequest, options: RenderOptions, to file: URL
+    ) throws(HTTPError) -> RenderResult {
+        let cancellation = RenderCancellation()
+        if request.isClientGone() { throw HTTPError(.badRequest, "the client closed the connection") }
+        let watch = ClientWatch(request.isClientGone) { cancellation.cancel() }
+        defer { watch.stop() }
+        do throws(RenderError) {
+            return try CollageRenderer().render(
+                collage, photos: app.photoSource, options: options, to: file, cancellation: cancellation)
+        } catch {
+            if case .cancelled = error { throw HTTPError(.badRequest, "the client closed the connection") }
+            throw HTTPError(.unprocessable, error.description)
+        }
     }
 
     // MARK: - Photos and stickers
@@ -373,7 +427,7 @@ enum APIRoutes {
         guard contentType.lowercased().hasPrefix("multipart/form-data"), let body = request.bodyFile else {
             throw HTTPError(.unsupportedMediaType, "upload photos as multipart/form-data (one or more file fields)")
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("collage-parts-\(UUID().uuidString)")
+        let folder = ScratchSpace.file("parts")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let files = try Multipart.files(in: body, contentType: contentType, into: folder)
@@ -420,13 +474,23 @@ enum APIRoutes {
     }
 
     static func liftSticker(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
-        guard let model = app.model else {
-            throw HTTPError(.unavailable, "the subject model is not installed; run scripts/fetch-model and restart")
-        }
         let body = request.body.isEmpty ? JSONValue.object([:]) : try request.json()
         let photo = try library { () throws(LibraryError) in try app.library.photo(request.parameter("id")) }
-        var options = StickerOptions(outlineWidth: body.member("outline")?.numberValue ?? 0)
-        options.shadow = body.member("shadow") == .bool(true)
+        var options = StickerOptions()
+        if let value = body.member("outline") {
+            guard let outline = value.numberValue, Limits.stickerOutline.contains(outline) else {
+                throw HTTPError(
+                    .badRequest, "outline: expected a number of pixels \(Limits.describe(Limits.stickerOutline))")
+            }
+            options.outlineWidth = outline
+        }
+        if let value = body.member("shadow") {
+            guard case .bool(let shadow) = value else { throw HTTPError(.badRequest, "shadow: expected true or false") }
+            options.shadow = shadow
+        }
+        if body.member("at") != nil, body.member("instance") != nil {
+            throw HTTPError(.badRequest, "give at or instance, not both")
+        }
         if let at = body.member("at") {
             guard let x = at.member("x")?.numberValue, let y = at.member("y")?.numberValue, (0...1).contains(x),
                 (0...1).contains(y)
@@ -434,23 +498,40 @@ enum APIRoutes {
             options.selection = .point(
                 x: min(photo.width - 1, Int(x * Double(photo.width))),
                 y: min(photo.height - 1, Int(y * Double(photo.height))))
-        } else if let instance = body.member("instance")?.numberValue {
-            options.selection = .instance(Int(instance))
+        } else if let value = body.member("instance") {
+            guard let instance = value.numberValue?.wholeNumber(in: Limits.stickerInstance) else {
+                throw HTTPError(
+                    .badRequest, "instance: expected a whole number \(Limits.describe(Limits.stickerInstance))")
+            }
+            options.selection = .instance(instance)
         }
-        do throws(StickerError) {
-            let sticker = try model.makeSticker(ofPhoto: photo.id, in: app.library, options: options)
+        guard let model = app.model else {
+            throw HTTPError(.unavailable, "the subject model is not installed; run scripts/fetch-model and restart")
+        }
+        do {
+            let sticker = try app.lifts.run { () throws(HTTPError) in
+                // A lift that waited its turn for a client that has gone is not worth starting.
+                if request.isClientGone() { throw HTTPError(.badRequest, "the client closed the connection") }
+                do throws(StickerError) {
+                    return try model.makeSticker(ofPhoto: photo.id, in: app.library, options: options)
+                } catch {
+                    throw stickerHTTPError(error)
+                }
+            }
             return .json(
                 .object([
                     "id": .string(sticker.id), "photo": .string(sticker.photoID),
                     "width": .number(Double(sticker.width)), "height": .number(Double(sticker.height)),
                     "image": .string("/api/stickers/\(sticker.id)/image"),
                 ]), status: .created)
-        } catch {
-            switch error {
-            case .noSubject, .noSubjectAt, .noSuchInstance: throw HTTPError(.unprocessable, error.description)
-            case .library(let libraryError): throw libraryError.httpError
-            default: throw HTTPError(.internalError, error.description)
-            }
+        }
+    }
+
+    static func stickerHTTPError(_ error: StickerError) -> HTTPError {
+        switch error {
+        case .noSubject, .noSubjectAt, .noSuchInstance: HTTPError(.unprocessable, error.description)
+        case .library(let libraryError): libraryError.httpError
+        default: HTTPError(.internalError, error.description)
         }
     }
 
@@ -501,4 +582,24 @@ extension JSONValue {
     var numberValue: Double? {
         if case .number(let value) = self { value } else { nil }
     }
+}
+
+/// Watches for a client hanging up while its request is worked on, and calls `gone` once if it does.
+final class ClientWatch: Sendable {
+    private let watching = Mutex(true)
+
+    init(_ isClientGone: @escaping @Sendable () -> Bool, gone: @escaping @Sendable () -> Void) {
+        Thread.detachNewThread { [self] in
+            while watching.withLock({ $0 }) {
+                if isClientGone() {
+                    gone()
+                    return
+                }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+    }
+
+    /// Stops watching; the request is answered.
+    func stop() { watching.withLock { $0 = false } }
 }

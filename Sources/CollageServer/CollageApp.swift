@@ -42,16 +42,59 @@ public final class CollageApp: Sendable {
         return (0..<4).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
     }
 
+    /// The largest JSON body a request may carry.
+    public static let maximumBodyBytes = 2 * 1024 * 1024
+    /// The largest photo upload (all files of one request together).
+    public static let maximumUploadBytes = 300 * 1024 * 1024
+
+    /// Exports run two at a time (one per core here), eight more wait their turn.
+    let exports = WorkGate(name: "exports", running: 2, waiting: 8)
+    /// Collage thumbnails, likewise.
+    let thumbnails = WorkGate(name: "thumbnails", running: 2, waiting: 32)
+    /// Sticker lifts: the model runs on every core already, so one at a time.
+    let lifts = WorkGate(name: "sticker lifts", running: 1, waiting: 4)
+
     /// Answers one request.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        var response: HTTPResponse
         do {
-            return try route(request)
+            response = try route(request)
         } catch {
-            return error.response
+            response = error.response
+        }
+        return Self.secured(response)
+    }
+
+    /// Judges a request from its line and headers alone, before its body is read: the Host, the
+    /// path, the method, the token, where it comes from, and its declared size. `nil` admits it;
+    /// a response refuses it (the server sends it without reading the body).
+    public func admit(_ request: HTTPRequest) -> HTTPResponse? {
+        do {
+            _ = try admission(request)
+            return nil
+        } catch {
+            return Self.secured(error.response)
         }
     }
 
-    private func route(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+    /// Every response forbids framing (clickjacking) and content sniffing.
+    static func secured(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        if response.headers["Content-Security-Policy"] == nil {
+            response.headers["Content-Security-Policy"] = "default-src 'none'; frame-ancestors 'none'"
+        }
+        return response
+    }
+
+    /// What a request is, once its headers pass: a page, or an API route with its parameters.
+    private enum Admitted {
+        case page(HTTPResponse)
+        case route(Route, [String: String])
+    }
+
+    private func admission(_ request: HTTPRequest) throws(HTTPError) -> Admitted {
         let host = (request.headers["host"] ?? "").lowercased()
         guard allowedHosts.contains(host) else {
             throw HTTPError(
@@ -62,7 +105,7 @@ public final class CollageApp: Sendable {
         let segments = try Self.segments(of: request.path)
         if request.method == "GET" || request.method == "HEAD", let page = try web.response(for: segments, token: token)
         {
-            return page
+            return .page(page)
         }
         switch Self.router.match(method: request.method, segments: segments) {
         case .notFound:
@@ -73,11 +116,52 @@ public final class CollageApp: Sendable {
             error.extra["allowed"] = .array(allowed.map(JSONValue.string))
             throw error
         case .found(let route, let parameters):
-            if route.isStateChanging, request.headers["x-collage-token"] != token {
-                throw HTTPError(
-                    .forbidden,
-                    "this request changes the library and needs the page's token in X-Collage-Token; reload the page")
+            if route.needsToken {
+                guard request.headers["x-collage-token"] == token else {
+                    throw HTTPError(
+                        .forbidden,
+                        route.isStateChanging
+                            ? "this request changes the library and needs the page's token in X-Collage-Token; "
+                                + "reload the page"
+                            : "this request starts expensive work and needs the page's token in X-Collage-Token; "
+                                + "reload the page")
+                }
+                try checkSameOrigin(request)
             }
+            if let declared = request.headers["content-length"] {
+                let limit = route.takesUpload ? Self.maximumUploadBytes : Self.maximumBodyBytes
+                guard let length = Int(declared), length >= 0 else {
+                    throw HTTPError(.badRequest, "Content-Length must be a whole number of bytes, got \"\(declared)\"")
+                }
+                guard length <= limit else {
+                    throw HTTPError(
+                        .payloadTooLarge,
+                        "the request body is \(length) bytes, over the limit of \(limit / 1_048_576) MB")
+                }
+            }
+            return .route(route, parameters)
+        }
+    }
+
+    /// A request with the token that a browser says comes from another site is refused: the
+    /// token should never leave this editor's pages, and this catches it if it does.
+    private func checkSameOrigin(_ request: HTTPRequest) throws(HTTPError) {
+        if let origin = request.headers["origin"]?.lowercased() {
+            let allowed = allowedHosts.map { "http://\($0)" }
+            guard allowed.contains(origin) else {
+                throw HTTPError(.forbidden, "requests from \(origin) may not change this library")
+            }
+        }
+        if let site = request.headers["sec-fetch-site"]?.lowercased(), !["same-origin", "none"].contains(site) {
+            throw HTTPError(.forbidden, "requests from another site (\(site)) may not change this library")
+        }
+    }
+
+    private func route(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        switch try admission(request) {
+        case .page(let page):
+            return page
+        case .route(let route, let parameters):
             var request = request
             request.parameters = parameters
             return try route.handler(self, request)
@@ -112,7 +196,7 @@ extension LibraryError {
     var httpError: HTTPError {
         switch self {
         case .unknownCollage, .unknownPhoto, .unknownSticker, .missingPhotoFile: HTTPError(.notFound, description)
-        case .edit, .image: HTTPError(.unprocessable, description)
+        case .edit, .image, .invalidCollage: HTTPError(.unprocessable, description)
         case .invalid: HTTPError(.badRequest, description)
         case .staleVersion: HTTPError(.conflict, description)
         case .unwritable, .notALibrary, .newerSchema, .database: HTTPError(.internalError, description)

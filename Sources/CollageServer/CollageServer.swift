@@ -27,7 +27,9 @@ public final class CollageServer: Sendable {
         let bindHost = host == "localhost" ? "127.0.0.1" : host
         // The Host header is checked against the port before it is known, so bind first.
         let holder = AppHolder()
-        server = try HTTPServer(host: bindHost, port: port) { request in holder.handle(request) }
+        server = try HTTPServer(
+            host: bindHost, port: port, admit: { request in holder.admit(request) },
+            handler: { request in holder.handle(request) })
         let boundPort = server.port
         var hosts: Set<String> = ["127.0.0.1:\(boundPort)", "localhost:\(boundPort)", "[::1]:\(boundPort)"]
         hosts.insert((bindHost.contains(":") ? "[\(bindHost)]" : bindHost) + ":\(boundPort)")
@@ -46,6 +48,10 @@ private final class AppHolder: @unchecked Sendable {
     private let lock = NSLock()
 
     func set(_ app: CollageApp) { lock.withLock { self.app = app } }
+
+    func admit(_ request: HTTPRequest) -> HTTPResponse? {
+        lock.withLock { app }?.admit(request)
+    }
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         guard let app = lock.withLock({ app }) else {

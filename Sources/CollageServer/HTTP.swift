@@ -17,6 +17,9 @@ public struct HTTPRequest: Sendable {
     public var bodyFile: URL?
     /// Values the router took from the path, e.g. `id`.
     public var parameters: [String: String] = [:]
+    /// Whether the client has closed the connection (gave up waiting); long jobs check it to
+    /// stop working for nobody. Always `false` for requests made in code.
+    public var isClientGone: @Sendable () -> Bool = { false }
 
     /// A request.
     public init(
@@ -118,6 +121,8 @@ public struct HTTPError: Error, Sendable {
     public let message: String
     /// Extra members of the error body.
     public var extra: [String: JSONValue] = [:]
+    /// Extra response headers, such as `Retry-After` on 503.
+    public var headers: [String: String] = [:]
 
     /// An error.
     public init(_ status: HTTPStatus, _ message: String, extra: [String: JSONValue] = [:]) {
@@ -130,6 +135,8 @@ public struct HTTPError: Error, Sendable {
     public var response: HTTPResponse {
         var error: [String: JSONValue] = ["message": .string(message), "status": .number(Double(status.code))]
         for (key, value) in extra { error[key] = value }
-        return .json(.object(["error": .object(error)]), status: status)
+        var response = HTTPResponse.json(.object(["error": .object(error)]), status: status)
+        response.headers.merge(headers) { _, new in new }
+        return response
     }
 }

@@ -1,8 +1,16 @@
 import CMicroHTTPD
 import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A running HTTP server over GNU libmicrohttpd: one thread per connection, requests handed to a
 /// Swift closure. Owns the daemon; ``stop()`` (or deinit) shuts it down after in-flight requests.
+///
+/// Each request is judged on its request line and headers first (``ServerContext/admit``): a
+/// request the app would refuse is answered before a byte of its body is read or stored.
 final class HTTPServer: @unchecked Sendable {
     // @unchecked: `daemon` is written once at start and once at stop, under `lock`.
     private var daemon: OpaquePointer?
@@ -13,24 +21,38 @@ final class HTTPServer: @unchecked Sendable {
     /// The address it listens on.
     let host: String
 
-    struct Limits {
+    struct Limits: Sendable {
         /// The largest request body kept in memory (JSON and the like).
         var maximumBodyBytes = 2 * 1024 * 1024
         /// The largest upload streamed to disk.
         var maximumUploadBytes = 300 * 1024 * 1024
-        var connectionLimit: UInt32 = 256
+        /// Connections open at once, from everyone.
+        var connectionLimit: UInt32 = 1000
+        /// Connections open at once from one address, so one client cannot starve the others.
+        var connectionsPerAddress: UInt32 = 64
+        /// A connection idle this long is closed.
         var timeoutSeconds: UInt32 = 60
+        /// A connection must deliver a request's headers within this time of opening (or of its
+        /// previous response), however slowly it trickles them.
+        var headerDeadline: Duration = .seconds(10)
     }
 
     /// Starts listening on `host`:`port` (0 picks a free port).
+    /// - Parameters:
+    ///   - admit: judges a request from its line and headers alone; a response refuses it.
+    ///   - handler: answers a request whose body is in.
     init(
         host: String, port: Int, limits: Limits = Limits(),
+        admit: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) throws(ServerError) {
-        let context = Unmanaged.passRetained(ServerContext(handler: handler, limits: limits))
+        let watch = ConnectionWatch(headerDeadline: limits.headerDeadline)
+        let context = Unmanaged.passRetained(
+            ServerContext(admit: admit, handler: handler, limits: limits, watch: watch))
         let started = CMicroHTTPD_start(
             host, UInt16(clamping: port), accessHandler, context.toOpaque(), requestCompleted, context.toOpaque(),
-            limits.connectionLimit, limits.timeoutSeconds)
+            requestLine, connectionChanged, limits.connectionLimit, limits.connectionsPerAddress,
+            limits.timeoutSeconds)
         guard let started else {
             context.release()
             throw ServerError.cannotListen(host: host, port: port)
@@ -39,6 +61,7 @@ final class HTTPServer: @unchecked Sendable {
         self.context = context
         self.host = host
         self.port = Int(CMicroHTTPD_bound_port(started))
+        watch.start()
     }
 
     deinit { stop() }
@@ -48,6 +71,7 @@ final class HTTPServer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let daemon else { return }
+        context.takeUnretainedValue().watch.stop()
         MHD_stop_daemon(daemon)
         self.daemon = nil
         context.release()
@@ -76,28 +100,37 @@ public enum ServerError: Error, Sendable, CustomStringConvertible {
 
 /// What the C callbacks reach through their context pointer.
 final class ServerContext: Sendable {
+    let admit: @Sendable (HTTPRequest) -> HTTPResponse?
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let limits: HTTPServer.Limits
+    let watch: ConnectionWatch
 
-    init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, limits: HTTPServer.Limits) {
+    init(
+        admit: @escaping @Sendable (HTTPRequest) -> HTTPResponse?,
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, limits: HTTPServer.Limits, watch: ConnectionWatch
+    ) {
+        self.admit = admit
         self.handler = handler
         self.limits = limits
+        self.watch = watch
     }
 }
 
-extension HTTPServer.Limits: Sendable {}
-
 /// One request being received: created on the first callback, released when MHD says it is done.
 final class RequestState {
-    var request: HTTPRequest
+    /// The URI exactly as it came on the request line, before any decoding.
+    let rawURI: String
+    var request = HTTPRequest(method: "GET", path: "/")
+    /// Whether the headers have been read and judged.
+    var admitted = false
     var upload: FileHandle?
     var uploadFile: URL?
     var received = 0
     var tooLarge = false
     var uploadFailed = false
 
-    init(request: HTTPRequest) {
-        self.request = request
+    init(rawURI: String) {
+        self.rawURI = rawURI
     }
 
     func discardUpload() {
@@ -112,13 +145,22 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     guard let contextPointer, let connection, let requestPointer, let uploadDataSize else { return .NO }
     let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
 
-    guard let existing = requestPointer.pointee else {
-        // First call: headers are in, the body (if any) comes in later calls.
-        let state = RequestState(request: makeRequest(connection, url: url, method: method))
+    guard let existing = requestPointer.pointee else { return .NO }
+    let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
+
+    if !state.admitted {
+        // First call: the request line and headers are in, the body (if any) is not.
+        state.admitted = true
+        let socket = CMicroHTTPD_connection_socket(connection)
+        context.watch.headersArrived(socket)
+        let (request, repeated) = makeRequest(connection, url: url, method: method, socket: socket)
+        state.request = request
+        if let refusal = refusal(rawURI: state.rawURI, repeatedHeaders: repeated) ?? context.admit(request) {
+            return send(refusal, on: connection)
+        }
         let contentType = state.request.headers["content-type"] ?? ""
         if contentType.lowercased().hasPrefix("multipart/form-data") {
-            let file = FileManager.default.temporaryDirectory
-                .appendingPathComponent("collage-upload-\(UUID().uuidString)")
+            let file = ScratchSpace.file("upload")
             if FileManager.default.createFile(atPath: file.path, contents: nil),
                 let handle = try? FileHandle(forWritingTo: file)
             {
@@ -128,10 +170,8 @@ private let accessHandler: MHD_AccessHandlerCallback = {
                 state.uploadFailed = true
             }
         }
-        requestPointer.pointee = Unmanaged.passRetained(state).toOpaque()
         return .YES
     }
-    let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
 
     let size = uploadDataSize.pointee
     if size > 0, let uploadData {
@@ -175,7 +215,11 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     return send(response, on: connection)
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { _, _, requestPointer, _ in
+private let requestCompleted: MHD_RequestCompletedCallback = { contextPointer, connection, requestPointer, _ in
+    if let contextPointer, let connection {
+        let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
+        context.watch.requestFinished(CMicroHTTPD_connection_socket(connection))
+    }
     guard let requestPointer, let state = requestPointer.pointee else { return }
     // Whether it completed or the client went away mid-upload, nothing is left behind.
     let request = Unmanaged<RequestState>.fromOpaque(state)
@@ -184,34 +228,132 @@ private let requestCompleted: MHD_RequestCompletedCallback = { _, _, requestPoin
     requestPointer.pointee = nil
 }
 
+/// Called with each request line's URI before anything is decoded; what it returns is the
+/// request's state for the callbacks that follow.
+private let requestLine:
+    @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+        _, uri, _ in
+        Unmanaged.passRetained(RequestState(rawURI: uri.map { String(cString: $0) } ?? "")).toOpaque()
+    }
+
+private let connectionChanged: MHD_NotifyConnectionCallback = { contextPointer, connection, _, change in
+    guard let contextPointer, let connection else { return }
+    let context = Unmanaged<ServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
+    let socket = CMicroHTTPD_connection_socket(connection)
+    if change == .CONNECTION_NOTIFY_STARTED {
+        context.watch.opened(socket)
+    } else {
+        context.watch.closed(socket)
+    }
+}
+
+/// Headers whose repetition makes a request ambiguous: which Host, which token, which length?
+private let singleHeaders: Set<String> = [
+    "host", "content-length", "content-type", "transfer-encoding", "origin", "sec-fetch-site", "x-collage-token",
+]
+
+/// A refusal for what is wrong with the request line or headers themselves.
+private func refusal(rawURI: String, repeatedHeaders: Set<String>) -> HTTPResponse? {
+    if let name = repeatedHeaders.sorted().first {
+        return HTTPError(.badRequest, "the request has more than one \(name) header").response
+    }
+    if containsControlCharacter(rawURI) {
+        return HTTPError(.badRequest, "the address holds a control character (such as %00); it is not allowed")
+            .response
+    }
+    return nil
+}
+
+/// Whether a raw URI holds a control character, literally or percent-encoded (%00–%1F, %7F).
+func containsControlCharacter(_ rawURI: String) -> Bool {
+    let bytes = Array(rawURI.utf8)
+    for (index, byte) in bytes.enumerated() {
+        if byte < 0x20 || byte == 0x7F { return true }
+        guard byte == UInt8(ascii: "%"), index + 2 < bytes.count,
+            let value = UInt8(String(decoding: bytes[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
+        else { continue }
+        if value < 0x20 || value == 0x7F { return true }
+    }
+    return false
+}
+
 private func makeRequest(
-    _ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?
-) -> HTTPRequest {
+    _ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?, socket: Int32
+) -> (HTTPRequest, repeated: Set<String>) {
     var request = HTTPRequest(
         method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/")
-    let headers = Box<[String: String]>([:])
-    let query = Box<[String: String]>([:])
+    let headers = Box<[(String, String)]>([])
+    let query = Box<[(String, String)]>([])
     let collect: MHD_KeyValueIterator = { box, _, key, value in
         guard let box, let key else { return .YES }
-        let values = Unmanaged<Box<[String: String]>>.fromOpaque(box).takeUnretainedValue()
-        values.value[String(cString: key).lowercased()] = value.map { String(cString: $0) } ?? ""
-        return .YES
-    }
-    let queryCollect: MHD_KeyValueIterator = { box, _, key, value in
-        guard let box, let key else { return .YES }
-        let values = Unmanaged<Box<[String: String]>>.fromOpaque(box).takeUnretainedValue()
-        values.value[String(cString: key)] = value.map { String(cString: $0) } ?? ""
+        let values = Unmanaged<Box<[(String, String)]>>.fromOpaque(box).takeUnretainedValue()
+        values.value.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
         return .YES
     }
     withExtendedLifetime((headers, query)) {
         _ = MHD_get_connection_values(
             connection, .HEADER_KIND, collect, Unmanaged.passUnretained(headers).toOpaque())
         _ = MHD_get_connection_values(
-            connection, .GET_ARGUMENT_KIND, queryCollect, Unmanaged.passUnretained(query).toOpaque())
+            connection, .GET_ARGUMENT_KIND, collect, Unmanaged.passUnretained(query).toOpaque())
     }
-    request.headers = headers.value
-    request.query = query.value
-    return request
+    var seen: Set<String> = []
+    var repeated: Set<String> = []
+    for (name, value) in headers.value {
+        let lowered = name.lowercased()
+        if !seen.insert(lowered).inserted, singleHeaders.contains(lowered) { repeated.insert(lowered) }
+        request.headers[lowered] = value
+    }
+    for (name, value) in query.value { request.query[name] = value }
+    request.isClientGone = { peerHasClosed(socket) }
+    return (request, repeated)
+}
+
+/// Whether the client closed its end of the connection (it gave up waiting).
+private func peerHasClosed(_ socket: Int32) -> Bool {
+    guard socket >= 0 else { return false }
+    // POLLRDHUP (0x2000, Linux): the peer shut its writing side; Glibc's module does not export it.
+    let peerClosed: Int16 = 0x2000
+    var descriptor = pollfd(fd: socket, events: peerClosed, revents: 0)
+    guard poll(&descriptor, 1, 0) == 1 else { return false }
+    return descriptor.revents & (peerClosed | Int16(POLLHUP) | Int16(POLLERR)) != 0
+}
+
+/// Closes connections that take longer than the header deadline to send a request's headers:
+/// slow clients (a byte every few seconds keeps an idle timeout at bay) cannot hold
+/// connections, and with them threads, for ever.
+final class ConnectionWatch: Sendable {
+    /// Sockets waiting for a request's headers, and since when.
+    private let waiting = Mutex<[Int32: ContinuousClock.Instant]>([:])
+    private let running = Mutex(true)
+    let headerDeadline: Duration
+
+    init(headerDeadline: Duration) {
+        self.headerDeadline = headerDeadline
+    }
+
+    func opened(_ socket: Int32) { waiting.withLock { $0[socket] = .now } }
+    func headersArrived(_ socket: Int32) { _ = waiting.withLock { $0.removeValue(forKey: socket) } }
+    func requestFinished(_ socket: Int32) { waiting.withLock { $0[socket] = .now } }
+    func closed(_ socket: Int32) { _ = waiting.withLock { $0.removeValue(forKey: socket) } }
+
+    func start() {
+        Thread.detachNewThread { [self] in
+            while running.withLock({ $0 }) {
+                Thread.sleep(forTimeInterval: 0.25)
+                let now = ContinuousClock.now
+                waiting.withLock { waiting in
+                    for (socket, since) in waiting where now - since > headerDeadline {
+                        // The connection's own thread sees the shutdown and closes it; the socket
+                        // stays open until then, so it cannot be reused under us.
+                        shutdown(socket, Int32(SHUT_RDWR))
+                        waiting[socket] = nil
+                    }
+                }
+            }
+        }
+    }
+
+    func stop() { running.withLock { $0 = false } }
 }
 
 private func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {

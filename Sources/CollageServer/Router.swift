@@ -13,12 +13,16 @@ struct Route: Sendable {
     /// Status codes it answers with, beyond the errors every route may give.
     let responses: [Int: String]
     let handler: @Sendable (CollageApp, HTTPRequest) throws(HTTPError) -> HTTPResponse
+    /// Whether a read needs the page's token too: it starts expensive work (an export), which a
+    /// page on another site must not be able to start with an `<img>` tag.
+    let isExpensive: Bool
 
     init(
         _ method: String, _ path: String, _ operationID: String, _ summary: String, body: String? = nil,
-        responses: [Int: String],
+        expensive: Bool = false, responses: [Int: String],
         handler: @escaping @Sendable (CollageApp, HTTPRequest) throws(HTTPError) -> HTTPResponse
     ) {
+        self.isExpensive = expensive
         self.method = method
         self.segments = path.split(separator: "/").map(String.init)
         self.operationID = operationID
@@ -32,6 +36,12 @@ struct Route: Sendable {
 
     /// Whether the request changes something, and so needs the page's token.
     var isStateChanging: Bool { !["GET", "HEAD"].contains(method) }
+
+    /// Whether the request must carry the page's token: it changes something, or is expensive.
+    var needsToken: Bool { isStateChanging || isExpensive }
+
+    /// Whether the body is an upload streamed to disk (multipart) rather than JSON.
+    var takesUpload: Bool { body == "multipart" }
 
     /// The path parameters when `segments` matches this route's pattern.
     func match(_ pathSegments: [String]) -> [String: String]? {
@@ -93,7 +103,7 @@ struct Router: Sendable {
                     "content": .object([media: .object(["schema": .object(["type": "object"])])]),
                 ])
             }
-            if route.isStateChanging {
+            if route.needsToken {
                 operation["security"] = .array([.object(["pageToken": .array([])])])
             }
             var responses: [String: JSONValue] = [:]
@@ -103,7 +113,7 @@ struct Router: Sendable {
             for (code, description) in [
                 (400, "malformed request (the message names the problem)"),
                 (403, "missing or wrong page token"), (421, "the Host header is not this editor's address"),
-            ] where route.isStateChanging || code == 400 || code == 421 {
+            ] where route.needsToken || code == 400 || code == 421 {
                 responses[String(code)] = .object([
                     "description": .string(description),
                     "content": .object([

@@ -29,7 +29,8 @@ struct WebResources: Sendable {
                 headers: [
                     "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
                     "Content-Security-Policy":
-                        "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'",
+                        "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; "
+                        + "frame-ancestors 'none'",
                     "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
                 ], body: Data(html.utf8))
         }

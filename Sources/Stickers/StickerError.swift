@@ -23,6 +23,8 @@ public enum StickerError: Error, Sendable, CustomStringConvertible {
     case inference(String)
     /// The library refused (unknown photo, unwritable folder).
     case library(LibraryError)
+    /// An option is out of range (see ``CollageCore/Limits``); the message names the range.
+    case invalidOptions(String)
 
     /// A sentence saying what went wrong and, for the model, the command that fixes it.
     public var description: String {
@@ -45,6 +47,7 @@ public enum StickerError: Error, Sendable, CustomStringConvertible {
         case .image(let error): error.description
         case .inference(let message): "the subject model failed: \(message)"
         case .library(let error): error.description
+        case .invalidOptions(let message): message
         }
     }
 }

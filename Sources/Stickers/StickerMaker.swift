@@ -24,6 +24,25 @@ public struct StickerOptions: Hashable, Sendable {
     }
 }
 
+extension StickerOptions {
+    /// Checks every number against ``CollageCore/Limits``, so a huge outline cannot run for minutes.
+    /// - Throws: ``StickerError/invalidOptions(_:)`` naming the option and its range.
+    public func validate() throws(StickerError) {
+        guard Limits.stickerOutline.contains(outlineWidth) else {
+            throw .invalidOptions(
+                "the outline must be a number of pixels \(Limits.describe(Limits.stickerOutline)), "
+                    + "got \(JSONValue.format(outlineWidth))")
+        }
+        guard (0...0.5).contains(margin) else {
+            throw .invalidOptions("the margin must be a fraction from 0 to 0.5, got \(JSONValue.format(margin))")
+        }
+        if case .instance(let number) = selection, !Limits.stickerInstance.contains(number) {
+            throw .invalidOptions(
+                "the instance must be a whole number \(Limits.describe(Limits.stickerInstance)), got \(number)")
+        }
+    }
+}
+
 /// Turns a photo and its mask into a sticker: the photo with the mask as alpha, cropped to the
 /// chosen subjects, optionally outlined and shadowed.
 public enum StickerMaker {
@@ -31,6 +50,7 @@ public enum StickerMaker {
     public static func sticker(
         from image: Bitmap, mask: SubjectMask, options: StickerOptions, path: String = "the photo"
     ) throws(StickerError) -> Bitmap {
+        try options.validate()
         let chosen = try mask.select(options.selection, path: path)
         let alpha = mask.alpha(keeping: chosen)
         guard let first = chosen.first else { throw .noSubject(path) }

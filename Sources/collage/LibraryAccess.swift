@@ -31,7 +31,7 @@ extension LibraryError {
     var cliError: CLIError {
         switch self {
         case .unknownCollage, .unknownPhoto, .unknownSticker, .missingPhotoFile: .noInput(description)
-        case .notALibrary, .newerSchema, .edit, .image: .data(description)
+        case .notALibrary, .newerSchema, .edit, .image, .invalidCollage: .data(description)
         case .unwritable: .cannotCreate(description)
         case .staleVersion: .tempFailure(description)
         case .database: .ioError(description)

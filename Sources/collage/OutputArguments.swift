@@ -33,18 +33,21 @@ struct OutputArguments {
         }
         var size = OutputSize.scale(3)
         if let scale = try arguments.value(
-            "--scale", expected: "a number > 0 such as 2 or 3",
-            { Double($0).flatMap { $0 > 0 && $0 <= 100 ? $0 : nil } })
+            "--scale", expected: "a number \(Limits.describe(Limits.exportScale)), such as 2 or 3",
+            { Double($0).flatMap { Limits.exportScale.contains($0) ? $0 : nil } })
         {
             size = .scale(scale)
         }
         if let side = try arguments.value(
-            "--size", expected: "a whole number of pixels ≥ 1", { Int($0).flatMap { $0 > 0 ? $0 : nil } })
+            "--size", expected: "a whole number of pixels \(Limits.describe(1...Limits.maximumOutputSide))",
+            { Int($0).flatMap { (1...Limits.maximumOutputSide).contains($0) ? $0 : nil } })
         {
             size = .longSide(side)
         }
         if let print = try arguments.value(
-            "--print", expected: "WxH with a unit and an optional DPI, such as 6x4in@300 or a4@300",
+            "--print",
+            expected: "WxH with a unit and an optional DPI, such as 6x4in@300 or a4@300, "
+                + "at most \(Limits.maximumOutputPixels / 1_000_000) megapixels and \(Limits.maximumOutputSide) pixels a side",
             PrintSize.init(parsing:))
         {
             size = .print(print)
@@ -64,8 +67,8 @@ struct OutputArguments {
         }
         let quality =
             try arguments.value(
-                "--quality", expected: "a whole number from 1 to 100",
-                { Int($0).flatMap { (1...100).contains($0) ? $0 : nil } }) ?? 90
+                "--quality", expected: "a whole number \(Limits.describe(Limits.quality))",
+                { Int($0).flatMap { Limits.quality.contains($0) ? $0 : nil } }) ?? 90
         if arguments.has("--progressive"), format != .jpeg {
             throw .usage("--progressive applies to JPEG only, and the output is \(format.rawValue.uppercased())")
         }
@@ -81,11 +84,11 @@ extension RenderError {
     var cliError: CLIError {
         switch self {
         case .missingFile, .emptyFile: .noInput(description)
-        case .unreadableImage, .imageTooLarge, .unresolvedReference: .data(description)
+        case .unreadableImage, .imageTooLarge, .unresolvedReference, .invalidDocument: .data(description)
         case .outputTooLarge, .invalidOptions: .usage(description)
         case .unsupportedFormat: .unavailable(description)
         case .cannotWrite: .cannotCreate(description)
-        case .failed: .failure(description)
+        case .failed, .cancelled: .failure(description)
         }
     }
 }

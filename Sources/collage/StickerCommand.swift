@@ -191,7 +191,8 @@ enum StickerCommand: Command {
             throw .usage("choose --instance or --at, not both")
         }
         if let number = try arguments.value(
-            "--instance", expected: "a whole number ≥ 1", { Int($0).flatMap { $0 >= 1 ? $0 : nil } })
+            "--instance", expected: "a whole number \(Limits.describe(Limits.stickerInstance))",
+            { Int($0).flatMap { Limits.stickerInstance.contains($0) ? $0 : nil } })
         {
             options.selection = .instance(number)
         }
@@ -206,10 +207,8 @@ enum StickerCommand: Command {
         }
         options.outlineWidth =
             try arguments.value(
-                "--outline", expected: "a number of pixels from 0 to 200",
-                {
-                    Double($0).flatMap { (0...200).contains($0) ? $0 : nil }
-                }) ?? 0
+                "--outline", expected: "a number of pixels \(Limits.describe(Limits.stickerOutline))",
+                { Double($0).flatMap { Limits.stickerOutline.contains($0) ? $0 : nil } }) ?? 0
         options.shadow = arguments.has("--shadow")
         return options
     }
@@ -232,6 +231,7 @@ extension StickerError {
         case .noSubject, .noSubjectAt, .noSuchInstance: .noSubject(description)
         case .image(let error): error.cliError
         case .inference: .failure(description)
+        case .invalidOptions: .usage(description)
         case .library(let error): error.cliError
         }
     }

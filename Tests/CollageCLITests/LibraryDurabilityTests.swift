@@ -97,6 +97,36 @@ struct LibraryDurabilityTests {
         #expect(try setup.collage(["gc"]).status == 0)
     }
 
+    /// `gc` looping in one process while another imports: before, 2–13 of 16 imports failed and
+    /// records were left whose originals gc had deleted.
+    @Test func cleanupDuringImportsNeverLosesAFile() throws {
+        let setup = try Setup()
+        for index in 12..<16 {
+            try Bitmap(width: 1200, height: 900, color: [UInt8(index * 9), 40, UInt8(200 - index * 9)])
+                .write(to: setup.photos.appendingPathComponent("photo \(index).jpg"), format: .jpeg)
+        }
+        for round in 0..<3 {
+            let cleaner = try setup.spawn(#"while true; do "$COLLAGE" gc --library "$LIB" >/dev/null || exit 1; done"#)
+            let imported = try setup.collage(["import", setup.photos.path, "--json"])
+            kill(-cleaner.processIdentifier, SIGKILL)
+            cleaner.waitUntilExit()
+            #expect(imported.status == 0, "round \(round): \(imported.stderr)")
+            #expect(!imported.stderr.contains("permissions") && !imported.stderr.contains("No such file"))
+            // Whatever gc removed, it removed whole: every remaining record has its whole original.
+            for photo in try setup.json(["photos"]).elements {
+                let file = try #require(photo.member("file")?.string)
+                #expect(FileManager.default.fileExists(atPath: file), "round \(round): \(file) is missing")
+            }
+            // And what it removed can be imported again, and then used.
+            #expect(try setup.collage(["import", setup.photos.path]).status == 0)
+            let ids = try setup.json(["photos"]).elements.compactMap { $0.member("id")?.string }
+            #expect(ids.count == 16, "round \(round)")
+            let made = try setup.collage(["new", "--title", "All", "--layout", "grid3x3"] + ids.prefix(9))
+            #expect(made.status == 0, "round \(round): \(made.stderr)")
+            #expect(try setup.collage(["gc"]).status == 0)
+        }
+    }
+
     @Test func twoProcessesEditingAtOnceLoseNothing() throws {
         let setup = try Setup()
         #expect(try setup.collage(["import", setup.photos.appendingPathComponent("photo 1.jpg").path]).status == 0)

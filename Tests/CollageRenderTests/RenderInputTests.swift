@@ -198,7 +198,7 @@ struct RenderInputTests {
             try CollageRenderer().render(
                 collage, photos: source, options: RenderOptions(size: .scale(200)), to: fixtures.url("huge.jpg"))
         }
-        #expect(throws: RenderError.invalidOptions("the scale must be a number > 0, got 0.0")) {
+        #expect(throws: RenderError.invalidOptions("the scale must be a number from 0.01 to 100, got 0")) {
             try CollageRenderer().render(
                 collage, photos: source, options: RenderOptions(size: .scale(0)), to: fixtures.url("zero.jpg"))
         }

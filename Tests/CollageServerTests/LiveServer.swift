@@ -44,7 +44,9 @@ final class LiveServer: @unchecked Sendable {
     ) throws -> Response {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
         var all = headers
-        if useToken, method != "GET" { all["X-Collage-Token"] = all["X-Collage-Token"] ?? token }
+        if useToken, method != "GET" || path.contains("/export") {
+            all["X-Collage-Token"] = all["X-Collage-Token"] ?? token
+        }
         if !body.isEmpty || method == "POST" || method == "PUT" || method == "PATCH" {
             all["Content-Length"] = "\(body.count)"
         }
@@ -73,8 +75,19 @@ final class LiveServer: @unchecked Sendable {
         return Self.parse(data)
     }
 
-    func connect() throws -> Int32 {
+    /// A connection from `source` (another loopback address stands for another client).
+    func connect(from source: String? = nil) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            _ = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -24,6 +24,8 @@ const char *cvips_version(void);
 char *cvips_error_take(void);
 void cvips_free(void *pointer);
 void cvips_unref(CVipsImage *image);
+// vips_image_set_kill: once set, every computation reading this image stops with an error.
+void cvips_set_kill(CVipsImage *image, int kill);
 
 /// Whether this libvips can save with the named saver, e.g. "heifsave".
 int cvips_has_operation(const char *name);

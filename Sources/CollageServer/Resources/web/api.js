@@ -41,6 +41,8 @@ export const api = {
   replace: (id, version, collage) => request('PUT', `/api/collages/${encodeURIComponent(id)}`, { version, collage }),
   lift: (photoID, body) => request('POST', `/api/photos/${encodeURIComponent(photoID)}/stickers`, body),
   exportURL: (id, params) => `/api/collages/${encodeURIComponent(id)}/export?${new URLSearchParams(params)}`,
+  /** Starts an export; it needs the page's token, so a page on another site cannot start one. */
+  download: (id, params) => fetch(api.exportURL(id, params), { headers: { 'X-Collage-Token': token } }),
 
   /** Uploads files as one multipart request, reporting progress (0…1) as it goes. */
   upload(files, onProgress) {

@@ -561,7 +561,7 @@ export class Editor {
       params[form.sizeKind.value] = form[form.sizeKind.value].value;
       setStatus('Exporting…');
       try {
-        const response = await fetch(api.exportURL(this.id, params));
+        const response = await api.download(this.id, params);
         if (!response.ok) throw new Error((await response.json()).error.message);
         const blob = await response.blob();
         const link = document.createElement('a');

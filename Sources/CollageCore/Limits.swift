@@ -1,0 +1,71 @@
+/// Every bound on a number that reaches Collage from outside — a document, an edit, a query, a
+/// flag — in one table, so the document validator, the edits, the renderer, the command line and
+/// the API refuse the same values with the same words.
+///
+/// Each bound is chosen so that any value inside it renders in bounded time and memory, and so
+/// that converting it to whole pixels can never overflow.
+public enum Limits {
+    /// A canvas side, in points. The lower end keeps pixels-per-point (and so every item's pixel
+    /// position) bounded for the largest output.
+    public static let canvasSide: ClosedRange<Double> = 10...20_000
+    /// A canvas shape's width over its height, e.g. 1:20 (a tall strip) to 20:1 (a banner).
+    public static let aspectRatio: ClosedRange<Double> = (1.0 / 20)...20
+    /// Either term of an aspect ratio as typed (`4:5`, `1.91:1`).
+    public static let aspectTerm: ClosedRange<Double> = 0.001...1_000_000
+    /// The most items one collage may hold.
+    public static let maximumItems = 200
+    /// A frame may be at most this many canvases wide or tall, and its origin at most this many
+    /// canvases away from the canvas.
+    public static let canvasMultiple: Double = 10
+    /// The longest side of a rendered image, in pixels.
+    public static let maximumOutputSide = 32_000
+    /// The most pixels in a rendered image (a 24 × 36 in poster at 300 DPI is 78 million).
+    public static let maximumOutputPixels = 100_000_000
+    /// Pixels per canvas point for an export by scale.
+    public static let exportScale: ClosedRange<Double> = 0.01...100
+    /// Encoder quality.
+    public static let quality: ClosedRange<Int> = 1...100
+    /// Dots per inch of a print.
+    public static let dpi: ClosedRange<Double> = 10...1_200
+    /// A print side, in inches (about 2.5 mm to 25 m; the pixel limits bind long before that).
+    public static let printInches: ClosedRange<Double> = 0.1...1_000
+    /// A sticker outline on a collage item, in points.
+    public static let itemOutline: ClosedRange<Double> = 0...100
+    /// The outline of a sticker file, in pixels of the sticker.
+    public static let stickerOutline: ClosedRange<Double> = 0...200
+    /// Which subject to lift, counting from the largest.
+    public static let stickerInstance: ClosedRange<Int> = 1...1_000
+    /// Spacing, padding and corner radius, in points.
+    public static let styleLength: ClosedRange<Double> = 0...500
+    /// A crop's zoom.
+    public static let cropZoom: ClosedRange<Double> = 1...20
+    /// A collage's version as clients send it back (every whole number a JSON double holds exactly).
+    public static let version: ClosedRange<Int> = 1...(1 << 53)
+
+    /// Whether `width` × `height` pixels is an output Collage renders.
+    public static func allowsOutput(width: Double, height: Double) -> Bool {
+        width >= 1 && height >= 1 && width <= Double(maximumOutputSide) && height <= Double(maximumOutputSide)
+            && width * height <= Double(maximumOutputPixels)
+    }
+
+    /// "from 1 to 100": a range as messages say it.
+    public static func describe<Bound: BinaryInteger>(_ range: ClosedRange<Bound>) -> String {
+        "from \(range.lowerBound) to \(range.upperBound)"
+    }
+
+    /// "from 0 to 200": a range as messages say it.
+    public static func describe(_ range: ClosedRange<Double>) -> String {
+        "from \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound))"
+    }
+}
+
+extension Double {
+    /// This number as an `Int` when it is whole and inside `range`; `nil` otherwise (including
+    /// NaN, infinities and anything too large for an `Int`, which `Int(_:)` would trap on).
+    public func wholeNumber(in range: ClosedRange<Int>) -> Int? {
+        guard isFinite, self == rounded(), self >= Double(range.lowerBound), self <= Double(range.upperBound),
+            let value = Int(exactly: self), range.contains(value)
+        else { return nil }
+        return value
+    }
+}
