@@ -108,3 +108,80 @@ public struct LibraryPhotoSource: PhotoSource {
         }
     }
 }
+
+/// What `collage doctor` found: records whose files are gone, items that point at such records,
+/// and collages that break the document rules (stored by an older Collage, say).
+public struct HealthReport: Sendable {
+    /// Photos whose original file is missing.
+    public var missingPhotos: [String] = []
+    /// Stickers whose image file is missing.
+    public var missingStickers: [String] = []
+    /// Items (collage id, item id) that show a photo or sticker the library does not have.
+    public var brokenItems: [(collage: String, item: String)] = []
+    /// Collages that cannot be rendered, with every problem.
+    public var invalidCollages: [(collage: String, issues: [String])] = []
+    /// Whether the report's records and items were removed (`--repair`).
+    public var repaired = false
+
+    /// Whether nothing is wrong.
+    public var isHealthy: Bool {
+        missingPhotos.isEmpty && missingStickers.isEmpty && brokenItems.isEmpty && invalidCollages.isEmpty
+    }
+}
+
+extension Library {
+    /// Checks that every record's file is on disk, that every item shows something the library
+    /// has, and that every collage can be rendered. With `repair`, records whose files are gone
+    /// are removed, with the items that showed them (each such collage gets a new version);
+    /// collages that break the rules are only reported, since which part to drop is the
+    /// person's choice. One transaction: nothing changes unless all of it does.
+    public func checkHealth(repair: Bool = false) throws(LibraryError) -> HealthReport {
+        var report = HealthReport()
+        try database.write { connection throws(LibraryError) in
+            try sql(database.path) { () throws(SQLiteError) in
+                let photos = try connection.query("SELECT \(Self.photoColumns) FROM photos") {
+                    row throws(SQLiteError) in try Self.photo(from: row)
+                }
+                report.missingPhotos = photos.filter {
+                    !FileManager.default.fileExists(atPath: originalFile(of: $0).path)
+                }
+                .map(\.id)
+                let stickerIDs = try connection.query("SELECT id, photo_id FROM stickers") { row throws(SQLiteError) in
+                    (try row.text(0), try row.text(1))
+                }
+                report.missingStickers = stickerIDs.filter { id, photo in
+                    report.missingPhotos.contains(photo)
+                        || !FileManager.default.fileExists(atPath: stickerFile(id: id).path)
+                }.map(\.0)
+                let present = Set(photos.map(\.id)).subtracting(report.missingPhotos)
+                    .union(Set(stickerIDs.map(\.0)).subtracting(report.missingStickers))
+                let items = try connection.query("SELECT collage_id, id, ref FROM items ORDER BY collage_id, z") {
+                    row throws(SQLiteError) in (try row.text(0), try row.text(1), try row.text(2))
+                }
+                report.brokenItems = items.filter { !present.contains($0.2) }.map { ($0.0, $0.1) }
+                let collageIDs = try connection.query("SELECT id FROM collages ORDER BY id") {
+                    row throws(SQLiteError) in try row.text(0)
+                }
+                for id in collageIDs {
+                    let issues = CollageDocument.issues(in: try Self.load(id, from: connection).collage)
+                    if !issues.isEmpty { report.invalidCollages.append((id, issues.map(\.description))) }
+                }
+                guard repair,
+                    !(report.missingPhotos.isEmpty && report.missingStickers.isEmpty && report.brokenItems.isEmpty)
+                else { return }
+                for (collage, item) in report.brokenItems {
+                    try connection.run("DELETE FROM items WHERE collage_id = ? AND id = ?", [collage, item])
+                }
+                for collage in Set(report.brokenItems.map(\.collage)) {
+                    try connection.run(
+                        "UPDATE collages SET version = version + 1, updated_at = ? WHERE id = ?",
+                        [now().timeIntervalSince1970, collage])
+                }
+                for id in report.missingStickers { try connection.run("DELETE FROM stickers WHERE id = ?", [id]) }
+                for id in report.missingPhotos { try connection.run("DELETE FROM photos WHERE id = ?", [id]) }
+                report.repaired = true
+            }
+        }
+        return report
+    }
+}

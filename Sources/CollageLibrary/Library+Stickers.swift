@@ -118,7 +118,7 @@ extension Library {
         }
     }
 
-    private func stickerFile(id: String) -> URL {
+    func stickerFile(id: String) -> URL {
         derivedFolder.appendingPathComponent("stickers").appendingPathComponent(String(id.prefix(2)))
             .appendingPathComponent("\(id).png")
     }

@@ -25,6 +25,8 @@ public final class CollageServer: Sendable {
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
         guard loopback || allowRemote else { throw .remoteNotAllowed(host) }
         let bindHost = host == "localhost" ? "127.0.0.1" : host
+        // Makes this server's scratch folder now, which also removes what killed servers left.
+        _ = ScratchSpace.folder
         // The Host header is checked against the port before it is known, so bind first.
         let holder = AppHolder()
         server = try HTTPServer(

@@ -28,6 +28,7 @@ enum RootCommand {
         ExportCommand.self,
         PhotosCommand.self,
         CleanUpCommand.self,
+        DoctorCommand.self,
         StickerCommand.self,
         ServeCommand.self,
     ]

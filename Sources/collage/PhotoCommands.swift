@@ -65,3 +65,59 @@ enum CleanUpCommand: Command {
         }
     }
 }
+
+/// `collage doctor`.
+enum DoctorCommand: Command {
+    static let spec = CommandSpec(
+        name: "doctor",
+        abstract: "Check the library: records whose files are missing, items showing them, collages that cannot render",
+        usage: "[--repair] [--library DIR] [--json]",
+        options: [
+            .flag("--repair", "Remove records whose files are missing, and the items that show them"),
+            LibraryAccess.option, .flag("--json", "Print JSON"),
+        ],
+        discussion: """
+            Exits 0 when the library is healthy and 65 when something is wrong. With --repair, records
+            whose files are missing are removed together with the items that showed them (each such
+            collage gets a new version); collages that break the document rules are listed for you to
+            fix or delete, never changed.
+            """)
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        let library = try LibraryAccess.open(arguments)
+        let repair = arguments.has("--repair")
+        let report = try LibraryAccess.run { () throws(LibraryError) in try library.checkHealth(repair: repair) }
+        if arguments.has("--json") {
+            Output.printJSON(
+                .object([
+                    "healthy": .bool(report.isHealthy), "repaired": .bool(report.repaired),
+                    "missingPhotos": .array(report.missingPhotos.map(JSONValue.string)),
+                    "missingStickers": .array(report.missingStickers.map(JSONValue.string)),
+                    "brokenItems": .array(
+                        report.brokenItems.map { .object(["collage": .string($0.collage), "item": .string($0.item)]) }),
+                    "invalidCollages": .array(
+                        report.invalidCollages.map {
+                            .object(["collage": .string($0.collage), "issues": .array($0.issues.map(JSONValue.string))])
+                        }),
+                ]))
+        } else if report.isHealthy {
+            Output.print("The library is healthy.")
+        } else {
+            for id in report.missingPhotos { Output.print("photo \(id): its original file is missing") }
+            for id in report.missingStickers { Output.print("sticker \(id): its image file is missing") }
+            for item in report.brokenItems {
+                Output.print("collage \(item.collage), item \(item.item): shows a photo or sticker that is gone")
+            }
+            for collage in report.invalidCollages {
+                Output.print("collage \(collage.collage) cannot be rendered: \(collage.issues.joined(separator: "; "))")
+            }
+            if report.repaired {
+                Output.print("Repaired: removed the records whose files were missing and the items that showed them.")
+            } else if !(report.missingPhotos.isEmpty && report.missingStickers.isEmpty && report.brokenItems.isEmpty) {
+                Output.print("Run 'collage doctor --repair' to remove them.")
+            }
+        }
+        let fixed = report.repaired && report.invalidCollages.isEmpty
+        if !report.isHealthy, !fixed { throw .data("the library has the problems listed above") }
+    }
+}

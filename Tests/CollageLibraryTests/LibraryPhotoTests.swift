@@ -122,7 +122,14 @@ struct LibraryPhotoTests {
         try FileManager.default.createDirectory(
             at: partial.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(repeating: 7, count: 1000).write(to: partial)
+        // A half-written file is left alone while it may still be being written…
+        let fresh = library.derivedFolder.appendingPathComponent(".being-written.jpg.partial")
+        try Data(repeating: 8, count: 10).write(to: fresh)
+        // …and removed once it has been abandoned for over an hour.
+        let hoursAgo = Date().addingTimeInterval(-2 * 3600)
+        try FileManager.default.setAttributes([.modificationDate: hoursAgo], ofItemAtPath: partial.path)
         let report = try library.cleanUp()
+        #expect(FileManager.default.fileExists(atPath: fresh.path))
         #expect(report.removedPhotos == [unused.id])
         #expect(report.freedBytes >= 1000 && report.removedFiles >= 4)
         #expect(!FileManager.default.fileExists(atPath: partial.path))
