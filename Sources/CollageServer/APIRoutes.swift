@@ -27,6 +27,10 @@ enum APIRoutes {
         },
         Route(
             "POST", "/api/collages", "createCollage", "Create a collage", body: "{title?, template?, aspect?, photos?}",
+            schema: Schema.object([
+                "title": Schema.string, "template": Schema.string, "aspect": Schema.string,
+                "photos": .object(["type": "array", "items": Schema.string]),
+            ]),
             responses: [201: "the new collage with its version", 422: "refused (unknown template or photo)"]
         ) { app, request throws(HTTPError) in try createCollage(app, request) },
         Route(
@@ -35,11 +39,16 @@ enum APIRoutes {
         ) { app, request throws(HTTPError) in try getCollage(app, request.parameter("id")) },
         Route(
             "PATCH", "/api/collages/{id}", "renameCollage", "Rename a collage", body: "{title, version?}",
+            schema: Schema.object(
+                ["title": Schema.string, "version": Schema.integer(Limits.version)], required: ["title"]),
             responses: [200: "{version, collage, media}", 409: "stale version", 404: "no such collage"]
         ) { app, request throws(HTTPError) in try renameCollage(app, request) },
         Route(
             "PUT", "/api/collages/{id}", "replaceCollage", "Replace the whole document at a version (undo and redo)",
             body: "{version, collage}",
+            schema: Schema.object(
+                ["version": Schema.integer(Limits.version), "collage": .object(["type": "object"])],
+                required: ["version", "collage"]),
             responses: [200: "{version, collage, media}", 409: "stale version", 422: "invalid document"]
         ) { app, request throws(HTTPError) in try replaceCollage(app, request) },
         Route(
@@ -59,6 +68,11 @@ enum APIRoutes {
         Route(
             "POST", "/api/collages/{id}/edits", "editCollage", "Apply edits at a version",
             body: "{version, edits: [Edit]}",
+            schema: Schema.object(
+                [
+                    "version": Schema.integer(Limits.version),
+                    "edits": .object(["type": "array", "items": .object(["type": "object"])]),
+                ], required: ["version", "edits"]),
             responses: [
                 200: "{version, collage, media}", 409: "stale version: the body carries the current document",
                 422: "an edit was refused",
@@ -72,6 +86,17 @@ enum APIRoutes {
             "GET", "/api/collages/{id}/export", "exportCollage",
             "Render the collage: ?format=jpeg|png|webp|heic|avif and scale=N, size=PX or print=6x4in@300, quality=1-100 "
                 + "(at most \(Limits.maximumOutputPixels / 1_000_000) megapixels and \(Limits.maximumOutputSide) px a side)",
+            query: [
+                Schema.query(
+                    "format",
+                    .object(["type": "string", "enum": .array(OutputFormat.allCases.map { .string($0.rawValue) })]),
+                    "the encoding (default jpeg)"),
+                Schema.query("scale", Schema.number(Limits.exportScale), "pixels per canvas point (default 3)"),
+                Schema.query(
+                    "size", Schema.integer(1...Limits.maximumOutputSide), "the longer side in pixels, instead of scale"),
+                Schema.query("print", Schema.string, "a print size such as 6x4in@300, instead of scale"),
+                Schema.query("quality", Schema.integer(Limits.quality), "encoder quality (default 90)"),
+            ],
             expensive: true,
             responses: [
                 200: "the image, as a download", 422: "bad options", 404: "no such collage",
@@ -97,6 +122,12 @@ enum APIRoutes {
             "POST", "/api/photos/{id}/stickers", "liftSticker",
             "Lift a sticker: all subjects, or the one at {at: {x, y}} (unit coordinates of the photo)",
             body: "{at?: {x, y}, instance?, outline?, shadow?}",
+            schema: Schema.object([
+                "at": Schema.object(
+                    ["x": Schema.number(0...1), "y": Schema.number(0...1)], required: ["x", "y"]),
+                "instance": Schema.integer(Limits.stickerInstance), "outline": Schema.number(Limits.stickerOutline),
+                "shadow": .object(["type": "boolean"]),
+            ]),
             responses: [201: "{id, width, height, image}", 422: "no subject (there, or at all)", 503: "no model"]
         ) { app, request throws(HTTPError) in try liftSticker(app, request) },
         Route(

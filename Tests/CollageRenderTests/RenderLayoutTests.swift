@@ -143,4 +143,34 @@ struct RenderLayoutTests {
     static func header(_ file: URL, field: String) throws -> String {
         try RenderFixtures.output(of: "/usr/bin/vipsheader", ["-f", field, file.path])
     }
+
+    /// A photo zoomed to ten canvases across and turned (the largest frame edits allow) renders
+    /// at print size: it is built within the cell budget and enlarged as it is placed, and the
+    /// canvas shows its middle, the right colour the right way round.
+    @Test func anItemTenCanvasesWideRendersWithinTheCellBudget() throws {
+        let fixtures = try RenderFixtures()
+        let file = fixtures.url("quadrants.png")
+        try RenderFixtures.quadrants(width: 400, height: 400).write(to: file, format: .png)
+        var collage = try RenderFixtures.collage(template: nil, photos: [file])
+        // Centred on the canvas, 4,000 points square: the canvas shows its middle tenth, where
+        // the four quadrants meet.
+        collage = try collage.applying(
+            .resizeItem(id: "i0", frame: Rect(x: -1800, y: -1800, width: 4000, height: 4000)))
+        let straight = try fixtures.render(
+            collage, "big.png", options: RenderOptions(size: .longSide(3000), format: .png))
+        #expect(straight.width == 3000)
+        #expect(close(straight[700, 700], [255, 0, 0]) && close(straight[2300, 700], [0, 255, 0]))
+        #expect(close(straight[700, 2300], [0, 0, 255]) && close(straight[2300, 2300], [255, 255, 255]))
+        collage = try collage.applying(.rotateItem(id: "i0", degrees: 180))
+        let turned = try fixtures.render(
+            collage, "turned.png", options: RenderOptions(size: .longSide(3000), format: .png))
+        #expect(close(turned[700, 700], [255, 255, 255]) && close(turned[2300, 2300], [255, 0, 0]))
+        // Wholly off the canvas, an item is not even decoded: a missing file does not matter.
+        var away = try RenderFixtures.collage(template: nil, photos: [])
+        away = try away.applying(.addItem(id: "gone", content: .photo("missing.png"), frame: nil))
+        away.items[0].frame = Rect(x: 2000, y: 2000, width: 100, height: 100)
+        #expect(throws: Never.self) {
+            try fixtures.render(away, "away.png", options: RenderOptions(size: .longSide(400), format: .png))
+        }
+    }
 }

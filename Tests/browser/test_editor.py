@@ -290,3 +290,29 @@ def test_fits_a_laptop_and_a_tablet(browser, server, viewport):
     toolbar = page.locator(".toolbar").bounding_box()
     assert toolbar["x"] + toolbar["width"] <= viewport["width"], "the toolbar wraps instead of overflowing"
     context.close()
+
+
+def test_a_collage_that_cannot_render_still_lists_and_opens(page, server):
+    """A collage stored before the limits existed (a frame 1e300 points wide) used to kill the
+    server on every thumbnail; now its card says so and everything else keeps working."""
+    import sqlite3
+    new_collage(page, "Poisoned")
+    add_photos(page, ["coffee.png"])
+    cid = collage_id(page)
+    page.click(".brand")
+    new_collage(page, "Healthy")
+    with sqlite3.connect(Path(server["library"]) / "library.sqlite") as database:
+        database.execute("UPDATE items SET width = 1e300, height = 1e300 WHERE collage_id = ?", (cid,))
+        # A new version, as the change that stored it would have made: no cached thumbnail fits.
+        database.execute("UPDATE collages SET version = version + 1 WHERE id = ?", (cid,))
+    page.click(".brand")
+    page.reload()
+    expect(page.locator(".collage-card")).to_have_count(2)
+    poisoned = page.locator(f".collage-card[data-id='{cid}']")
+    expect(poisoned.locator(".thumbnail-missing")).to_be_visible(timeout=20000)
+    expect(page.locator(".collage-card").filter(has_text="Healthy").locator("img")).to_be_visible()
+    thumbnail = page.request.get(server["url"] + f"api/collages/{cid}/thumbnail")
+    assert thumbnail.status == 422 and "cannot be rendered" in thumbnail.json()["error"]["message"]
+    # The server is still up, and the collage still opens.
+    page.click(f"button[aria-label='Open Poisoned']")
+    expect(page.locator("#editor-view")).to_be_visible()

@@ -30,6 +30,13 @@ async function showLibrary() {
     image.src = collage.thumbnail;
     image.alt = `${collage.title}, ${collage.items} items`;
     image.loading = 'lazy';
+    // A collage the renderer refuses (say one stored by an older version) still gets a card.
+    image.addEventListener('error', () => {
+      const missing = document.createElement('div');
+      missing.className = 'thumbnail-missing';
+      missing.textContent = 'No preview: open it to see what is wrong';
+      image.replaceWith(missing);
+    }, { once: true });
     link.append(image);
     const meta = document.createElement('div');
     meta.className = 'meta';
