@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SOURCES := Package.swift Sources Tests
 
-.PHONY: run samples test build release bench format lint bootstrap
+.PHONY: run samples test build release bench format lint bootstrap dist install uninstall deb
 
 bootstrap:
 	@scripts/bootstrap
@@ -32,17 +32,58 @@ samples: release
 	.build/release/collage render Examples/scrapbook.json -o out/scrapbook.png
 	.build/release/collage sticker samples/chelsea.png --outline 10 --shadow -o out/cat-sticker.png
 
-## Builds, runs every test (Swift, the browser tests, the API fuzzer), then checks formatting.
+## Builds, runs every test (Swift, the browser tests, the API fuzzer, the Debian package
+## installed in a clean tree), then checks formatting.
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/browser-tests
 	scripts/api-fuzz
+	$(MAKE) --no-print-directory deb
+	scripts/package-test
 	$(MAKE) --no-print-directory lint
 
-## Side-by-side benchmarks against the tools a user would pick instead (not part of `make test`).
+## Side-by-side benchmarks against the tools a user would pick instead (not part of `make test`);
+## fails when any benchmark script fails.
 bench: bootstrap
-	@for script in bench/*/run; do [ -x "$$script" ] && "$$script"; done; true
+	@status=0; for script in bench/*/run; do [ -x "$$script" ] || continue; "$$script" || { echo "bench: $$script failed" >&2; status=1; }; done; exit $$status
+
+# Installing: `collage` with the Swift runtime linked in, so it runs where no toolchain is.
+# Layout: $(PREFIX)/lib/collage holds the binary, the subject-lifting library it loads from
+# beside itself and the editor's files; $(PREFIX)/bin/collage links to it. Man pages and
+# bash, zsh and fish completions are written by the binary from its own command table.
+PREFIX ?= /usr/local
+DESTDIR ?=
+DIST := .build/dist/release
+CXX ?= g++
+
+## The files `install` and `deb` copy: a release build with the Swift runtime linked statically,
+## and the OpenCV shim built as plain C++ (SwiftPM would tie it to the toolchain's runtime).
+dist: bootstrap
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/dist --product collage
+	$(CXX) -std=c++17 -O2 -fPIC -shared -ISources/CSegment/include -ISources/CSegmentInterface/include \
+		-I/usr/include/opencv4 Sources/CSegment/csegment.cpp -o $(DIST)/libCollageSegment.so \
+		-lopencv_dnn -lopencv_imgproc -lopencv_core
+	rm -rf $(DIST)/man $(DIST)/completions && mkdir -p $(DIST)/completions
+	$(DIST)/collage man --output $(DIST)/man >/dev/null
+	for shell in bash zsh fish; do $(DIST)/collage completion $$shell > $(DIST)/completions/$$shell; done
+
+## Installs into $(DESTDIR)$(PREFIX) (default /usr/local).
+install: dist
+	scripts/install-tree $(DIST) "$(DESTDIR)" "$(PREFIX)"
+
+## Removes what `install` put in $(DESTDIR)$(PREFIX).
+uninstall:
+	rm -rf "$(DESTDIR)$(PREFIX)/lib/collage"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/collage" "$(DESTDIR)$(PREFIX)/share/man/man1/collage.1"* \
+		"$(DESTDIR)$(PREFIX)"/share/man/man1/collage-*.1* \
+		"$(DESTDIR)$(PREFIX)/share/bash-completion/completions/collage" \
+		"$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_collage" \
+		"$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/collage.fish"
+
+## A Debian package of the installed tree, in out/ (checked with lintian when it is installed).
+deb: dist
+	scripts/make-deb $(DIST) out
 
 format:
 	$(SWIFT) format format --in-place --recursive $(SOURCES)

@@ -11,6 +11,7 @@ let package = Package(
         // OpenCV behind the subject-lifting shim, loaded by Stickers when a model is: commands
         // that lift no subject never load OpenCV (~9 MB and ~6 ms of start-up).
         .library(name: "CollageSegment", type: .dynamic, targets: ["CSegment"]),
+        .library(name: "CollageKit", targets: ["CollageKit"]),
         .library(name: "CollageServer", targets: ["CollageServer"]),
         .executable(name: "collage", targets: ["collage"]),
     ],
@@ -43,17 +44,20 @@ let package = Package(
         .target(
             name: "Stickers", dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "CSegmentInterface"]),
 
+        // The use cases both faces call: options read once, one failure table, one JSON per record.
+        .target(name: "CollageKit", dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers"]),
+
         // libmicrohttpd (module map + fixed-arity shims) and the editor's server on it.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(
             name: "CollageServer",
-            dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CMicroHTTPD"],
+            dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageKit", "CMicroHTTPD"],
             resources: [.copy("Resources/web")]),
 
         // The `collage` command: argument parsing and subcommands only.
         .executableTarget(
             name: "collage",
-            dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageServer"]),
+            dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageKit", "CollageServer"]),
 
         .testTarget(name: "CollageCoreTests", dependencies: ["CollageCore"]),
         .testTarget(name: "CollageRenderTests", dependencies: ["CollageRender", "CollageCore"]),
@@ -65,7 +69,8 @@ let package = Package(
             dependencies: ["CollageServer", "CollageLibrary", "Stickers", "CollageRender", "CollageCore"]),
         // Runs the built `collage` binary as a user would; depends on it so it is built first.
         .testTarget(
-            name: "CollageCLITests", dependencies: ["collage", "CollageCore", "CollageRender", "CollageLibrary"]),
+            name: "CollageCLITests",
+            dependencies: ["collage", "CollageCore", "CollageRender", "CollageLibrary", "CollageServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -114,7 +114,10 @@ public enum CollageDocument {
     /// (.123 can come back as .122) and would break exact round trips.
     enum DateText {
         static func format(_ date: Date) -> String {
-            let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+            // A date read from a damaged library can be anything; years 0001–9999 are what ISO 8601 writes.
+            let limit = 253_402_300_799_000.0
+            let raw = (date.timeIntervalSince1970 * 1000).rounded()
+            let milliseconds = Int64(raw.isFinite ? min(limit, max(-62_135_596_800_000, raw)) : 0)
             let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
             let (wholeSeconds, positiveFraction) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
             let base = Date.ISO8601FormatStyle().format(Date(timeIntervalSince1970: Double(wholeSeconds)))

@@ -149,10 +149,12 @@ extension Library {
                 let stickerIDs = try connection.query("SELECT id, photo_id FROM stickers") { row throws(SQLiteError) in
                     (try row.text(0), try row.text(1))
                 }
-                report.missingStickers = stickerIDs.filter { id, photo in
-                    report.missingPhotos.contains(photo)
-                        || !FileManager.default.fileExists(atPath: stickerFile(id: id).path)
+                // A sticker keeps working without its photo's original: only its own file counts.
+                report.missingStickers = stickerIDs.filter { id, _ in
+                    !FileManager.default.fileExists(atPath: stickerFile(id: id).path)
                 }.map(\.0)
+                let photosStickersNeed = Set(
+                    stickerIDs.filter { !report.missingStickers.contains($0.0) }.map(\.1))
                 let present = Set(photos.map(\.id)).subtracting(report.missingPhotos)
                     .union(Set(stickerIDs.map(\.0)).subtracting(report.missingStickers))
                 let items = try connection.query("SELECT collage_id, id, ref FROM items ORDER BY collage_id, z") {
@@ -178,7 +180,10 @@ extension Library {
                         [now().timeIntervalSince1970, collage])
                 }
                 for id in report.missingStickers { try connection.run("DELETE FROM stickers WHERE id = ?", [id]) }
-                for id in report.missingPhotos { try connection.run("DELETE FROM photos WHERE id = ?", [id]) }
+                // A photo whose working stickers point at it keeps its record (its items are gone).
+                for id in report.missingPhotos where !photosStickersNeed.contains(id) {
+                    try connection.run("DELETE FROM photos WHERE id = ?", [id])
+                }
                 report.repaired = true
             }
         }

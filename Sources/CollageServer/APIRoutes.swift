@@ -1,4 +1,5 @@
 import CollageCore
+import CollageKit
 import CollageLibrary
 import CollageRender
 import Foundation
@@ -173,15 +174,9 @@ enum APIRoutes {
         return .json(
             .array(
                 summaries.map { summary in
-                    .object([
-                        "id": .string(summary.id), "title": .string(summary.title),
-                        "items": .number(Double(summary.itemCount)),
-                        "template": summary.templateID.map(JSONValue.string) ?? .null,
-                        "version": .number(Double(summary.version)),
-                        "created": .string(CollageDocument.jsonDate(summary.created)),
-                        "updated": .string(CollageDocument.jsonDate(summary.updated)),
-                        "thumbnail": .string("/api/collages/\(summary.id)/thumbnail?v=\(summary.version)"),
-                    ])
+                    RecordJSON.adding(
+                        ["thumbnail": .string("/api/collages/\(summary.id)/thumbnail?v=\(summary.version)")],
+                        to: RecordJSON.summary(summary))
                 }))
     }
 
@@ -371,51 +366,13 @@ enum APIRoutes {
             ], body: data)
     }
 
-    /// Export options from a query: one of `scale`, `size` or `print`, a `format` and a
-    /// `quality`, each checked against ``Limits`` before it becomes a number of pixels.
+    /// Export options from a query, read by the same parser as the command line's flags.
     static func exportOptions(_ query: [String: String]) throws(HTTPError) -> RenderOptions {
-        let formatName = query["format"] ?? "jpeg"
-        guard let format = OutputFormat(rawValue: formatName.lowercased()) ?? OutputFormat(pathExtension: formatName)
-        else { throw HTTPError(.unprocessable, "format must be jpeg, png, webp, heic or avif, got \"\(formatName)\"") }
-        let sizes = ["scale", "size", "print"].filter { query[$0] != nil }
-        guard sizes.count <= 1 else {
-            throw HTTPError(
-                .unprocessable, "give one of scale, size and print, got \(sizes.joined(separator: " and "))")
+        do {
+            return try ExportOptions.parse(query.filter { ExportOptions.names.contains($0.key) })
+        } catch {
+            throw error.httpError
         }
-        var size = OutputSize.scale(3)
-        if let text = query["scale"] {
-            guard let scale = Double(text), Limits.exportScale.contains(scale) else {
-                throw HTTPError(
-                    .unprocessable, "scale must be a number \(Limits.describe(Limits.exportScale)), got \"\(text)\"")
-            }
-            size = .scale(scale)
-        } else if let text = query["size"] {
-            let sides = 1...Limits.maximumOutputSide
-            guard let side = Int(text), sides.contains(side) else {
-                throw HTTPError(
-                    .unprocessable, "size must be a whole number of pixels \(Limits.describe(sides)), got \"\(text)\"")
-            }
-            size = .longSide(side)
-        } else if let text = query["print"] {
-            guard let print = PrintSize(parsing: text) else {
-                throw HTTPError(
-                    .unprocessable,
-                    "print must look like 6x4in@300 (DPI \(Limits.describe(Limits.dpi)), at most "
-                        + "\(Limits.maximumOutputPixels / 1_000_000) megapixels and \(Limits.maximumOutputSide) px a side), "
-                        + "got \"\(text)\"")
-            }
-            size = .print(print)
-        }
-        var quality = 90
-        if let text = query["quality"] {
-            guard let parsed = Int(text), Limits.quality.contains(parsed) else {
-                throw HTTPError(
-                    .unprocessable, "quality must be a whole number \(Limits.describe(Limits.quality)), got \"\(text)\""
-                )
-            }
-            quality = parsed
-        }
-        return RenderOptions(size: size, format: format, quality: quality)
     }
 
     /// Renders for a client, stopping when the client hangs up; a collage that cannot be rendered
@@ -433,7 +390,7 @@ enum APIRoutes {
                 collage, photos: app.photoSource, options: options, to: file, cancellation: cancellation)
         } catch {
             if case .cancelled = error { throw HTTPError(.badRequest, "the client closed the connection") }
-            throw HTTPError(.unprocessable, error.description)
+            throw error.failure.httpError
         }
     }
 
@@ -445,12 +402,11 @@ enum APIRoutes {
     }
 
     static func photoJSON(_ photo: PhotoRecord) -> JSONValue {
-        .object([
-            "id": .string(photo.id), "name": .string(photo.originalName), "format": .string(photo.format),
-            "width": .number(Double(photo.width)), "height": .number(Double(photo.height)),
-            "thumbnail": .string("/api/photos/\(photo.id)/thumbnail"),
-            "preview": .string("/api/photos/\(photo.id)/preview"),
-        ])
+        RecordJSON.adding(
+            [
+                "thumbnail": .string("/api/photos/\(photo.id)/thumbnail"),
+                "preview": .string("/api/photos/\(photo.id)/preview"),
+            ], to: RecordJSON.photo(photo))
     }
 
     static func upload(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
@@ -550,21 +506,13 @@ enum APIRoutes {
                 }
             }
             return .json(
-                .object([
-                    "id": .string(sticker.id), "photo": .string(sticker.photoID),
-                    "width": .number(Double(sticker.width)), "height": .number(Double(sticker.height)),
-                    "image": .string("/api/stickers/\(sticker.id)/image"),
-                ]), status: .created)
+                RecordJSON.adding(
+                    ["image": .string("/api/stickers/\(sticker.id)/image")], to: RecordJSON.sticker(sticker)),
+                status: .created)
         }
     }
 
-    static func stickerHTTPError(_ error: StickerError) -> HTTPError {
-        switch error {
-        case .noSubject, .noSubjectAt, .noSuchInstance: HTTPError(.unprocessable, error.description)
-        case .library(let libraryError): libraryError.httpError
-        default: HTTPError(.internalError, error.description)
-        }
-    }
+    static func stickerHTTPError(_ error: StickerError) -> HTTPError { error.failure.httpError }
 
     static func stickerImage(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let sticker = try library { () throws(LibraryError) in try app.library.sticker(request.parameter("id")) }

@@ -1,4 +1,5 @@
 import CollageCore
+import CollageKit
 import CollageLibrary
 import CollageRender
 import Foundation
@@ -103,8 +104,13 @@ public final class CollageApp: Sendable {
                     + (allowedHosts.sorted().first.map { "http://\($0)/" } ?? "its own address"))
         }
         let segments = try Self.segments(of: request.path)
+        let declaresBody =
+            request.headers["transfer-encoding"] != nil
+            || (request.headers["content-length"].map { $0 != "0" } ?? false)
+        let isMultipart = request.headers["content-type"]?.lowercased().hasPrefix("multipart/") ?? false
         if request.method == "GET" || request.method == "HEAD", let page = try web.response(for: segments, token: token)
         {
+            guard !declaresBody else { throw HTTPError(.badRequest, "a page request carries no body") }
             return .page(page)
         }
         switch Self.router.match(method: request.method, segments: segments) {
@@ -127,6 +133,14 @@ public final class CollageApp: Sendable {
                                 + "reload the page")
                 }
                 try checkSameOrigin(request)
+            }
+            // Only the upload route's body is streamed to disk; elsewhere multipart is refused
+            // before a byte of it is stored.
+            if isMultipart, !route.takesUpload {
+                throw HTTPError(.unsupportedMediaType, "only POST /api/photos takes multipart uploads")
+            }
+            if request.method == "GET" || request.method == "HEAD", declaresBody {
+                throw HTTPError(.badRequest, "a \(request.method) request carries no body")
             }
             if let declared = request.headers["content-length"] {
                 let limit = route.takesUpload ? Self.maximumUploadBytes : Self.maximumBodyBytes
@@ -191,17 +205,14 @@ public final class CollageApp: Sendable {
     public var openAPIDocument: JSONValue { Self.router.openAPI(version: version) }
 }
 
+extension Failure {
+    /// How the API reports this failure: its status (the table is CollageKit's), fields by name.
+    var httpError: HTTPError { HTTPError(HTTPStatus.of(httpStatus), text(optionPrefix: "")) }
+}
+
 extension LibraryError {
     /// The HTTP status and message for a library failure.
-    var httpError: HTTPError {
-        switch self {
-        case .unknownCollage, .unknownPhoto, .unknownSticker, .missingPhotoFile: HTTPError(.notFound, description)
-        case .edit, .image, .invalidCollage: HTTPError(.unprocessable, description)
-        case .invalid: HTTPError(.badRequest, description)
-        case .staleVersion: HTTPError(.conflict, description)
-        case .unwritable, .notALibrary, .newerSchema, .database: HTTPError(.internalError, description)
-        }
-    }
+    var httpError: HTTPError { failure.httpError }
 }
 
 /// Runs library work, answering its failures with fitting statuses.

@@ -86,6 +86,14 @@ public struct HTTPStatus: Hashable, Sendable {
     public static let internalError = HTTPStatus(code: 500, reason: "Internal Server Error")
     /// 503.
     public static let unavailable = HTTPStatus(code: 503, reason: "Service Unavailable")
+
+    /// The status with `code`, among those above (500 for any other).
+    public static func of(_ code: Int) -> HTTPStatus {
+        [
+            ok, created, noContent, notModified, badRequest, forbidden, notFound, methodNotAllowed, conflict,
+            payloadTooLarge, unsupportedMediaType, misdirected, unprocessable, internalError, unavailable,
+        ].first { $0.code == code } ?? internalError
+    }
 }
 
 /// An HTTP response.

@@ -12,7 +12,11 @@ extension SubjectModel {
     /// benchmarks run on (AMD EPYC, 2 cores): U²-Net-p inference 330–340 ms with the AVX-512
     /// kernels, 272–283 ms with the AVX2 ones, and steadier. Call it first in `main`, while the
     /// process has a single thread (it sets an environment variable).
+    /// On a processor without AVX-512 there is nothing to turn off (and OpenCV would print a
+    /// warning about it on every lift), so the variable is left alone there.
     public static func prepareCommandLineProcess() {
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        guard cpu.contains(" avx512f") else { return }
         setenv("OPENCV_CPU_DISABLE", "AVX512-SKX", 0)
     }
 }

@@ -1,3 +1,5 @@
+import CollageKit
+
 /// Why a command failed; each case maps to one exit code from `sysexits.h`, listed in `--help`.
 enum CLIError: Error, Sendable {
     /// The photo has no subject to lift (or none where asked): exit 3.
@@ -70,4 +72,22 @@ enum ExitCode {
           74  the library database could not be read or written
           75  the collage changed since its version was read: reload and try again
         """
+}
+
+extension Failure {
+    /// How the command line reports this failure: its exit code, and the field named as the flag.
+    var cliError: CLIError {
+        let text = text(optionPrefix: "--")
+        return switch kind {
+        case .malformed, .invalidOption: .usage(text)
+        case .invalidInput: .data(text)
+        case .notFound: .noInput(text)
+        case .unavailable: .unavailable(text)
+        case .noSubject: .noSubject(text)
+        case .cannotWrite: .cannotCreate(text)
+        case .storage: .ioError(text)
+        case .conflict, .busy: .tempFailure(text)
+        case .failed: .failure(text)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import CollageCore
+import CollageKit
 import CollageLibrary
 import CollageRender
 import Foundation
@@ -77,15 +78,7 @@ enum ListCommand: Command {
         if arguments.has("--json") {
             Output.printJSON(
                 .array(
-                    summaries.map {
-                        .object([
-                            "id": .string($0.id), "title": .string($0.title), "items": .number(Double($0.itemCount)),
-                            "template": $0.templateID.map(JSONValue.string) ?? .null,
-                            "version": .number(Double($0.version)),
-                            "created": .string(CollageDocument.jsonDate($0.created)),
-                            "updated": .string(CollageDocument.jsonDate($0.updated)),
-                        ])
-                    }))
+                    summaries.map(RecordJSON.summary)))
             return
         }
         guard !summaries.isEmpty else {

@@ -31,6 +31,8 @@ enum RootCommand {
         DoctorCommand.self,
         StickerCommand.self,
         ServeCommand.self,
+        CompletionCommand.self,
+        ManCommand.self,
     ]
 
     static let overview = """

@@ -1,4 +1,5 @@
 import CollageCore
+import CollageKit
 import CollageLibrary
 import Foundation
 
@@ -27,17 +28,8 @@ enum LibraryAccess {
 }
 
 extension LibraryError {
-    /// The exit code and message for a library failure.
-    var cliError: CLIError {
-        switch self {
-        case .unknownCollage, .unknownPhoto, .unknownSticker, .missingPhotoFile: .noInput(description)
-        case .notALibrary, .newerSchema, .edit, .image, .invalidCollage: .data(description)
-        case .unwritable: .cannotCreate(description)
-        case .staleVersion: .tempFailure(description)
-        case .database: .ioError(description)
-        case .invalid: .usage(description)
-        }
-    }
+    /// The exit code and message for a library failure (the table is CollageKit's).
+    var cliError: CLIError { failure.cliError }
 }
 
 /// Dates in listings: local time to the minute, year first so they sort as text.

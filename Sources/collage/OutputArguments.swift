@@ -1,4 +1,5 @@
 import CollageCore
+import CollageKit
 import CollageRender
 import Foundation
 import Stickers
@@ -26,71 +27,20 @@ struct OutputArguments {
         guard let path = arguments.value("-o") ?? arguments.value("--output") else {
             throw .usage("an output file is required: -o out.jpg")
         }
-        let file = URL(fileURLWithPath: path)
-        let sizes = ["--scale", "--size", "--print"].filter { arguments.value($0) != nil }
-        guard sizes.count <= 1 else {
-            throw .usage("choose one of --scale, --size and --print, got \(sizes.joined(separator: " and "))")
+        var values: [String: String] = [:]
+        for name in ExportOptions.names { values[name] = arguments.value("--\(name)") }
+        do {
+            let options = try ExportOptions.parse(values, fileName: path, progressive: arguments.has("--progressive"))
+            return OutputArguments(file: URL(fileURLWithPath: path), options: options)
+        } catch {
+            throw error.cliError
         }
-        var size = OutputSize.scale(3)
-        if let scale = try arguments.value(
-            "--scale", expected: "a number \(Limits.describe(Limits.exportScale)), such as 2 or 3",
-            { Double($0).flatMap { Limits.exportScale.contains($0) ? $0 : nil } })
-        {
-            size = .scale(scale)
-        }
-        if let side = try arguments.value(
-            "--size", expected: "a whole number of pixels \(Limits.describe(1...Limits.maximumOutputSide))",
-            { Int($0).flatMap { (1...Limits.maximumOutputSide).contains($0) ? $0 : nil } })
-        {
-            size = .longSide(side)
-        }
-        if let print = try arguments.value(
-            "--print",
-            expected: "WxH with a unit and an optional DPI, such as 6x4in@300 or a4@300, "
-                + "at most \(Limits.maximumOutputPixels / 1_000_000) megapixels and \(Limits.maximumOutputSide) pixels a side",
-            PrintSize.init(parsing:))
-        {
-            size = .print(print)
-        }
-        let format: OutputFormat
-        if let name = arguments.value("--format") {
-            guard let named = OutputFormat(rawValue: name.lowercased()) ?? OutputFormat(pathExtension: name) else {
-                throw .usage("--format expects one of jpeg, png, webp, heic, avif, got \"\(name)\"")
-            }
-            format = named
-        } else if let inferred = OutputFormat(pathExtension: file.pathExtension) {
-            format = inferred
-        } else {
-            throw .usage(
-                "cannot tell the format from \"\(file.lastPathComponent)\"; name it .jpg, .png, .webp, .heic or .avif, or pass --format"
-            )
-        }
-        let quality =
-            try arguments.value(
-                "--quality", expected: "a whole number \(Limits.describe(Limits.quality))",
-                { Int($0).flatMap { Limits.quality.contains($0) ? $0 : nil } }) ?? 90
-        if arguments.has("--progressive"), format != .jpeg {
-            throw .usage("--progressive applies to JPEG only, and the output is \(format.rawValue.uppercased())")
-        }
-        return OutputArguments(
-            file: file,
-            options: RenderOptions(
-                size: size, format: format, quality: quality, progressiveJPEG: arguments.has("--progressive")))
     }
 }
 
 extension RenderError {
-    /// The exit code and message for a failed render.
-    var cliError: CLIError {
-        switch self {
-        case .missingFile, .emptyFile: .noInput(description)
-        case .unreadableImage, .imageTooLarge, .unresolvedReference, .invalidDocument: .data(description)
-        case .outputTooLarge, .invalidOptions: .usage(description)
-        case .unsupportedFormat: .unavailable(description)
-        case .cannotWrite: .cannotCreate(description)
-        case .failed, .cancelled: .failure(description)
-        }
-    }
+    /// The exit code and message for a failed render (the table is CollageKit's).
+    var cliError: CLIError { failure.cliError }
 }
 
 /// `--smart-crop` and friends: whether photos without a crop are cropped around their subject.
@@ -145,12 +95,7 @@ func renderAndReport(
         throw error.cliError
     }
     if json {
-        var members: [String: JSONValue] = [
-            "file": .string(result.file.path), "width": .number(Double(result.width)),
-            "height": .number(Double(result.height)), "format": .string(result.format.rawValue),
-        ]
-        if let dpi = result.dpi { members["dpi"] = .number(dpi) }
-        Output.printJSON(.object(members))
+        Output.printJSON(RecordJSON.render(result))
     } else {
         let dpi = result.dpi.map { " at \(JSONValue.format($0)) DPI" } ?? ""
         Output.print(

@@ -1,4 +1,5 @@
 import CollageCore
+import CollageKit
 import CollageLibrary
 import Foundation
 
@@ -15,13 +16,8 @@ enum PhotosCommand: Command {
             Output.printJSON(
                 .array(
                     photos.map {
-                        .object([
-                            "id": .string($0.id), "name": .string($0.originalName), "format": .string($0.format),
-                            "width": .number(Double($0.width)), "height": .number(Double($0.height)),
-                            "bytes": .number(Double($0.byteSize)),
-                            "imported": .string(CollageDocument.jsonDate($0.importedAt)),
-                            "file": .string(library.originalFile(of: $0).path),
-                        ])
+                        RecordJSON.adding(
+                            ["file": .string(library.originalFile(of: $0).path)], to: RecordJSON.photo($0))
                     }))
             return
         }
@@ -51,12 +47,7 @@ enum CleanUpCommand: Command {
         let library = try LibraryAccess.open(arguments)
         let report = try LibraryAccess.run { () throws(LibraryError) in try library.cleanUp() }
         if arguments.has("--json") {
-            Output.printJSON(
-                .object([
-                    "removedPhotos": .array(report.removedPhotos.map(JSONValue.string)),
-                    "removedFiles": .number(Double(report.removedFiles)),
-                    "freedBytes": .number(Double(report.freedBytes)),
-                ]))
+            Output.printJSON(RecordJSON.cleanup(report))
         } else {
             let freed = ByteCountFormatter.string(fromByteCount: Int64(report.freedBytes), countStyle: .file)
             Output.print(
@@ -88,18 +79,7 @@ enum DoctorCommand: Command {
         let repair = arguments.has("--repair")
         let report = try LibraryAccess.run { () throws(LibraryError) in try library.checkHealth(repair: repair) }
         if arguments.has("--json") {
-            Output.printJSON(
-                .object([
-                    "healthy": .bool(report.isHealthy), "repaired": .bool(report.repaired),
-                    "missingPhotos": .array(report.missingPhotos.map(JSONValue.string)),
-                    "missingStickers": .array(report.missingStickers.map(JSONValue.string)),
-                    "brokenItems": .array(
-                        report.brokenItems.map { .object(["collage": .string($0.collage), "item": .string($0.item)]) }),
-                    "invalidCollages": .array(
-                        report.invalidCollages.map {
-                            .object(["collage": .string($0.collage), "issues": .array($0.issues.map(JSONValue.string))])
-                        }),
-                ]))
+            Output.printJSON(RecordJSON.health(report))
         } else if report.isHealthy {
             Output.print("The library is healthy.")
         } else {

@@ -1,4 +1,5 @@
 import CollageCore
+import CollageKit
 import CollageLibrary
 import CollageRender
 import Foundation
@@ -224,15 +225,6 @@ enum StickerCommand: Command {
 }
 
 extension StickerError {
-    /// The exit code and message for a failed sticker.
-    var cliError: CLIError {
-        switch self {
-        case .modelMissing, .modelInvalid, .engineMissing: .unavailable(description)
-        case .noSubject, .noSubjectAt, .noSuchInstance: .noSubject(description)
-        case .image(let error): error.cliError
-        case .inference: .failure(description)
-        case .invalidOptions: .usage(description)
-        case .library(let error): error.cliError
-        }
-    }
+    /// The exit code and message for a failed sticker (the table is CollageKit's).
+    var cliError: CLIError { failure.cliError }
 }

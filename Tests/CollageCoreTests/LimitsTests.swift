@@ -105,6 +105,13 @@ struct LimitsTests {
         #expect(poster?.pixelSize.width == 7200 && poster?.pixelSize.height == 10800)
     }
 
+    @Test func datesFromADamagedLibraryNeverTrap() {
+        for seconds in [1e300, -1e300, Double.infinity, -Double.infinity, Double.nan, 9.3e15] {
+            let text = CollageDocument.jsonDate(Date(timeIntervalSince1970: seconds))
+            #expect(text.hasSuffix("Z"), "\(seconds): \(text)")
+        }
+    }
+
     @Test func wholeNumbersNeverTrap() {
         for value in Self.extremes + [.nan, .infinity, -.infinity, 1.5] {
             _ = value.wholeNumber(in: Limits.version)

@@ -181,6 +181,16 @@ struct HostileInputTests {
             "POST", "/api/collages", body: Data(repeating: 0x20, count: 3 * 1024 * 1024),
             headers: ["Content-Type": "application/json"])
         #expect(json.status == 413)
+        // Only the upload route streams a body to disk: a page or a JSON route refuses multipart
+        // (and a page any body) from the headers, with no token needed to find out.
+        for (method, path, status) in [("GET", "/static/app.js", 400), ("POST", "/api/collages", 415)] {
+            let refused = try live.raw(
+                Data(
+                    ("\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nX-Collage-Token: \(live.token)\r\n"
+                        + "Content-Type: multipart/form-data; boundary=x\r\nContent-Length: 304087040\r\n\r\n").utf8))
+            #expect(refused.status == status, "\(method) \(path): \(refused.text)")
+        }
+        #expect(try Self.scratchFiles() == before, "no upload file was written")
     }
 
     static func scratchFiles() throws -> Set<String> {
@@ -227,7 +237,7 @@ struct HostileInputTests {
         DispatchQueue.global().async(group: group) { _ = try? gate.run { () throws(HTTPError) in } }
         Thread.sleep(forTimeInterval: 0.2)
         do {
-            try gate.run { () throws(HTTPError) in Issue.record("a third job ran") }
+            _ = try gate.run { () throws(HTTPError) in Issue.record("a third job ran") }
         } catch {
             #expect(error.status == .unavailable && error.headers["Retry-After"] != nil)
             #expect(error.message.contains("too many exports"))

@@ -1,0 +1,88 @@
+import CollageCore
+import CollageRender
+
+/// Export options as both faces receive them, as text by name (`--scale 3`, `?scale=3`), read and
+/// checked against ``CollageCore/Limits`` in one place.
+public enum ExportOptions {
+    /// The names of the options, as the API spells them (the command line adds `--`).
+    public static let names = ["format", "scale", "size", "print", "quality"]
+
+    /// Reads export options.
+    /// - Parameters:
+    ///   - values: option texts by name (`format`, `scale`, `size`, `print`, `quality`).
+    ///   - fileName: the output's file name, whose extension gives the format when `format` is absent.
+    ///   - progressive: a progressive JPEG (JPEG only).
+    /// - Throws: ``Failure`` of kind `invalidOption`, naming the option, what it expects and what it got.
+    public static func parse(
+        _ values: [String: String], fileName: String? = nil, progressive: Bool = false
+    ) throws(Failure) -> RenderOptions {
+        let sizes = ["scale", "size", "print"].filter { values[$0] != nil }
+        guard sizes.count <= 1 else {
+            throw Failure(
+                .invalidOption,
+                "choose one of «scale», «size» and «print», got \(sizes.map { "«\($0)»" }.joined(separator: " and "))")
+        }
+        let format = try self.format(values["format"], fileName: fileName)
+        var size = OutputSize.scale(3)
+        if let text = values["scale"] {
+            guard let scale = Double(text), Limits.exportScale.contains(scale) else {
+                throw expected("scale", "a number \(Limits.describe(Limits.exportScale)), such as 2 or 3", text)
+            }
+            size = .scale(scale)
+        }
+        if let text = values["size"] {
+            let sides = 1...Limits.maximumOutputSide
+            guard let side = Int(text), sides.contains(side) else {
+                throw expected("size", "a whole number of pixels \(Limits.describe(sides))", text)
+            }
+            size = .longSide(side)
+        }
+        if let text = values["print"] {
+            guard let print = PrintSize(parsing: text) else {
+                throw expected(
+                    "print",
+                    "WxH with a unit and an optional DPI, such as 6x4in@300 or a4@300 (DPI \(Limits.describe(Limits.dpi)), "
+                        + "at most \(Limits.maximumOutputPixels / 1_000_000) megapixels and "
+                        + "\(Limits.maximumOutputSide) pixels a side)", text)
+            }
+            size = .print(print)
+        }
+        var quality = 90
+        if let text = values["quality"] {
+            guard let parsed = Int(text), Limits.quality.contains(parsed) else {
+                throw expected("quality", "a whole number \(Limits.describe(Limits.quality))", text)
+            }
+            quality = parsed
+        }
+        if progressive, format != .jpeg {
+            throw Failure(
+                .invalidOption, "applies to JPEG only, and the output is \(format.rawValue.uppercased())",
+                field: "progressive")
+        }
+        return RenderOptions(size: size, format: format, quality: quality, progressiveJPEG: progressive)
+    }
+
+    private static func format(_ name: String?, fileName: String?) throws(Failure) -> OutputFormat {
+        let formats = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
+        if let name {
+            guard let format = OutputFormat(rawValue: name.lowercased()) ?? OutputFormat(pathExtension: name) else {
+                throw expected("format", "one of \(formats)", name)
+            }
+            return format
+        }
+        guard let fileName else { return .jpeg }
+        let pathExtension =
+            fileName.split(separator: ".").count > 1 ? String(fileName.split(separator: ".").last ?? "") : ""
+        guard let format = OutputFormat(pathExtension: pathExtension) else {
+            throw Failure(
+                .invalidOption,
+                "cannot tell the format from \"\(fileName.split(separator: "/").last.map(String.init) ?? fileName)\"; "
+                    + "name it .jpg, .png, .webp, .heic or .avif, or give «format»")
+        }
+        return format
+    }
+
+    private static func expected(_ field: String, _ wanted: String, _ got: String) -> Failure {
+        Failure(.invalidOption, "expects \(wanted), got \"\(got)\"", field: field)
+    }
+}

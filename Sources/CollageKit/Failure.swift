@@ -1,0 +1,139 @@
+import CollageCore
+import CollageLibrary
+import CollageRender
+import Stickers
+
+/// A failure of any use case, sorted into the kinds that decide how each face reports it: the
+/// command line's exit code and the API's HTTP status are both read from here, so the two
+/// faces cannot disagree about what a failure is.
+public struct Failure: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure.
+    public enum Kind: Sendable, CaseIterable {
+        /// The request itself is malformed: an unknown command, a missing field, JSON that is not.
+        case malformed
+        /// An option's value is out of range or unreadable (a scale of 1e300, quality 0).
+        case invalidOption
+        /// An input is invalid: a document, an image, an edit.
+        case invalidInput
+        /// Something named does not exist: a file, a collage, a photo.
+        case notFound
+        /// A needed part is missing: the subject model, an encoder.
+        case unavailable
+        /// The photo has no subject to lift.
+        case noSubject
+        /// An output or the library cannot be written.
+        case cannotWrite
+        /// The library's database failed.
+        case storage
+        /// The collage changed since the version the request names.
+        case conflict
+        /// Too much work at once; try again shortly.
+        case busy
+        /// Anything else: the message says why.
+        case failed
+    }
+
+    /// The kind, which decides the exit code and the HTTP status.
+    public let kind: Kind
+    /// The option or field the failure is about (`scale`, `quality`), when there is one: each
+    /// face names it its own way (`--scale` on the command line).
+    public let field: String?
+    /// What is wrong, in words that name no flag or button; other options it mentions are
+    /// marked `«name»`, for each face to spell its own way (see ``text(optionPrefix:)``).
+    public let message: String
+
+    /// A failure.
+    public init(_ kind: Kind, _ message: String, field: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.field = field
+    }
+
+    /// The message, with the field first when there is one (`scale expects …`).
+    public var description: String { text(optionPrefix: "") }
+
+    /// The message as a face shows it, options spelled with `optionPrefix` (`--` on the command line).
+    public func text(optionPrefix: String) -> String {
+        var text = field.map { "«\($0)» \(message)" } ?? message
+        while let open = text.range(of: "«"), let close = text.range(of: "»", range: open.upperBound..<text.endIndex) {
+            text.replaceSubrange(
+                open.lowerBound..<close.upperBound, with: optionPrefix + text[open.upperBound..<close.lowerBound])
+        }
+        return text
+    }
+
+    /// The exit code `collage` ends with (`sysexits.h`).
+    public var exitCode: Int32 {
+        switch kind {
+        case .malformed, .invalidOption: 64
+        case .invalidInput: 65
+        case .notFound: 66
+        case .unavailable: 69
+        case .noSubject: 3
+        case .cannotWrite: 73
+        case .storage: 74
+        case .conflict, .busy: 75
+        case .failed: 1
+        }
+    }
+
+    /// The HTTP status the API answers with.
+    public var httpStatus: Int {
+        switch kind {
+        case .malformed: 400
+        case .invalidOption, .invalidInput, .noSubject: 422
+        case .notFound: 404
+        case .unavailable, .busy: 503
+        case .conflict: 409
+        case .cannotWrite, .storage, .failed: 500
+        }
+    }
+}
+
+extension LibraryError {
+    /// The failure this library error is.
+    public var failure: Failure {
+        switch self {
+        case .unknownCollage, .unknownPhoto, .unknownSticker, .missingPhotoFile: Failure(.notFound, description)
+        case .notALibrary, .newerSchema, .edit, .image, .invalidCollage: Failure(.invalidInput, description)
+        case .unwritable: Failure(.cannotWrite, description)
+        case .staleVersion: Failure(.conflict, description)
+        case .database: Failure(.storage, description)
+        case .invalid: Failure(.malformed, description)
+        }
+    }
+}
+
+extension RenderError {
+    /// The failure this render error is.
+    public var failure: Failure {
+        switch self {
+        case .missingFile, .emptyFile: Failure(.notFound, description)
+        case .unreadableImage, .imageTooLarge, .unresolvedReference, .invalidDocument:
+            Failure(.invalidInput, description)
+        case .outputTooLarge, .invalidOptions: Failure(.invalidOption, description)
+        case .unsupportedFormat: Failure(.unavailable, description)
+        case .cannotWrite: Failure(.cannotWrite, description)
+        case .failed, .cancelled: Failure(.failed, description)
+        }
+    }
+}
+
+extension StickerError {
+    /// The failure this sticker error is.
+    public var failure: Failure {
+        switch self {
+        case .modelMissing, .modelInvalid, .engineMissing: Failure(.unavailable, description)
+        case .noSubject, .noSubjectAt, .noSuchInstance: Failure(.noSubject, description)
+        case .image(let error): error.failure
+        case .inference: Failure(.failed, description)
+        case .library(let error): error.failure
+        case .invalidOptions: Failure(.invalidOption, description)
+        }
+    }
+}
+
+extension DocumentError {
+    /// The failure this document error is: every problem, one per line.
+    public var failure: Failure { Failure(.invalidInput, description) }
+}

@@ -1,0 +1,76 @@
+import CollageCore
+import CollageLibrary
+import CollageRender
+import Foundation
+
+/// One JSON form per record, shared by `--json` on the command line and the API. A face adds
+/// what only it has (the command line a file path, the API the URLs of its images) with
+/// ``adding(_:to:)``.
+public enum RecordJSON {
+    /// `{id, name, format, width, height, bytes, imported}`.
+    public static func photo(_ photo: PhotoRecord) -> JSONValue {
+        .object([
+            "id": .string(photo.id), "name": .string(photo.originalName), "format": .string(photo.format),
+            "width": .number(Double(photo.width)), "height": .number(Double(photo.height)),
+            "bytes": .number(Double(photo.byteSize)), "imported": .string(CollageDocument.jsonDate(photo.importedAt)),
+        ])
+    }
+
+    /// `{id, photo, width, height}`.
+    public static func sticker(_ sticker: StickerRecord) -> JSONValue {
+        .object([
+            "id": .string(sticker.id), "photo": .string(sticker.photoID), "width": .number(Double(sticker.width)),
+            "height": .number(Double(sticker.height)),
+        ])
+    }
+
+    /// `{id, title, items, template, version, created, updated}`.
+    public static func summary(_ summary: CollageSummary) -> JSONValue {
+        .object([
+            "id": .string(summary.id), "title": .string(summary.title), "items": .number(Double(summary.itemCount)),
+            "template": summary.templateID.map(JSONValue.string) ?? .null, "version": .number(Double(summary.version)),
+            "created": .string(CollageDocument.jsonDate(summary.created)),
+            "updated": .string(CollageDocument.jsonDate(summary.updated)),
+        ])
+    }
+
+    /// `{file, width, height, format, dpi?}`.
+    public static func render(_ result: RenderResult) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "file": .string(result.file.path), "width": .number(Double(result.width)),
+            "height": .number(Double(result.height)), "format": .string(result.format.rawValue),
+        ]
+        if let dpi = result.dpi { members["dpi"] = .number(dpi) }
+        return .object(members)
+    }
+
+    /// `{removedPhotos, removedFiles, freedBytes}`.
+    public static func cleanup(_ report: CleanupReport) -> JSONValue {
+        .object([
+            "removedPhotos": .array(report.removedPhotos.map(JSONValue.string)),
+            "removedFiles": .number(Double(report.removedFiles)), "freedBytes": .number(Double(report.freedBytes)),
+        ])
+    }
+
+    /// `{healthy, repaired, missingPhotos, missingStickers, brokenItems, invalidCollages}`.
+    public static func health(_ report: HealthReport) -> JSONValue {
+        .object([
+            "healthy": .bool(report.isHealthy), "repaired": .bool(report.repaired),
+            "missingPhotos": .array(report.missingPhotos.map(JSONValue.string)),
+            "missingStickers": .array(report.missingStickers.map(JSONValue.string)),
+            "brokenItems": .array(
+                report.brokenItems.map { .object(["collage": .string($0.collage), "item": .string($0.item)]) }),
+            "invalidCollages": .array(
+                report.invalidCollages.map {
+                    .object(["collage": .string($0.collage), "issues": .array($0.issues.map(JSONValue.string))])
+                }),
+        ])
+    }
+
+    /// `record` with more members (a face's own: a file path, image URLs).
+    public static func adding(_ extra: [String: JSONValue], to record: JSONValue) -> JSONValue {
+        guard case .object(var members) = record else { return record }
+        members.merge(extra) { _, new in new }
+        return .object(members)
+    }
+}
