@@ -38,14 +38,14 @@ enum Multipart {
                 throw HTTPError(.badRequest, "the upload is truncated: a part has no closing boundary")
             }
             if let name = fileName(headers) {
-                let safeName = URL(fileURLWithPath: name).lastPathComponent
-                let target = folder.appendingPathComponent("\(UUID().uuidString)-\(safeName)")
+                let safeName = Self.safeName(name)
+                let target = folder.appendingPathComponent(UUID().uuidString)
                 do {
                     try data[contentStart..<next.lowerBound].write(to: target)
                 } catch {
                     throw HTTPError(.internalError, "the upload could not be stored")
                 }
-                files.append(UploadedFile(fileName: safeName.isEmpty ? "photo" : safeName, file: target))
+                files.append(UploadedFile(fileName: safeName, file: target))
             }
             position = next.upperBound
         }
@@ -63,6 +63,17 @@ enum Multipart {
             }
         }
         return nil
+    }
+
+    /// The last path component of a client's file name, as a name this file system takes: not
+    /// `.` or `..`, and at most 200 bytes of UTF-8 (a file name may be 255), cut between characters.
+    static func safeName(_ name: String) -> String {
+        // Split by hand: a URL would resolve "." and ".." against this process's folder.
+        var safe = String(name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last ?? "")
+        safe.removeAll { $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } }
+        if safe == "." || safe == ".." { safe = "" }
+        while safe.utf8.count > 200 { safe.removeFirst() }
+        return safe.isEmpty ? "photo" : safe
     }
 
     private static func fileName(_ headers: String) -> String? {

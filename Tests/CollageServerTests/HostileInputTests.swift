@@ -277,3 +277,22 @@ extension JSONValue {
         if case .array(let elements) = self { elements } else { nil }
     }
 }
+
+@Suite("Upload file names")
+struct UploadNameTests {
+    @Test func namesAreSafeAndFitTheFileSystem() {
+        #expect(Multipart.safeName(".") == "photo" && Multipart.safeName("..") == "photo")
+        #expect(Multipart.safeName("../../etc/passwd") == "passwd")
+        #expect(Multipart.safeName("C:\\photos\\cat.jpg") == "cat.jpg")
+        let long = String(repeating: "写真", count: 40) + ".jpg"
+        let safe = Multipart.safeName(long)
+        #expect(safe.utf8.count <= 200 && safe.hasSuffix(".jpg"))
+    }
+
+    @Test func aLongNonLatinNameUploads() throws {
+        let live = try LiveServer()
+        let name = String(repeating: "猫", count: 76) + ".jpg"
+        let upload = try live.upload([(name, try live.photoData([10, 200, 30]))])
+        #expect(upload.status == 201, "\(upload.text)")
+    }
+}
