@@ -29,8 +29,11 @@ public final class CollageServer: Sendable {
         _ = ScratchSpace.folder
         // The Host header is checked against the port before it is known, so bind first.
         let holder = AppHolder()
+        // One pair of body limits: the app's, which admission checks against Content-Length.
+        let limits = HTTPServer.Limits(
+            maximumBodyBytes: CollageApp.maximumBodyBytes, maximumUploadBytes: CollageApp.maximumUploadBytes)
         server = try HTTPServer(
-            host: bindHost, port: port, admit: { request in holder.admit(request) },
+            host: bindHost, port: port, limits: limits, admit: { request in holder.admit(request) },
             handler: { request in holder.handle(request) })
         let boundPort = server.port
         var hosts: Set<String> = ["127.0.0.1:\(boundPort)", "localhost:\(boundPort)", "[::1]:\(boundPort)"]

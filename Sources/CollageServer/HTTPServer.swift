@@ -23,9 +23,9 @@ final class HTTPServer: @unchecked Sendable {
 
     struct Limits: Sendable {
         /// The largest request body kept in memory (JSON and the like).
-        var maximumBodyBytes = 2 * 1024 * 1024
+        var maximumBodyBytes: Int
         /// The largest upload streamed to disk.
-        var maximumUploadBytes = 300 * 1024 * 1024
+        var maximumUploadBytes: Int
         /// Connections open at once, from everyone.
         var connectionLimit: UInt32 = 1000
         /// Connections open at once from one address, so one client cannot starve the others.
@@ -42,7 +42,7 @@ final class HTTPServer: @unchecked Sendable {
     ///   - admit: judges a request from its line and headers alone; a response refuses it.
     ///   - handler: answers a request whose body is in.
     init(
-        host: String, port: Int, limits: Limits = Limits(),
+        host: String, port: Int, limits: Limits,
         admit: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) throws(ServerError) {
