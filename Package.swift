@@ -1,6 +1,15 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// libvips' headers need glib's two include folders. They are named here rather than taken from
+// vips.pc, whose `-pthread` SwiftPM refuses with a warning on every build.
+#if arch(arm64)
+    let multiarch = "aarch64-linux-gnu"
+#else
+    let multiarch = "x86_64-linux-gnu"
+#endif
+let glibIncludes = ["-I/usr/include/glib-2.0", "-I/usr/lib/\(multiarch)/glib-2.0/include"]
+
 let package = Package(
     name: "Collage",
     products: [
@@ -20,10 +29,11 @@ let package = Package(
         .target(name: "CollageCore"),
 
         // libvips: the system library, and the fixed-arity C shim that is the only code including it.
-        .systemLibrary(name: "CLibVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CLibVips", providers: [.apt(["libvips-dev"])]),
         .target(
             name: "CVips", dependencies: ["CLibVips"],
-            linkerSettings: [.linkedLibrary("z"), .linkedLibrary("gmodule-2.0")]),
+            cSettings: [.unsafeFlags(glibIncludes)],
+            linkerSettings: ["vips", "gobject-2.0", "glib-2.0", "gmodule-2.0", "z"].map { .linkedLibrary($0) }),
         // Collage document + photo files -> encoded image.
         .target(name: "CollageRender", dependencies: ["CollageCore", "CVips"]),
 
