@@ -33,9 +33,11 @@ let package = Package(
         .target(
             name: "CVips", dependencies: ["CLibVips"],
             cSettings: [.unsafeFlags(glibIncludes)],
-            linkerSettings: ["vips", "gobject-2.0", "glib-2.0", "gmodule-2.0", "z"].map { .linkedLibrary($0) }),
+            linkerSettings: ["vips", "gobject-2.0", "glib-2.0", "gmodule-2.0"].map { .linkedLibrary($0) }),
+        // A PNG writer that deflates bands of rows on several threads (zlib only).
+        .target(name: "CParallelPNG", linkerSettings: [.linkedLibrary("z")]),
         // Collage document + photo files -> encoded image.
-        .target(name: "CollageRender", dependencies: ["CollageCore", "CVips"]),
+        .target(name: "CollageRender", dependencies: ["CollageCore", "CVips", "CParallelPNG"]),
 
         // SQLite (module map + the macro shim) and the on-disk library built on it.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
@@ -69,18 +71,33 @@ let package = Package(
             name: "collage",
             dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageKit", "CollageServer"]),
 
+        // What the test targets share: temporary folders, photo files, tools, the in-process API client.
+        .target(
+            name: "CollageTestSupport",
+            dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageServer"],
+            path: "Tests/Support"),
+
         .testTarget(name: "CollageCoreTests", dependencies: ["CollageCore"]),
-        .testTarget(name: "CollageRenderTests", dependencies: ["CollageRender", "CollageCore"]),
         .testTarget(
-            name: "StickersTests", dependencies: ["Stickers", "CollageLibrary", "CollageRender", "CollageCore"]),
-        .testTarget(name: "CollageLibraryTests", dependencies: ["CollageLibrary", "CollageRender", "CollageCore"]),
+            name: "CollageRenderTests",
+            dependencies: ["CollageRender", "CollageCore", "CParallelPNG", "CollageTestSupport"]),
+        .testTarget(
+            name: "StickersTests",
+            dependencies: ["Stickers", "CollageLibrary", "CollageRender", "CollageCore", "CollageTestSupport"]),
+        .testTarget(
+            name: "CollageLibraryTests",
+            dependencies: ["CollageLibrary", "CollageRender", "CollageCore", "CollageTestSupport"]),
         .testTarget(
             name: "CollageServerTests",
-            dependencies: ["CollageServer", "CollageLibrary", "Stickers", "CollageRender", "CollageCore"]),
+            dependencies: [
+                "CollageServer", "CollageLibrary", "Stickers", "CollageRender", "CollageCore", "CollageTestSupport",
+            ]),
         // Runs the built `collage` binary as a user would; depends on it so it is built first.
         .testTarget(
             name: "CollageCLITests",
-            dependencies: ["collage", "CollageCore", "CollageRender", "CollageLibrary", "CollageServer"]),
+            dependencies: [
+                "collage", "CollageCore", "CollageRender", "CollageLibrary", "CollageServer", "CollageTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,7 +4,6 @@
 #include <dlfcn.h>
 #include <gmodule.h>
 #include <stdlib.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
@@ -90,6 +89,8 @@ int cvips_init_deferring_modules(void) {
 
 const char *cvips_version(void) { return vips_version_string(); }
 
+int cvips_concurrency(void) { return vips_concurrency_get(); }
+
 char *cvips_error_take(void) {
     // vips_error_buffer_copy copies and clears the (global) buffer in one step.
     return vips_error_buffer_copy();
@@ -140,92 +141,13 @@ int cvips_has_icc(const CVipsImage *image) {
     return vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
 }
 
-static uint32_t icc_u32(const unsigned char *at) {
-    return (uint32_t)at[0] << 24 | (uint32_t)at[1] << 16 | (uint32_t)at[2] << 8 | at[3];
-}
-
-static double icc_s15(const unsigned char *at) { return (int32_t)icc_u32(at) / 65536.0; }
-
-/// The tag with `signature` in an ICC profile, bounds-checked; NULL when absent or malformed.
-static const unsigned char *icc_tag(const unsigned char *profile, size_t size, const char *signature,
-                                    size_t *length) {
-    if (size < 132) return NULL;
-    uint32_t count = icc_u32(profile + 128);
-    if (count > (size - 132) / 12) return NULL;
-    for (uint32_t i = 0; i < count; i++) {
-        const unsigned char *entry = profile + 132 + 12 * (size_t)i;
-        if (memcmp(entry, signature, 4) != 0) continue;
-        uint32_t offset = icc_u32(entry + 4), tag_size = icc_u32(entry + 8);
-        if (offset > size || tag_size > size - offset) return NULL;
-        *length = tag_size;
-        return profile + offset;
-    }
-    return NULL;
-}
-
-/// A tone curve (curv or para) at `x` in 0...1; -1 when it cannot be read.
-static double icc_curve(const unsigned char *tag, size_t length, double x) {
-    if (length >= 12 && memcmp(tag, "curv", 4) == 0) {
-        uint32_t points = icc_u32(tag + 8);
-        if (points > (length - 12) / 2) return -1;
-        if (points == 0) return x;
-        if (points == 1) return pow(x, ((tag[12] << 8) | tag[13]) / 256.0);
-        double position = x * (points - 1);
-        uint32_t index = (uint32_t)position;
-        if (index >= points - 1) index = points - 2;
-        const unsigned char *at = tag + 12 + 2 * (size_t)index;
-        double low = ((at[0] << 8) | at[1]) / 65535.0, high = ((at[2] << 8) | at[3]) / 65535.0;
-        return low + (high - low) * (position - index);
-    }
-    if (length >= 12 && memcmp(tag, "para", 4) == 0) {
-        static const int parameter_counts[] = {1, 3, 4, 5, 7};
-        int type = (tag[8] << 8) | tag[9];
-        if (type > 4 || length < 12 + 4 * (size_t)parameter_counts[type]) return -1;
-        double p[7] = {0};
-        for (int i = 0; i < parameter_counts[type]; i++) p[i] = icc_s15(tag + 12 + 4 * i);
-        double g = p[0], a = p[1], b = p[2], c = p[3], d = p[4], e = p[5], f = p[6];
-        switch (type) {
-        case 0: return pow(x, g);
-        case 1: return a != 0 && x >= -b / a ? pow(a * x + b, g) : 0;
-        case 2: return a != 0 && x >= -b / a ? pow(a * x + b, g) + c : c;
-        case 3: return x >= d ? pow(a * x + b, g) : c * x;
-        default: return x >= d ? pow(a * x + b, g) + e : c * x + f;
-        }
-    }
-    return -1;
-}
-
-int cvips_profile_is_srgb(const CVipsImage *image) {
+const void *cvips_icc_profile(const CVipsImage *image, size_t *size) {
     const void *data = NULL;
-    size_t size = 0;
+    *size = 0;
     if (!vips_image_get_typeof(image, VIPS_META_ICC_NAME) ||
-        vips_image_get_blob((VipsImage *)image, VIPS_META_ICC_NAME, &data, &size) || size < 132)
-        return 0;
-    const unsigned char *profile = data;
-    if (memcmp(profile + 16, "RGB ", 4) != 0 || memcmp(profile + 20, "XYZ ", 4) != 0) return 0;
-    // sRGB's primaries adapted to the D50 connection space, as every sRGB matrix profile stores them.
-    static const char *colorants[] = {"rXYZ", "gXYZ", "bXYZ"};
-    static const double expected[3][3] = {
-        {0.4361, 0.2225, 0.0139}, {0.3851, 0.7169, 0.0971}, {0.1431, 0.0606, 0.7141}};
-    for (int i = 0; i < 3; i++) {
-        size_t length = 0;
-        const unsigned char *tag = icc_tag(profile, size, colorants[i], &length);
-        if (!tag || length < 20 || memcmp(tag, "XYZ ", 4) != 0) return 0;
-        for (int axis = 0; axis < 3; axis++)
-            if (fabs(icc_s15(tag + 8 + 4 * axis) - expected[i][axis]) > 0.004) return 0;
-    }
-    static const char *curves[] = {"rTRC", "gTRC", "bTRC"};
-    for (int i = 0; i < 3; i++) {
-        size_t length = 0;
-        const unsigned char *tag = icc_tag(profile, size, curves[i], &length);
-        if (!tag) return 0;
-        for (double x = 0.05; x < 1; x += 0.15) {
-            double srgb = x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4);
-            // Within half a level of 8-bit output.
-            if (fabs(icc_curve(tag, length, x) - srgb) > 0.002) return 0;
-        }
-    }
-    return 1;
+        vips_image_get_blob((VipsImage *)image, VIPS_META_ICC_NAME, &data, size))
+        return NULL;
+    return data;
 }
 
 int cvips_thumbnail(const char *path, int width, int height, int to_srgb, CVipsImage **out) {

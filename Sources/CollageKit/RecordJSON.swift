@@ -34,6 +34,23 @@ public enum RecordJSON {
         ])
     }
 
+    /// The same summary, of a collage just stored.
+    public static func summary(_ stored: StoredCollage) -> JSONValue {
+        .object([
+            "id": .string(stored.collage.id), "title": .string(stored.collage.title),
+            "items": .number(Double(stored.collage.items.count)),
+            "template": stored.collage.templateID.map(JSONValue.string) ?? .null,
+            "version": .number(Double(stored.version)),
+            "created": .string(CollageDocument.jsonDate(stored.collage.created)),
+            "updated": .string(CollageDocument.jsonDate(stored.collage.updated)),
+        ])
+    }
+
+    /// `{version, collage}`: a stored collage's whole document.
+    public static func document(_ stored: StoredCollage) -> JSONValue {
+        .object(["version": .number(Double(stored.version)), "collage": CollageDocument.jsonValue(of: stored.collage)])
+    }
+
     /// `{file, width, height, format, dpi?}`.
     public static func render(_ result: RenderResult) -> JSONValue {
         var members: [String: JSONValue] = [

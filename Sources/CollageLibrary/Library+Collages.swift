@@ -21,7 +21,7 @@ extension Library {
             throw .edit(error)
         }
         return try database.write { connection throws(LibraryError) in
-            try sql(database.path) { () throws(SQLiteError) in try Self.insert(collage, version: 1, into: connection) }
+            try Self.insert(collage, version: 1, into: connection)
             return StoredCollage(collage: collage, version: 1)
         }
     }
@@ -29,20 +29,17 @@ extension Library {
     /// Every collage, most recently changed first, with item counts.
     public func collages() throws(LibraryError) -> [CollageSummary] {
         try database.read { connection throws(LibraryError) in
-            try sql(database.path) { () throws(SQLiteError) in
-                try connection.query(
-                    """
-                    SELECT c.id, c.title, c.created_at, c.updated_at, c.template_id, c.version,
-                        (SELECT COUNT(*) FROM items i WHERE i.collage_id = c.id)
-                    FROM collages c ORDER BY c.updated_at DESC, c.created_at DESC, c.id
-                    """
-                ) { row throws(SQLiteError) in
-                    CollageSummary(
-                        id: try row.text(0), title: try row.text(1),
-                        created: Date(timeIntervalSince1970: try row.double(2)),
-                        updated: Date(timeIntervalSince1970: try row.double(3)), itemCount: try row.int(6),
-                        templateID: row.optionalText(4), version: try row.int(5))
-                }
+            try connection.query(
+                """
+                SELECT c.id, c.title, c.created_at, c.updated_at, c.template_id, c.version,
+                    (SELECT COUNT(*) FROM items i WHERE i.collage_id = c.id) AS item_count
+                FROM collages c ORDER BY c.updated_at DESC, c.created_at DESC, c.id
+                """
+            ) { row throws(LibraryError) in
+                CollageSummary(
+                    id: try row.text("id"), title: try row.text("title"), created: try row.date("created_at"),
+                    updated: try row.date("updated_at"), itemCount: try row.int("item_count"),
+                    templateID: try row.optionalText("template_id"), version: try row.int("version"))
             }
         }
     }
@@ -51,7 +48,7 @@ extension Library {
     public func collage(_ id: String) throws(LibraryError) -> StoredCollage {
         try database.read { connection throws(LibraryError) in
             let resolved = try resolveCollageID(id, connection)
-            return try sql(database.path) { () throws(SQLiteError) in try Self.load(resolved, from: connection) }
+            return try Self.load(resolved, from: connection)
         }
     }
 
@@ -96,7 +93,7 @@ extension Library {
     ) throws(LibraryError) -> StoredCollage {
         try database.write { connection throws(LibraryError) in
             let resolved = try resolveCollageID(id, connection)
-            let stored = try sql(database.path) { () throws(SQLiteError) in try Self.load(resolved, from: connection) }
+            let stored = try Self.load(resolved, from: connection)
             if let expectedVersion, expectedVersion != stored.version {
                 throw LibraryError.staleVersion(collage: resolved, expected: expectedVersion, current: stored.version)
             }
@@ -107,10 +104,8 @@ extension Library {
             guard issues.isEmpty else { throw LibraryError.invalidCollage(issues) }
             next.updated = now().roundedToMilliseconds
             let version = stored.version + 1
-            try sql(database.path) { () throws(SQLiteError) in
-                try connection.run("DELETE FROM collages WHERE id = ?", [resolved])
-                try Self.insert(next, version: version, into: connection)
-            }
+            try connection.run("DELETE FROM collages WHERE id = ?", [resolved])
+            try Self.insert(next, version: version, into: connection)
             return StoredCollage(collage: next, version: version)
         }
     }
@@ -129,16 +124,14 @@ extension Library {
     public func duplicate(_ id: String) throws(LibraryError) -> StoredCollage {
         try database.write { connection throws(LibraryError) in
             let resolved = try resolveCollageID(id, connection)
-            let original = try sql(database.path) { () throws(SQLiteError) in
-                try Self.load(resolved, from: connection)
-            }
+            let original = try Self.load(resolved, from: connection)
             var copy = original.collage
             copy.id = Self.newID()
             let suffix = " copy"
             copy.title = String(original.collage.title.prefix(EditRules.maximumTitleLength - suffix.count)) + suffix
             copy.created = now().roundedToMilliseconds
             copy.updated = copy.created
-            try sql(database.path) { () throws(SQLiteError) in try Self.insert(copy, version: 1, into: connection) }
+            try Self.insert(copy, version: 1, into: connection)
             return StoredCollage(collage: copy, version: 1)
         }
     }
@@ -147,9 +140,7 @@ extension Library {
     public func deleteCollage(_ id: String) throws(LibraryError) {
         try database.write { connection throws(LibraryError) in
             let resolved = try resolveCollageID(id, connection)
-            try sql(database.path) { () throws(SQLiteError) in
-                try connection.run("DELETE FROM collages WHERE id = ?", [resolved])
-            }
+            try connection.run("DELETE FROM collages WHERE id = ?", [resolved])
         }
     }
 
@@ -163,14 +154,13 @@ extension Library {
     }
 
     private func resolveCollageID(_ id: String, _ connection: Connection) throws(LibraryError) -> String {
-        let matches = try sql(database.path) { () throws(SQLiteError) in
-            let exact = try connection.query("SELECT id FROM collages WHERE id = ?", [id]) { row throws(SQLiteError) in
-                try row.text(0)
-            }
-            if !exact.isEmpty || id.count < 4 { return exact }
-            return try connection.query(
+        var matches = try connection.query("SELECT id FROM collages WHERE id = ?", [id]) {
+            row throws(LibraryError) in try row.text("id")
+        }
+        if matches.isEmpty, id.count >= 4 {
+            matches = try connection.query(
                 "SELECT id FROM collages WHERE substr(id, 1, ?) = ? LIMIT 2", [id.count, id]
-            ) { row throws(SQLiteError) in try row.text(0) }
+            ) { row throws(LibraryError) in try row.text("id") }
         }
         guard matches.count == 1, let only = matches.first else {
             throw matches.isEmpty
@@ -179,7 +169,7 @@ extension Library {
         return only
     }
 
-    static func insert(_ collage: Collage, version: Int, into connection: Connection) throws(SQLiteError) {
+    static func insert(_ collage: Collage, version: Int, into connection: Connection) throws(LibraryError) {
         try connection.run(
             """
             INSERT INTO collages (id, title, created_at, updated_at, canvas_width, canvas_height, background,
@@ -206,25 +196,25 @@ extension Library {
         }
     }
 
-    static func load(_ id: String, from connection: Connection) throws(SQLiteError) -> StoredCollage {
+    static func load(_ id: String, from connection: Connection) throws(LibraryError) -> StoredCollage {
         let rows = try connection.query(
             """
             SELECT id, title, created_at, updated_at, canvas_width, canvas_height, background, spacing, padding,
                 corner_radius, template_id, version FROM collages WHERE id = ?
             """, [id]
-        ) { row throws(SQLiteError) -> (Collage, Int) in
+        ) { row throws(LibraryError) -> (Collage, Int) in
             let style = Style(
-                background: Color(parsing: try row.text(6)) ?? .white, spacing: try row.double(7),
-                padding: try row.double(8), cornerRadius: try row.double(9))
+                background: Color(parsing: try row.text("background")) ?? .white, spacing: try row.double("spacing"),
+                padding: try row.double("padding"), cornerRadius: try row.double("corner_radius"))
             let collage = Collage(
-                id: try row.text(0), title: try row.text(1), created: Date(timeIntervalSince1970: try row.double(2)),
-                updated: Date(timeIntervalSince1970: try row.double(3)),
-                canvas: Size(width: try row.double(4), height: try row.double(5)), style: style,
-                templateID: row.optionalText(10))
-            return (collage, try row.int(11))
+                id: try row.text("id"), title: try row.text("title"), created: try row.date("created_at"),
+                updated: try row.date("updated_at"),
+                canvas: Size(width: try row.double("canvas_width"), height: try row.double("canvas_height")),
+                style: style, templateID: try row.optionalText("template_id"))
+            return (collage, try row.int("version"))
         }
         guard let first = rows.first else {
-            throw SQLiteError(code: 12, message: "no collage \(id)", sql: nil)
+            throw LibraryError.unknownCollage(id)
         }
         var collage = first.0
         let version = first.1
@@ -233,22 +223,25 @@ extension Library {
             SELECT id, kind, ref, x, y, width, height, rotation, crop_x, crop_y, crop_zoom, slot, outline, shadow
             FROM items WHERE collage_id = ? ORDER BY z
             """, [id]
-        ) { row throws(SQLiteError) in
-            let reference = try row.text(2)
-            let content: ItemContent = try row.text(1) == "sticker" ? .sticker(reference) : .photo(reference)
+        ) { row throws(LibraryError) in
+            let reference = try row.text("ref")
+            let content: ItemContent = try row.text("kind") == "sticker" ? .sticker(reference) : .photo(reference)
             var crop: Crop?
-            if let x = row.optionalDouble(8), let y = row.optionalDouble(9), let zoom = row.optionalDouble(10) {
+            if let x = try row.optionalDouble("crop_x"), let y = try row.optionalDouble("crop_y"),
+                let zoom = try row.optionalDouble("crop_zoom")
+            {
                 crop = Crop(focus: Point(x: x, y: y), zoom: zoom)
             }
             var stickerStyle: StickerStyle?
-            if let outline = row.optionalDouble(12) {
-                stickerStyle = StickerStyle(outlineWidth: outline, shadow: (row.optionalInt(13) ?? 0) != 0)
+            if let outline = try row.optionalDouble("outline") {
+                stickerStyle = StickerStyle(outlineWidth: outline, shadow: (try row.optionalInt("shadow") ?? 0) != 0)
             }
             return CollageItem(
-                id: try row.text(0), content: content,
+                id: try row.text("id"), content: content,
                 frame: Rect(
-                    x: try row.double(3), y: try row.double(4), width: try row.double(5), height: try row.double(6)),
-                rotation: Angle(degrees: try row.double(7)), crop: crop, slot: row.optionalInt(11),
+                    x: try row.double("x"), y: try row.double("y"), width: try row.double("width"),
+                    height: try row.double("height")),
+                rotation: Angle(degrees: try row.double("rotation")), crop: crop, slot: try row.optionalInt("slot"),
                 stickerStyle: stickerStyle)
         }
         return StoredCollage(collage: collage, version: version)

@@ -15,22 +15,21 @@ extension Library {
         var report = CleanupReport()
         let staleBefore = now().addingTimeInterval(-Self.abandonedAfter)
         try database.write { connection throws(LibraryError) in
-            let known = try sql(database.path) { () throws(SQLiteError) -> Set<String> in
-                let ids = try connection.query(
-                    """
-                    SELECT id FROM photos WHERE id NOT IN (SELECT ref FROM items WHERE kind = 'photo')
-                        AND id NOT IN (SELECT photo_id FROM stickers)
-                    """
-                ) { row throws(SQLiteError) in try row.text(0) }
-                for id in ids { try connection.run("DELETE FROM photos WHERE id = ?", [id]) }
-                report.removedPhotos = ids
-                let photos = try connection.query("SELECT id FROM photos") { row throws(SQLiteError) in try row.text(0)
-                }
-                let stickers = try connection.query("SELECT id FROM stickers") { row throws(SQLiteError) in
-                    try row.text(0)
-                }
-                return Set(photos).union(stickers)
+            let ids = try connection.query(
+                """
+                SELECT id FROM photos WHERE id NOT IN (SELECT ref FROM items WHERE kind = 'photo')
+                    AND id NOT IN (SELECT photo_id FROM stickers)
+                """
+            ) { row throws(LibraryError) in try row.text("id") }
+            for id in ids { try connection.run("DELETE FROM photos WHERE id = ?", [id]) }
+            report.removedPhotos = ids
+            let photos = try connection.query("SELECT id FROM photos") { row throws(LibraryError) in
+                try row.text("id")
             }
+            let stickers = try connection.query("SELECT id FROM stickers") { row throws(LibraryError) in
+                try row.text("id")
+            }
+            let known = Set(photos).union(stickers)
             for folder in [photosFolder, derivedFolder] {
                 for file in Self.files(under: folder) {
                     let name = file.lastPathComponent
@@ -138,54 +137,52 @@ extension Library {
     public func checkHealth(repair: Bool = false) throws(LibraryError) -> HealthReport {
         var report = HealthReport()
         try database.write { connection throws(LibraryError) in
-            try sql(database.path) { () throws(SQLiteError) in
-                let photos = try connection.query("SELECT \(Self.photoColumns) FROM photos") {
-                    row throws(SQLiteError) in try Self.photo(from: row)
-                }
-                report.missingPhotos = photos.filter {
-                    !FileManager.default.fileExists(atPath: originalFile(of: $0).path)
-                }
-                .map(\.id)
-                let stickerIDs = try connection.query("SELECT id, photo_id FROM stickers") { row throws(SQLiteError) in
-                    (try row.text(0), try row.text(1))
-                }
-                // A sticker keeps working without its photo's original: only its own file counts.
-                report.missingStickers = stickerIDs.filter { id, _ in
-                    !FileManager.default.fileExists(atPath: stickerFile(id: id).path)
-                }.map(\.0)
-                let photosStickersNeed = Set(
-                    stickerIDs.filter { !report.missingStickers.contains($0.0) }.map(\.1))
-                let present = Set(photos.map(\.id)).subtracting(report.missingPhotos)
-                    .union(Set(stickerIDs.map(\.0)).subtracting(report.missingStickers))
-                let items = try connection.query("SELECT collage_id, id, ref FROM items ORDER BY collage_id, z") {
-                    row throws(SQLiteError) in (try row.text(0), try row.text(1), try row.text(2))
-                }
-                report.brokenItems = items.filter { !present.contains($0.2) }.map { ($0.0, $0.1) }
-                let collageIDs = try connection.query("SELECT id FROM collages ORDER BY id") {
-                    row throws(SQLiteError) in try row.text(0)
-                }
-                for id in collageIDs {
-                    let issues = CollageDocument.issues(in: try Self.load(id, from: connection).collage)
-                    if !issues.isEmpty { report.invalidCollages.append((id, issues.map(\.description))) }
-                }
-                guard repair,
-                    !(report.missingPhotos.isEmpty && report.missingStickers.isEmpty && report.brokenItems.isEmpty)
-                else { return }
-                for (collage, item) in report.brokenItems {
-                    try connection.run("DELETE FROM items WHERE collage_id = ? AND id = ?", [collage, item])
-                }
-                for collage in Set(report.brokenItems.map(\.collage)) {
-                    try connection.run(
-                        "UPDATE collages SET version = version + 1, updated_at = ? WHERE id = ?",
-                        [now().timeIntervalSince1970, collage])
-                }
-                for id in report.missingStickers { try connection.run("DELETE FROM stickers WHERE id = ?", [id]) }
-                // A photo whose working stickers point at it keeps its record (its items are gone).
-                for id in report.missingPhotos where !photosStickersNeed.contains(id) {
-                    try connection.run("DELETE FROM photos WHERE id = ?", [id])
-                }
-                report.repaired = true
+            let photos = try connection.query("SELECT \(Self.photoColumns) FROM photos") {
+                row throws(LibraryError) in try Self.photo(from: row)
             }
+            report.missingPhotos = photos.filter {
+                !FileManager.default.fileExists(atPath: originalFile(of: $0).path)
+            }
+            .map(\.id)
+            let stickerIDs = try connection.query("SELECT id, photo_id FROM stickers") { row throws(LibraryError) in
+                (try row.text("id"), try row.text("photo_id"))
+            }
+            // A sticker keeps working without its photo's original: only its own file counts.
+            report.missingStickers = stickerIDs.filter { id, _ in
+                !FileManager.default.fileExists(atPath: stickerFile(id: id).path)
+            }.map(\.0)
+            let photosStickersNeed = Set(
+                stickerIDs.filter { !report.missingStickers.contains($0.0) }.map(\.1))
+            let present = Set(photos.map(\.id)).subtracting(report.missingPhotos)
+                .union(Set(stickerIDs.map(\.0)).subtracting(report.missingStickers))
+            let items = try connection.query("SELECT collage_id, id, ref FROM items ORDER BY collage_id, z") {
+                row throws(LibraryError) in (try row.text("collage_id"), try row.text("id"), try row.text("ref"))
+            }
+            report.brokenItems = items.filter { !present.contains($0.2) }.map { ($0.0, $0.1) }
+            let collageIDs = try connection.query("SELECT id FROM collages ORDER BY id") {
+                row throws(LibraryError) in try row.text("id")
+            }
+            for id in collageIDs {
+                let issues = CollageDocument.issues(in: try Self.load(id, from: connection).collage)
+                if !issues.isEmpty { report.invalidCollages.append((id, issues.map(\.description))) }
+            }
+            guard repair,
+                !(report.missingPhotos.isEmpty && report.missingStickers.isEmpty && report.brokenItems.isEmpty)
+            else { return }
+            for (collage, item) in report.brokenItems {
+                try connection.run("DELETE FROM items WHERE collage_id = ? AND id = ?", [collage, item])
+            }
+            for collage in Set(report.brokenItems.map(\.collage)) {
+                try connection.run(
+                    "UPDATE collages SET version = version + 1, updated_at = ? WHERE id = ?",
+                    [now().timeIntervalSince1970, collage])
+            }
+            for id in report.missingStickers { try connection.run("DELETE FROM stickers WHERE id = ?", [id]) }
+            // A photo whose working stickers point at it keeps its record (its items are gone).
+            for id in report.missingPhotos where !photosStickersNeed.contains(id) {
+                try connection.run("DELETE FROM photos WHERE id = ?", [id])
+            }
+            report.repaired = true
         }
         return report
     }

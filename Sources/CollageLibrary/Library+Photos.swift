@@ -59,17 +59,15 @@ extension Library {
             for (made, destination) in staged where !FileManager.default.fileExists(atPath: destination.path) {
                 try place(made, at: destination)
             }
-            return try sql(database.path) { () throws(SQLiteError) in
-                try connection.run(
-                    """
-                    INSERT OR IGNORE INTO photos (id, original_name, format, extension, width, height, byte_size,
-                        imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        record.id, record.originalName, record.format, record.fileExtension, record.width,
-                        record.height, record.byteSize, record.importedAt.timeIntervalSince1970,
-                    ])
-            }
+            return try connection.run(
+                """
+                INSERT OR IGNORE INTO photos (id, original_name, format, extension, width, height, byte_size,
+                    imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    record.id, record.originalName, record.format, record.fileExtension, record.width,
+                    record.height, record.byteSize, record.importedAt.timeIntervalSince1970,
+                ])
         }
         return ImportResult(photo: try photo(hash), isNew: inserted > 0)
     }
@@ -77,10 +75,8 @@ extension Library {
     /// Every photo, newest import first.
     public func photos() throws(LibraryError) -> [PhotoRecord] {
         try database.read { connection throws(LibraryError) in
-            try sql(database.path) { () throws(SQLiteError) in
-                try connection.query("SELECT \(Self.photoColumns) FROM photos ORDER BY imported_at DESC, id") {
-                    row throws(SQLiteError) in try Self.photo(from: row)
-                }
+            try connection.query("SELECT \(Self.photoColumns) FROM photos ORDER BY imported_at DESC, id") {
+                row throws(LibraryError) in try Self.photo(from: row)
             }
         }
     }
@@ -90,11 +86,9 @@ extension Library {
         if let exact = try photoIfPresent(id) { return exact }
         guard id.count >= 6, id.allSatisfy(\.isHexDigit) else { throw .unknownPhoto(id) }
         let matches = try database.read { connection throws(LibraryError) in
-            try sql(database.path) { () throws(SQLiteError) in
-                try connection.query(
-                    "SELECT \(Self.photoColumns) FROM photos WHERE id LIKE ? LIMIT 2", [id.lowercased() + "%"]
-                ) { row throws(SQLiteError) in try Self.photo(from: row) }
-            }
+            try connection.query(
+                "SELECT \(Self.photoColumns) FROM photos WHERE id LIKE ? LIMIT 2", [id.lowercased() + "%"]
+            ) { row throws(LibraryError) in try Self.photo(from: row) }
         }
         guard matches.count == 1, let only = matches.first else {
             throw matches.isEmpty
@@ -123,20 +117,18 @@ extension Library {
 
     static let photoColumns = "id, original_name, format, extension, width, height, byte_size, imported_at"
 
-    static func photo(from row: Row) throws(SQLiteError) -> PhotoRecord {
+    static func photo(from row: Row) throws(LibraryError) -> PhotoRecord {
         PhotoRecord(
-            id: try row.text(0), originalName: try row.text(1), format: try row.text(2), width: try row.int(4),
-            height: try row.int(5), byteSize: try row.int(6),
-            importedAt: Date(timeIntervalSince1970: try row.double(7)), fileExtension: try row.text(3))
+            id: try row.text("id"), originalName: try row.text("original_name"), format: try row.text("format"),
+            width: try row.int("width"), height: try row.int("height"), byteSize: try row.int("byte_size"),
+            importedAt: try row.date("imported_at"), fileExtension: try row.text("extension"))
     }
 
     func photoIfPresent(_ id: String) throws(LibraryError) -> PhotoRecord? {
         try database.read { connection throws(LibraryError) in
-            try sql(database.path) { () throws(SQLiteError) in
-                try connection.query("SELECT \(Self.photoColumns) FROM photos WHERE id = ?", [id]) {
-                    row throws(SQLiteError) in try Self.photo(from: row)
-                }.first
-            }
+            try connection.query("SELECT \(Self.photoColumns) FROM photos WHERE id = ?", [id]) {
+                row throws(LibraryError) in try Self.photo(from: row)
+            }.first
         }
     }
 
@@ -172,10 +164,10 @@ extension Library {
         let copy = try stageCopy(of: file, in: staging)
         try database.write { connection throws(LibraryError) in
             // Only while the record is still there: a cleanup may have removed it meanwhile.
-            let recorded = try sql(database.path) { () throws(SQLiteError) in
-                try !connection.query("SELECT 1 FROM photos WHERE id = ?", [photo.id]) { _ throws(SQLiteError) in 1 }
-                    .isEmpty
+            let recorded = try !connection.query("SELECT 1 FROM photos WHERE id = ?", [photo.id]) {
+                _ throws(LibraryError) in 1
             }
+            .isEmpty
             if recorded, !FileManager.default.fileExists(atPath: stored.path) { try place(copy, at: stored) }
         }
     }

@@ -64,23 +64,21 @@ extension Library {
             width: image.width, height: image.height, createdAt: now())
         try database.write { connection throws(LibraryError) in
             // Placed with its row, in one transaction, so a cleanup never sees one without the other.
-            let photoStillThere = try sql(database.path) { () throws(SQLiteError) in
-                try !connection.query("SELECT 1 FROM photos WHERE id = ?", [photoID]) { _ throws(SQLiteError) in 1 }
-                    .isEmpty
+            let photoStillThere = try !connection.query("SELECT 1 FROM photos WHERE id = ?", [photoID]) {
+                _ throws(LibraryError) in 1
             }
+            .isEmpty
             guard photoStillThere else { throw LibraryError.unknownPhoto(photoID) }
             try place(made, at: file)
-            try sql(database.path) { () throws(SQLiteError) in
-                try connection.run(
-                    """
-                    INSERT OR REPLACE INTO stickers (id, photo_id, selection, outline, shadow, width, height, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        id, photoID, selection, outlineWidth, shadow, image.width, image.height,
-                        record.createdAt.timeIntervalSince1970,
-                    ])
-            }
+            try connection.run(
+                """
+                INSERT OR REPLACE INTO stickers (id, photo_id, selection, outline, shadow, width, height, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    id, photoID, selection, outlineWidth, shadow, image.width, image.height,
+                    record.createdAt.timeIntervalSince1970,
+                ])
         }
         return record
     }
@@ -94,14 +92,14 @@ extension Library {
     /// The cached subject focus of a photo for a model, if it was computed before.
     public func cachedFocus(photoID: String, model: String) throws(LibraryError) -> CachedFocus? {
         try database.read { connection throws(LibraryError) in
-            try sql(database.path) { () throws(SQLiteError) in
-                try connection.query(
-                    "SELECT focus_x, focus_y FROM photo_subjects WHERE photo_id = ? AND model = ?", [photoID, model]
-                ) { row throws(SQLiteError) -> CachedFocus in
-                    guard let x = row.optionalDouble(0), let y = row.optionalDouble(1) else { return .noSubject }
-                    return .subject(Point(x: x, y: y))
-                }.first
-            }
+            try connection.query(
+                "SELECT focus_x, focus_y FROM photo_subjects WHERE photo_id = ? AND model = ?", [photoID, model]
+            ) { row throws(LibraryError) -> CachedFocus in
+                guard let x = try row.optionalDouble("focus_x"), let y = try row.optionalDouble("focus_y") else {
+                    return .noSubject
+                }
+                return .subject(Point(x: x, y: y))
+            }.first
         }
     }
 
@@ -110,11 +108,9 @@ extension Library {
         var point: Point?
         if case .subject(let center) = focus { point = center }
         try database.write { connection throws(LibraryError) in
-            try sql(database.path) { () throws(SQLiteError) in
-                try connection.run(
-                    "INSERT OR REPLACE INTO photo_subjects (photo_id, model, focus_x, focus_y) VALUES (?, ?, ?, ?)",
-                    [photoID, model, point?.x, point?.y])
-            }
+            try connection.run(
+                "INSERT OR REPLACE INTO photo_subjects (photo_id, model, focus_x, focus_y) VALUES (?, ?, ?, ?)",
+                [photoID, model, point?.x, point?.y])
         }
     }
 
@@ -129,18 +125,16 @@ extension Library {
         -> [StickerRecord]
     {
         try database.read { connection throws(LibraryError) in
-            try sql(database.path) { () throws(SQLiteError) in
-                try connection.query(
-                    """
-                    SELECT id, photo_id, selection, outline, shadow, width, height, created_at FROM stickers
-                    WHERE \(condition) ORDER BY created_at DESC, id
-                    """, arguments
-                ) { row throws(SQLiteError) in
-                    StickerRecord(
-                        id: try row.text(0), photoID: try row.text(1), selection: try row.text(2),
-                        outlineWidth: try row.double(3), shadow: try row.int(4) != 0, width: try row.int(5),
-                        height: try row.int(6), createdAt: Date(timeIntervalSince1970: try row.double(7)))
-                }
+            try connection.query(
+                """
+                SELECT id, photo_id, selection, outline, shadow, width, height, created_at FROM stickers
+                WHERE \(condition) ORDER BY created_at DESC, id
+                """, arguments
+            ) { row throws(LibraryError) in
+                StickerRecord(
+                    id: try row.text("id"), photoID: try row.text("photo_id"), selection: try row.text("selection"),
+                    outlineWidth: try row.double("outline"), shadow: try row.int("shadow") != 0,
+                    width: try row.int("width"), height: try row.int("height"), createdAt: try row.date("created_at"))
             }
         }
     }

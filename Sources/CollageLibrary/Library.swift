@@ -94,20 +94,22 @@ public final class Library: Sendable {
         }
     }
 
-    private static func openingError(_ error: SQLiteError, path: String) -> LibraryError {
-        switch error.code {
+    /// What a failure while opening means to a person: a damaged file, or one they cannot write.
+    private static func openingError(_ error: LibraryError, path: String) -> LibraryError {
+        guard case .database(_, let info) = error else { return error }
+        return switch info.code {
         case SQLiteError.notADatabase, SQLiteError.corrupt:
-            .notALibrary(path: path, reason: "the database is damaged: \(error.message)")
+            .notALibrary(path: path, reason: "the database is damaged: \(info.message)")
         case SQLiteError.readOnly, SQLiteError.cannotOpen:
-            .unwritable(path: path, reason: error.message)
-        default: .database(path: path, error)
+            .unwritable(path: path, reason: info.message)
+        default: error
         }
     }
 
     private func migrate() throws(LibraryError) {
         let path = database.path
         let (version, application, tables) = try database.read { connection throws(LibraryError) in
-            do {
+            do throws(LibraryError) {
                 try connection.execute("PRAGMA foreign_keys = ON")
                 let mode = try connection.scalar("PRAGMA journal_mode = WAL")
                 guard mode == .text("wal") else {
@@ -117,18 +119,14 @@ public final class Library: Sendable {
                 let version = try connection.scalar("PRAGMA user_version")
                 let application = try connection.scalar("PRAGMA application_id")
                 let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'") {
-                    row throws(SQLiteError) in try row.text(0)
+                    row throws(LibraryError) in try row.text("name")
                 }
                 if case .integer(let version) = version, case .integer(let application) = application {
                     return (Int(version), Int32(truncatingIfNeeded: application), tables)
                 }
                 return (0, 0, tables)
-            } catch let error as LibraryError {
-                throw error
-            } catch let error as SQLiteError {
-                throw Self.openingError(error, path: path)
             } catch {
-                throw LibraryError.invalid("\(error)")
+                throw Self.openingError(error, path: path)
             }
         }
         if application != 0, application != Self.applicationID {
@@ -144,19 +142,17 @@ public final class Library: Sendable {
         }
         for (index, migration) in Schema.migrations.enumerated() where index >= version {
             try database.write { connection throws(LibraryError) in
-                try sql(path) { () throws(SQLiteError) in
-                    // Re-read inside the lock: another process may have migrated meanwhile.
-                    guard case .integer(let current) = try connection.scalar("PRAGMA user_version"), current == index
-                    else { return }
-                    try connection.execute(migration.sql)
-                    try connection.execute("PRAGMA user_version = \(index + 1)")
-                    try connection.execute("PRAGMA application_id = \(Self.applicationID)")
-                    let problems = try connection.query("PRAGMA foreign_key_check") { _ throws(SQLiteError) in 1 }
-                    if !problems.isEmpty {
-                        throw SQLiteError(
-                            code: SQLiteError.constraint, message: "\(migration.name) left broken references",
-                            sql: nil)
-                    }
+                // Re-read inside the lock: another process may have migrated meanwhile.
+                guard case .integer(let current) = try connection.scalar("PRAGMA user_version"), current == index
+                else { return }
+                try connection.execute(migration.sql)
+                try connection.execute("PRAGMA user_version = \(index + 1)")
+                try connection.execute("PRAGMA application_id = \(Self.applicationID)")
+                if try connection.exists("PRAGMA foreign_key_check") {
+                    throw connection.failure(
+                        SQLiteError(
+                            code: SQLiteError.constraint, message: "\(migration.name) left broken references", sql: nil)
+                    )
                 }
             }
         }

@@ -51,7 +51,7 @@ final class Connection {
     /// preparing costs more than running them.
     private var statements: [String: Statement] = [:]
 
-    init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+    init(path: String, readOnly: Bool = false) throws(LibraryError) {
         var handle: OpaquePointer?
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -60,13 +60,18 @@ final class Connection {
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let handle { sqlite3_close_v2(handle) }
-            throw SQLiteError(code: status, message: message, sql: nil)
+            throw .database(path: path, SQLiteError(code: status, message: message, sql: nil))
         }
         self.handle = handle
         self.path = path
         sqlite3_extended_result_codes(handle, 0)
         // Another process may hold the write lock briefly; wait for it rather than failing.
         sqlite3_busy_timeout(handle, 10_000)
+        // Many short-lived `collage` processes open one library. By default the last to close
+        // checkpoints the WAL and deletes it under an exclusive lock, and a process opening in
+        // that moment can be refused with "database is locked" before its busy timeout applies
+        // (seen with `gc` looping beside an import). Checkpoints still run as the WAL grows.
+        _ = CSQLite_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
     }
 
     deinit {
@@ -81,7 +86,7 @@ final class Connection {
     }
 
     /// A prepared statement for `sql`, reset and ready to bind.
-    private func prepared(_ sql: String) throws(SQLiteError) -> Statement {
+    private func prepared(_ sql: String) throws(LibraryError) -> Statement {
         if let cached = statements[sql] {
             cached.reset()
             return cached
@@ -92,19 +97,19 @@ final class Connection {
     }
 
     /// Runs statements that take no parameters and return no rows (schema, pragmas).
-    func execute(_ sql: String) throws(SQLiteError) {
+    func execute(_ sql: String) throws(LibraryError) {
         var errorMessage: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         guard status == SQLITE_OK else {
             let message = errorMessage.map { String(cString: $0) } ?? lastMessage
             sqlite3_free(errorMessage)
-            throw SQLiteError(code: status & 0xFF, message: message, sql: sql)
+            throw failure(SQLiteError(code: status & 0xFF, message: message, sql: sql))
         }
     }
 
     /// Runs one statement with bound parameters; returns how many rows it changed.
     @discardableResult
-    func run(_ sql: String, _ arguments: [any SQLBindable] = []) throws(SQLiteError) -> Int {
+    func run(_ sql: String, _ arguments: [any SQLBindable] = []) throws(LibraryError) -> Int {
         let statement = try prepared(sql)
         defer { statement.reset() }
         try statement.bind(arguments)
@@ -114,9 +119,9 @@ final class Connection {
 
     /// Runs a query and maps each row.
     func query<T>(
-        _ sql: String, _ arguments: [any SQLBindable] = [], row map: (Row) throws(SQLiteError) -> T
+        _ sql: String, _ arguments: [any SQLBindable] = [], row map: (Row) throws(LibraryError) -> T
     )
-        throws(SQLiteError) -> [T]
+        throws(LibraryError) -> [T]
     {
         let statement = try prepared(sql)
         defer { statement.reset() }
@@ -127,11 +132,19 @@ final class Connection {
     }
 
     /// The first column of the first row, if any.
-    func scalar(_ sql: String, _ arguments: [any SQLBindable] = []) throws(SQLiteError) -> SQLValue? {
-        try query(sql, arguments) { row throws(SQLiteError) in row.value(0) }.first
+    func scalar(_ sql: String, _ arguments: [any SQLBindable] = []) throws(LibraryError) -> SQLValue? {
+        try query(sql, arguments) { row throws(LibraryError) in row.value(at: 0) }.first
+    }
+
+    /// Whether a query returns at least one row.
+    func exists(_ sql: String, _ arguments: [any SQLBindable] = []) throws(LibraryError) -> Bool {
+        try !query(sql, arguments) { _ throws(LibraryError) in () }.isEmpty
     }
 
     var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// The one place an SQLite failure becomes the library's error, naming this database.
+    func failure(_ error: SQLiteError) -> LibraryError { .database(path: path, error) }
 
     fileprivate var rawHandle: OpaquePointer { handle }
 }
@@ -141,16 +154,23 @@ final class Statement {
     private let handle: OpaquePointer
     private let connection: Connection
     let sql: String
+    /// Result columns by name, as the query spells them (`AS` names included).
+    let columns: [String: Int32]
 
-    init(connection: Connection, sql: String) throws(SQLiteError) {
+    init(connection: Connection, sql: String) throws(LibraryError) {
         var handle: OpaquePointer?
         let status = sqlite3_prepare_v2(connection.rawHandle, sql, -1, &handle, nil)
         guard status == SQLITE_OK, let handle else {
-            throw SQLiteError(code: status & 0xFF, message: connection.lastMessage, sql: sql)
+            throw connection.failure(SQLiteError(code: status & 0xFF, message: connection.lastMessage, sql: sql))
         }
         self.handle = handle
         self.connection = connection
         self.sql = sql
+        var columns: [String: Int32] = [:]
+        for index in 0..<sqlite3_column_count(handle) {
+            if let name = sqlite3_column_name(handle, index) { columns[String(cString: name)] = index }
+        }
+        self.columns = columns
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -161,7 +181,7 @@ final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
-    func bind(_ arguments: [any SQLBindable]) throws(SQLiteError) {
+    func bind(_ arguments: [any SQLBindable]) throws(LibraryError) {
         for (offset, argument) in arguments.enumerated() {
             let index = Int32(offset + 1)
             let status: Int32 =
@@ -171,30 +191,33 @@ final class Statement {
                 case .real(let value): sqlite3_bind_double(handle, index, value)
                 case .text(let value): sqlite3_bind_text(handle, index, value, -1, CSQLite_transient())
                 }
-            guard status == SQLITE_OK else {
-                throw SQLiteError(code: status, message: connection.lastMessage, sql: sql)
-            }
+            guard status == SQLITE_OK else { throw failure(status) }
         }
     }
 
     /// Advances to the next row; `false` when the statement is done.
-    func step() throws(SQLiteError) -> Bool {
+    func step() throws(LibraryError) -> Bool {
         let status = sqlite3_step(handle)
         switch status {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw SQLiteError(code: status & 0xFF, message: connection.lastMessage, sql: sql)
+        default: throw failure(status & 0xFF)
         }
+    }
+
+    func failure(_ code: Int32, _ message: String? = nil) -> LibraryError {
+        connection.failure(SQLiteError(code: code, message: message ?? connection.lastMessage, sql: sql))
     }
 
     fileprivate var rawHandle: OpaquePointer { handle }
 }
 
-/// The current row of a statement, read by column index.
+/// The current row of a statement, read by column name: a query that gains or reorders a
+/// column cannot shift what another column reads.
 struct Row {
     fileprivate let statement: Statement
 
-    func value(_ column: Int32) -> SQLValue {
+    func value(at column: Int32) -> SQLValue {
         let handle = statement.rawHandle
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
@@ -206,43 +229,54 @@ struct Row {
         }
     }
 
+    /// The value of the column `name`; a name the query does not return is a programming
+    /// error reported as a database error, never a trap.
+    func value(_ name: String) throws(LibraryError) -> SQLValue {
+        guard let index = statement.columns[name] else {
+            throw statement.failure(SQLITE_ERROR, "the query returns no column \(name)")
+        }
+        return value(at: index)
+    }
+
     /// Text, or a typed error naming the column when it holds something else.
-    func text(_ column: Int32) throws(SQLiteError) -> String {
-        guard case .text(let text) = value(column) else { throw mismatch(column, "text") }
+    func text(_ name: String) throws(LibraryError) -> String {
+        guard case .text(let text) = try value(name) else { throw mismatch(name, "text") }
         return text
     }
 
-    func optionalText(_ column: Int32) -> String? {
-        if case .text(let text) = value(column) { text } else { nil }
+    func optionalText(_ name: String) throws(LibraryError) -> String? {
+        if case .text(let text) = try value(name) { text } else { nil }
     }
 
-    func int(_ column: Int32) throws(SQLiteError) -> Int {
-        guard case .integer(let value) = value(column) else { throw mismatch(column, "an integer") }
+    func int(_ name: String) throws(LibraryError) -> Int {
+        guard case .integer(let value) = try value(name) else { throw mismatch(name, "an integer") }
         return Int(value)
     }
 
-    func optionalInt(_ column: Int32) -> Int? {
-        if case .integer(let value) = value(column) { Int(value) } else { nil }
+    func optionalInt(_ name: String) throws(LibraryError) -> Int? {
+        if case .integer(let value) = try value(name) { Int(value) } else { nil }
     }
 
-    func double(_ column: Int32) throws(SQLiteError) -> Double {
-        switch value(column) {
+    func double(_ name: String) throws(LibraryError) -> Double {
+        switch try value(name) {
         case .real(let value): return value
         case .integer(let value): return Double(value)
-        default: throw mismatch(column, "a number")
+        default: throw mismatch(name, "a number")
         }
     }
 
-    func optionalDouble(_ column: Int32) -> Double? {
-        switch value(column) {
+    func optionalDouble(_ name: String) throws(LibraryError) -> Double? {
+        switch try value(name) {
         case .real(let value): value
         case .integer(let value): Double(value)
         default: nil
         }
     }
 
-    private func mismatch(_ column: Int32, _ expected: String) -> SQLiteError {
-        let name = sqlite3_column_name(statement.rawHandle, column).map { String(cString: $0) } ?? "\(column)"
-        return SQLiteError(code: SQLITE_MISMATCH, message: "column \(name) should hold \(expected)", sql: statement.sql)
+    /// A date stored as seconds since 1970.
+    func date(_ name: String) throws(LibraryError) -> Date { Date(timeIntervalSince1970: try double(name)) }
+
+    private func mismatch(_ name: String, _ expected: String) -> LibraryError {
+        statement.failure(SQLITE_MISMATCH, "column \(name) should hold \(expected)")
     }
 }

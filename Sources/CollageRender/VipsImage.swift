@@ -1,3 +1,4 @@
+import CParallelPNG
 import CVips
 import Foundation
 
@@ -84,7 +85,14 @@ final class VipsImage: @unchecked Sendable {
     var orientation: Int { Int(cvips_orientation(handle)) }
     var hasProfile: Bool { cvips_has_icc(handle) != 0 }
     /// Whether the embedded profile is sRGB itself, so converting through it changes nothing.
-    var profileIsSRGB: Bool { cvips_profile_is_srgb(handle) != 0 }
+    var profileIsSRGB: Bool { profile?.isSRGB ?? false }
+
+    /// The embedded ICC profile, when there is one.
+    var profile: ICCProfile? {
+        var size = 0
+        guard let data = cvips_icc_profile(handle, &size), size > 0 else { return nil }
+        return ICCProfile(Array(UnsafeRawBufferPointer(start: data, count: size)))
+    }
     var loader: String { String(cString: cvips_loader(handle)) }
 
     func convertingProfileToSRGB() throws(VipsError) -> VipsImage {
@@ -237,16 +245,24 @@ enum Vips {
     static var version: String { String(cString: cvips_version()) }
 
     /// Writes interleaved 8-bit pixels as a PNG (level 1, up filter, like ``VipsImage/save``),
-    /// deflating bands of rows on every core.
+    /// deflating bands of rows on as many threads as libvips uses.
     static func writePNG(
         _ pixels: UnsafeRawBufferPointer, width: Int, height: Int, channels: Int, to path: String
     ) throws(VipsError) {
         try start()
-        guard pixels.count == width * height * channels,
-            cvips_write_png(
-                pixels.bindMemory(to: UInt8.self).baseAddress, Int32(width), Int32(height), Int32(channels), path, 1)
-                == 0
-        else { throw VipsError(operation: "png save", message: takeError()) }
+        guard pixels.count == width * height * channels else {
+            throw VipsError(
+                operation: "png save", message: "\(pixels.count) bytes are not \(width) × \(height) × \(channels)")
+        }
+        var message = [CChar](repeating: 0, count: 256)
+        let status = parallel_png_write(
+            pixels.bindMemory(to: UInt8.self).baseAddress, Int32(width), Int32(height), Int32(channels), path, 1,
+            cvips_concurrency(), &message, message.count)
+        guard status == 0 else {
+            throw VipsError(
+                operation: "png save",
+                message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
     }
 
     /// Why this libvips cannot write `format`, or `nil` when it can. HEIC and AVIF depend on

@@ -182,20 +182,24 @@ enum APIRoutes {
 
     static func createCollage(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let body = try request.json()
-        let title = body.member("title")?.stringValue ?? "Untitled"
-        let template = body.member("template")?.stringValue ?? "grid2x2"
-        guard Template.named(template) != nil else {
-            throw HTTPError(.unprocessable, "no template named \"\(template)\"")
-        }
-        let aspectText = body.member("aspect")?.stringValue ?? "1:1"
-        guard let aspect = AspectRatio(parsingOrPreset: aspectText) else {
-            throw HTTPError(
-                .unprocessable, "aspect must be W:H such as \"4:5\" or a preset such as \"a4\", got \"\(aspectText)\"")
+        func text(_ name: String) throws(HTTPError) -> String? {
+            guard let value = body.member(name) else { return nil }
+            guard let text = value.stringValue else { throw HTTPError(.badRequest, "\(name): expected a string") }
+            return text
         }
         var photos: [String] = []
-        if case .array(let values) = body.member("photos") { photos = values.compactMap(\.stringValue) }
-        let stored = try library { () throws(LibraryError) in
-            try app.library.createCollage(title: title, templateID: template, aspect: aspect, photoIDs: photos)
+        if let value = body.member("photos") {
+            guard case .array(let values) = value, values.allSatisfy({ $0.stringValue != nil }) else {
+                throw HTTPError(.badRequest, "photos: expected an array of photo ids")
+            }
+            photos = values.compactMap(\.stringValue)
+        }
+        let title = try text("title")
+        let template = try text("template")
+        let aspect = try text("aspect")
+        let stored = try kit { () throws(Failure) in
+            try NewCollageRequest(title: title, template: template, aspect: aspect, photos: photos).create(
+                in: app.library)
         }
         return try document(app, stored, status: .created)
     }
@@ -211,7 +215,9 @@ enum APIRoutes {
             throw HTTPError(.badRequest, "title: expected a string")
         }
         let version = try body.member("version").map { value throws(HTTPError) in try versionNumber(value) }
-        return try edit(app, request.parameter("id"), [.rename(title: title)], version: version)
+        return try applying(app, request.parameter("id")) { () throws(Failure) in
+            try EditRequest(edits: .object(["op": .string("rename"), "title": .string(title)]), version: version)
+        }
     }
 
     static func replaceCollage(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
@@ -225,57 +231,62 @@ enum APIRoutes {
             throw HTTPError(.unprocessable, error.issues.map { "collage.\($0)" }.joined(separator: "; "))
         }
         let id = request.parameter("id")
-        return try saving(app, id) { () throws(LibraryError) in
-            try app.library.replace(id, with: replacement, expectedVersion: version)
+        return try saving(app, id) { () throws(Failure) in
+            do throws(LibraryError) {
+                return try app.library.replace(id, with: replacement, expectedVersion: version)
+            } catch {
+                throw error.failure
+            }
         }
     }
 
     static func applyEdits(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let body = try request.json()
         let version = try versionNumber(body.member("version"))
-        guard let editsValue = body.member("edits") else { throw HTTPError(.badRequest, "edits: is required") }
-        let edits: [Edit]
-        do {
-            edits = try EditCodec.decode(editsValue)
-        } catch {
-            throw HTTPError(
-                .badRequest,
-                error.issues.map { "edits\($0.path.hasPrefix("[") ? "" : ".")\($0)" }.joined(separator: "; "))
+        guard let edits = body.member("edits") else { throw HTTPError(.badRequest, "edits: is required") }
+        return try applying(app, request.parameter("id")) { () throws(Failure) in
+            try EditRequest(edits: edits, version: version)
         }
-        return try edit(app, request.parameter("id"), edits, version: version)
     }
 
-    /// A collage version as the page sends it back: a whole number in ``Limits/version``.
+    /// A collage version as the page sends it back, read by CollageKit as the command line's is.
     static func versionNumber(_ value: JSONValue?) throws(HTTPError) -> Int {
-        guard let version = value?.numberValue?.wholeNumber(in: Limits.version) else {
-            throw HTTPError(
-                .badRequest,
-                "version: expected the whole number the page last saw (\(Limits.describe(Limits.version)))"
-                    + (value.map { ", got \($0.serialized(pretty: false).prefix(40))" } ?? ""))
+        guard let value else { throw HTTPError(.badRequest, "version: is required") }
+        guard let number = value.numberValue else {
+            throw HTTPError(.badRequest, "version: expected the whole number the page last saw")
         }
-        return version
+        return try kit { () throws(Failure) in try EditRequest.version(number) }
     }
 
-    /// Applies edits at a version; a stale version answers 409 with the current document.
-    static func edit(_ app: CollageApp, _ id: String, _ edits: [Edit], version: Int?) throws(HTTPError) -> HTTPResponse
-    {
-        try saving(app, id) { () throws(LibraryError) in
-            try app.library.apply(edits, to: id, expectedVersion: version)
+    /// Applies the edits a request carries; see ``saving(_:_:_:)``.
+    static func applying(
+        _ app: CollageApp, _ id: String, _ edits: () throws(Failure) -> EditRequest
+    ) throws(HTTPError) -> HTTPResponse {
+        let request = try kit(edits)
+        return try saving(app, id) { () throws(Failure) in try request.apply(to: id, in: app.library) }
+    }
+
+    /// Runs a use case, its failure becoming the API's answer.
+    static func kit<T>(_ body: () throws(Failure) -> T) throws(HTTPError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw error.httpError
         }
     }
 
     /// Runs a versioned change and answers with the new document; a stale version answers 409
     /// carrying the current document, so the page can catch up.
     static func saving(
-        _ app: CollageApp, _ id: String, _ change: () throws(LibraryError) -> StoredCollage
+        _ app: CollageApp, _ id: String, _ change: () throws(Failure) -> StoredCollage
     )
         throws(HTTPError) -> HTTPResponse
     {
         let stored: StoredCollage
-        do throws(LibraryError) {
+        do throws(Failure) {
             stored = try change()
         } catch {
-            guard case .staleVersion = error else { throw error.httpError }
+            guard error.kind == .conflict else { throw error.httpError }
             let current = try library { () throws(LibraryError) in try app.library.collage(id) }
             var conflict = error.httpError
             conflict.extra["current"] = try documentJSON(app, current)
@@ -313,10 +324,7 @@ enum APIRoutes {
                 ])
             }
         }
-        return .object([
-            "version": .number(Double(stored.version)), "collage": CollageDocument.jsonValue(of: stored.collage),
-            "media": .object(media),
-        ])
+        return RecordJSON.adding(["media": .object(media)], to: RecordJSON.document(stored))
     }
 
     static func document(
@@ -402,11 +410,15 @@ enum APIRoutes {
     }
 
     static func photoJSON(_ photo: PhotoRecord) -> JSONValue {
-        RecordJSON.adding(
-            [
-                "thumbnail": .string("/api/photos/\(photo.id)/thumbnail"),
-                "preview": .string("/api/photos/\(photo.id)/preview"),
-            ], to: RecordJSON.photo(photo))
+        RecordJSON.adding(photoLinks(photo), to: RecordJSON.photo(photo))
+    }
+
+    /// What the API adds to a photo's record: the URLs of its images.
+    static func photoLinks(_ photo: PhotoRecord) -> [String: JSONValue] {
+        [
+            "thumbnail": .string("/api/photos/\(photo.id)/thumbnail"),
+            "preview": .string("/api/photos/\(photo.id)/preview"),
+        ]
     }
 
     static func upload(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
@@ -419,29 +431,32 @@ enum APIRoutes {
         defer { try? FileManager.default.removeItem(at: folder) }
         let files = try Multipart.files(in: body, contentType: contentType, into: folder)
         guard !files.isEmpty else { throw HTTPError(.badRequest, "the upload holds no files") }
-        var photos: [JSONValue] = []
+        // Each file is imported under the person's file name, so errors and records name it.
+        var named: [URL] = []
         var errors: [JSONValue] = []
         for upload in files {
-            // Import under the person's file name, so errors and records name it.
-            let named = folder.appendingPathComponent(UUID().uuidString).appendingPathComponent(upload.fileName)
+            let file = folder.appendingPathComponent(UUID().uuidString).appendingPathComponent(upload.fileName)
             do {
                 try FileManager.default.createDirectory(
-                    at: named.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try FileManager.default.moveItem(at: upload.file, to: named)
-                let result = try app.library.importPhoto(from: named)
-                if case .object(var members) = photoJSON(result.photo) {
-                    members["new"] = .bool(result.isNew)
-                    photos.append(.object(members))
-                }
-            } catch let error as LibraryError {
-                errors.append(
-                    .object([
-                        "file": .string(upload.fileName),
-                        "message": .string(
-                            error.description.replacingOccurrences(of: named.path, with: upload.fileName)),
-                    ]))
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.moveItem(at: upload.file, to: file)
+                named.append(file)
             } catch {
                 errors.append(.object(["file": .string(upload.fileName), "message": .string("could not be stored")]))
+            }
+        }
+        var photos: [JSONValue] = []
+        for (file, outcome) in zip(named, PhotoImport.importAll(named, into: app.library)) {
+            switch outcome {
+            case .imported(let result):
+                photos.append(RecordJSON.adding(photoLinks(result.photo), to: RecordJSON.imported(result)))
+            case .failed(let failure):
+                errors.append(
+                    .object([
+                        "file": .string(file.lastPathComponent),
+                        "message": .string(
+                            failure.description.replacingOccurrences(of: file.path, with: file.lastPathComponent)),
+                    ]))
             }
         }
         let status: HTTPStatus = photos.isEmpty ? .unprocessable : .created
@@ -462,57 +477,52 @@ enum APIRoutes {
 
     static func liftSticker(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let body = request.body.isEmpty ? JSONValue.object([:]) : try request.json()
-        let photo = try library { () throws(LibraryError) in try app.library.photo(request.parameter("id")) }
-        var options = StickerOptions()
-        if let value = body.member("outline") {
-            guard let outline = value.numberValue, Limits.stickerOutline.contains(outline) else {
-                throw HTTPError(
-                    .badRequest, "outline: expected a number of pixels \(Limits.describe(Limits.stickerOutline))")
-            }
-            options.outlineWidth = outline
-        }
-        if let value = body.member("shadow") {
-            guard case .bool(let shadow) = value else { throw HTTPError(.badRequest, "shadow: expected true or false") }
-            options.shadow = shadow
-        }
-        if body.member("at") != nil, body.member("instance") != nil {
-            throw HTTPError(.badRequest, "give at or instance, not both")
-        }
-        if let at = body.member("at") {
-            guard let x = at.member("x")?.numberValue, let y = at.member("y")?.numberValue, (0...1).contains(x),
-                (0...1).contains(y)
-            else { throw HTTPError(.badRequest, "at: expected {x, y} in unit coordinates of the photo (0 to 1)") }
-            options.selection = .point(
-                x: min(photo.width - 1, Int(x * Double(photo.width))),
-                y: min(photo.height - 1, Int(y * Double(photo.height))))
-        } else if let value = body.member("instance") {
-            guard let instance = value.numberValue?.wholeNumber(in: Limits.stickerInstance) else {
-                throw HTTPError(
-                    .badRequest, "instance: expected a whole number \(Limits.describe(Limits.stickerInstance))")
-            }
-            options.selection = .instance(instance)
-        }
-        guard let model = app.model else {
+        let sticker = try stickerRequest(body)
+        guard app.model != nil else {
             throw HTTPError(.unavailable, "the subject model is not installed; run scripts/fetch-model and restart")
         }
-        do {
-            let sticker = try app.lifts.run { () throws(HTTPError) in
-                // A lift that waited its turn for a client that has gone is not worth starting.
-                if request.isClientGone() { throw HTTPError(.badRequest, "the client closed the connection") }
-                do throws(StickerError) {
-                    return try model.makeSticker(ofPhoto: photo.id, in: app.library, options: options)
-                } catch {
-                    throw stickerHTTPError(error)
-                }
+        let record = try app.lifts.run { () throws(HTTPError) in
+            // A lift that waited its turn for a client that has gone is not worth starting.
+            if request.isClientGone() { throw HTTPError(.badRequest, "the client closed the connection") }
+            do throws(Failure) {
+                return try sticker.lift(photo: request.parameter("id"), in: app.library, model: app.model)
+            } catch {
+                throw error.httpError
             }
-            return .json(
-                RecordJSON.adding(
-                    ["image": .string("/api/stickers/\(sticker.id)/image")], to: RecordJSON.sticker(sticker)),
-                status: .created)
         }
+        return .json(
+            RecordJSON.adding(["image": .string("/api/stickers/\(record.id)/image")], to: RecordJSON.sticker(record)),
+            status: .created)
     }
 
-    static func stickerHTTPError(_ error: StickerError) -> HTTPError { error.failure.httpError }
+    /// The body's fields, checked by CollageKit as the command line's flags are; a field of the
+    /// wrong JSON type is a malformed request.
+    static func stickerRequest(_ body: JSONValue) throws(HTTPError) -> StickerRequest {
+        func number(_ name: String) throws(HTTPError) -> Double? {
+            guard let value = body.member(name) else { return nil }
+            guard let number = value.numberValue else { throw HTTPError(.badRequest, "\(name): expected a number") }
+            return number
+        }
+        var point: StickerRequest.Point?
+        if let at = body.member("at") {
+            guard let x = at.member("x")?.numberValue, let y = at.member("y")?.numberValue else {
+                throw HTTPError(.badRequest, "at: expected {x, y} in unit coordinates of the photo (0 to 1)")
+            }
+            point = .unit(x: x, y: y)
+        }
+        var shadow = false
+        if let value = body.member("shadow") {
+            guard case .bool(let flag) = value else { throw HTTPError(.badRequest, "shadow: expected true or false") }
+            shadow = flag
+        }
+        let instance = try number("instance")
+        let outline = try number("outline")
+        do throws(Failure) {
+            return try StickerRequest(instance: instance, point: point, outline: outline, shadow: shadow)
+        } catch {
+            throw error.httpError
+        }
+    }
 
     static func stickerImage(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let sticker = try library { () throws(LibraryError) in try app.library.sticker(request.parameter("id")) }

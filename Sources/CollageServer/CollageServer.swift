@@ -1,6 +1,7 @@
 import CollageLibrary
 import Foundation
 import Stickers
+import Synchronization
 
 /// The editor on a real port: ``CollageApp`` behind libmicrohttpd.
 public final class CollageServer: Sendable {
@@ -47,19 +48,17 @@ public final class CollageServer: Sendable {
 }
 
 /// Lets the server start before the app (which needs the bound port) exists.
-private final class AppHolder: @unchecked Sendable {
-    // @unchecked: `app` is set once, under `lock`, before the server is announced.
-    private var app: CollageApp?
-    private let lock = NSLock()
+private final class AppHolder: Sendable {
+    private let app = Mutex<CollageApp?>(nil)
 
-    func set(_ app: CollageApp) { lock.withLock { self.app = app } }
+    func set(_ app: CollageApp) { self.app.withLock { $0 = app } }
 
     func admit(_ request: HTTPRequest) -> HTTPResponse? {
-        lock.withLock { app }?.admit(request)
+        app.withLock { $0 }?.admit(request)
     }
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
-        guard let app = lock.withLock({ app }) else {
+        guard let app = app.withLock({ $0 }) else {
             return HTTPError(.unavailable, "the editor is starting; try again in a moment").response
         }
         return app.handle(request)

@@ -11,11 +11,10 @@ import Synchronization
 ///
 /// Each request is judged on its request line and headers first (``ServerContext/admit``): a
 /// request the app would refuse is answered before a byte of its body is read or stored.
-final class HTTPServer: @unchecked Sendable {
-    // @unchecked: `daemon` is written once at start and once at stop, under `lock`.
-    private var daemon: OpaquePointer?
+final class HTTPServer: Sendable {
+    /// The running daemon; `nil` once stopped.
+    private let daemon: Mutex<OpaquePointer?>
     private let context: Unmanaged<ServerContext>
-    private let lock = NSLock()
     /// The port it listens on.
     let port: Int
     /// The address it listens on.
@@ -57,10 +56,10 @@ final class HTTPServer: @unchecked Sendable {
             context.release()
             throw ServerError.cannotListen(host: host, port: port)
         }
-        self.daemon = started
+        self.port = Int(CMicroHTTPD_bound_port(started))
+        self.daemon = Mutex(started)
         self.context = context
         self.host = host
-        self.port = Int(CMicroHTTPD_bound_port(started))
         watch.start()
     }
 
@@ -68,13 +67,13 @@ final class HTTPServer: @unchecked Sendable {
 
     /// Stops accepting, waits for the requests in flight, and frees the daemon.
     func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let daemon else { return }
-        context.takeUnretainedValue().watch.stop()
-        MHD_stop_daemon(daemon)
-        self.daemon = nil
-        context.release()
+        daemon.withLock { daemon in
+            guard let running = daemon else { return }
+            context.takeUnretainedValue().watch.stop()
+            MHD_stop_daemon(running)
+            daemon = nil
+            context.release()
+        }
     }
 }
 

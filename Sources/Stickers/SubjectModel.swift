@@ -2,24 +2,25 @@ import CSegmentInterface
 import CollageCore
 import CollageRender
 import Foundation
+import Synchronization
 
 /// The U²-Net-p saliency model, loaded once and shared: it finds the subjects of a photo.
 ///
 /// Safe to use from several threads (inference is serialised inside; everything around it runs
 /// in parallel).
 public final class SubjectModel: @unchecked Sendable {
-    // @unchecked: the OpenCV handle is only used through the shim, which locks around inference.
+    // @unchecked: the OpenCV handle is a C pointer, used only through the shim, which locks
+    // around inference; nothing else here changes after init.
     private let handle: OpaquePointer
     let library: SegmentLibrary
     /// The model file.
     public let path: URL
     /// The file's SHA-256, which keys cached masks.
     public let sha256: String
-    private let counter = NSLock()
-    nonisolated(unsafe) private var runs = 0
+    private let runs = Atomic<Int>(0)
 
     /// How many times this model has run inference, so caching can be checked.
-    package var inferenceCount: Int { counter.withLock { runs } }
+    package var inferenceCount: Int { runs.load(ordering: .relaxed) }
 
     /// The SHA-256 of the model Collage is built for (u2netp.onnx, 4,574,861 bytes).
     public static let expectedSHA256 = "309c8469258dda742793dce0ebea8e6dd393174f89934733ecc8b14c76f4ddd8"
@@ -77,7 +78,7 @@ public final class SubjectModel: @unchecked Sendable {
             }
         }
         guard status == 0 else { throw .inference(cMessage(message)) }
-        counter.withLock { runs += 1 }
+        runs.add(1, ordering: .relaxed)
         return (map, high - low)
     }
 

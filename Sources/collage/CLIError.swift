@@ -76,8 +76,14 @@ enum ExitCode {
 
 extension Failure {
     /// How the command line reports this failure: its exit code, and the field named as the flag.
-    var cliError: CLIError {
-        let text = text(optionPrefix: "--")
+    var cliError: CLIError { cliError(spelling: [:]) }
+
+    /// The same, for a command whose flags name some fields otherwise (`new --layout` sets the
+    /// API's `template`).
+    func cliError(spelling flags: [String: String]) -> CLIError {
+        var failure = self
+        if let field, let flag = flags[field] { failure = Failure(kind, message, field: flag) }
+        let text = failure.text(optionPrefix: "--")
         return switch kind {
         case .malformed, .invalidOption: .usage(text)
         case .invalidInput: .data(text)

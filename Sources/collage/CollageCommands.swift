@@ -5,16 +5,6 @@ import CollageRender
 import Foundation
 import Stickers
 
-/// The summary of a stored collage as JSON, shared by `new`, `list` and friends.
-func summaryJSON(_ stored: StoredCollage) -> JSONValue {
-    .object([
-        "id": .string(stored.collage.id), "title": .string(stored.collage.title),
-        "version": .number(Double(stored.version)), "items": .number(Double(stored.collage.items.count)),
-        "template": stored.collage.templateID.map(JSONValue.string) ?? .null,
-        "updated": .string(CollageDocument.jsonDate(stored.collage.updated)),
-    ])
-}
-
 /// `collage new`: a collage in the library.
 enum NewCommand: Command {
     static let spec = CommandSpec(
@@ -36,27 +26,35 @@ enum NewCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         let library = try LibraryAccess.open(arguments)
-        let layout = arguments.value("--layout") ?? "grid2x2"
-        guard Template.named(layout) != nil else {
-            throw .usage("--layout expects a template id, got \"\(layout)\" (see 'collage templates')")
-        }
-        let aspect =
-            try arguments.value("--aspect", expected: "W:H such as 4:5, or a preset such as a4") {
-                AspectRatio(parsingOrPreset: $0)
-            } ?? .square
-        let photoIDs = try arguments.positionals.map { reference throws(CLIError) -> String in
-            guard FileManager.default.fileExists(atPath: reference) else { return reference }
-            return try LibraryAccess.run { () throws(LibraryError) in
-                try library.importPhoto(from: URL(fileURLWithPath: reference)).photo.id
+        let request: NewCollageRequest
+        do throws(Failure) {
+            // Photos may be files, imported first; the request is checked before anything is imported.
+            _ = try NewCollageRequest(
+                title: arguments.value("--title"), template: arguments.value("--layout"),
+                aspect: arguments.value("--aspect"))
+            let photoIDs = try arguments.positionals.map { reference throws(Failure) -> String in
+                guard FileManager.default.fileExists(atPath: reference) else { return reference }
+                do throws(LibraryError) {
+                    return try library.importPhoto(from: URL(fileURLWithPath: reference)).photo.id
+                } catch {
+                    throw error.failure
+                }
             }
+            request = try NewCollageRequest(
+                title: arguments.value("--title"), template: arguments.value("--layout"),
+                aspect: arguments.value("--aspect"), photos: photoIDs)
+        } catch {
+            throw error.cliError(spelling: ["template": "layout"])
         }
-        let stored = try LibraryAccess.run { () throws(LibraryError) in
-            try library.createCollage(
-                title: arguments.value("--title") ?? "Untitled", templateID: layout,
-                aspect: aspect, photoIDs: photoIDs)
+        let stored: StoredCollage
+        do {
+            stored = try request.create(in: library)
+        } catch {
+            throw error.cliError
         }
+        let layout = request.template.id
         if arguments.has("--json") {
-            Output.printJSON(summaryJSON(stored))
+            Output.printJSON(RecordJSON.summary(stored))
         } else {
             Output.print(
                 "Created collage \(stored.collage.id) \"\(stored.collage.title)\" (\(layout), \(stored.collage.items.count) photos)"
@@ -107,9 +105,7 @@ enum ShowCommand: Command {
         let stored = try LibraryAccess.run { () throws(LibraryError) in try library.collage(arguments.positionals[0]) }
         let collage = stored.collage
         if arguments.has("--json") {
-            Output.printJSON(
-                .object(["version": .number(Double(stored.version)), "collage": CollageDocument.jsonValue(of: collage)])
-            )
+            Output.printJSON(RecordJSON.document(stored))
             return
         }
         Output.print(
@@ -150,7 +146,7 @@ enum RenameCommand: Command {
             try library.rename(arguments.positionals[0], to: arguments.positionals[1])
         }
         if arguments.has("--json") {
-            Output.printJSON(summaryJSON(stored))
+            Output.printJSON(RecordJSON.summary(stored))
         } else {
             Output.print("Renamed \(stored.collage.id) to \"\(stored.collage.title)\"")
         }
@@ -167,7 +163,7 @@ enum DuplicateCommand: Command {
         let library = try LibraryAccess.open(arguments)
         let copy = try LibraryAccess.run { () throws(LibraryError) in try library.duplicate(arguments.positionals[0]) }
         if arguments.has("--json") {
-            Output.printJSON(summaryJSON(copy))
+            Output.printJSON(RecordJSON.summary(copy))
         } else {
             Output.print("Created \(copy.collage.id) \"\(copy.collage.title)\"")
         }
@@ -222,7 +218,7 @@ enum LayoutCommand: Command {
             try library.apply([.applyTemplate(id: arguments.positionals[1])], to: arguments.positionals[0])
         }
         if arguments.has("--json") {
-            Output.printJSON(summaryJSON(stored))
+            Output.printJSON(RecordJSON.summary(stored))
         } else {
             Output.print("\(stored.collage.id) now follows \(arguments.positionals[1]) (version \(stored.version))")
         }
@@ -253,25 +249,25 @@ enum EditCommand: Command {
         let library = try LibraryAccess.open(arguments)
         let source = arguments.positionals[1]
         let data = source == "-" ? FileHandle.standardInput.readDataToEndOfFile() : Data(source.utf8)
-        let edits: [Edit]
-        do {
-            edits = try EditCodec.decode(data)
+        let stored: StoredCollage
+        let request: EditRequest
+        do throws(Failure) {
+            let json: JSONValue
+            do {
+                json = try JSONValue.parse(data)
+            } catch {
+                throw Failure(.invalidInput, "the edit is not JSON: \(error.description)")
+            }
+            request = try EditRequest(
+                edits: json,
+                version: arguments.value("--version").map { text throws(Failure) in try EditRequest.version(text) })
+            stored = try request.apply(to: arguments.positionals[0], in: library)
         } catch {
-            for issue in error.issues { Output.printError("edit: \(issue)") }
-            throw .data("the edit is not valid")
+            throw error.cliError
         }
-        let version = try arguments.value("--version", expected: "a whole number ≥ 1") {
-            Int($0).flatMap { $0 >= 1 ? $0 : nil }
-        }
-        let stored = try LibraryAccess.run { () throws(LibraryError) in
-            try library.apply(edits, to: arguments.positionals[0], expectedVersion: version)
-        }
+        let edits = request.edits
         if arguments.has("--json") {
-            Output.printJSON(
-                .object([
-                    "version": .number(Double(stored.version)),
-                    "collage": CollageDocument.jsonValue(of: stored.collage),
-                ]))
+            Output.printJSON(RecordJSON.document(stored))
         } else {
             Output.print(
                 "Applied \(edits.count) edit\(edits.count == 1 ? "" : "s") to \(stored.collage.id) (version \(stored.version))"

@@ -1,8 +1,10 @@
 import CollageCore
+import CollageKit
 import CollageLibrary
 import CollageRender
 import Dispatch
 import Foundation
+import Synchronization
 
 /// `collage import`: photos into the library, many at once, in parallel.
 enum ImportCommand: Command {
@@ -22,12 +24,6 @@ enum ImportCommand: Command {
 
     static let extensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "avif", "webp", "tif", "tiff", "gif"]
 
-    /// One file's outcome, in input order.
-    enum Outcome: Sendable {
-        case imported(ImportResult)
-        case failed(String)
-    }
-
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         let library = try LibraryAccess.open(arguments)
         let files = try collectFiles(arguments.positionals)
@@ -35,29 +31,13 @@ enum ImportCommand: Command {
             throw .noInput("no photos found in \(arguments.positionals.joined(separator: ", "))")
         }
         let progress = Progress(total: files.count, interactive: terminalIsInteractive(STDERR_FILENO))
-        let outcomes = importAll(files, into: library, progress: progress)
+        let outcomes = PhotoImport.importAll(files, into: library) { progress.advance() }
         progress.finish()
         report(files: files, outcomes: outcomes, json: arguments.has("--json"))
         let failures = outcomes.filter { if case .failed = $0 { true } else { false } }.count
         if failures > 0 {
             throw .data("\(failures) of \(files.count) file\(files.count == 1 ? "" : "s") could not be imported")
         }
-    }
-
-    /// Imports on as many threads as there are cores; each result lands in its own slot.
-    static func importAll(_ files: [URL], into library: Library, progress: Progress) -> [Outcome] {
-        let results = OutcomeSlots(count: files.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            let outcome: Outcome
-            do throws(LibraryError) {
-                outcome = .imported(try library.importPhoto(from: files[index]))
-            } catch {
-                outcome = .failed(error.description)
-            }
-            results.set(index, outcome)
-            progress.advance()
-        }
-        return results.values
     }
 
     static func collectFiles(_ inputs: [String]) throws(CLIError) -> [URL] {
@@ -88,20 +68,16 @@ enum ImportCommand: Command {
         return files
     }
 
-    static func report(files: [URL], outcomes: [Outcome], json: Bool) {
+    static func report(files: [URL], outcomes: [PhotoImport.Outcome], json: Bool) {
         if json {
             Output.printJSON(
                 .array(
                     zip(files, outcomes).map { file, outcome in
                         switch outcome {
                         case .imported(let result):
-                            .object([
-                                "file": .string(file.path), "id": .string(result.photo.id), "new": .bool(result.isNew),
-                                "width": .number(Double(result.photo.width)),
-                                "height": .number(Double(result.photo.height)),
-                                "format": .string(result.photo.format),
-                            ])
-                        case .failed(let reason): .object(["file": .string(file.path), "error": .string(reason)])
+                            RecordJSON.adding(["file": .string(file.path)], to: RecordJSON.imported(result))
+                        case .failed(let failure):
+                            .object(["file": .string(file.path), "error": .string(failure.description)])
                         }
                     }))
             return
@@ -112,7 +88,7 @@ enum ImportCommand: Command {
         for outcome in outcomes {
             switch outcome {
             case .imported(let result): if result.isNew { new += 1 } else { known += 1 }
-            case .failed(let reason): failures.append(reason)
+            case .failed(let failure): failures.append(failure.description)
             }
         }
         var summary = "Imported \(new) new photo\(new == 1 ? "" : "s")"
@@ -123,34 +99,17 @@ enum ImportCommand: Command {
     }
 }
 
-/// Results written by many threads, one slot each.
-final class OutcomeSlots: @unchecked Sendable {
-    // @unchecked: every access holds `lock`.
-    private var slots: [ImportCommand.Outcome?]
-    private let lock = NSLock()
-
-    init(count: Int) {
-        slots = Array(repeating: nil, count: count)
-    }
-
-    func set(_ index: Int, _ outcome: ImportCommand.Outcome) {
-        lock.withLock { slots[index] = outcome }
-    }
-
-    var values: [ImportCommand.Outcome] {
-        lock.withLock { slots.map { $0 ?? .failed("not imported") } }
-    }
-}
-
 /// A progress bar on standard error: count, rate and time left. Silent when not on a terminal.
-final class Progress: @unchecked Sendable {
-    // @unchecked: every access holds `lock`.
+final class Progress: Sendable {
+    private struct Count {
+        var done = 0
+        var lastDraw = Date.distantPast
+    }
+
     private let total: Int
     private let interactive: Bool
     private let started = Date()
-    private var done = 0
-    private var lastDraw = Date.distantPast
-    private let lock = NSLock()
+    private let count = Mutex(Count())
 
     init(total: Int, interactive: Bool) {
         self.total = total
@@ -158,11 +117,11 @@ final class Progress: @unchecked Sendable {
     }
 
     func advance() {
-        lock.withLock {
-            done += 1
-            guard interactive, done == total || Date().timeIntervalSince(lastDraw) > 0.1 else { return }
-            lastDraw = Date()
-            draw()
+        count.withLock { count in
+            count.done += 1
+            guard interactive, count.done == total || Date().timeIntervalSince(count.lastDraw) > 0.1 else { return }
+            count.lastDraw = Date()
+            draw(done: count.done)
         }
     }
 
@@ -171,7 +130,7 @@ final class Progress: @unchecked Sendable {
         FileHandle.standardError.write(Data("\n".utf8))
     }
 
-    private func draw() {
+    private func draw(done: Int) {
         let elapsed = max(0.001, Date().timeIntervalSince(started))
         let rate = Double(done) / elapsed
         let remaining = rate > 0 ? Double(total - done) / rate : 0

@@ -75,12 +75,18 @@ enum StickerCommand: Command {
             }
             format = inferred
         }
-        let options = try stickerOptions(arguments)
+        let request = try stickerRequest(arguments)
         let model = try loadModel(arguments)
         let photo = URL(fileURLWithPath: arguments.positionals[0])
         let image: Bitmap
         do {
             image = try Bitmap.read(photo)
+        } catch {
+            throw error.cliError
+        }
+        let options: StickerOptions
+        do {
+            options = try request.options(photoWidth: image.width, height: image.height)
         } catch {
             throw error.cliError
         }
@@ -115,7 +121,7 @@ enum StickerCommand: Command {
     /// timed (the time a warm model takes per photo, which the benchmark reads).
     static func runBatch(_ photos: [String], into directory: URL, _ arguments: ParsedArguments) throws(CLIError) {
         if arguments.has("--mask-only") { throw .usage("--mask-only writes one file: give one photo and -o") }
-        let options = try stickerOptions(arguments)
+        let request = try stickerRequest(arguments)
         let model = try loadModel(arguments)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -130,6 +136,7 @@ enum StickerCommand: Command {
             let started = Date()
             do {
                 let image = try Bitmap.read(photo)
+                let options = try request.options(photoWidth: image.width, height: image.height)
                 let mask = try model.mask(
                     of: image, options: MaskOptions(refine: !arguments.has("--no-refine")), path: photo.path)
                 let sticker = try StickerMaker.sticker(from: image, mask: mask, options: options, path: photo.path)
@@ -157,13 +164,13 @@ enum StickerCommand: Command {
     /// `collage sticker PHOTO-ID`: the sticker goes into the library.
     static func runOnLibraryPhoto(_ photoID: String, _ arguments: ParsedArguments) throws(CLIError) {
         if arguments.has("--mask-only") { throw .usage("--mask-only writes a file: give a photo file and -o") }
-        let options = try stickerOptions(arguments)
+        let request = try stickerRequest(arguments)
         let model = try loadModel(arguments)
         let library = try LibraryAccess.open(arguments)
         let record: StickerRecord
-        do throws(StickerError) {
-            record = try model.makeSticker(
-                ofPhoto: photoID, in: library, options: options, refine: !arguments.has("--no-refine"))
+        do {
+            record = try request.lift(
+                photo: photoID, in: library, model: model, refine: !arguments.has("--no-refine"))
         } catch {
             throw error.cliError
         }
@@ -186,32 +193,21 @@ enum StickerCommand: Command {
         }
     }
 
-    static func stickerOptions(_ arguments: ParsedArguments) throws(CLIError) -> StickerOptions {
-        var options = StickerOptions()
-        if arguments.value("--instance") != nil, arguments.value("--at") != nil {
-            throw .usage("choose --instance or --at, not both")
+    /// The sticker flags, read and checked by CollageKit as the API's fields are.
+    static func stickerRequest(_ arguments: ParsedArguments) throws(CLIError) -> StickerRequest {
+        do {
+            return try StickerRequest(
+                instance: arguments.value("--instance").map { text throws(Failure) in
+                    try StickerRequest.number(text, for: "instance")
+                },
+                point: arguments.value("--at").map { text throws(Failure) in try StickerRequest.pixelPoint(text) },
+                outline: arguments.value("--outline").map { text throws(Failure) in
+                    try StickerRequest.number(text, for: "outline")
+                },
+                shadow: arguments.has("--shadow"))
+        } catch {
+            throw error.cliError
         }
-        if let number = try arguments.value(
-            "--instance", expected: "a whole number \(Limits.describe(Limits.stickerInstance))",
-            { Int($0).flatMap { Limits.stickerInstance.contains($0) ? $0 : nil } })
-        {
-            options.selection = .instance(number)
-        }
-        if let point = try arguments.value(
-            "--at", expected: "X,Y in pixels, such as 320,200",
-            { text -> (Int, Int)? in
-                let parts = text.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-                return parts.count == 2 ? (parts[0], parts[1]) : nil
-            })
-        {
-            options.selection = .point(x: point.0, y: point.1)
-        }
-        options.outlineWidth =
-            try arguments.value(
-                "--outline", expected: "a number of pixels \(Limits.describe(Limits.stickerOutline))",
-                { Double($0).flatMap { Limits.stickerOutline.contains($0) ? $0 : nil } }) ?? 0
-        options.shadow = arguments.has("--shadow")
-        return options
     }
 
     static func loadModel(_ arguments: ParsedArguments) throws(CLIError) -> SubjectModel {

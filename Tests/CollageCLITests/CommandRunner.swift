@@ -1,3 +1,4 @@
+import CollageTestSupport
 import Foundation
 
 /// Runs the built `collage` executable as a user would, capturing its output and exit status.
@@ -44,9 +45,5 @@ enum CommandRunner {
     }
 
     /// A fresh temporary directory, removed by the caller's `defer`.
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("collage-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryDirectory() throws -> URL { try TemporaryFolder.make("collage-cli") }
 }

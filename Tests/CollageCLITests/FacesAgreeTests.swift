@@ -41,11 +41,51 @@ struct FacesAgreeTests {
                 try JSONValue.parse(api.body).member("error")?.member("message")?.string, "\(query)")
             #expect(cli.status == 64, "\(flags): \(cli.stderr)")
             #expect(api.status.code == 422, "\(query): \(message)")
-            // The CLI's line, with its flags spelled as the API spells fields, is the API's message.
-            let cliLine = cli.stderr.split(separator: "\n").first.map(String.init) ?? ""
-            #expect(
-                cliLine.replacingOccurrences(of: "--", with: "") == "collage: \(message)",
-                "CLI: \(cliLine)\nAPI: \(message)")
+            Self.expectSameWords(cli: cli.stderr, api: message)
         }
+    }
+
+    @Test func theSameBadStickerOptionsGetTheSameWords() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let root = directory.appendingPathComponent("library")
+        let photo = directory.appendingPathComponent("p.jpg")
+        try Bitmap(width: 320, height: 240, color: [40, 120, 200]).write(to: photo, format: .jpeg)
+        let imported = try CommandRunner.run(["import", "--json", photo.path, "--library", root.path])
+        let photoID = try #require(try JSONValue.parse(imported.stdout).elements.first?.member("id")?.string)
+
+        let library = try Library(root: root)
+        defer { library.close() }
+        let app = CollageApp(library: library, model: nil, allowedHosts: ["test.local"])
+        // Each case: the flags, and the same request as the API's JSON body.
+        let cases: [([String], String)] = [
+            (["--instance", "0"], #"{"instance": 0}"#), (["--instance", "1e300"], #"{"instance": 1e300}"#),
+            (["--instance", "2.5"], #"{"instance": 2.5}"#), (["--instance", "-3"], #"{"instance": -3}"#),
+            (["--outline", "-1"], #"{"outline": -1}"#), (["--outline", "1e300"], #"{"outline": 1e300}"#),
+            (["--outline", "201"], #"{"outline": 201}"#),
+            (["--instance", "1", "--at", "3,4"], #"{"instance": 1, "at": {"x": 0.5, "y": 0.5}}"#),
+        ]
+        for (flags, body) in cases {
+            let cli = try CommandRunner.run(["sticker", photoID, "--library", root.path] + flags)
+            let api = app.handle(
+                HTTPRequest(
+                    method: "POST", path: "/api/photos/\(photoID)/stickers",
+                    headers: [
+                        "host": "test.local", "x-collage-token": app.token, "content-type": "application/json",
+                    ], body: Data(body.utf8)))
+            let message = try #require(
+                try JSONValue.parse(api.body).member("error")?.member("message")?.string, "\(body)")
+            #expect(cli.status == 64, "\(flags): \(cli.stderr)")
+            #expect(api.status.code == 422, "\(body): \(message)")
+            Self.expectSameWords(cli: cli.stderr, api: message)
+        }
+    }
+
+    /// The CLI's first line, with its flags spelled as the API spells fields, is the API's message.
+    static func expectSameWords(cli stderr: String, api message: String) {
+        let cliLine = stderr.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(
+            cliLine.replacingOccurrences(of: "--", with: "") == "collage: \(message)",
+            "CLI: \(cliLine)\nAPI: \(message)")
     }
 }

@@ -8,7 +8,7 @@ import Testing
 struct LimitsTests {
     static let extremes: [Double] = [
         1e300, -1e300, 1.7976931348623157e308, -1.7976931348623157e308, 0, -1, 9.3e18, -9.3e18,
-        Double(Int.max), 4.9e-324,
+        Double(Int.max), .leastNonzeroMagnitude,
     ]
 
     /// The document with one field replaced by `value`.

@@ -73,9 +73,7 @@ struct LibraryCollageTests {
         try library.deleteCollage(original.collage.id)
         #expect(throws: LibraryError.self) { try library.collage(original.collage.id) }
         let orphans = try library.database.read { connection throws(LibraryError) in
-            try sql("") { () throws(SQLiteError) in
-                try connection.scalar("SELECT COUNT(*) FROM items WHERE collage_id = ?", [original.collage.id])
-            }
+            try connection.scalar("SELECT COUNT(*) FROM items WHERE collage_id = ?", [original.collage.id])
         }
         #expect(orphans == .integer(0), "deleting a collage deletes its items")
         #expect(try library.collage(copy.collage.id).collage.items.count == 2)

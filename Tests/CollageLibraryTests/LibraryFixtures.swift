@@ -1,20 +1,19 @@
 import CollageCore
 import CollageRender
+import CollageTestSupport
 import Foundation
 
 @testable import CollageLibrary
 
 /// A temporary library folder with generated photos, removed when the test ends.
 final class LibraryFixtures {
-    let directory: URL
+    private let folder: TemporaryFolder
+    var directory: URL { folder.url }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("collage library tëst \(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // A space and an accent, so paths like a person's are exercised.
+        folder = try TemporaryFolder("collage library tëst")
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     var libraryRoot: URL { directory.appendingPathComponent("Bibliothèque") }
 
@@ -29,9 +28,7 @@ final class LibraryFixtures {
     )
         throws -> URL
     {
-        let file = directory.appendingPathComponent(name)
-        try Bitmap(width: width, height: height, color: color).write(to: file, format: format)
-        return file
+        try TestPhotos.solid(color, width: width, height: height, format: format, to: folder.file(name))
     }
 
     var databaseFile: URL { libraryRoot.appendingPathComponent(Library.databaseName) }

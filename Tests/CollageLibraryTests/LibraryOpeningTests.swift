@@ -13,9 +13,7 @@ struct LibraryOpeningTests {
             #expect(FileManager.default.fileExists(atPath: fixtures.libraryRoot.appendingPathComponent(folder).path))
         }
         let (version, mode) = try library.database.read { connection throws(LibraryError) in
-            try sql("") { () throws(SQLiteError) in
-                (try connection.scalar("PRAGMA user_version"), try connection.scalar("PRAGMA journal_mode"))
-            }
+            (try connection.scalar("PRAGMA user_version"), try connection.scalar("PRAGMA journal_mode"))
         }
         #expect(version == .integer(Int64(Schema.currentVersion)))
         #expect(mode == .text("wal"))
@@ -45,7 +43,7 @@ struct LibraryOpeningTests {
         let stored = try library.collage("old")
         #expect(stored.collage.title == "Made before" && stored.version == 3)
         let current = try library.database.read { connection throws(LibraryError) in
-            try sql("") { () throws(SQLiteError) in try connection.scalar("PRAGMA user_version") }
+            try connection.scalar("PRAGMA user_version")
         }
         #expect(current == .integer(Int64(Schema.currentVersion)))
     }

@@ -1,29 +1,26 @@
 import CollageCore
 import CollageRender
+import CollageTestSupport
 import Foundation
 import Testing
 
 /// Generated images, temporary folders and helpers shared by the renderer's tests.
 final class RenderFixtures {
-    let directory: URL
+    private let folder: TemporaryFolder
+    var directory: URL { folder.url }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("collage-render-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        folder = try TemporaryFolder("collage-render")
     }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
-
-    func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
+    func url(_ name: String) -> URL { folder.file(name) }
 
     /// Writes a one-colour image and returns its path.
     @discardableResult
     func solid(
         _ name: String, _ color: [UInt8], width: Int = 64, height: Int = 48, format: OutputFormat = .png
     ) throws -> URL {
-        let file = url(name)
-        try Bitmap(width: width, height: height, color: color).write(to: file, format: format)
-        return file
+        try TestPhotos.solid(color, width: width, height: height, format: format, to: url(name))
     }
 
     /// Quadrants red, green / blue, white (top-left, top-right / bottom-left, bottom-right): any
@@ -67,13 +64,8 @@ final class RenderFixtures {
 
     /// Runs the `vips` command-line tool (libvips-tools) to make inputs our own API does not write.
     func vips(_ arguments: String...) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "vips \(arguments.joined(separator: " "))")
+        let status = try Tools.run("/usr/bin/vips", arguments, in: directory).status
+        #expect(status == 0, "vips \(arguments.joined(separator: " "))")
     }
 
     /// Runs `vips` and returns what it printed.
@@ -83,16 +75,7 @@ final class RenderFixtures {
 
     /// Runs a libvips tool and returns what it printed, trimmed.
     static func output(of tool: String, _ arguments: [String], in directory: URL? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try Tools.run(tool, arguments, in: directory).output
     }
 
     /// Files left in the folder whose names start with `prefix` (partial outputs included).

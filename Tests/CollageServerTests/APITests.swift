@@ -1,16 +1,20 @@
 import CollageCore
 import CollageLibrary
 import CollageRender
+import CollageTestSupport
 import Foundation
 import Stickers
 import Testing
 
 @testable import CollageServer
 
-@Suite("Editor API on a live server")
+/// What the API answers, asked of the app in process (``AppClient``); what needs a real
+/// connection (Host and body-size rules as sent on the wire, clients that vanish, many clients at
+/// once) is asked of a live server.
+@Suite("Editor API")
 struct APITests {
     @Test func templatesPresetsSessionAndOpenAPI() throws {
-        let live = try LiveServer()
+        let live = try AppClient()
         let templates = try live.send("GET", "/api/templates")
         #expect(templates.status == 200 && templates.json.count == Template.catalog.count)
         #expect(templates.json[0]["unitSlots"].count == 4)
@@ -27,7 +31,7 @@ struct APITests {
     }
 
     @Test func collageLifecycle() throws {
-        let live = try LiveServer()
+        let live = try AppClient()
         let upload = try live.upload([
             ("red.jpg", try live.photoData([220, 20, 20])), ("green.jpg", try live.photoData([20, 200, 20])),
         ])
@@ -92,7 +96,7 @@ struct APITests {
     }
 
     @Test func photoImagesCarryETagsAndCaching() throws {
-        let live = try LiveServer()
+        let live = try AppClient()
         let upload = try live.upload([("blue.jpg", try live.photoData([20, 20, 220], width: 3000, height: 2000))])
         let id = try #require(upload.json["photos"][0]["id"].string)
         let thumbnail = try live.send("GET", "/api/photos/\(id)/thumbnail")
@@ -106,7 +110,7 @@ struct APITests {
     }
 
     @Test func uploadsReportPerFileErrorsAndLimits() throws {
-        let live = try LiveServer()
+        let live = try AppClient()
         let mixed = try live.upload([("good.jpg", try live.photoData([1, 2, 3])), ("bad.jpg", Data("nope".utf8))])
         #expect(mixed.status == 201)
         #expect(mixed.json["photos"].count == 1 && mixed.json["errors"][0]["file"].string == "bad.jpg")
@@ -116,7 +120,7 @@ struct APITests {
         let notMultipart = try live.json("POST", "/api/photos", "{}")
         #expect(notMultipart.status == 415)
         // A body that stops before its closing boundary.
-        var truncated = LiveServer.multipart([("cut.jpg", try live.photoData([5, 5, 5]))])
+        var truncated = MultipartBody.make([("cut.jpg", try live.photoData([5, 5, 5]))])
         truncated = truncated.prefix(truncated.count - 40)
         let cut = try live.send(
             "POST", "/api/photos", body: truncated,
@@ -149,7 +153,7 @@ struct APITests {
         let malformed = try live.json("POST", "/api/collages", #"{"title": }"#)
         #expect(malformed.status == 400 && malformed.text.contains("line 1, column 11"))
         let badEdit = try live.json("POST", "/api/collages/x/edits", #"{"version": 1, "edits": [{"op": "fly"}]}"#)
-        #expect(badEdit.status == 400 && badEdit.text.contains("unknown operation"))
+        #expect(badEdit.status == 422 && badEdit.text.contains("unknown operation"))
         // Oversized bodies.
         let huge = Data(repeating: UInt8(ascii: " "), count: 3 * 1024 * 1024)
         let tooLarge = try live.send("POST", "/api/collages", body: huge, headers: ["Content-Type": "application/json"])
@@ -165,7 +169,7 @@ struct APITests {
     @Test func aClientThatVanishesMidUploadLeavesNothing() throws {
         let live = try LiveServer()
         let photo = try live.photoData([9, 9, 9], width: 2000, height: 1500)
-        let body = LiveServer.multipart([("big.jpg", photo)])
+        let body = MultipartBody.make([("big.jpg", photo)])
         let head = """
             POST /api/photos HTTP/1.1\r\nHost: 127.0.0.1:\(live.port)\r\nX-Collage-Token: \(live.token)\r\n\
             Content-Type: multipart/form-data; boundary=collage-test-boundary\r\nContent-Length: \(body.count)\r\n\r\n
@@ -198,14 +202,14 @@ struct APITests {
     }
 
     @Test func stickersNeedTheModelAndSayWhenThereIsNoSubject() throws {
-        let live = try LiveServer()
+        let live = try AppClient()
         let upload = try live.upload([("flat.jpg", try live.photoData([128, 128, 128]))])
         let id = try #require(upload.json["photos"][0]["id"].string)
         let withoutModel = try live.json("POST", "/api/photos/\(id)/stickers", "{}")
         #expect(withoutModel.status == 503 && withoutModel.text.contains("scripts/fetch-model"))
 
         let model = try SubjectModel()
-        let withModel = try LiveServer(model: model)
+        let withModel = try AppClient(model: model)
         let flat = try withModel.upload([("flat.jpg", try withModel.photoData([128, 128, 128]))])
         let flatID = try #require(flat.json["photos"][0]["id"].string)
         let none = try withModel.json("POST", "/api/photos/\(flatID)/stickers", "{}")

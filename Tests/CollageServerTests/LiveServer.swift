@@ -1,6 +1,7 @@
 import CollageCore
 import CollageLibrary
 import CollageRender
+import CollageTestSupport
 import Foundation
 import Stickers
 
@@ -10,32 +11,25 @@ import Stickers
 /// that can send anything (wrong Host headers, truncated bodies) the way a hostile client would.
 final class LiveServer: @unchecked Sendable {
     // @unchecked: every stored property is a constant; the library and server are thread-safe.
-    let directory: URL
+    private let folder: TemporaryFolder
+    var directory: URL { folder.url }
     let library: Library
     let server: CollageServer
     var port: Int { server.port }
     var token: String { server.app.token }
 
     init(model: SubjectModel? = nil) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("collage-server-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        library = try Library(root: directory.appendingPathComponent("library"))
+        folder = try TemporaryFolder("collage-server")
+        library = try Library(root: folder.file("library"))
         server = try CollageServer(library: library, model: model, port: 0)
     }
 
     deinit {
         server.stop()
         library.close()
-        try? FileManager.default.removeItem(at: directory)
     }
 
-    struct Response {
-        let status: Int
-        let headers: [String: String]
-        let body: Data
-        var json: JSONValueBox { JSONValueBox(body) }
-        var text: String { String(decoding: body, as: UTF8.self) }
-    }
+    typealias Response = TestResponse
 
     /// Sends one request and reads the whole response (the connection closes after it).
     func send(
@@ -118,63 +112,14 @@ final class LiveServer: @unchecked Sendable {
         return Response(status: status, headers: headers, body: Data(data[split.upperBound...]))
     }
 
-    /// A multipart body with the given files.
-    static func multipart(_ files: [(name: String, data: Data)], boundary: String = "collage-test-boundary") -> Data {
-        var body = Data()
-        for file in files {
-            body += Data(
-                "--\(boundary)\r\nContent-Disposition: form-data; name=\"photos\"; filename=\"\(file.name)\"\r\nContent-Type: application/octet-stream\r\n\r\n"
-                    .utf8)
-            body += file.data
-            body += Data("\r\n".utf8)
-        }
-        body += Data("--\(boundary)--\r\n".utf8)
-        return body
-    }
-
     func photoData(_ color: [UInt8], width: Int = 320, height: Int = 240) throws -> Data {
-        let file = directory.appendingPathComponent("\(UUID().uuidString).jpg")
-        try Bitmap(width: width, height: height, color: color).write(to: file, format: .jpeg)
-        return try Data(contentsOf: file)
+        try TestPhotos.jpegData(color, width: width, height: height)
     }
 
     /// Uploads photos and returns their ids.
     func upload(_ files: [(name: String, data: Data)]) throws -> Response {
         try send(
-            "POST", "/api/photos", body: Self.multipart(files),
+            "POST", "/api/photos", body: MultipartBody.make(files),
             headers: ["Content-Type": "multipart/form-data; boundary=collage-test-boundary"])
-    }
-}
-
-/// Reads JSON responses in tests.
-struct JSONValueBox {
-    let value: CollageCore.JSONValue?
-
-    init(_ data: Data) {
-        value = try? CollageCore.JSONValue.parse(data)
-    }
-
-    subscript(_ key: String) -> JSONValueBox {
-        guard case .object(let members) = value else { return JSONValueBox(nil) }
-        return JSONValueBox(members[key])
-    }
-
-    subscript(_ index: Int) -> JSONValueBox {
-        guard case .array(let elements) = value, elements.indices.contains(index) else { return JSONValueBox(nil) }
-        return JSONValueBox(elements[index])
-    }
-
-    init(_ value: CollageCore.JSONValue?) {
-        self.value = value
-    }
-
-    var string: String? { if case .string(let text) = value { text } else { nil } }
-    var number: Double? { if case .number(let number) = value { number } else { nil } }
-    var count: Int {
-        switch value {
-        case .array(let elements): elements.count
-        case .object(let members): members.count
-        default: 0
-        }
     }
 }

@@ -1,6 +1,7 @@
 import CollageCore
 import CollageLibrary
 import CollageRender
+import CollageTestSupport
 import Foundation
 import Stickers
 import Testing
@@ -10,9 +11,9 @@ struct LibraryStickerTests {
     @Test func aStickerIsStoredCachedAndPlacedInACollage() throws {
         // A model of its own: the shared one counts inferences from tests running alongside.
         let model = try SubjectModel()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stickers-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let library = try Library(root: directory.appendingPathComponent("library"))
+        let folder = try TemporaryFolder("stickers")
+        let directory = folder.url
+        let library = try Library(root: folder.file("library"))
         let scene = StickerFixtures.scene(shapes: [(240, 180, 90, 110, [30, 60, 200])])
         let photoFile = directory.appendingPathComponent("scene.png")
         try scene.image.write(to: photoFile, format: .png)
@@ -50,9 +51,9 @@ struct LibraryStickerTests {
     @Test func focalPointsAreComputedOnceAndKept() throws {
         // A model of its own: the shared one counts inferences from tests running alongside.
         let model = try SubjectModel()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("focus-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let library = try Library(root: directory.appendingPathComponent("library"))
+        let folder = try TemporaryFolder("focus")
+        let directory = folder.url
+        let library = try Library(root: folder.file("library"))
         let scene = StickerFixtures.scene(width: 900, height: 400, shapes: [(150, 200, 70, 120, [180, 30, 160])])
         let file = directory.appendingPathComponent("wide.png")
         try scene.image.write(to: file, format: .png)

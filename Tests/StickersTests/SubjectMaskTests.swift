@@ -1,5 +1,6 @@
 import CollageCore
 import CollageRender
+import CollageTestSupport
 import Foundation
 import Stickers
 import Testing
@@ -101,9 +102,8 @@ struct ModelFileTests {
 
     @Test func aTruncatedOrCorruptModelIsRefused() throws {
         let real = SubjectModel.defaultPath()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("model-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try TemporaryFolder("model")
+        let directory = folder.url
         var candidates: [URL] = []
         let garbage = directory.appendingPathComponent("garbage.onnx")
         try Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 13) }).write(to: garbage)

@@ -20,6 +20,8 @@ int cvips_init(void);
 int cvips_init_deferring_modules(void);
 /// The libvips version as "major.minor.micro".
 const char *cvips_version(void);
+/// How many threads libvips works with.
+int cvips_concurrency(void);
 /// Copies and clears the global error buffer; free the result with cvips_free.
 char *cvips_error_take(void);
 void cvips_free(void *pointer);
@@ -42,9 +44,9 @@ int cvips_orientation(const CVipsImage *image);
 const char *cvips_loader(const CVipsImage *image);
 /// Whether the image carries an embedded ICC profile.
 int cvips_has_icc(const CVipsImage *image);
-/// Whether the embedded ICC profile describes sRGB (sRGB primaries and tone curves, whatever
-/// its name), so converting through it would change nothing. 0 when there is none or it is not.
-int cvips_profile_is_srgb(const CVipsImage *image);
+/// The embedded ICC profile's bytes (valid while the image lives) and their count in `size`;
+/// NULL when there is none.
+const void *cvips_icc_profile(const CVipsImage *image, size_t *size);
 /// Decodes a file at about `width` x `height`, shrink-on-load, upright (EXIF). With `to_srgb`,
 /// converts through the file's embedded ICC profile to sRGB. Truncated files fail.
 int cvips_thumbnail(const char *path, int width, int height, int to_srgb, CVipsImage **out);
@@ -110,9 +112,6 @@ int cvips_jpegsave(CVipsImage *in, const char *path, int quality, int progressiv
 /// PNG with every row "up"-filtered (each byte stored as its difference from the byte above).
 int cvips_pngsave(CVipsImage *in, const char *path, int compression);
 int cvips_webpsave(CVipsImage *in, const char *path, int quality, int lossless);
-/// Writes 8-bit interleaved pixels (1-4 channels: grey, grey+alpha, RGB, RGBA) as a PNG at zlib
-/// `level`, deflating bands of rows on several threads. Much faster than libpng for big images.
-int cvips_write_png(const unsigned char *pixels, int width, int height, int channels, const char *path, int level);
 /// HEIF with HEVC (`av1` = 0) or AVIF (`av1` = 1).
 int cvips_heifsave(CVipsImage *in, const char *path, int quality, int av1);
 

@@ -4,14 +4,14 @@
 // Each band is filtered ("up": each byte minus the one above it) and deflated as its own raw
 // stream, ended with a sync flush so the bands join into one valid zlib stream; their Adler-32
 // checksums are combined for the stream's trailer.
-#include "cvips.h"
+#include "parallel_png.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <vips/vips.h>
 #include <zlib.h>
 
 typedef struct {
@@ -86,32 +86,34 @@ static int write_chunk(FILE *file, const char *type, const unsigned char *data, 
            fwrite(trailer, 1, 4, file) == 4;
 }
 
-int cvips_write_png(const unsigned char *pixels, int width, int height, int channels, const char *path, int level) {
+int parallel_png_write(const unsigned char *pixels, int width, int height, int channels, const char *path,
+                       int level, int threads, char *message, size_t message_size) {
     static const unsigned char color_types[] = {0, 0, 4, 2, 6};
-    if (width <= 0 || height <= 0 || channels < 1 || channels > 4) {
-        vips_error("pngwrite", "cannot write a %d x %d image with %d channels", width, height, channels);
+    if (width <= 0 || height <= 0 || channels < 1 || channels > 4 || level < 0 || level > 9 || !pixels) {
+        snprintf(message, message_size, "cannot write a %d x %d image with %d channels at level %d", width, height,
+                 channels, level);
         return -1;
     }
     enum { MAX_BANDS = 8 };
-    int count = vips_concurrency_get();
+    int count = threads;
     if (count > MAX_BANDS) count = MAX_BANDS;
     // Small images are not worth a thread; a band needs enough rows to compress well.
     if (count > height / 64) count = height / 64;
     if (count < 1) count = 1;
     Band bands[MAX_BANDS];
-    pthread_t threads[MAX_BANDS];
+    pthread_t workers[MAX_BANDS];
     int started[MAX_BANDS] = {0};
     for (int i = 0; i < count; i++) {
         bands[i] = (Band){.pixels = pixels, .width = width, .channels = channels,
                           .first_row = (int)((long)height * i / count), .end_row = (int)((long)height * (i + 1) / count),
                           .level = level, .last = i == count - 1};
-        if (i > 0) started[i] = pthread_create(&threads[i], NULL, deflate_band, &bands[i]) == 0;
+        if (i > 0) started[i] = pthread_create(&workers[i], NULL, deflate_band, &bands[i]) == 0;
         if (i > 0 && !started[i]) deflate_band(&bands[i]);
     }
     deflate_band(&bands[0]);
     int failed = 0;
     for (int i = 0; i < count; i++) {
-        if (i > 0 && started[i]) pthread_join(threads[i], NULL);
+        if (i > 0 && started[i]) pthread_join(workers[i], NULL);
         failed |= bands[i].failed;
     }
     size_t stride_bytes = ((size_t)width * channels + 1);
@@ -119,6 +121,7 @@ int cvips_write_png(const unsigned char *pixels, int width, int height, int chan
     for (int i = 1; i < count; i++)
         adler = adler32_combine(adler, bands[i].adler, (z_off_t)(stride_bytes * (bands[i].end_row - bands[i].first_row)));
     FILE *file = failed ? NULL : fopen(path, "wb");
+    int open_error = file ? 0 : errno;
     int ok = file != NULL;
     if (ok) {
         static const unsigned char signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
@@ -136,11 +139,16 @@ int cvips_write_png(const unsigned char *pixels, int width, int height, int chan
              write_chunk(file, "IDAT", zlib_header, 2);
         for (int i = 0; i < count && ok; i++) ok = write_chunk(file, "IDAT", bands[i].output, bands[i].output_size);
         ok = ok && write_chunk(file, "IDAT", trailer, 4) && write_chunk(file, "IEND", NULL, 0);
+        int write_error = ok ? 0 : errno;
         ok = (fclose(file) == 0) && ok;
+        if (!ok) open_error = write_error ? write_error : errno;
     }
     for (int i = 0; i < count; i++) free(bands[i].output);
     if (!ok) {
-        vips_error("pngwrite", failed ? "could not compress the image" : "could not write %s", path);
+        if (failed)
+            snprintf(message, message_size, "could not compress the image (out of memory?)");
+        else
+            snprintf(message, message_size, "could not write %s: %s", path, strerror(open_error));
         return -1;
     }
     return 0;

@@ -1,0 +1,118 @@
+import CollageCore
+import CollageLibrary
+
+/// A request to make a collage, as either face receives it (the command line's `new --layout
+/// strip --aspect 4:5`, the API's `POST /api/collages`), checked when it is made.
+public struct NewCollageRequest: Sendable, Equatable {
+    /// The template the collage follows.
+    public let template: Template
+    /// The canvas shape.
+    public let aspect: AspectRatio
+    /// The title.
+    public let title: String
+    /// Photo ids (or unique prefixes), in slot order.
+    public let photos: [String]
+
+    /// The template used when none is named.
+    public static let defaultTemplate = "grid2x2"
+
+    /// A request, checked; absent values take the defaults (grid2x2, 1:1, "Untitled").
+    /// - Throws: ``Failure`` of kind `invalidOption` naming `template` or `aspect`.
+    public init(
+        title: String? = nil, template: String? = nil, aspect: String? = nil, photos: [String] = []
+    )
+        throws(Failure)
+    {
+        let templateID = template ?? Self.defaultTemplate
+        guard let named = Template.named(templateID) else {
+            throw Failure(
+                .invalidOption,
+                "expects a template id such as grid2x2 or strip, got \"\(templateID.prefix(40))\"", field: "template")
+        }
+        let aspectText = aspect ?? "1:1"
+        guard let shape = AspectRatio(parsingOrPreset: aspectText) else {
+            throw Failure(
+                .invalidOption,
+                "expects W:H such as 4:5 (from 1:20 to 20:1), or a preset such as a4, got \"\(aspectText.prefix(40))\"",
+                field: "aspect")
+        }
+        guard photos.count <= Limits.maximumItems else {
+            throw Failure(
+                .invalidOption,
+                "a collage holds at most \(Limits.maximumItems) items, and \(photos.count) photos were given")
+        }
+        self.template = named
+        self.aspect = shape
+        // The title is checked by the rename edit that sets it, as every title is.
+        self.title = title ?? "Untitled"
+        self.photos = photos
+    }
+
+    /// Makes the collage in the library.
+    /// - Throws: ``Failure``: `notFound` for an unknown photo.
+    public func create(in library: Library) throws(Failure) -> StoredCollage {
+        do {
+            return try library.createCollage(title: title, templateID: template.id, aspect: aspect, photoIDs: photos)
+        } catch {
+            throw error.failure
+        }
+    }
+}
+
+/// Changes to a stored collage, as either face receives them: edits (JSON, see ``CollageCore/EditCodec``)
+/// at the version the sender last saw.
+public struct EditRequest: Sendable {
+    /// The edits, applied all or nothing.
+    public let edits: [Edit]
+    /// The version the sender last saw; `nil` applies to whatever is current.
+    public let version: Int?
+
+    /// A request from decoded JSON (one edit object, or an array of them).
+    /// - Throws: ``Failure`` of kind `invalidInput` listing every problem with its path
+    ///   (`edits[1].degrees …`).
+    public init(edits: JSONValue, version: Int?) throws(Failure) {
+        do {
+            self.edits = try EditCodec.decode(edits)
+        } catch {
+            throw Failure(
+                .invalidInput,
+                error.issues.map { "edits\($0.path.isEmpty || $0.path.hasPrefix("[") ? "" : ".")\($0)" }
+                    .joined(separator: "; "))
+        }
+        self.version = version
+    }
+
+    /// Reads a version number as both faces receive one (`--version 7`, `"version": 7`).
+    /// - Throws: ``Failure`` of kind `invalidOption` naming `version` and its range.
+    public static func version(_ number: Double) throws(Failure) -> Int {
+        guard let version = number.wholeNumber(in: Limits.version) else {
+            throw Failure(
+                .invalidOption,
+                "expects the whole number of the version last seen (\(Limits.describe(Limits.version))), "
+                    + "got \(JSONValue.format(number))", field: "version")
+        }
+        return version
+    }
+
+    /// Reads a version number from text (the command line's `--version`).
+    public static func version(_ text: String) throws(Failure) -> Int {
+        guard let number = Double(text.trimmingCharacters(in: .whitespaces)) else {
+            throw Failure(
+                .invalidOption,
+                "expects the whole number of the version last seen (\(Limits.describe(Limits.version))), "
+                    + "got \"\(text.prefix(40))\"", field: "version")
+        }
+        return try version(number)
+    }
+
+    /// Applies the edits to the collage `id`.
+    /// - Throws: ``Failure``: `conflict` when the collage moved past ``version``, `invalidInput`
+    ///   when an edit is refused, `notFound` for an unknown collage.
+    public func apply(to id: String, in library: Library) throws(Failure) -> StoredCollage {
+        do {
+            return try library.apply(edits, to: id, expectedVersion: version)
+        } catch {
+            throw error.failure
+        }
+    }
+}

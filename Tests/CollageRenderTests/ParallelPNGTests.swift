@@ -1,0 +1,63 @@
+import CParallelPNG
+import CollageRender
+import Foundation
+import Testing
+
+/// The banded PNG writer: whatever the shape, band count and channel count, libvips (libpng)
+/// reads back exactly the pixels that were written; bad arguments and unwritable paths are
+/// refused with a reason, not a crash or a broken file.
+@Suite("Parallel PNG writer")
+struct ParallelPNGTests {
+    static func write(
+        _ pixels: [UInt8], width: Int, height: Int, channels: Int, to path: String, threads: Int = 4
+    ) -> (status: Int32, message: String) {
+        var message = [CChar](repeating: 0, count: 256)
+        let status = parallel_png_write(
+            pixels, Int32(width), Int32(height), Int32(channels), path, 1, Int32(threads), &message, message.count)
+        return (status, String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    @Test(arguments: [(1, 1), (3, 1), (5, 63), (64, 64), (97, 128), (200, 513), (31, 1000)], [1, 2, 3, 4])
+    func roundTrips(size: (width: Int, height: Int), channels: Int) throws {
+        let fixtures = try RenderFixtures()
+        let (width, height) = size
+        // A pattern that changes along rows and down columns, so every filter step and band seam shows.
+        let pixels = (0..<width * height * channels).map { index -> UInt8 in
+            let pixel = index / channels
+            return UInt8(truncatingIfNeeded: (pixel % width) * 7 + (pixel / width) * 13 + (index % channels) * 61)
+        }
+        for threads in [1, 3, 64] {
+            let file = fixtures.url("out-\(threads).png")
+            let result = Self.write(
+                pixels, width: width, height: height, channels: channels, to: file.path, threads: threads)
+            #expect(result.status == 0, "\(result.message)")
+            // libvips reads the PNG (libpng underneath) and writes its samples as they are: no
+            // conversion to RGB, so grey and grey+alpha files are checked byte for byte too.
+            let header = try RenderFixtures.output(of: "/usr/bin/vipsheader", ["-a", file.path])
+            #expect(header.contains("width: \(width)") && header.contains("height: \(height)"), "\(header)")
+            #expect(header.contains("bands: \(channels)"), "\(header)")
+            try fixtures.vips("rawsave", file.lastPathComponent, "out-\(threads).raw")
+            let read = [UInt8](try Data(contentsOf: fixtures.url("out-\(threads).raw")))
+            // A Bool, not the arrays: Swift Testing would diff a million elements on failure.
+            let firstDifference = read.indices.first { $0 >= pixels.count || read[$0] != pixels[$0] }
+            #expect(
+                read.count == pixels.count && firstDifference == nil,
+                "\(width) × \(height) × \(channels) on \(threads) threads: first difference at byte \(firstDifference ?? -1)"
+            )
+        }
+    }
+
+    @Test func badArgumentsAndPathsAreRefusedWithAReason() throws {
+        let fixtures = try RenderFixtures()
+        let pixels = [UInt8](repeating: 9, count: 64)
+        let path = fixtures.url("bad.png").path
+        for (width, height, channels) in [(0, 4, 4), (4, -1, 4), (4, 4, 0), (4, 4, 5)] {
+            let result = Self.write(pixels, width: width, height: height, channels: channels, to: path)
+            #expect(result.status == -1 && result.message.contains("cannot write"), "\(result.message)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let missingFolder = fixtures.url("no/such/folder/x.png").path
+        let refused = Self.write(pixels, width: 4, height: 4, channels: 4, to: missingFolder)
+        #expect(refused.status == -1 && refused.message.contains("No such file"), "\(refused.message)")
+    }
+}
