@@ -39,7 +39,12 @@ extension Collage {
             let moved = Rect(origin: origin, size: items[index].frame.size)
             try validate(moved)
             items[index].frame = moved
-            items[index].slot = nil
+            // A nudge or a short drag is not a decision to leave the layout: the item keeps its
+            // slot while its centre stays inside the slot's frame, so the next photo added does
+            // not land on it. Dragged further, it is free.
+            if let slot = items[index].slot, slotFrame(slot)?.contains(moved.center) != true {
+                items[index].slot = nil
+            }
         case .resizeItem(let id, let frame):
             let index = try indexOf(id)
             try validate(frame)
@@ -122,6 +127,13 @@ extension Collage {
         return Rect(center: bounds.center, size: Size(width: side, height: side))
     }
 
+    /// The frame of slot `index` in the current template, if there is one.
+    private func slotFrame(_ index: Int) -> Rect? {
+        guard let template else { return nil }
+        let frames = template.frames(for: self)
+        return frames.indices.contains(index) ? frames[index] : nil
+    }
+
     private func firstEmptySlot() -> (Int, Rect)? {
         guard let template else { return nil }
         let taken = Set(items.compactMap(\.slot))
@@ -144,6 +156,7 @@ extension Collage {
             }
         }
         let frames = template.frames(for: self)
+        var extras: [String] = []
         for (position, index) in ordered.enumerated() {
             if position < frames.count {
                 items[index].frame = frames[position]
@@ -151,7 +164,32 @@ extension Collage {
                 items[index].slot = position
             } else {
                 items[index].slot = nil
+                extras.append(items[index].id)
             }
+        }
+        stackAtCentre(extras)
+    }
+
+    /// Photos a layout has no slot for are laid deliberately where they are seen: a small
+    /// cascade at the centre of the canvas, in front of everything, each offset from the last,
+    /// rather than left in a frame from the old layout where they cover a slotted photo.
+    private mutating func stackAtCentre(_ ids: [String]) {
+        let side = min(canvas.width, canvas.height) * EditRules.defaultItemFraction
+        let step = min(canvas.width, canvas.height) * EditRules.cascadeStepFraction
+        let first = -step * Double(ids.count - 1) / 2
+        for (offset, id) in ids.enumerated() {
+            guard let index = zIndex(of: id) else { continue }
+            var item = items.remove(at: index)
+            let shift = first + step * Double(offset)
+            let center = Point(x: bounds.center.x + shift, y: bounds.center.y + shift)
+            // The photo keeps the shape it had, fitted in a square of the default item side.
+            let aspect = item.frame.width / item.frame.height
+            let size = Size(
+                width: max(EditRules.minimumItemSide, aspect >= 1 ? side : side * aspect),
+                height: max(EditRules.minimumItemSide, aspect >= 1 ? side / aspect : side))
+            item.frame = Rect(center: center, size: size)
+            item.rotation = .zero
+            items.append(item)
         }
     }
 

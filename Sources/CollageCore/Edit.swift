@@ -109,6 +109,9 @@ public enum EditRules {
     public static let maximumTitleLength = 200
     /// An added item with no frame is this fraction of the canvas's shorter side.
     public static let defaultItemFraction: Double = 0.4
+    /// How far apart, as a fraction of the canvas's short side, photos stacked at the centre sit
+    /// (the photos a new layout has no slot for).
+    public static let cascadeStepFraction: Double = 0.05
 }
 
 private func format(_ value: Double) -> String {

@@ -324,7 +324,42 @@ enum APIRoutes {
                 ])
             }
         }
-        return RecordJSON.adding(["media": .object(media)], to: RecordJSON.document(stored))
+        return RecordJSON.adding(
+            ["media": .object(media), "layout": layoutJSON(stored.collage, media: media)],
+            to: RecordJSON.document(stored))
+    }
+
+    /// The collage as the renderer resolves it, for the page to draw rather than compute: the
+    /// template's slot frames, and for every item in z-order its frame, rotation, corner radius
+    /// and (photos) the rectangle of the photo's pixels that fills the frame, with the pixel
+    /// size it was computed for. The page draws exactly this at rest.
+    static func layoutJSON(_ collage: Collage, media: [String: JSONValue]) -> JSONValue {
+        let slots = collage.template.map { $0.frames(for: collage) } ?? []
+        let items = collage.items.enumerated().map { z, item -> JSONValue in
+            var members: [String: JSONValue] = [
+                "id": .string(item.id), "z": .number(Double(z)),
+                "frame": CollageDocument.jsonValue(of: item.frame), "rotation": .number(item.rotation.degrees),
+                "cornerRadius": .number(0),
+            ]
+            if case .photo(let reference) = item.content, let size = media[reference],
+                let width = size.member("width")?.numberValue, let height = size.member("height")?.numberValue
+            {
+                let focus = size.member("focus").flatMap { focus -> Point? in
+                    guard let x = focus.member("x")?.numberValue, let y = focus.member("y")?.numberValue else {
+                        return nil
+                    }
+                    return Point(x: x, y: y)
+                }
+                let crop = item.crop ?? focus.map { Crop(focus: $0) } ?? .centered
+                let imageSize = Size(width: width, height: height)
+                members["cornerRadius"] = .number(collage.style.cornerRadius)
+                members["imageSize"] = .object(["width": .number(width), "height": .number(height)])
+                members["source"] = CollageDocument.jsonValue(
+                    of: CropMath.sourceRect(imageSize: imageSize, frameSize: item.frame.size, crop: crop))
+            }
+            return .object(members)
+        }
+        return .object(["slots": .array(slots.map(CollageDocument.jsonValue(of:))), "items": .array(items)])
     }
 
     static func document(

@@ -31,10 +31,34 @@ struct EditTests {
         #expect(throws: EditError.unknownItem("nope")) { try collage.applying(.removeItem(id: "nope")) }
     }
 
-    @Test func moveSetsTheOriginAndLeavesTheSlot() throws {
-        let collage = try Fixtures.collage().applying(.moveItem(id: "p0", origin: Point(x: 100, y: 50)))
-        let item = try #require(collage.item("p0"))
-        #expect(item.frame.origin == Point(x: 100, y: 50) && item.slot == nil)
+    @Test func moveSetsTheOriginAndLeavesTheSlotOnceTheCentreLeavesIt() throws {
+        // grid2x2 on 1200 pt: slot 0 is the top-left quarter, centre (300, 300).
+        let collage = try Fixtures.collage()
+        let slot = try #require(collage.item("p0")).frame
+        let far = try collage.applying(.moveItem(id: "p0", origin: Point(x: 700, y: 50)))
+        let item = try #require(far.item("p0"))
+        #expect(item.frame.origin == Point(x: 700, y: 50) && item.slot == nil)
+        // The centre just inside the slot's right edge: still in the slot.
+        let edge = try collage.applying(
+            .moveItem(id: "p0", origin: Point(x: slot.x + slot.width / 2 - 1, y: slot.y)))
+        #expect(edge.item("p0")?.slot == 0)
+        let out = try collage.applying(
+            .moveItem(id: "p0", origin: Point(x: slot.x + slot.width / 2 + 1, y: slot.y)))
+        #expect(out.item("p0")?.slot == nil)
+    }
+
+    /// The editor's arrow keys move by 1 point (10 with Shift): a nudge is not leaving the layout,
+    /// so the next photo added goes to an empty slot, not onto the nudged one.
+    @Test func aNudgeKeepsTheSlotAndAddedPhotosGoToEmptySlots() throws {
+        var collage = try Fixtures.collage(photos: 2)
+        let before = try #require(collage.item("p0")).frame
+        collage = try collage.applying(.moveItem(id: "p0", origin: Point(x: before.x + 1, y: before.y)))
+        collage = try collage.applying(.moveItem(id: "p0", origin: Point(x: before.x + 11, y: before.y + 10)))
+        #expect(collage.item("p0")?.slot == 0)
+        #expect(collage.item("p0")?.frame.origin == Point(x: before.x + 11, y: before.y + 10))
+        collage = try collage.applying(.addItem(id: "new", content: .photo("n.jpg"), frame: nil))
+        let frames = try #require(collage.template).frames(for: collage)
+        #expect(collage.item("new")?.slot == 2 && collage.item("new")?.frame == frames[2])
     }
 
     @Test func moveMustKeepTheItemReachable() throws {
@@ -96,15 +120,25 @@ struct EditTests {
         }
     }
 
-    @Test func applyTemplateSnapsPhotosInOrderAndLeavesExtrasFree() throws {
-        var collage = try Fixtures.collage(template: "grid2x2", photos: 4)
+    @Test func applyTemplateSnapsPhotosInOrderAndStacksExtrasAtTheCentre() throws {
+        var collage = try Fixtures.collage(template: "grid2x2", photos: 5)
         collage = try collage.applying(.rotateItem(id: "p2", degrees: 30))
+        collage = try collage.applying(.rotateItem(id: "p3", degrees: 12))
         let strip = try collage.applying(.applyTemplate(id: "strip"))
         let frames = try #require(Template.named("strip")).frames(for: strip)
         #expect(strip.templateID == "strip")
-        #expect(strip.items.map(\.slot) == [0, 1, 2, nil])
+        #expect(strip.items.map(\.id) == ["p0", "p1", "p2", "p3", "p4"])
+        #expect(strip.items.map(\.slot) == [0, 1, 2, nil, nil])
         #expect(strip.item("p2")?.frame == frames[2] && strip.item("p2")?.rotation == .zero)
-        #expect(strip.item("p3")?.frame == collage.item("p3")?.frame, "the extra photo stays where it was")
+        // The two photos strip has no slot for: in front, upright, at the default size, a step
+        // apart around the centre (not left in grid2x2's bottom-right quarter over slot 2).
+        let extras = try [#require(strip.item("p3")), #require(strip.item("p4"))]
+        let side = 1200 * EditRules.defaultItemFraction
+        let step = 1200 * EditRules.cascadeStepFraction
+        #expect(extras.allSatisfy { $0.rotation == .zero && $0.frame.size == Size(width: side, height: side) })
+        #expect(extras[0].frame.center == Point(x: 600 - step / 2, y: 600 - step / 2))
+        #expect(extras[1].frame.center == Point(x: 600 + step / 2, y: 600 + step / 2))
+        #expect(strip.items.suffix(2).map(\.id) == ["p3", "p4"], "the extras are drawn on top")
         #expect(throws: EditError.unknownTemplate("hexagon")) { try collage.applying(.applyTemplate(id: "hexagon")) }
     }
 

@@ -1,31 +1,11 @@
-// The editor: draws a collage with the same frames and crops the renderer uses, turns gestures
-// into CollageCore edits, and saves each one through the API (autosave) with its version.
+// The editor: draws the layout the server resolved (frames, crops, slots, clipped to the canvas
+// as the export is), turns gestures into CollageCore edits, and saves each one through the API
+// (autosave) with its version.
 import { api, setStatus } from './api.js';
 import { fillSelect, templatePreview } from './ui.js';
+import { rotate, sourceRect, topmostItem } from './geometry.js';
 
 const $ = (id) => document.getElementById(id);
-
-/** CollageCore's CropMath.sourceRect: the part of a photo that fills a frame. */
-export function sourceRect(image, frame, crop) {
-  const zoom = Math.max(1, crop?.zoom ?? 1);
-  const focus = crop?.focus ?? { x: 0.5, y: 0.5 };
-  const frameAspect = frame.width / frame.height;
-  let width, height;
-  if (image.width / image.height > frameAspect) { height = image.height; width = image.height * frameAspect; }
-  else { width = image.width; height = image.width / frameAspect; }
-  width /= zoom; height /= zoom;
-  const clamp = (value, low, high) => Math.min(Math.max(value, low), Math.max(low, high));
-  const x = clamp(clamp(focus.x, 0, 1) * image.width - width / 2, 0, image.width - width);
-  const y = clamp(clamp(focus.y, 0, 1) * image.height - height / 2, 0, image.height - height);
-  return { x, y, width, height };
-}
-
-/** Rotates (x, y) about (cx, cy) clockwise on screen by `degrees`. */
-function rotate(x, y, cx, cy, degrees) {
-  const r = (degrees * Math.PI) / 180;
-  const dx = x - cx, dy = y - cy;
-  return { x: cx + dx * Math.cos(r) - dy * Math.sin(r), y: cy + dx * Math.sin(r) + dy * Math.cos(r) };
-}
 
 const newID = () => `i${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
@@ -126,7 +106,10 @@ export class Editor {
     const stage = $('stage');
     const width = Math.max(200, stage.clientWidth - 60);
     const height = Math.max(200, window.innerHeight - stage.getBoundingClientRect().top - 80);
-    return Math.min(width / this.collage.canvas.width, height / this.collage.canvas.height);
+    const fit = Math.min(width / this.collage.canvas.width, height / this.collage.canvas.height);
+    // A whole number of pixels along the long side, so the canvas's edges fall on pixels.
+    const long = Math.max(this.collage.canvas.width, this.collage.canvas.height);
+    return Math.max(1, Math.floor(long * fit)) / long;
   }
 
   render() {
@@ -140,37 +123,55 @@ export class Editor {
     const transparent = background.length === 9 && background.endsWith('00');
     canvas.classList.toggle('transparent', transparent);
     canvas.style.backgroundColor = transparent ? 'transparent' : background;
+    // Two layers: the collage, clipped to the canvas exactly as the export is, and above it the
+    // selection (outline and handles), which is never clipped and always wins the pointer.
+    const content = document.createElement('div');
+    content.className = 'content';
     const children = [];
-    if (collage.template) {
-      const template = this.app.templates.find((t) => t.id === collage.template);
-      const filled = new Set(collage.items.map((item) => item.slot).filter((slot) => slot !== undefined));
-      template?.unitSlots.forEach((unit, index) => {
-        if (filled.has(index)) return;
-        const guide = document.createElement('div');
-        guide.className = 'slot-guide';
-        const frame = this.slotFrame(unit);
-        Object.assign(guide.style, {
-          left: `${frame.x * scale}px`, top: `${frame.y * scale}px`,
-          width: `${frame.width * scale}px`, height: `${frame.height * scale}px`,
-        });
-        children.push(guide);
+    const filled = new Set(collage.items.map((item) => item.slot).filter((slot) => slot !== undefined));
+    (this.doc.layout?.slots ?? []).forEach((frame, index) => {
+      if (filled.has(index)) return;
+      const guide = document.createElement('div');
+      guide.className = 'slot-guide';
+      guide.dataset.slot = String(index);
+      Object.assign(guide.style, {
+        left: `${frame.x * scale}px`, top: `${frame.y * scale}px`,
+        width: `${frame.width * scale}px`, height: `${frame.height * scale}px`,
       });
-    }
+      children.push(guide);
+    });
     collage.items.forEach((item, index) => children.push(this.drawItem(item, index, scale)));
-    canvas.replaceChildren(...children);
+    content.replaceChildren(...children);
+    const overlay = document.createElement('div');
+    overlay.className = 'overlay';
+    canvas.replaceChildren(content, overlay);
+    this.drawSelection();
     this.updateToolbar();
   }
 
-  /** CollageCore's Template.frames for one unit slot. */
-  slotFrame(unit) {
-    const { spacing, padding } = this.collage.style;
-    const span = (start, end, length) => {
-      const scale = length - 2 * padding + spacing;
-      return [padding + start * scale, padding + end * scale - spacing];
-    };
-    const [left, right] = span(unit.x, unit.x + unit.width, this.collage.canvas.width);
-    const [top, bottom] = span(unit.y, unit.y + unit.height, this.collage.canvas.height);
-    return { x: left, y: top, width: Math.max(0, right - left), height: Math.max(0, bottom - top) };
+  /** The selected item's outline and handles, in the overlay, framed as the item is drawn. */
+  drawSelection(frame, rotation) {
+    const overlay = $('canvas').querySelector('.overlay');
+    if (!overlay) return;
+    const item = this.selectedItem();
+    if (!item) { overlay.replaceChildren(); return; }
+    const f = frame ?? item.frame;
+    const scale = this.viewScale;
+    const box = document.createElement('div');
+    box.className = 'selection';
+    box.dataset.id = item.id;
+    const resize = document.createElement('div');
+    resize.className = 'handle resize';
+    resize.setAttribute('aria-hidden', 'true');
+    const rotateHandle = document.createElement('div');
+    rotateHandle.className = 'handle rotate';
+    rotateHandle.setAttribute('aria-hidden', 'true');
+    box.append(resize, rotateHandle);
+    Object.assign(box.style, {
+      left: `${f.x * scale}px`, top: `${f.y * scale}px`, width: `${f.width * scale}px`, height: `${f.height * scale}px`,
+      transform: `rotate(${rotation ?? item.rotation}deg)`,
+    });
+    overlay.replaceChildren(box);
   }
 
   drawItem(item, index, scale, frame = item.frame, rotation = item.rotation, crop = item.crop) {
@@ -190,10 +191,16 @@ export class Editor {
       image.src = media.preview;
       const box = { width: frame.width * scale, height: frame.height * scale };
       if (item.content.type === 'photo') {
-        const source = sourceRect(media, frame, crop ?? (media.focus ? { focus: media.focus, zoom: 1 } : null));
+        // At rest, the rectangle the server resolved; mid-gesture, the same math run here.
+        const resolved = this.layoutOf(item);
+        const atRest = frame === item.frame && crop === item.crop && resolved?.source;
+        const size = atRest ? resolved.imageSize : media;
+        const source = atRest
+          ? resolved.source
+          : sourceRect(media, frame, crop ?? (media.focus ? { focus: media.focus, zoom: 1 } : null));
         const k = box.width / source.width;
         Object.assign(image.style, {
-          width: `${media.width * k}px`, height: `${media.height * k}px`,
+          width: `${size.width * k}px`, height: `${size.height * k}px`,
           left: `${-source.x * k}px`, top: `${-source.y * k}px`,
         });
         clip.style.borderRadius = `${this.collage.style.cornerRadius * scale}px`;
@@ -212,13 +219,7 @@ export class Editor {
       }
     }
     clip.append(image);
-    const resize = document.createElement('div');
-    resize.className = 'handle resize';
-    resize.setAttribute('aria-hidden', 'true');
-    const rotateHandle = document.createElement('div');
-    rotateHandle.className = 'handle rotate';
-    rotateHandle.setAttribute('aria-hidden', 'true');
-    element.append(clip, resize, rotateHandle);
+    element.append(clip);
     Object.assign(element.style, {
       left: `${frame.x * scale}px`, top: `${frame.y * scale}px`,
       width: `${frame.width * scale}px`, height: `${frame.height * scale}px`,
@@ -227,12 +228,18 @@ export class Editor {
     return element;
   }
 
+  /** What the server resolved for an item (its crop rectangle in the photo's pixels, …). */
+  layoutOf(item) {
+    return this.doc.layout?.items?.find((entry) => entry.id === item.id) ?? null;
+  }
+
   /** Redraws one item mid-gesture without waiting for the server. */
   preview(item, frame, rotation, crop) {
     const index = this.collage.items.indexOf(item);
     const old = $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`);
     const replacement = this.drawItem(item, index, this.viewScale, frame, rotation, crop);
     if (old) old.replaceWith(replacement);
+    if (item.id === this.selected) this.drawSelection(frame, rotation);
   }
 
   // MARK: gestures
@@ -242,22 +249,14 @@ export class Editor {
     return { x: (event.clientX - box.left) / this.viewScale, y: (event.clientY - box.top) / this.viewScale };
   }
 
-  itemAt(point, except) {
-    for (let i = this.collage.items.length - 1; i >= 0; i--) {
-      const item = this.collage.items[i];
-      if (item.id === except) continue;
-      const f = item.frame;
-      const local = rotate(point.x, point.y, f.x + f.width / 2, f.y + f.height / 2, -item.rotation);
-      if (local.x >= f.x && local.x < f.x + f.width && local.y >= f.y && local.y < f.y + f.height) return item;
-    }
-    return null;
-  }
+  itemAt(point, except) { return topmostItem(this.collage.items, point, except); }
 
   select(id) {
     this.selected = id;
     for (const element of $('canvas').querySelectorAll('.item')) {
       element.classList.toggle('selected', element.dataset.id === id);
     }
+    this.drawSelection();
     this.updateToolbar();
   }
 
@@ -285,7 +284,8 @@ export class Editor {
   }
 
   pointerDown(event) {
-    const element = event.target.closest('.item');
+    // The selection's handles sit above every item, so they are found first.
+    const element = event.target.closest('.selection') ?? event.target.closest('.item');
     if (!element) { this.select(null); return; }
     const item = this.collage.items.find((candidate) => candidate.id === element.dataset.id);
     if (!item) return;
@@ -610,18 +610,37 @@ export class Editor {
     setStatus('Lifting the subject…');
     try {
       const sticker = await api.lift(item.content.ref, body);
-      await this.bounceIn(item, sticker);
-      const f = item.frame;
-      const k = Math.min((f.width * 0.8) / sticker.width, (f.height * 0.8) / sticker.height);
-      const size = { width: Math.max(20, sticker.width * k), height: Math.max(20, sticker.height * k) };
-      await this.commit([{
-        op: 'addItem', id: newID(), content: { type: 'sticker', ref: sticker.id },
-        frame: { x: f.x + (f.width - size.width) / 2, y: f.y + (f.height - size.height) / 2, ...size },
-      }]);
+      const landing = this.landingFrame(item, sticker);
+      await this.bounceIn(item, sticker, landing);
+      const id = newID();
+      const round = (value) => Math.round(value * 100) / 100;
+      const edits = [{
+        op: 'addItem', id, content: { type: 'sticker', ref: sticker.id },
+        frame: { x: round(landing.x), y: round(landing.y), width: round(landing.width), height: round(landing.height) },
+      }];
+      if (item.rotation) edits.push({ op: 'rotateItem', id, degrees: item.rotation });
+      await this.commit(edits);
+      if (this.collage.items.some((candidate) => candidate.id === id)) this.select(id);
     } catch (error) {
       element?.classList.remove('lifting');
       setStatus(error.status === 422 ? `No subject to lift: ${error.message}` : `Lift failed: ${error.message}`, 'error');
     }
+  }
+
+  /**
+   * Where a lifted sticker lands: 80 % of its photo's frame, turned as the photo is, and moved
+   * down and to the right by a tenth of the frame's shorter side (along the photo's own axes).
+   * Exactly over its photo the sticker reads as a doubled, blurred subject; offset, it reads as
+   * a sticker peeled off the photo, and both stay easy to grab.
+   */
+  landingFrame(item, sticker) {
+    const f = item.frame;
+    const k = Math.min((f.width * 0.8) / sticker.width, (f.height * 0.8) / sticker.height);
+    const width = Math.max(20, sticker.width * k), height = Math.max(20, sticker.height * k);
+    const shift = Math.min(f.width, f.height) * 0.1;
+    const cx = f.x + f.width / 2, cy = f.y + f.height / 2;
+    const centre = rotate(cx + shift, cy + shift, cx, cy, item.rotation);
+    return { x: centre.x - width / 2, y: centre.y - height / 2, width, height };
   }
 
   particles(item) {
@@ -636,27 +655,24 @@ export class Editor {
       dot.style.setProperty('--dx', `${(Math.random() - 0.5) * 80}px`);
       dot.style.setProperty('--dy', `${-20 - Math.random() * 60}px`);
       dot.style.animationDelay = `${Math.random() * 0.3}s`;
-      $('canvas').append(dot);
+      ($('canvas').querySelector('.content') ?? $('canvas')).append(dot);
       setTimeout(() => dot.remove(), 1400);
     }
   }
 
-  /** The sticker appears over the photo, scales 1 → 1.1 → 1, then lands as an item. */
-  bounceIn(item, sticker) {
+  /** The sticker appears where it will land, turned as its photo, scales 1 → 1.1 → 1, then lands. */
+  bounceIn(item, sticker, landing) {
     return new Promise((resolve) => {
       const scale = this.viewScale;
-      const f = item.frame;
-      const k = Math.min((f.width * 0.8) / sticker.width, (f.height * 0.8) / sticker.height) * scale;
       const image = document.createElement('img');
       image.src = sticker.image;
       image.alt = 'Lifted subject';
       image.className = 'pop';
       Object.assign(image.style, {
-        position: 'absolute', zIndex: '3000', width: `${sticker.width * k}px`, height: `${sticker.height * k}px`,
-        left: `${(f.x + f.width / 2) * scale - (sticker.width * k) / 2}px`,
-        top: `${(f.y + f.height / 2) * scale - (sticker.height * k) / 2}px`,
+        position: 'absolute', zIndex: '3000', width: `${landing.width * scale}px`, height: `${landing.height * scale}px`,
+        left: `${landing.x * scale}px`, top: `${landing.y * scale}px`, rotate: `${item.rotation}deg`,
       });
-      $('canvas').append(image);
+      ($('canvas').querySelector('.content') ?? $('canvas')).append(image);
       setTimeout(() => { image.remove(); resolve(); }, 600);
     });
   }
