@@ -84,6 +84,16 @@ enum APIRoutes {
             responses: [200: "image/jpeg", 304: "unchanged"]
         ) { app, request throws(HTTPError) in try collageThumbnail(app, request) },
         Route(
+            "GET", "/api/collages/{id}/items/{item}/sticker", "stickerItemImage",
+            "A sticker item as the renderer draws it (outline and shadow, unturned) at ?scale=pixels per point, as PNG; "
+                + "X-Collage-Offset says where its top-left sits from the frame's, in its pixels",
+            query: [
+                Schema.query("scale", Schema.number(Limits.exportScale), "pixels per canvas point (default 1)"),
+                Schema.query("v", Schema.string, "any text; the page names the document version, so caches refresh"),
+            ],
+            responses: [200: "image/png", 404: "no such collage or item", 422: "not a sticker, or a bad scale"]
+        ) { app, request throws(HTTPError) in try stickerItemImage(app, request) },
+        Route(
             "GET", "/api/collages/{id}/export", "exportCollage",
             "Render the collage: ?format=jpeg|png|webp|heic|avif and scale=N, size=PX or print=6x4in@300, quality=1-100 "
                 + "(at most \(Limits.maximumOutputPixels / 1_000_000) megapixels and \(Limits.maximumOutputSide) px a side)",
@@ -387,6 +397,45 @@ enum APIRoutes {
             }
         }
         return try fileResponse(file, type: "image/jpeg", tag: tag, immutable: false)
+    }
+
+    /// The page draws stickers with these pixels, so their outline and shadow are the export's.
+    static func stickerItemImage(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let stored = try library { () throws(LibraryError) in try app.library.collage(request.parameter("id")) }
+        let id = request.parameter("item")
+        guard let item = stored.collage.item(id) else {
+            throw HTTPError(.notFound, "collage \(stored.collage.id) has no item \"\(id.prefix(40))\"")
+        }
+        let scale: Double
+        if let text = request.query["scale"] {
+            guard let number = Double(text), Limits.exportScale.contains(number) else {
+                throw HTTPError(
+                    .unprocessable,
+                    "scale: expected pixels per point \(Limits.describe(Limits.exportScale)), got \"\(text.prefix(40))\""
+                )
+            }
+            scale = number
+        } else {
+            scale = 1
+        }
+        let file = ScratchSpace.file("sticker")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let drawn = try app.thumbnails.run { () throws(HTTPError) -> StyledSticker in
+            do throws(RenderError) {
+                return try CollageRenderer().writeStyledSticker(item, photos: app.photoSource, scale: scale, to: file)
+            } catch {
+                throw error.failure.httpError
+            }
+        }
+        guard let data = try? Data(contentsOf: file) else {
+            throw HTTPError(.internalError, "the sticker went missing")
+        }
+        return HTTPResponse(
+            status: .ok,
+            headers: [
+                "Content-Type": "image/png", "Cache-Control": "private, max-age=3600",
+                "X-Collage-Offset": "\(drawn.offsetX),\(drawn.offsetY)", "X-Collage-Scale": "\(drawn.scale)",
+            ], body: data)
     }
 
     static func export(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {

@@ -539,3 +539,49 @@ def test_photos_a_layout_has_no_slot_for_are_stacked_in_front(page):
         f = item["frame"]
         cx, cy = f["x"] + f["width"] / 2, f["y"] + f["height"] / 2
         assert abs(cx - centre[0]) < doc["canvas"]["width"] * 0.1 and abs(cy - centre[1]) < doc["canvas"]["height"] * 0.1
+
+
+def test_a_sticker_with_outline_and_shadow_is_the_export(page):
+    """The sticker's outline and shadow on screen are the renderer's pixels, not a CSS glow."""
+    session = api(page, "/api/session")
+    if not session["stickers"]:
+        pytest.skip("the subject model is not installed (scripts/fetch-model)")
+    new_collage(page, title="Sticker", layout="sideBySide")
+    add_photos(page, ["coffee.png", "rocket.jpg"])
+    cid = collage_id(page)
+    doc = api(page, f"/api/collages/{cid}")["collage"]
+    base = page.url.split("#")[0].rstrip("/")
+    lifted = page.request.post(
+        f"{base}/api/photos/{doc['items'][0]['content']['ref']}/stickers", data=json.dumps({"at": {"x": 0.45, "y": 0.4}}),
+        headers={"Content-Type": "application/json", "X-Collage-Token": session["token"]})
+    assert lifted.ok, lifted.text()
+    sticker = lifted.json()
+    edit(page, cid, [
+        {"op": "setStyle", "style": {"background": "#3b6ea5", "spacing": 10, "padding": 10, "cornerRadius": 0}},
+        {"op": "addItem", "id": "s1", "content": {"type": "sticker", "ref": sticker["id"]},
+         "frame": {"x": 500, "y": 250, "width": 420, "height": 420 * sticker["height"] / sticker["width"]}},
+        {"op": "rotateItem", "id": "s1", "degrees": 15},
+        {"op": "setStickerStyle", "id": "s1", "style": {"outline": 14, "shadow": True}},
+    ])
+    reopen(page)
+    drawn = page.locator(".item.sticker img")
+    expect(drawn).to_have_attribute("src", re.compile(r"^blob:"), timeout=20000)
+    page.wait_for_timeout(300)
+    canvas_box = page.locator("[data-role=canvas]").bounding_box()
+    item_box = page.locator(".item.sticker").bounding_box()
+    shot, exported = canvas_and_export(page)
+    difference = ImageStat.Stat(ImageChops.difference(exported, shot)).mean
+    print(f"sticker: mean difference per channel {difference}")
+    assert max(difference) < MEAN_DIFFERENCE_BOUND, f"mean difference per channel {difference}"
+    # Around the sticker alone (its turned frame plus the outline and shadow), where a CSS
+    # imitation of the outline would show.
+    margin = 30
+    region = (max(0, round(item_box["x"] - canvas_box["x"] - margin)), max(0, round(item_box["y"] - canvas_box["y"] - margin)),
+              min(shot.size[0], round(item_box["x"] - canvas_box["x"] + item_box["width"] + margin)),
+              min(shot.size[1], round(item_box["y"] - canvas_box["y"] + item_box["height"] + margin)))
+    local = ImageStat.Stat(ImageChops.difference(exported.crop(region), shot.crop(region))).mean
+    print(f"sticker region {region}: mean difference per channel {local}")
+    assert max(local) < MEAN_DIFFERENCE_BOUND, f"around the sticker: mean difference per channel {local}"
+    if os.environ.get("COLLAGE_KEEP_COMPARISONS"):
+        shot.save("/tmp/sticker-canvas.png")
+        exported.save("/tmp/sticker-export.png")

@@ -205,17 +205,7 @@ export class Editor {
         });
         clip.style.borderRadius = `${this.collage.style.cornerRadius * scale}px`;
       } else {
-        const k = Math.min(box.width / media.width, box.height / media.height);
-        const style = item.stickerStyle;
-        Object.assign(image.style, {
-          width: `${media.width * k}px`, height: `${media.height * k}px`,
-          left: `${(box.width - media.width * k) / 2}px`, top: `${(box.height - media.height * k) / 2}px`,
-        });
-        const outline = (style?.outline ?? 0) * scale;
-        const filters = [];
-        if (outline > 0) for (let i = 0; i < 4; i++) filters.push(`drop-shadow(0 0 ${Math.max(0.5, outline / 3)}px white)`);
-        if (style?.shadow) filters.push(`drop-shadow(0 ${outline / 2 + 3}px ${outline + 4}px rgba(0,0,0,0.45))`);
-        image.style.filter = filters.join(' ');
+        this.drawSticker(item, image, frame, box, media);
       }
     }
     clip.append(image);
@@ -226,6 +216,63 @@ export class Editor {
       transform: `rotate(${rotation}deg)`, zIndex: String(index + 1),
     });
     return element;
+  }
+
+  /**
+   * A sticker is shown with the renderer's own pixels (its outline and shadow exactly as the
+   * export draws them), fetched at the screen's resolution for the frame's size. Until they
+   * arrive, and while a gesture changes the frame, the last pixels drawn for it are stretched
+   * to the frame, or the plain sticker is fitted in it.
+   */
+  drawSticker(item, image, frame, box, media) {
+    const fitted = () => {
+      const k = Math.min(box.width / media.width, box.height / media.height);
+      Object.assign(image.style, {
+        width: `${media.width * k}px`, height: `${media.height * k}px`,
+        left: `${(box.width - media.width * k) / 2}px`, top: `${(box.height - media.height * k) / 2}px`,
+      });
+    };
+    const place = (drawn) => {
+      // CSS pixels per pixel of the drawn image, stretched if the frame changed since.
+      const kx = (this.viewScale / drawn.scale) * (frame.width / drawn.frame.width);
+      const ky = (this.viewScale / drawn.scale) * (frame.height / drawn.frame.height);
+      image.src = drawn.url;
+      Object.assign(image.style, {
+        width: `${drawn.width * kx}px`, height: `${drawn.height * ky}px`,
+        left: `${drawn.offsetX * kx}px`, top: `${drawn.offsetY * ky}px`,
+      });
+    };
+    const style = item.stickerStyle ?? {};
+    const pixels = Math.round(this.viewScale * (window.devicePixelRatio || 1) * 1000) / 1000;
+    const key = [item.content.ref, style.outline ?? 0, !!style.shadow, item.frame.width, item.frame.height, pixels].join('|');
+    this.stickerPixels ??= new Map();
+    const latest = this.stickerPixels.get(`latest:${item.id}`);
+    if (latest) place(latest); else fitted();
+    if (frame !== item.frame) return;
+    const cached = this.stickerPixels.get(key);
+    if (cached) { place(cached); return; }
+    const url = `/api/collages/${encodeURIComponent(this.id)}/items/${encodeURIComponent(item.id)}/sticker`
+      + `?scale=${pixels}&v=${this.doc.version}`;
+    fetch(url).then(async (response) => {
+      if (!response.ok) return;
+      const [offsetX, offsetY] = (response.headers.get('X-Collage-Offset') ?? '0,0').split(',').map(Number);
+      const blob = await response.blob();
+      const bitmap = await createImageBitmap(blob);
+      const drawn = {
+        url: URL.createObjectURL(blob), offsetX, offsetY, width: bitmap.width, height: bitmap.height,
+        scale: Number(response.headers.get('X-Collage-Scale') ?? pixels), frame: { ...item.frame },
+      };
+      bitmap.close();
+      this.stickerPixels.set(key, drawn);
+      this.stickerPixels.set(`latest:${item.id}`, drawn);
+      if (this.stickerPixels.size > 128) {
+        const [oldest] = this.stickerPixels.keys();
+        const stale = this.stickerPixels.get(oldest);
+        this.stickerPixels.delete(oldest);
+        if (![...this.stickerPixels.values()].includes(stale)) URL.revokeObjectURL(stale.url);
+      }
+      if (image.isConnected) place(drawn);
+    }).catch(() => {});
   }
 
   /** What the server resolved for an item (its crop rectangle in the photo's pixels, …). */

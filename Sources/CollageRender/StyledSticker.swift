@@ -1,0 +1,54 @@
+import CollageCore
+import Foundation
+
+/// A sticker item as the renderer draws it, before it is turned and placed: fitted in its frame,
+/// outlined and shadowed. The editor shows these pixels rather than imitating the outline and
+/// shadow with CSS, so the screen shows what the export will.
+public struct StyledSticker: Sendable, Equatable {
+    /// Where the image's top-left corner sits relative to the frame's, in the image's pixels
+    /// (negative: the outline and shadow reach past the frame).
+    public let offsetX: Int
+    /// See ``offsetX``.
+    public let offsetY: Int
+    /// The image's size in pixels.
+    public let width: Int
+    /// See ``width``.
+    public let height: Int
+    /// The pixels per canvas point it was drawn at (at most the scale asked for).
+    public let scale: Double
+}
+
+extension CollageRenderer {
+    /// The largest styled sticker drawn for a screen: far more than any display needs.
+    public static let maximumStyledStickerPixels = 4_000_000
+
+    /// Draws a sticker item at `scale` pixels per canvas point and writes it as a PNG with alpha.
+    /// A scale that would make the image larger than ``maximumStyledStickerPixels`` is lowered.
+    /// - Throws: ``RenderError`` when the item is not a sticker, the scale is not a positive
+    ///   number, or the sticker's file cannot be read.
+    public func writeStyledSticker(
+        _ item: CollageItem, photos: some PhotoSource, scale requested: Double, to output: URL
+    ) throws(RenderError) -> StyledSticker {
+        guard case .sticker = item.content else {
+            throw .invalidOptions("item \"\(item.id)\" is a photo; only stickers are drawn on their own")
+        }
+        guard requested.isFinite, requested > 0, requested <= Limits.exportScale.upperBound else {
+            throw .invalidOptions(
+                "the scale must be a number of pixels per point \(Limits.describe(Limits.exportScale)), "
+                    + "got \(JSONValue.format(requested))")
+        }
+        let area = item.frame.width * item.frame.height
+        let scale = min(requested, (Double(Self.maximumStyledStickerPixels) / max(1, area)).squareRoot())
+        let width = max(1, Int((item.frame.width * scale).rounded()))
+        let height = max(1, Int((item.frame.height * scale).rounded()))
+        let file = try photos.file(for: item.content)
+        let cell = try StickerPlacement.place(
+            file, width: width, height: height, style: item.stickerStyle, scale: scale, limits: limits)
+        try vips("save the sticker") { () throws(VipsError) in
+            try cell.image.save(to: output.path, format: .png, quality: 90)
+        }
+        return StyledSticker(
+            offsetX: cell.offsetX, offsetY: cell.offsetY, width: cell.image.width, height: cell.image.height,
+            scale: scale)
+    }
+}
