@@ -39,17 +39,13 @@ extension Collage {
             let moved = Rect(origin: origin, size: items[index].frame.size)
             try validate(moved)
             items[index].frame = moved
-            // A nudge or a short drag is not a decision to leave the layout: the item keeps its
-            // slot while its centre stays inside the slot's frame, so the next photo added does
-            // not land on it. Dragged further, it is free.
-            if let slot = items[index].slot, slotFrame(slot)?.contains(moved.center) != true {
-                items[index].slot = nil
-            }
+            keepSlotWhileCentred(index)
         case .resizeItem(let id, let frame):
             let index = try indexOf(id)
             try validate(frame)
             items[index].frame = frame
-            items[index].slot = nil
+            // As with a move: growing or shrinking a photo in place is not leaving the layout.
+            keepSlotWhileCentred(index)
         case .rotateItem(let id, let degrees):
             let index = try indexOf(id)
             guard degrees.isFinite else { throw .notFinite(field: "degrees") }
@@ -125,6 +121,15 @@ extension Collage {
     private func defaultFrame() -> Rect {
         let side = min(canvas.width, canvas.height) * EditRules.defaultItemFraction
         return Rect(center: bounds.center, size: Size(width: side, height: side))
+    }
+
+    /// A nudge, a short drag or a resize in place is not a decision to leave the layout: an item
+    /// keeps its slot while its centre stays inside the slot's frame, so the next photo added
+    /// does not land on it. Moved further, it is free.
+    private mutating func keepSlotWhileCentred(_ index: Int) {
+        if let slot = items[index].slot, slotFrame(slot)?.contains(items[index].frame.center) != true {
+            items[index].slot = nil
+        }
     }
 
     /// The frame of slot `index` in the current template, if there is one.

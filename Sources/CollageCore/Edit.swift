@@ -111,7 +111,7 @@ public enum EditRules {
     public static let defaultItemFraction: Double = 0.4
     /// How far apart, as a fraction of the canvas's short side, photos stacked at the centre sit
     /// (the photos a new layout has no slot for).
-    public static let cascadeStepFraction: Double = 0.05
+    public static let cascadeStepFraction: Double = 0.12
 }
 
 private func format(_ value: Double) -> String {

@@ -56,9 +56,19 @@ struct EditTests {
         collage = try collage.applying(.moveItem(id: "p0", origin: Point(x: before.x + 11, y: before.y + 10)))
         #expect(collage.item("p0")?.slot == 0)
         #expect(collage.item("p0")?.frame.origin == Point(x: before.x + 11, y: before.y + 10))
+        // Grown about its centre (the editor's + key): still in its slot too.
+        let grown = try #require(collage.item("p1")).frame
+        collage = try collage.applying(
+            .resizeItem(
+                id: "p1",
+                frame: Rect(center: grown.center, size: Size(width: grown.width * 1.3, height: grown.height * 1.3))))
+        #expect(collage.item("p1")?.slot == 1)
         collage = try collage.applying(.addItem(id: "new", content: .photo("n.jpg"), frame: nil))
         let frames = try #require(collage.template).frames(for: collage)
         #expect(collage.item("new")?.slot == 2 && collage.item("new")?.frame == frames[2])
+        // Resized so that its centre leaves the slot: free.
+        let free = try collage.applying(.resizeItem(id: "p1", frame: Rect(x: 0, y: 0, width: 100, height: 100)))
+        #expect(free.item("p1")?.slot == nil)
     }
 
     @Test func moveMustKeepTheItemReachable() throws {

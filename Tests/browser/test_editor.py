@@ -509,10 +509,13 @@ def test_a_nudge_keeps_the_slot_and_new_photos_fill_empty_slots(page):
     first.focus()
     page.keyboard.press("ArrowRight")
     saved(page)
+    assert page.evaluate("document.activeElement.classList.contains('item')"), "focus stays on the item after a key edit"
     page.keyboard.press("Shift+ArrowDown")
     saved(page)
+    page.keyboard.press("=")
+    saved(page)
     items = api(page, f"/api/collages/{cid}")["collage"]["items"]
-    assert items[0]["slot"] == 0, "a nudge keeps the photo in its slot"
+    assert items[0]["slot"] == 0, "a nudge and growing in place keep the photo in its slot"
     assert len(page.locator(".slot-guide").all()) == 1, "one empty slot is left, and it is shown"
     page.set_input_files("#file-input", [str(SAMPLES / "rocket.jpg")])
     expect(page.locator(".item")).to_have_count(3, timeout=30000)
@@ -528,12 +531,15 @@ def test_photos_a_layout_has_no_slot_for_are_stacked_in_front(page):
     cid = collage_id(page)
     page.click("#layout-button")
     page.click("button[aria-label^='Side by Side,']")
-    saved(page)
+    expect(page.locator("#status")).to_have_text(
+        "Side by Side has 2 slots: 2 photos are stacked in front, at the centre", timeout=20000)
     doc = api(page, f"/api/collages/{cid}")["collage"]
     slotted = [item for item in doc["items"] if "slot" in item]
     extras = [item for item in doc["items"] if "slot" not in item]
     assert len(slotted) == 2 and len(extras) == 2
     assert doc["items"][-2:] == extras, "the photos without a slot are in front"
+    a, b = (extra["frame"] for extra in extras)
+    assert abs(a["x"] - b["x"]) > a["width"] * 0.2, "each stacked photo shows, not one hidden under the other"
     centre = (doc["canvas"]["width"] / 2, doc["canvas"]["height"] / 2)
     for item in extras:
         f = item["frame"]

@@ -114,6 +114,8 @@ export class Editor {
 
   render() {
     const canvas = $('canvas');
+    // Redrawing replaces the items' elements: the one that had the keyboard gets it back.
+    const focused = document.activeElement?.closest?.('#canvas .item')?.dataset.id;
     const collage = this.collage;
     const scale = this.scale();
     this.viewScale = scale;
@@ -145,8 +147,10 @@ export class Editor {
     const overlay = document.createElement('div');
     overlay.className = 'overlay';
     canvas.replaceChildren(content, overlay);
+    if (focused) canvas.querySelector(`.item[data-id="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
     this.drawSelection();
     this.updateToolbar();
+    document.title = `${collage.title} — Collage`;
   }
 
   /** The selected item's outline and handles, in the overlay, framed as the item is drawn. */
@@ -529,7 +533,7 @@ export class Editor {
     $('redo').disabled = this.redoStack.length === 0;
     const item = this.selectedItem();
     for (const id of ['forward', 'backward', 'delete-item']) $(id).disabled = !item;
-    $('lift').disabled = !item || item.content.type !== 'photo' || !this.app.stickers;
+    $('lift').disabled = !item || item.content.type !== 'photo' || !this.app.stickers || !!this.lifting;
   }
 
   openLayouts() {
@@ -548,9 +552,14 @@ export class Editor {
         badge.textContent = '★ Premium';
         button.append(badge);
       }
-      button.addEventListener('click', () => {
+      button.addEventListener('click', async () => {
         $('layout-dialog').close();
-        this.commit([{ op: 'applyTemplate', template: template.id }]);
+        await this.commit([{ op: 'applyTemplate', template: template.id }]);
+        const loose = this.collage.items.filter((item) => item.content.type === 'photo' && item.slot === undefined);
+        if (this.collage.template === template.id && loose.length) {
+          setStatus(`${template.name} has ${template.slots} slots: ${loose.length} photo${loose.length === 1 ? ' is' : 's are'} `
+            + 'stacked in front, at the centre');
+        }
       });
       return button;
     }));
@@ -653,6 +662,8 @@ export class Editor {
     }
     const element = $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`);
     element?.classList.add('lifting');
+    this.lifting = true;
+    this.updateToolbar();
     this.particles(item);
     setStatus('Lifting the subject…');
     try {
@@ -671,6 +682,9 @@ export class Editor {
     } catch (error) {
       element?.classList.remove('lifting');
       setStatus(error.status === 422 ? `No subject to lift: ${error.message}` : `Lift failed: ${error.message}`, 'error');
+    } finally {
+      this.lifting = false;
+      this.updateToolbar();
     }
   }
 
