@@ -95,7 +95,8 @@ extension LibraryError {
     public var failure: Failure {
         switch self {
         case .unknownCollage, .unknownPhoto, .unknownSticker, .missingPhotoFile: Failure(.notFound, description)
-        case .notALibrary, .newerSchema, .edit, .image, .invalidCollage: Failure(.invalidInput, description)
+        case .notALibrary, .newerSchema, .edit, .image, .invalidCollage, .emptyHistory:
+            Failure(.invalidInput, description)
         case .unwritable: Failure(.cannotWrite, description)
         case .staleVersion: Failure(.conflict, description)
         case .database: Failure(.storage, description)

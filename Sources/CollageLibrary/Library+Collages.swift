@@ -61,7 +61,7 @@ extension Library {
     ) throws(LibraryError)
         -> StoredCollage
     {
-        try update(id, expectedVersion: expectedVersion) { stored throws(LibraryError) in
+        try update(id, expectedVersion: expectedVersion) { stored, _ throws(LibraryError) in
             do throws(EditError) {
                 return try stored.applying(edits)
             } catch {
@@ -78,7 +78,7 @@ extension Library {
     ) throws(LibraryError)
         -> StoredCollage
     {
-        try update(id, expectedVersion: expectedVersion) { stored in
+        try update(id, expectedVersion: expectedVersion) { stored, _ in
             var next = document
             next.id = stored.id
             next.created = stored.created
@@ -88,8 +88,9 @@ extension Library {
 
     /// One change to a stored collage, in one transaction: check the version, make the new
     /// document, and save it with the version bumped (unless nothing changed).
-    private func update(
-        _ id: String, expectedVersion: Int?, _ change: (Collage) throws(LibraryError) -> Collage
+    func update(
+        _ id: String, expectedVersion: Int?, history: HistoryStep = .record,
+        _ change: (Collage, Connection) throws(LibraryError) -> Collage
     ) throws(LibraryError) -> StoredCollage {
         try database.write { connection throws(LibraryError) in
             let resolved = try resolveCollageID(id, connection)
@@ -97,8 +98,9 @@ extension Library {
             if let expectedVersion, expectedVersion != stored.version {
                 throw LibraryError.staleVersion(collage: resolved, expected: expectedVersion, current: stored.version)
             }
-            var next = try change(stored.collage)
+            var next = try change(stored.collage, connection)
             guard next != stored.collage else { return stored }
+            try Self.remember(stored.collage, step: history, connection: connection)
             // The one gate every stored change passes: nothing the renderer would refuse is kept.
             let issues = CollageDocument.issues(in: next)
             guard issues.isEmpty else { throw LibraryError.invalidCollage(issues) }
@@ -141,6 +143,7 @@ extension Library {
         try database.write { connection throws(LibraryError) in
             let resolved = try resolveCollageID(id, connection)
             try connection.run("DELETE FROM collages WHERE id = ?", [resolved])
+            try connection.run("DELETE FROM collage_history WHERE collage_id = ?", [resolved])
         }
     }
 

@@ -3,7 +3,8 @@ import CollageRender
 import Foundation
 
 extension Library {
-    /// Removes what nothing uses: photos no collage shows (their originals and derived files),
+    /// Removes what nothing uses: photos no collage shows, and none of the steps its undo history
+    /// can bring back (their originals and derived files),
     /// files in `photos/` and `derived/` without a record (left by an interrupted import), and
     /// staging folders and half-written files older than an hour. Never touches a photo a
     /// collage uses, nor a file an import or a render in another process is making.
@@ -19,6 +20,10 @@ extension Library {
                 """
                 SELECT id FROM photos WHERE id NOT IN (SELECT ref FROM items WHERE kind = 'photo')
                     AND id NOT IN (SELECT photo_id FROM stickers)
+                    AND id NOT IN (
+                        SELECT json_extract(item.value, '$.content.ref') FROM collage_history AS step,
+                            json_each(step.document, '$.items') AS item
+                        WHERE json_valid(step.document))
                 """
             ) { row throws(LibraryError) in try row.text("id") }
             for id in ids { try connection.run("DELETE FROM photos WHERE id = ?", [id]) }

@@ -29,6 +29,8 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
     case invalid(String)
     /// The collage a change would store breaks the document rules (``CollageCore/Limits``).
     case invalidCollage([DocumentIssue])
+    /// Undo or redo found no step to bring back.
+    case emptyHistory(collage: String, action: String)
 
     /// A sentence saying what went wrong and what to do.
     public var description: String {
@@ -55,6 +57,7 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
         case .missingPhotoFile(let id, let path):
             "the file of photo \(id) is missing (\(path)); import the photo again to restore it"
         case .invalid(let message): message
+        case .emptyHistory(let collage, let action): "collage \(collage) has nothing to \(action)"
         case .invalidCollage(let issues):
             "the collage would not be valid: " + issues.map(\.description).joined(separator: "; ")
         }

@@ -74,6 +74,17 @@ enum Schema {
                     PRIMARY KEY (photo_id, model)
                 );
                 """),
+        Migration(
+            name: "v4: undo and redo history kept with each collage",
+            sql: """
+                CREATE TABLE collage_history (
+                    collage_id TEXT NOT NULL,     -- no foreign key: a saved change replaces the collage row
+                    stack TEXT NOT NULL CHECK (stack IN ('undo', 'redo')),
+                    position INTEGER NOT NULL,    -- the top of a stack is its largest position
+                    document TEXT NOT NULL,       -- the whole collage as CollageDocument JSON
+                    PRIMARY KEY (collage_id, stack, position)
+                );
+                """),
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -80,6 +80,27 @@ enum APIRoutes {
             ]
         ) { app, request throws(HTTPError) in try applyEdits(app, request) },
         Route(
+            "POST", "/api/collages/{id}/undo", "undoCollage",
+            "Bring back the collage as it was before its last change (the library keeps the history)",
+            body: "{version}",
+            schema: Schema.object(["version": Schema.integer(Limits.version)], required: ["version"]),
+            responses: [
+                200: "{version, collage, media, layout, history}",
+                409: "stale version: the body carries the current document",
+                422: "nothing to undo",
+            ]
+        ) { app, request throws(HTTPError) in try travel(app, request, undo: true) },
+        Route(
+            "POST", "/api/collages/{id}/redo", "redoCollage", "Bring back the change the last undo took away",
+            body: "{version}",
+            schema: Schema.object(["version": Schema.integer(Limits.version)], required: ["version"]),
+            responses: [
+                200: "{version, collage, media, layout, history}",
+                409: "stale version: the body carries the current document",
+                422: "nothing to redo",
+            ]
+        ) { app, request throws(HTTPError) in try travel(app, request, undo: false) },
+        Route(
             "GET", "/api/collages/{id}/thumbnail", "collageThumbnail", "A small JPEG of the collage (ETag by version)",
             responses: [200: "image/jpeg", 304: "unchanged"]
         ) { app, request throws(HTTPError) in try collageThumbnail(app, request) },
@@ -259,6 +280,21 @@ enum APIRoutes {
         }
     }
 
+    /// Undo or redo at the version the page last saw.
+    static func travel(_ app: CollageApp, _ request: HTTPRequest, undo: Bool) throws(HTTPError) -> HTTPResponse {
+        let version = try versionNumber(request.json().member("version"))
+        let id = request.parameter("id")
+        return try saving(app, id) { () throws(Failure) in
+            do throws(LibraryError) {
+                return undo
+                    ? try app.library.undo(id, expectedVersion: version)
+                    : try app.library.redo(id, expectedVersion: version)
+            } catch {
+                throw error.failure
+            }
+        }
+    }
+
     /// A collage version as the page sends it back, read by CollageKit as the command line's is.
     static func versionNumber(_ value: JSONValue?) throws(HTTPError) -> Int {
         guard let value else { throw HTTPError(.badRequest, "version: is required") }
@@ -334,8 +370,12 @@ enum APIRoutes {
                 ])
             }
         }
+        let history = try library { () throws(LibraryError) in try app.library.historyState(of: stored.collage.id) }
         return RecordJSON.adding(
-            ["media": .object(media), "layout": layoutJSON(stored.collage, media: media)],
+            [
+                "media": .object(media), "layout": layoutJSON(stored.collage, media: media),
+                "history": .object(["canUndo": .bool(history.canUndo), "canRedo": .bool(history.canRedo)]),
+            ],
             to: RecordJSON.document(stored))
     }
 

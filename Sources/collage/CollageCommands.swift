@@ -153,6 +153,52 @@ enum RenameCommand: Command {
     }
 }
 
+/// `collage undo` and `collage redo`: the collage's own history, the one the editor's Undo and
+/// Redo buttons walk.
+enum HistoryCommand {
+    static func spec(_ name: String, _ abstract: String) -> CommandSpec {
+        CommandSpec(
+            name: name, abstract: abstract, usage: "[--library DIR] [--version N] [--json] ID",
+            options: [
+                LibraryAccess.option,
+                .value("--version", "N", "Only if the collage is still at version N (else exit 75)"),
+                .flag("--json", "Print the collage's summary as JSON"),
+            ], positionals: 1...1)
+    }
+
+    static func run(_ arguments: ParsedArguments, undo: Bool) throws(CLIError) {
+        let library = try LibraryAccess.open(arguments)
+        let version: Int?
+        do throws(Failure) {
+            version = try arguments.value("--version").map { text throws(Failure) in try EditRequest.version(text) }
+        } catch {
+            throw error.cliError
+        }
+        let stored = try LibraryAccess.run { () throws(LibraryError) in
+            undo
+                ? try library.undo(arguments.positionals[0], expectedVersion: version)
+                : try library.redo(arguments.positionals[0], expectedVersion: version)
+        }
+        if arguments.has("--json") {
+            Output.printJSON(RecordJSON.summary(stored))
+        } else {
+            Output.print("\(undo ? "Undid" : "Redid") a change to \(stored.collage.id) (version \(stored.version))")
+        }
+    }
+}
+
+/// `collage undo`.
+enum UndoCommand: Command {
+    static let spec = HistoryCommand.spec("undo", "Bring back a collage as it was before its last change")
+    static func run(_ arguments: ParsedArguments) throws(CLIError) { try HistoryCommand.run(arguments, undo: true) }
+}
+
+/// `collage redo`.
+enum RedoCommand: Command {
+    static let spec = HistoryCommand.spec("redo", "Bring back the change the last undo took away")
+    static func run(_ arguments: ParsedArguments) throws(CLIError) { try HistoryCommand.run(arguments, undo: false) }
+}
+
 /// `collage duplicate`.
 enum DuplicateCommand: Command {
     static let spec = CommandSpec(

@@ -25,6 +25,8 @@ enum RootCommand {
         RemoveCommand.self,
         LayoutCommand.self,
         EditCommand.self,
+        UndoCommand.self,
+        RedoCommand.self,
         ExportCommand.self,
         PhotosCommand.self,
         CleanUpCommand.self,

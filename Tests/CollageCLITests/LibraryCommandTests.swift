@@ -133,6 +133,24 @@ struct LibraryCommandTests {
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
+    /// The same history the editor's Undo and Redo buttons walk, from the command line.
+    @Test func undoAndRedoFromTheCommandLine() throws {
+        let space = try Workspace()
+        let created = try space.json(["new", "--title", "Steps", try space.photo("a.jpg", [10, 200, 10])])
+        let id = try #require(created.member("id")?.string)
+        #expect(try space.run(["edit", id, #"{"op": "rename", "title": "Later"}"#]).status == 0)
+        let undone = try space.json(["undo", id])
+        #expect(undone.member("title")?.string == "Steps")
+        let redone = try space.run(["redo", id])
+        #expect(redone.status == 0 && redone.stdout.contains("Redid a change to \(id)"), "\(redone.stderr)")
+        #expect(try space.json(["show", id]).member("collage")?.member("title")?.string == "Later")
+        let nothing = try space.run(["redo", id])
+        #expect(nothing.status == 65 && nothing.stderr.contains("has nothing to redo"), "\(nothing.stderr)")
+        let stale = try space.run(["undo", id, "--version", "1"])
+        #expect(stale.status == 75, "\(stale.stderr)")
+        #expect(try space.run(["undo", id, "--version", "1e300"]).status == 64)
+    }
+
     @Test func aDamagedLibraryIsReportedAndKept() throws {
         let space = try Workspace()
         try FileManager.default.createDirectory(at: space.library, withIntermediateDirectories: true)

@@ -213,6 +213,12 @@ def test_drag_resize_rotate_undo_redo_and_reload(page):
     style = page.locator(".item").first.get_attribute("style")
     assert "rotate(" in style and "rotate(0deg)" not in style
     assert api(page, f"/api/collages/{cid}")["collage"] == saved_doc
+    # The history is the library's: after the reload, Undo still takes the rotation back.
+    expect(page.locator("#undo")).to_be_enabled()
+    page.locator("#canvas").click(position={"x": 2, "y": 2})
+    page.keyboard.press("Control+z")
+    saved(page)
+    assert api(page, f"/api/collages/{cid}")["collage"]["items"][0]["rotation"] == 0
 
 
 def test_keyboard_layout_picker_and_swap(page):

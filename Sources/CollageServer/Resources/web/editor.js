@@ -15,8 +15,6 @@ export class Editor {
     this.app = app;
     this.doc = null;
     this.selected = null;
-    this.undoStack = [];
-    this.redoStack = [];
     this.gesture = null;
     this.liftMode = false;
     this.saving = Promise.resolve();
@@ -52,17 +50,11 @@ export class Editor {
   // MARK: saving
 
   /** Sends edits at the current version; the server's document comes back and is drawn. */
-  commit(edits, { record = true } = {}) {
-    const before = this.doc;
+  commit(edits) {
     this.saving = this.saving.then(async () => {
       setStatus('Saving…');
       try {
-        const next = await api.edit(this.id, this.doc.version, edits);
-        if (record && next.version !== this.doc.version) {
-          this.undoStack.push(before.collage);
-          this.redoStack = [];
-        }
-        this.doc = next;
+        this.doc = await api.edit(this.id, this.doc.version, edits);
         setStatus('All changes saved');
       } catch (error) {
         if (error.status === 409 && error.body?.error?.current) {
@@ -77,28 +69,32 @@ export class Editor {
     return this.saving;
   }
 
-  /** Undo and redo send back a whole earlier document, at the current version. */
-  travel(from, to) {
+  /**
+   * Undo and redo walk the collage's history in the library (one history for every tab, the
+   * command line too, and it survives a restart), at the version this page last saw.
+   */
+  travel(direction) {
     this.saving = this.saving.then(async () => {
-      const target = from.pop();
-      if (!target) return;
+      if (!this.doc.history?.[direction === 'undo' ? 'canUndo' : 'canRedo']) return;
       setStatus('Saving…');
       try {
-        const current = this.doc.collage;
-        this.doc = await api.replace(this.id, this.doc.version, target);
-        to.push(current);
+        this.doc = await api[direction](this.id, this.doc.version);
         setStatus('All changes saved');
       } catch (error) {
-        from.push(target);
-        setStatus(`Not saved: ${error.message}`, 'error');
+        if (error.status === 409 && error.body?.error?.current) {
+          this.doc = error.body.error.current;
+          setStatus('This collage changed elsewhere; showing the latest version', 'error');
+        } else {
+          setStatus(`Not saved: ${error.message}`, 'error');
+        }
       }
       this.render();
     });
     return this.saving;
   }
 
-  undo() { return this.travel(this.undoStack, this.redoStack); }
-  redo() { return this.travel(this.redoStack, this.undoStack); }
+  undo() { return this.travel('undo'); }
+  redo() { return this.travel('redo'); }
 
   // MARK: drawing
 
@@ -529,8 +525,8 @@ export class Editor {
     $('padding-input').value = collage.style.padding;
     $('radius-input').value = collage.style.cornerRadius;
     if (document.activeElement !== $('title-input')) $('title-input').value = collage.title;
-    $('undo').disabled = this.undoStack.length === 0;
-    $('redo').disabled = this.redoStack.length === 0;
+    $('undo').disabled = !this.doc.history?.canUndo;
+    $('redo').disabled = !this.doc.history?.canRedo;
     const item = this.selectedItem();
     for (const id of ['forward', 'backward', 'delete-item']) $(id).disabled = !item;
     $('lift').disabled = !item || item.content.type !== 'photo' || !this.app.stickers || !!this.lifting;

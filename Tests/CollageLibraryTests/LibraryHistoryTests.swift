@@ -1,0 +1,86 @@
+import CollageCore
+import CollageRender
+import Foundation
+import Testing
+
+@testable import CollageLibrary
+
+/// Undo and redo live in the library: one history per collage, for every editor and the command
+/// line, kept across restarts, and bounded.
+@Suite("Library: undo history")
+struct LibraryHistoryTests {
+    @Test func undoAndRedoWalkTheHistoryAndSurviveAReopen() throws {
+        let fixtures = try LibraryFixtures()
+        var library = try fixtures.open()
+        let photo = try library.importPhoto(from: try fixtures.photo("p.png", [200, 40, 40])).photo
+        let created = try library.createCollage(
+            title: "History", templateID: "grid2x2", aspect: .square, photoIDs: [photo.id])
+        let id = created.collage.id
+        #expect(try library.historyState(of: id) == HistoryState(canUndo: false, canRedo: false))
+        let turned = try library.apply([.rotateItem(id: "i1", degrees: 20)], to: id)
+        let renamed = try library.apply([.rename(title: "Renamed")], to: id)
+        #expect(try library.historyState(of: id) == HistoryState(canUndo: true, canRedo: false))
+
+        // A restart in between: the history is in the database, not in a process.
+        library.close()
+        library = try fixtures.open()
+        let back = try library.undo(id, expectedVersion: renamed.version)
+        #expect(back.collage.title == "History" && back.collage.items[0].rotation.degrees == 20)
+        #expect(back.version == renamed.version + 1, "an undo is a new version, so other editors see it")
+        let first = try library.undo(id)
+        #expect(first.collage.items[0].rotation == .zero)
+        let nothing = #expect(throws: LibraryError.self) { try library.undo(id) }
+        #expect(nothing?.description == "collage \(id) has nothing to undo")
+        #expect(try library.historyState(of: id) == HistoryState(canUndo: false, canRedo: true))
+
+        let again = try library.redo(id)
+        #expect(again.collage.items == turned.collage.items && again.collage.title == "History")
+        // A new change after an undo forgets what could be redone.
+        _ = try library.apply([.rotateItem(id: "i1", degrees: 5)], to: id)
+        #expect(try library.historyState(of: id) == HistoryState(canUndo: true, canRedo: false))
+        let noRedo = #expect(throws: LibraryError.self) { try library.redo(id) }
+        #expect(noRedo?.description == "collage \(id) has nothing to redo")
+        // A stale version is refused and nothing moves.
+        let current = try library.collage(id)
+        #expect(throws: LibraryError.self) { try library.undo(id, expectedVersion: current.version - 1) }
+        #expect(try library.collage(id) == current)
+    }
+
+    @Test func theHistoryIsBoundedAndGoesWithItsCollage() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        let id = try library.createCollage(title: "Long", templateID: nil, aspect: .square).collage.id
+        for step in 0..<(Library.historyLimit + 20) {
+            try library.apply([.rename(title: "Step \(step)")], to: id)
+        }
+        var undone = 0
+        while (try? library.undo(id)) != nil { undone += 1 }
+        #expect(undone == Library.historyLimit)
+        #expect(try library.collage(id).collage.title == "Step 19", "the oldest steps were forgotten first")
+
+        try library.deleteCollage(id)
+        let rows = try library.database.read { connection throws(LibraryError) in
+            try connection.scalar("SELECT COUNT(*) FROM collage_history WHERE collage_id = ?", [id])
+        }
+        #expect(rows == .integer(0))
+    }
+
+    /// A photo taken out of every collage but still in a step that undo can bring back is kept
+    /// by gc: undoing must not produce a collage whose photo is gone.
+    @Test func gcKeepsPhotosTheHistoryCanBringBack() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        let photo = try library.importPhoto(from: try fixtures.photo("kept.png", [20, 160, 90])).photo
+        let id = try library.createCollage(title: "Kept", templateID: "grid2x2", aspect: .square, photoIDs: [photo.id])
+            .collage.id
+        try library.apply([.removeItem(id: "i1")], to: id)
+        #expect(try library.cleanUp().removedPhotos.isEmpty)
+        let restored = try library.undo(id)
+        #expect(restored.collage.items.map(\.content) == [.photo(photo.id)])
+        #expect(FileManager.default.fileExists(atPath: library.originalFile(of: try library.photo(photo.id)).path))
+
+        // Once no step holds it either (the collage is gone), gc collects it.
+        try library.deleteCollage(id)
+        #expect(try library.cleanUp().removedPhotos == [photo.id])
+    }
+}
