@@ -1,0 +1,198 @@
+// Drawing the collage: the layout the server resolved, clipped to the canvas as the export is,
+// the selection above it, and stickers with the renderer's own pixels.
+import { sourceRect } from './geometry.js';
+import { $ } from './ui.js';
+
+/** Methods of the editor (mixed into `Editor`); `this` is the editor. */
+export class CanvasView {
+  scale() {
+    const stage = $('stage');
+    const width = Math.max(200, stage.clientWidth - 60);
+    const height = Math.max(200, window.innerHeight - stage.getBoundingClientRect().top - 80);
+    const fit = Math.min(width / this.collage.canvas.width, height / this.collage.canvas.height);
+    // A whole number of pixels along the long side, so the canvas's edges fall on pixels.
+    const long = Math.max(this.collage.canvas.width, this.collage.canvas.height);
+    return Math.max(1, Math.floor(long * fit)) / long;
+  }
+
+  render() {
+    const canvas = $('canvas');
+    // Redrawing replaces the items' elements: the one that had the keyboard gets it back.
+    const focused = document.activeElement?.closest?.('#canvas .item')?.dataset.id;
+    const collage = this.collage;
+    const scale = this.scale();
+    this.viewScale = scale;
+    canvas.style.width = `${collage.canvas.width * scale}px`;
+    canvas.style.height = `${collage.canvas.height * scale}px`;
+    const background = collage.style.background;
+    const transparent = background.length === 9 && background.endsWith('00');
+    canvas.classList.toggle('transparent', transparent);
+    canvas.style.backgroundColor = transparent ? 'transparent' : background;
+    // Two layers: the collage, clipped to the canvas exactly as the export is, and above it the
+    // selection (outline and handles), which is never clipped and always wins the pointer.
+    const content = document.createElement('div');
+    content.className = 'content';
+    const children = [];
+    const filled = new Set(collage.items.map((item) => item.slot).filter((slot) => slot !== undefined));
+    (this.doc.layout?.slots ?? []).forEach((frame, index) => {
+      if (filled.has(index)) return;
+      const guide = document.createElement('div');
+      guide.className = 'slot-guide';
+      guide.dataset.slot = String(index);
+      Object.assign(guide.style, {
+        left: `${frame.x * scale}px`, top: `${frame.y * scale}px`,
+        width: `${frame.width * scale}px`, height: `${frame.height * scale}px`,
+      });
+      children.push(guide);
+    });
+    collage.items.forEach((item, index) => children.push(this.drawItem(item, index, scale)));
+    content.replaceChildren(...children);
+    const overlay = document.createElement('div');
+    overlay.className = 'overlay';
+    canvas.replaceChildren(content, overlay);
+    if (focused) canvas.querySelector(`.item[data-id="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
+    this.drawSelection();
+    this.updateToolbar();
+    document.title = `${collage.title} — Collage`;
+  }
+
+  /** The selected item's outline and handles, in the overlay, framed as the item is drawn. */
+  drawSelection(frame, rotation) {
+    const overlay = $('canvas').querySelector('.overlay');
+    if (!overlay) return;
+    const item = this.selectedItem();
+    if (!item) { overlay.replaceChildren(); return; }
+    const f = frame ?? item.frame;
+    const scale = this.viewScale;
+    const box = document.createElement('div');
+    box.className = 'selection';
+    box.dataset.id = item.id;
+    const resize = document.createElement('div');
+    resize.className = 'handle resize';
+    resize.setAttribute('aria-hidden', 'true');
+    const rotateHandle = document.createElement('div');
+    rotateHandle.className = 'handle rotate';
+    rotateHandle.setAttribute('aria-hidden', 'true');
+    box.append(resize, rotateHandle);
+    Object.assign(box.style, {
+      left: `${f.x * scale}px`, top: `${f.y * scale}px`, width: `${f.width * scale}px`, height: `${f.height * scale}px`,
+      transform: `rotate(${rotation ?? item.rotation}deg)`,
+    });
+    overlay.replaceChildren(box);
+  }
+
+  drawItem(item, index, scale, frame = item.frame, rotation = item.rotation, crop = item.crop) {
+    const media = this.doc.media[item.content.ref];
+    const element = document.createElement('div');
+    element.className = `item ${item.content.type}${item.id === this.selected ? ' selected' : ''}`;
+    element.dataset.id = item.id;
+    element.tabIndex = 0;
+    element.setAttribute('role', 'img');
+    element.setAttribute('aria-label', `${item.content.type} ${index + 1} of ${this.collage.items.length}`);
+    const clip = document.createElement('div');
+    clip.className = 'clip';
+    const image = document.createElement('img');
+    image.alt = '';
+    image.draggable = false;
+    if (media) {
+      image.src = media.preview;
+      const box = { width: frame.width * scale, height: frame.height * scale };
+      if (item.content.type === 'photo') {
+        // At rest, the rectangle the server resolved; mid-gesture, the same math run here.
+        const resolved = this.layoutOf(item);
+        const atRest = frame === item.frame && crop === item.crop && resolved?.source;
+        const size = atRest ? resolved.imageSize : media;
+        const source = atRest
+          ? resolved.source
+          : sourceRect(media, frame, crop ?? (media.focus ? { focus: media.focus, zoom: 1 } : null));
+        const k = box.width / source.width;
+        Object.assign(image.style, {
+          width: `${size.width * k}px`, height: `${size.height * k}px`,
+          left: `${-source.x * k}px`, top: `${-source.y * k}px`,
+        });
+        clip.style.borderRadius = `${this.collage.style.cornerRadius * scale}px`;
+      } else {
+        this.drawSticker(item, image, frame, box, media);
+      }
+    }
+    clip.append(image);
+    element.append(clip);
+    Object.assign(element.style, {
+      left: `${frame.x * scale}px`, top: `${frame.y * scale}px`,
+      width: `${frame.width * scale}px`, height: `${frame.height * scale}px`,
+      transform: `rotate(${rotation}deg)`, zIndex: String(index + 1),
+    });
+    return element;
+  }
+
+  /**
+   * A sticker is shown with the renderer's own pixels (its outline and shadow exactly as the
+   * export draws them), fetched at the screen's resolution for the frame's size. Until they
+   * arrive, and while a gesture changes the frame, the last pixels drawn for it are stretched
+   * to the frame, or the plain sticker is fitted in it.
+   */
+  drawSticker(item, image, frame, box, media) {
+    const fitted = () => {
+      const k = Math.min(box.width / media.width, box.height / media.height);
+      Object.assign(image.style, {
+        width: `${media.width * k}px`, height: `${media.height * k}px`,
+        left: `${(box.width - media.width * k) / 2}px`, top: `${(box.height - media.height * k) / 2}px`,
+      });
+    };
+    const place = (drawn) => {
+      // CSS pixels per pixel of the drawn image, stretched if the frame changed since.
+      const kx = (this.viewScale / drawn.scale) * (frame.width / drawn.frame.width);
+      const ky = (this.viewScale / drawn.scale) * (frame.height / drawn.frame.height);
+      image.src = drawn.url;
+      Object.assign(image.style, {
+        width: `${drawn.width * kx}px`, height: `${drawn.height * ky}px`,
+        left: `${drawn.offsetX * kx}px`, top: `${drawn.offsetY * ky}px`,
+      });
+    };
+    const style = item.stickerStyle ?? {};
+    const pixels = Math.round(this.viewScale * (window.devicePixelRatio || 1) * 1000) / 1000;
+    const key = [item.content.ref, style.outline ?? 0, !!style.shadow, item.frame.width, item.frame.height, pixels].join('|');
+    this.stickerPixels ??= new Map();
+    const latest = this.stickerPixels.get(`latest:${item.id}`);
+    if (latest) place(latest); else fitted();
+    if (frame !== item.frame) return;
+    const cached = this.stickerPixels.get(key);
+    if (cached) { place(cached); return; }
+    const url = `/api/collages/${encodeURIComponent(this.id)}/items/${encodeURIComponent(item.id)}/sticker`
+      + `?scale=${pixels}&v=${this.doc.version}`;
+    fetch(url).then(async (response) => {
+      if (!response.ok) return;
+      const [offsetX, offsetY] = (response.headers.get('X-Collage-Offset') ?? '0,0').split(',').map(Number);
+      const blob = await response.blob();
+      const bitmap = await createImageBitmap(blob);
+      const drawn = {
+        url: URL.createObjectURL(blob), offsetX, offsetY, width: bitmap.width, height: bitmap.height,
+        scale: Number(response.headers.get('X-Collage-Scale') ?? pixels), frame: { ...item.frame },
+      };
+      bitmap.close();
+      this.stickerPixels.set(key, drawn);
+      this.stickerPixels.set(`latest:${item.id}`, drawn);
+      if (this.stickerPixels.size > 128) {
+        const [oldest] = this.stickerPixels.keys();
+        const stale = this.stickerPixels.get(oldest);
+        this.stickerPixels.delete(oldest);
+        if (![...this.stickerPixels.values()].includes(stale)) URL.revokeObjectURL(stale.url);
+      }
+      if (image.isConnected) place(drawn);
+    }).catch(() => {});
+  }
+
+  /** What the server resolved for an item (its crop rectangle in the photo's pixels, …). */
+  layoutOf(item) {
+    return this.doc.layout?.items?.find((entry) => entry.id === item.id) ?? null;
+  }
+
+  /** Redraws one item mid-gesture without waiting for the server. */
+  preview(item, frame, rotation, crop) {
+    const index = this.collage.items.indexOf(item);
+    const old = $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`);
+    const replacement = this.drawItem(item, index, this.viewScale, frame, rotation, crop);
+    if (old) old.replaceWith(replacement);
+    if (item.id === this.selected) this.drawSelection(frame, rotation);
+  }
+}
