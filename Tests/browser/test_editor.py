@@ -436,6 +436,23 @@ EXPORT_CASES = {
     "wide strip, plain": ("strip", ["coffee.png", "chelsea.png", "astronaut.png"], lambda ids: [
         {"op": "setAspect", "aspect": "16:9"},
     ]),
+    "tall story, side by side, over the top and bottom": ("sideBySide", ["rocket.jpg", "astronaut.png"], lambda ids: [
+        {"op": "setAspect", "aspect": "9:16"},
+        {"op": "setStyle", "style": {"background": "#ffffff", "spacing": 24, "padding": 0, "cornerRadius": 16}},
+        {"op": "moveItem", "id": ids[0], "origin": {"x": 40, "y": -300}},
+        {"op": "moveItem", "id": ids[1], "origin": {"x": 300, "y": 700}},
+        {"op": "rotateItem", "id": ids[1], "degrees": -90},
+    ]),
+    "hero layout, a zoomed crop panned to a corner, turned inside its slot": ("heroPlusThree", ["chelsea.png", "coffee.png", "rocket.jpg", "astronaut.png"], lambda ids: [
+        {"op": "setStyle", "style": {"background": "#f7f3ea", "spacing": 8, "padding": 30, "cornerRadius": 60}},
+        {"op": "setCrop", "id": ids[0], "crop": {"focus": {"x": 1, "y": 0}, "zoom": 4}},
+        {"op": "rotateItem", "id": ids[2], "degrees": 4},
+    ]),
+    "grid 3×3 on A4 with one photo hanging past two edges": ("grid3x3", ["coffee.png", "chelsea.png", "rocket.jpg"], lambda ids: [
+        {"op": "setAspect", "aspect": "a4"},
+        {"op": "moveItem", "id": ids[2], "origin": {"x": -150, "y": -120}},
+        {"op": "rotateItem", "id": ids[2], "degrees": 45},
+    ]),
 }
 
 # Resampling alone (the browser scales a 2,048 px preview, libvips the original, with different
@@ -597,3 +614,42 @@ def test_a_sticker_with_outline_and_shadow_is_the_export(page):
     if os.environ.get("COLLAGE_KEEP_COMPARISONS"):
         shot.save("/tmp/sticker-canvas.png")
         exported.save("/tmp/sticker-export.png")
+
+
+def test_a_see_through_background_is_the_export(page):
+    """On a transparent canvas the photos agree with the export, and where the export is see-through
+    the canvas shows its checkerboard, not a colour of its own."""
+    new_collage(page, title="See-through", layout="sideBySide")
+    add_photos(page, ["coffee.png", "chelsea.png"])
+    cid = collage_id(page)
+    ids = [item["id"] for item in api(page, f"/api/collages/{cid}")["collage"]["items"]]
+    edit(page, cid, [
+        {"op": "setStyle", "style": {"background": "#00000000", "spacing": 40, "padding": 40, "cornerRadius": 30}},
+        {"op": "rotateItem", "id": ids[1], "degrees": 10},
+    ])
+    reopen(page)
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(300)
+    box = page.locator("[data-role=canvas]").bounding_box()
+    left, top = round(box["x"]), round(box["y"])
+    shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB").crop(
+        (left, top, left + round(box["width"]), top + round(box["height"])))
+    page.click("#export-button")
+    page.select_option("#export-form select[name=format]", "png")
+    page.select_option("#export-form select[name=sizeKind]", "size")
+    page.fill("#export-form input[name=size]", str(max(shot.size)))
+    with page.expect_download() as download:
+        page.click("#export-download")
+    exported = Image.open(download.value.path())
+    assert exported.mode == "RGBA", "a see-through background keeps its alpha in PNG"
+    exported = exported.resize(shot.size)
+    alpha = exported.getchannel("A")
+    opaque = alpha.point(lambda a: 255 if a == 255 else 0)
+    clear = alpha.point(lambda a: 255 if a == 0 else 0)
+    difference = ImageChops.difference(exported.convert("RGB"), shot)
+    photo_difference = ImageStat.Stat(difference, mask=opaque).mean
+    assert max(photo_difference) < MEAN_DIFFERENCE_BOUND, f"where the export is opaque: {photo_difference}"
+    # The checkerboard is #ddd and white: light and grey, never a colour.
+    checker = ImageStat.Stat(shot, mask=clear)
+    assert min(checker.mean) > 215 and max(checker.mean) - min(checker.mean) < 3, checker.mean
+    assert ImageStat.Stat(clear).mean[0] > 40, "a good part of the canvas is see-through"
