@@ -79,27 +79,8 @@ enum APIRoutes {
                 422: "an edit was refused",
             ]
         ) { app, request throws(HTTPError) in try applyEdits(app, request) },
-        Route(
-            "POST", "/api/collages/{id}/undo", "undoCollage",
-            "Bring back the collage as it was before its last change (the library keeps the history)",
-            body: "{version}",
-            schema: Schema.object(["version": Schema.integer(Limits.version)], required: ["version"]),
-            responses: [
-                200: "{version, collage, media, layout, history}",
-                409: "stale version: the body carries the current document",
-                422: "nothing to undo",
-            ]
-        ) { app, request throws(HTTPError) in try travel(app, request, undo: true) },
-        Route(
-            "POST", "/api/collages/{id}/redo", "redoCollage", "Bring back the change the last undo took away",
-            body: "{version}",
-            schema: Schema.object(["version": Schema.integer(Limits.version)], required: ["version"]),
-            responses: [
-                200: "{version, collage, media, layout, history}",
-                409: "stale version: the body carries the current document",
-                422: "nothing to redo",
-            ]
-        ) { app, request throws(HTTPError) in try travel(app, request, undo: false) },
+        historyRoute(undo: true),
+        historyRoute(undo: false),
         Route(
             "GET", "/api/collages/{id}/thumbnail", "collageThumbnail", "A small JPEG of the collage (ETag by version)",
             responses: [200: "image/jpeg", 304: "unchanged"]
@@ -278,6 +259,23 @@ enum APIRoutes {
         return try applying(app, request.parameter("id")) { () throws(Failure) in
             try EditRequest(edits: edits, version: version)
         }
+    }
+
+    /// `POST …/undo` or `…/redo`: a step through the collage's history in the library.
+    static func historyRoute(undo: Bool) -> Route {
+        let action = undo ? "undo" : "redo"
+        return Route(
+            "POST", "/api/collages/{id}/\(action)", "\(action)Collage",
+            undo
+                ? "Bring back the collage as it was before its last change (the library keeps the history)"
+                : "Bring back the change the last undo took away",
+            body: "{version}",
+            schema: Schema.object(["version": Schema.integer(Limits.version)], required: ["version"]),
+            responses: [
+                200: "{version, collage, media, layout, history}",
+                409: "stale version: the body carries the current document", 422: "nothing to \(action)",
+            ]
+        ) { app, request throws(HTTPError) in try travel(app, request, undo: undo) }
     }
 
     /// Undo or redo at the version the page last saw.

@@ -100,24 +100,35 @@ def wait_for_images(page):
     raise AssertionError("the canvas images did not load")
 
 
-def canvas_and_export(page):
-    """A screenshot of exactly the canvas and the export at the same pixel size, as RGB images."""
+def canvas_shot(page):
+    """Exactly the canvas, at rest, as RGB: cut from a page screenshot by the canvas's own box (an
+    element screenshot rounds a fractional box outwards and shows it a pixel or two larger)."""
     page.keyboard.press("Escape")
     page.wait_for_timeout(300)
-    # The canvas's own box, not an element screenshot (which rounds a fractional box outwards
-    # and so shows the canvas a pixel or two larger than it is).
     box = page.locator("[data-role=canvas]").bounding_box()
     left, top = round(box["x"]), round(box["y"])
-    shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB").crop(
+    return Image.open(io.BytesIO(page.screenshot())).convert("RGB").crop(
         (left, top, left + round(box["width"]), top + round(box["height"])))
+
+
+def export_png(page, size):
+    """The export, as the export dialog downloads it: PNG, `size` pixels on the long side."""
     page.click("#export-button")
     page.select_option("#export-form select[name=format]", "png")
     page.select_option("#export-form select[name=sizeKind]", "size")
-    page.fill("#export-form input[name=size]", str(max(shot.size)))
+    page.fill("#export-form input[name=size]", str(size))
     with page.expect_download() as download:
         page.click("#export-download")
-    exported = Image.open(download.value.path()).convert("RGB")
+    exported = Image.open(download.value.path())
+    exported.load()
     page.keyboard.press("Escape")
+    return exported
+
+
+def canvas_and_export(page):
+    """A screenshot of exactly the canvas and the export at the same pixel size, as RGB images."""
+    shot = canvas_shot(page)
+    exported = export_png(page, max(shot.size)).convert("RGB")
     assert abs(exported.size[0] - shot.size[0]) <= 1 and abs(exported.size[1] - shot.size[1]) <= 1
     return shot, exported.resize(shot.size)
 
@@ -134,6 +145,7 @@ def add_photos(page, names):
     page.set_input_files("#file-input", [str(SAMPLES / name) for name in names])
     expect(page.locator(".item")).to_have_count(len(names), timeout=30000)
     saved(page)
+
 
 
 def test_library_create_rename_duplicate_delete(page):
@@ -628,19 +640,8 @@ def test_a_see_through_background_is_the_export(page):
         {"op": "rotateItem", "id": ids[1], "degrees": 10},
     ])
     reopen(page)
-    page.keyboard.press("Escape")
-    page.wait_for_timeout(300)
-    box = page.locator("[data-role=canvas]").bounding_box()
-    left, top = round(box["x"]), round(box["y"])
-    shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB").crop(
-        (left, top, left + round(box["width"]), top + round(box["height"])))
-    page.click("#export-button")
-    page.select_option("#export-form select[name=format]", "png")
-    page.select_option("#export-form select[name=sizeKind]", "size")
-    page.fill("#export-form input[name=size]", str(max(shot.size)))
-    with page.expect_download() as download:
-        page.click("#export-download")
-    exported = Image.open(download.value.path())
+    shot = canvas_shot(page)
+    exported = export_png(page, max(shot.size))
     assert exported.mode == "RGBA", "a see-through background keeps its alpha in PNG"
     exported = exported.resize(shot.size)
     alpha = exported.getchannel("A")
