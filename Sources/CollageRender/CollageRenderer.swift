@@ -83,6 +83,20 @@ public struct CollageRenderer: Sendable {
 
     // MARK: - Size
 
+    /// The pixel size (and print resolution, for a print size) a render of a canvas at `size`
+    /// would have, checked against the limits as a render checks it; nothing is decoded.
+    /// - Throws: ``RenderError`` saying which option is out of range or how large it would be.
+    public func outputSize(
+        for canvas: Size, size: OutputSize
+    ) throws(RenderError) -> (
+        width: Int, height: Int, dpi: Double?
+    ) {
+        let (scale, dpi) = try pixelScale(for: canvas, size: size)
+        let (width, height) = try checkOutputSize(
+            width: (canvas.width * scale).rounded(), height: (canvas.height * scale).rounded())
+        return (width, height, dpi)
+    }
+
     private func pixelScale(for canvas: Size, size: OutputSize) throws(RenderError) -> (Double, Double?) {
         switch size {
         case .scale(let scale):

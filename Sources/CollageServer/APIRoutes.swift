@@ -11,7 +11,13 @@ enum APIRoutes {
     static let all: [Route] = [
         Route("GET", "/api/session", "getSession", "The token state-changing requests carry", responses: [200: "token"])
         {
-            app, _ in .json(.object(["token": .string(app.token), "stickers": .bool(app.model != nil)]))
+            app, _ in
+            .json(
+                .object([
+                    "token": .string(app.token), "stickers": .bool(app.model != nil),
+                    // The editor's gestures keep to the same bound the edits are checked against.
+                    "minimumItemSide": .number(EditRules.minimumItemSide),
+                ]))
         },
         Route("GET", "/api/openapi.json", "getOpenAPI", "This document", responses: [200: "OpenAPI 3"]) { app, _ in
             .json(app.openAPIDocument)
@@ -99,23 +105,18 @@ enum APIRoutes {
             "GET", "/api/collages/{id}/export", "exportCollage",
             "Render the collage: ?format=jpeg|png|webp|heic|avif and scale=N, size=PX or print=6x4in@300, quality=1-100 "
                 + "(at most \(Limits.maximumOutputPixels / 1_000_000) megapixels and \(Limits.maximumOutputSide) px a side)",
-            query: [
-                Schema.query(
-                    "format",
-                    .object(["type": "string", "enum": .array(OutputFormat.allCases.map { .string($0.rawValue) })]),
-                    "the encoding (default jpeg)"),
-                Schema.query("scale", Schema.number(Limits.exportScale), "pixels per canvas point (default 3)"),
-                Schema.query(
-                    "size", Schema.integer(1...Limits.maximumOutputSide), "the longer side in pixels, instead of scale"),
-                Schema.query("print", Schema.string, "a print size such as 6x4in@300, instead of scale"),
-                Schema.query("quality", Schema.integer(Limits.quality), "encoder quality (default 90)"),
-            ],
+            query: exportQuery,
             expensive: true,
             responses: [
                 200: "the image, as a download", 422: "bad options", 404: "no such collage",
                 503: "too many exports at once (Retry-After)",
             ]
         ) { app, request throws(HTTPError) in try export(app, request) },
+        Route(
+            "GET", "/api/collages/{id}/export-size", "exportSize",
+            "The pixel size an export with these options would have (the same options as export), without rendering",
+            query: exportQuery, responses: [200: "{width, height, dpi?}", 422: "bad options", 404: "no such collage"]
+        ) { app, request throws(HTTPError) in try exportSize(app, request) },
         Route("GET", "/api/photos", "listPhotos", "Photos in the library", responses: [200: "list"]) {
             app, _ throws(HTTPError) in try listPhotos(app)
         },
@@ -497,6 +498,34 @@ enum APIRoutes {
     }
 
     /// Export options from a query, read by the same parser as the command line's flags.
+    /// The export's query parameters, described with their ranges.
+    static let exportQuery: [JSONValue] = [
+        Schema.query(
+            "format", .object(["type": "string", "enum": .array(OutputFormat.allCases.map { .string($0.rawValue) })]),
+            "the encoding (default jpeg)"),
+        Schema.query("scale", Schema.number(Limits.exportScale), "pixels per canvas point (default 3)"),
+        Schema.query(
+            "size", Schema.integer(1...Limits.maximumOutputSide), "the longer side in pixels, instead of scale"),
+        Schema.query("print", Schema.string, "a print size such as 6x4in@300, instead of scale"),
+        Schema.query("quality", Schema.integer(Limits.quality), "encoder quality (default 90)"),
+    ]
+
+    /// What the export dialog shows before anything is rendered: the renderer's own arithmetic.
+    static func exportSize(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let stored = try library { () throws(LibraryError) in try app.library.collage(request.parameter("id")) }
+        let options = try exportOptions(request.query)
+        do throws(RenderError) {
+            let size = try CollageRenderer().outputSize(for: stored.collage.canvas, size: options.size)
+            var members: [String: JSONValue] = [
+                "width": .number(Double(size.width)), "height": .number(Double(size.height)),
+            ]
+            if let dpi = size.dpi { members["dpi"] = .number(dpi) }
+            return .json(.object(members))
+        } catch {
+            throw error.failure.httpError
+        }
+    }
+
     static func exportOptions(_ query: [String: String]) throws(HTTPError) -> RenderOptions {
         do {
             return try ExportOptions.parse(query.filter { ExportOptions.names.contains($0.key) })

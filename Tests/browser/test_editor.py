@@ -283,6 +283,14 @@ def test_export_matches_the_canvas(page):
     page.select_option("#export-form select[name=sizeKind]", "size")
     page.fill("#export-form input[name=size]", str(max(shot.size)))
     expect(page.locator("#export-pixels")).to_contain_text(f"{shot.size[0]} × {shot.size[1]}")
+    # The size shown is the renderer's answer, print sizes and refusals included.
+    page.select_option("#export-form select[name=sizeKind]", "print")
+    page.fill("#export-form input[name=print]", "6x4in@300")
+    expect(page.locator("#export-pixels")).to_contain_text("at 300 DPI")
+    page.fill("#export-form input[name=print]", "6x4parsecs")
+    expect(page.locator("#export-pixels")).to_contain_text("print")
+    page.select_option("#export-form select[name=sizeKind]", "size")
+    expect(page.locator("#export-pixels")).to_contain_text(f"{shot.size[0]} × {shot.size[1]}")
     with page.expect_download() as download:
         page.click("#export-download")
     exported = Image.open(download.value.path()).convert("RGB")

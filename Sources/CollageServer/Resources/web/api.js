@@ -42,6 +42,7 @@ export const api = {
   redo: (id, version) => request('POST', `/api/collages/${encodeURIComponent(id)}/redo`, { version }),
   replace: (id, version, collage) => request('PUT', `/api/collages/${encodeURIComponent(id)}`, { version, collage }),
   lift: (photoID, body) => request('POST', `/api/photos/${encodeURIComponent(photoID)}/stickers`, body),
+  exportSize: (id, params) => request('GET', `/api/collages/${encodeURIComponent(id)}/export-size?${new URLSearchParams(params)}`),
   exportURL: (id, params) => `/api/collages/${encodeURIComponent(id)}/export?${new URLSearchParams(params)}`,
   /** Starts an export; it needs the page's token, so a page on another site cannot start one. */
   download: (id, params) => fetch(api.exportURL(id, params), { headers: { 'X-Collage-Token': token } }),

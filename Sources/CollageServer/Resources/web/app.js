@@ -92,6 +92,7 @@ async function start() {
     [state.templates, state.presets] = await Promise.all([api.templates(), api.presets()]);
     const session = await api.session();
     state.stickers = session.stickers;
+    state.minimumItemSide = session.minimumItemSide;
   } catch (error) {
     setStatus(`Cannot reach the editor's server: ${error.message}`, 'error');
     return;

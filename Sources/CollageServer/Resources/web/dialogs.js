@@ -36,27 +36,23 @@ export class Dialogs {
 
   openExport() {
     const form = $('export-form');
-    const update = () => {
+    // The pixel size shown is the renderer's own answer for these options (or its reason for
+    // refusing them); the newest answer wins when several are in flight.
+    let asked = 0;
+    const update = async () => {
       const kind = form.sizeKind.value;
       $('scale-field').hidden = kind !== 'scale';
       $('size-field').hidden = kind !== 'size';
       $('print-field').hidden = kind !== 'print';
-      const { width, height } = this.collage.canvas;
-      let pixels = '';
-      if (kind === 'scale') pixels = `${Math.round(width * form.scale.value)} × ${Math.round(height * form.scale.value)} px`;
-      else if (kind === 'size') {
-        const k = form.size.value / Math.max(width, height);
-        pixels = `${Math.round(width * k)} × ${Math.round(height * k)} px`;
-      } else {
-        const match = form.print.value.match(/^([\d.]+)x([\d.]+)(in|cm|mm)(?:@(\d+))?$/i);
-        if (match) {
-          const perInch = { in: 1, cm: 2.54, mm: 25.4 }[match[3].toLowerCase()];
-          const dpi = Number(match[4] ?? 300);
-          const k = Math.min((match[1] / perInch) * dpi / width, (match[2] / perInch) * dpi / height);
-          pixels = `${Math.round(width * k)} × ${Math.round(height * k)} px at ${dpi} DPI`;
-        } else pixels = 'Print size looks like 6x4in@300';
+      const ticket = ++asked;
+      let text;
+      try {
+        const size = await api.exportSize(this.id, { [kind]: form[kind].value });
+        text = `${size.width} × ${size.height} px${size.dpi ? ` at ${size.dpi} DPI` : ''}`;
+      } catch (error) {
+        text = error.message;
       }
-      $('export-pixels').textContent = pixels;
+      if (ticket === asked) $('export-pixels').textContent = text;
     };
     form.oninput = update;
     update();

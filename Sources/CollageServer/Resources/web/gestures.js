@@ -66,7 +66,7 @@ export class Gestures {
         element.classList.toggle('drop-target', !!target && element.dataset.id === target.id && item.slot !== undefined);
       }
     } else if (gesture.kind === 'resize') {
-      gesture.frame = { ...f, width: Math.max(20, f.width + dx), height: Math.max(20, f.height + dy) };
+      gesture.frame = { ...f, width: Math.max(this.app.minimumItemSide, f.width + dx), height: Math.max(this.app.minimumItemSide, f.height + dy) };
     } else if (gesture.kind === 'rotate') {
       const cx = f.x + f.width / 2, cy = f.y + f.height / 2;
       let degrees = (Math.atan2(point.y - cy, point.x - cx) * 180) / Math.PI + 90;
@@ -159,7 +159,7 @@ export class Gestures {
       event.preventDefault();
       const factor = event.key === '-' ? 1 / 1.05 : 1.05;
       const f = item.frame;
-      const width = Math.max(20, f.width * factor), height = Math.max(20, f.height * factor);
+      const width = Math.max(this.app.minimumItemSide, f.width * factor), height = Math.max(this.app.minimumItemSide, f.height * factor);
       const round = (value) => Math.round(value * 100) / 100;
       this.commit([{
         op: 'resizeItem', id: item.id,

@@ -65,7 +65,7 @@ export class Lifting {
   landingFrame(item, sticker) {
     const f = item.frame;
     const k = Math.min((f.width * 0.8) / sticker.width, (f.height * 0.8) / sticker.height);
-    const width = Math.max(20, sticker.width * k), height = Math.max(20, sticker.height * k);
+    const width = Math.max(this.app.minimumItemSide, sticker.width * k), height = Math.max(this.app.minimumItemSide, sticker.height * k);
     const shift = Math.min(f.width, f.height) * 0.1;
     const cx = f.x + f.width / 2, cy = f.y + f.height / 2;
     const centre = rotate(cx + shift, cy + shift, cx, cy, item.rotation);
