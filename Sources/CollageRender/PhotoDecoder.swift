@@ -204,8 +204,15 @@ struct PhotoDecoder {
 
     /// libvips repeats the file name and adds its own prefixes; keep what helps a person.
     static func tidy(_ message: String, path: String) -> String {
-        let cleaned = message.replacingOccurrences(of: "\"\(path)\" ", with: "")
+        var cleaned = message.replacingOccurrences(of: "\"\(path)\" ", with: "")
             .replacingOccurrences(of: path, with: "the file")
+        // libvips names its own classes ("VipsForeignLoad: ", "VipsJpeg: "): words for its
+        // developers, not for the person whose photo it is.
+        cleaned = cleaned.replacingOccurrences(of: #"\bVips[A-Za-z]*: "#, with: "", options: .regularExpression)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if cleaned.contains("not a known file format") {
+            cleaned = "its format is not one Collage reads: JPEG, PNG, HEIC, AVIF, WebP, TIFF or GIF"
+        }
         return cleaned.isEmpty ? "unknown error" : cleaned
     }
 }

@@ -136,6 +136,9 @@ struct MakeCommandTests {
         let result = try CommandRunner.run(["make", "bad.jpg", "-o", "out.jpg"], in: directory)
         #expect(result.status == 65)
         #expect(result.stderr.contains("bad.jpg: not a readable image"))
+        // In the person's words: which formats are read, and no libvips class names.
+        #expect(result.stderr.contains("its format is not one Collage reads: JPEG, PNG"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Vips"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out.jpg").path))
     }
 

@@ -167,7 +167,10 @@ export class Editor {
     $('upload-text').textContent = `Uploading ${files.length} photo${files.length === 1 ? '' : 's'}…`;
     try {
       const result = await api.upload(files, (fraction) => { $('upload-bar').value = Math.round(fraction * 100); });
-      for (const failure of result.errors ?? []) setStatus(`${failure.file}: ${failure.message}`, 'error');
+      // The server's message names the file already.
+      for (const failure of result.errors ?? []) {
+        setStatus(failure.message.startsWith(failure.file) ? failure.message : `${failure.file}: ${failure.message}`, 'error');
+      }
       const edits = (result.photos ?? []).map((photo) => ({ op: 'addItem', id: newID(), content: { type: 'photo', ref: photo.id } }));
       if (edits.length) await this.commit(edits);
     } catch (error) {
