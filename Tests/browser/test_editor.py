@@ -154,14 +154,34 @@ def test_library_create_rename_duplicate_delete(page):
     assert api(page, f"/api/collages/{collage_id(page)}")["collage"]["template"] == "grid2x2"
     page.click(".brand")
     expect(page.locator(".collage-card")).to_have_count(1)
-    page.once("dialog", lambda dialog: dialog.accept("Renamed"))
+    # Styled dialogs, not the browser's prompt and confirm (any of those would fail the test).
+    page.on("dialog", lambda dialog: pytest.fail(f"a browser pop-up: {dialog.message}"))
     page.click("button[aria-label='Rename First']")
+    ask = page.locator("#ask-dialog")
+    expect(ask).to_be_visible()
+    expect(page.locator("#ask-input")).to_be_focused()
+    page.fill("#ask-input", "   ")
+    page.keyboard.press("Enter")
+    expect(page.locator("#ask-error")).to_have_text("A title cannot be empty.")
+    page.fill("#ask-input", "Renamed")
+    page.keyboard.press("Enter")
+    expect(ask).to_be_hidden()
     expect(page.locator(".collage-card .title")).to_have_text("Renamed")
     page.click("button[aria-label='Duplicate Renamed']")
     expect(page.locator(".collage-card")).to_have_count(2)
-    page.once("dialog", lambda dialog: dialog.accept())
+    # Cancel keeps it; Escape keeps it; Delete deletes.
     page.click("button[aria-label='Delete Renamed copy']")
+    expect(page.locator("#ask-title")).to_have_text("Delete “Renamed copy”?")
+    page.click("#ask-cancel")
+    expect(ask).to_be_hidden()
+    page.click("button[aria-label='Delete Renamed copy']")
+    page.keyboard.press("Escape")
+    expect(ask).to_be_hidden()
+    expect(page.locator(".collage-card")).to_have_count(2)
+    page.click("button[aria-label='Delete Renamed copy']")
+    page.click("#ask-confirm")
     expect(page.locator(".collage-card")).to_have_count(1)
+    expect(page.locator("#create-form input[name=title]")).to_have_value("Untitled")
 
 
 def test_drag_resize_rotate_undo_redo_and_reload(page):

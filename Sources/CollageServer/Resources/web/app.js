@@ -1,7 +1,7 @@
 // The page: a library view and an editor view, switched by the URL's hash (#/ and #/c/ID).
 import { api, setStatus } from './api.js';
 import { Editor } from './editor.js';
-import { fillSelect } from './ui.js';
+import { ask, fillSelect } from './ui.js';
 
 const state = { templates: [], presets: [], editor: null };
 
@@ -55,7 +55,7 @@ async function showLibrary() {
     actions.append(
       button('Open', () => { location.hash = `#/c/${collage.id}`; }, 'Open'),
       button('Rename', async () => {
-        const title = prompt('New title', collage.title);
+        const title = await ask({ title: 'Rename collage', value: collage.title, confirm: 'Rename' });
         if (title === null) return;
         try { await api.rename(collage.id, title); showLibrary(); } catch (error) { setStatus(error.message, 'error'); }
       }, 'Rename'),
@@ -63,7 +63,11 @@ async function showLibrary() {
         try { await api.duplicate(collage.id); showLibrary(); } catch (error) { setStatus(error.message, 'error'); }
       }, 'Duplicate'),
       button('Delete', async () => {
-        if (!confirm(`Delete “${collage.title}”? This cannot be undone.`)) return;
+        const sure = await ask({
+          title: `Delete “${collage.title}”?`, confirm: 'Delete', danger: true,
+          message: 'The collage and its history go; its photos stay in the library until nothing uses them.',
+        });
+        if (!sure) return;
         try { await api.remove(collage.id); showLibrary(); } catch (error) { setStatus(error.message, 'error'); }
       }, 'Delete'),
     );
@@ -107,6 +111,8 @@ async function start() {
       const created = await api.create({
         title: form.get('title'), template: form.get('template'), aspect: form.get('aspect'),
       });
+      // The next collage starts as a new one, not as a copy of this one's title.
+      event.target.elements.title.value = 'Untitled';
       location.hash = `#/c/${created.collage.id}`;
     } catch (error) {
       setStatus(error.message, 'error');

@@ -45,3 +45,51 @@ export function mixin(target, ...sources) {
     }
   }
 }
+
+/**
+ * Asks in a styled dialog instead of the browser's `prompt` or `confirm`. With `value` it shows a
+ * text field and resolves to the trimmed text (an empty one is refused in the dialog); without,
+ * it resolves to `true`. Cancel, Escape or a click outside resolve to `null`.
+ */
+export function ask({ title, message = '', value = undefined, confirm = 'OK', danger = false }) {
+  const dialog = $('ask-dialog');
+  const input = $('ask-input');
+  const error = $('ask-error');
+  $('ask-title').textContent = title;
+  $('ask-message').textContent = message;
+  $('ask-message').hidden = !message;
+  const button = $('ask-confirm');
+  button.textContent = confirm;
+  button.classList.toggle('danger', danger);
+  input.hidden = value === undefined;
+  input.value = value ?? '';
+  error.hidden = true;
+  return new Promise((resolve) => {
+    const finish = (result) => {
+      dialog.removeEventListener('close', onClose);
+      button.removeEventListener('click', onConfirm);
+      $('ask-cancel').removeEventListener('click', onCancel);
+      dialog.removeEventListener('click', onBackdrop);
+      if (dialog.open) dialog.close();
+      resolve(result);
+    };
+    const onConfirm = (event) => {
+      if (value === undefined) { event.preventDefault(); finish(true); return; }
+      const text = input.value.trim();
+      event.preventDefault();
+      if (!text) { error.textContent = 'A title cannot be empty.'; error.hidden = false; input.focus(); return; }
+      finish(text);
+    };
+    const onClose = () => finish(null);
+    const onCancel = () => finish(null);
+    // A click on the backdrop (the dialog element itself, outside its form) cancels.
+    const onBackdrop = (event) => { if (event.target === dialog) finish(null); };
+    // The confirm button is the form's only submit button, so Enter in the field confirms.
+    button.addEventListener('click', onConfirm);
+    $('ask-cancel').addEventListener('click', onCancel);
+    dialog.addEventListener('close', onClose);
+    dialog.addEventListener('click', onBackdrop);
+    dialog.showModal();
+    if (value !== undefined) { input.focus(); input.select(); } else button.focus();
+  });
+}
