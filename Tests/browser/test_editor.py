@@ -681,3 +681,20 @@ def test_a_see_through_background_is_the_export(page):
     checker = ImageStat.Stat(shot, mask=clear)
     assert min(checker.mean) > 215 and max(checker.mean) - min(checker.mean) < 3, checker.mean
     assert ImageStat.Stat(clear).mean[0] > 40, "a good part of the canvas is see-through"
+
+
+def test_a_collage_that_is_not_there_says_so_and_offers_the_way_back(page, server):
+    page.goto(server["url"] + "#/c/nosuchcollage")
+    missing = page.locator("#editor-missing")
+    expect(missing).to_be_visible()
+    expect(page.locator("#editor-missing-title")).to_have_text("This collage is not in your library")
+    expect(page).to_have_title("Collage not found — Collage")
+    expect(page.locator("[data-role=canvas]")).to_be_hidden()
+    for control in page.locator("#editor-view .toolbar button, #editor-view .toolbar input, #editor-view .toolbar select").all():
+        expect(control).to_be_disabled()
+    page.click("#editor-missing a")
+    expect(page.locator("#library-view")).to_be_visible()
+    # A collage that exists opens with its tools on again.
+    new_collage(page, "Back again")
+    expect(page.locator("#layout-button")).to_be_enabled()
+    expect(page.locator("#editor-missing")).to_be_hidden()

@@ -31,12 +31,14 @@ export class Editor {
   }
 
   async open() {
+    this.setControlsEnabled(false);
     try {
       this.doc = await api.collage(this.id);
     } catch (error) {
-      setStatus(error.message, 'error');
+      this.showUnavailable(error);
       return;
     }
+    this.setControlsEnabled(true);
     document.title = `${this.doc.collage.title} — Collage`;
     this.setUpToolbar();
     this.setUpCanvas();
@@ -45,6 +47,25 @@ export class Editor {
   }
 
   get collage() { return this.doc.collage; }
+
+  /** Every tool in the toolbar on or off: nothing can be pressed while no collage is open. */
+  setControlsEnabled(enabled) {
+    for (const control of document.querySelectorAll('#editor-view .toolbar :is(button, input, select)')) {
+      control.disabled = !enabled;
+    }
+    $('canvas').hidden = !enabled;
+    $('editor-missing').hidden = enabled;
+  }
+
+  /** What the person sees instead of a canvas when the collage cannot be opened. */
+  showUnavailable(error) {
+    document.title = 'Collage not found — Collage';
+    $('editor-missing-title').textContent =
+      error.status === 404 ? 'This collage is not in your library' : 'This collage cannot be opened';
+    $('editor-missing-text').textContent =
+      error.status === 404 ? 'It may have been deleted, or the link is mistyped.' : error.message;
+    setStatus(error.status === 404 ? 'Collage not found' : error.message, 'error');
+  }
 
   /** Sends edits at the current version; the server's document comes back and is drawn. */
   commit(edits) {
