@@ -698,3 +698,27 @@ def test_a_collage_that_is_not_there_says_so_and_offers_the_way_back(page, serve
     new_collage(page, "Back again")
     expect(page.locator("#layout-button")).to_be_enabled()
     expect(page.locator("#editor-missing")).to_be_hidden()
+
+
+def test_the_keyboard_reaches_the_photos_at_once_and_delete_only_acts_on_an_item(page):
+    new_collage(page, layout="grid2x2")
+    add_photos(page, ["coffee.png", "chelsea.png"])
+    cid = collage_id(page)
+    page.reload()
+    expect(page.locator(".item")).to_have_count(2)
+    # Two Tabs (past the brand link) and Enter: the first photo has the keyboard.
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    expect(page.locator("#skip-to-canvas")).to_be_focused()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.classList.contains('item')")
+    expect(page.locator(".selection")).to_be_visible()
+    # With a photo selected, Delete on a focused toolbar button removes nothing.
+    page.locator("#layout-button").focus()
+    page.keyboard.press("Delete")
+    page.wait_for_timeout(300)
+    assert len(api(page, f"/api/collages/{cid}")["collage"]["items"]) == 2
+    page.locator(".item").first.focus()
+    page.keyboard.press("Delete")
+    saved(page)
+    assert len(api(page, f"/api/collages/{cid}")["collage"]["items"]) == 1

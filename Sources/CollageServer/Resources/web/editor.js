@@ -127,6 +127,13 @@ export class Editor {
   selectedItem() { return this.collage.items.find((item) => item.id === this.selected) ?? null; }
 
   setUpToolbar() {
+    // The skip link puts the keyboard on the first item (or the canvas when it is empty), not
+    // on the page's hash.
+    this.listen($('skip-to-canvas'), 'click', (event) => {
+      event.preventDefault();
+      const first = $('canvas').querySelector('.item');
+      (first ?? $('canvas')).focus();
+    });
     const collage = this.collage;
     const title = $('title-input');
     title.value = collage.title;

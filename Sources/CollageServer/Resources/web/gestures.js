@@ -143,6 +143,9 @@ export class Gestures {
     if (event.key === 'Enter' && this.liftMode) { event.preventDefault(); this.liftAt(this.selectedItem(), null); return; }
     const item = this.selectedItem();
     if (!item) return;
+    // Item keys act on the item the keyboard is on (or the canvas, after a click), never while a
+    // button or link has focus: Delete on a focused toolbar button must not remove a photo.
+    if (event.target.closest('button, a, [role=toolbar]')) return;
     if (event.key === 'Delete' || event.key === 'Backspace') {
       event.preventDefault();
       this.selected = null;
