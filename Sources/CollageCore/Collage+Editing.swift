@@ -71,14 +71,16 @@ extension Collage {
             snap(into: template)
         case .setStyle(let style):
             try validate(style, canvas: canvas)
+            let before = template?.frames(for: self)
             self.style = style
-            reflow()
+            reflow(from: before)
         case .setAspect(let aspect):
             let newCanvas = aspect.canvasSize(longSide: max(canvas.width, canvas.height))
             try validate(style, canvas: newCanvas)
+            let before = template?.frames(for: self)
             rescaleFreeItems(to: newCanvas)
             canvas = newCanvas
-            reflow()
+            reflow(from: before)
         case .setCrop(let id, let crop):
             let index = try indexOf(id)
             if let crop {
@@ -198,16 +200,35 @@ extension Collage {
         }
     }
 
-    private mutating func reflow() {
+    /// Slotted items follow their slots when the slots move (a new spacing, padding or canvas
+    /// shape): one that filled its old slot fills the new one exactly; one the person had
+    /// nudged or resized inside its slot keeps that offset and size relative to the slot, so
+    /// a style change never silently undoes their adjustment.
+    private mutating func reflow(from oldFrames: [Rect]?) {
         guard let template else { return }
         let frames = template.frames(for: self)
         for index in items.indices {
             guard let slot = items[index].slot else { continue }
-            if slot < frames.count {
-                items[index].frame = frames[slot]
-            } else {
+            guard slot < frames.count else {
                 items[index].slot = nil
+                continue
             }
+            let new = frames[slot]
+            guard let oldFrames, slot < oldFrames.count, items[index].frame != oldFrames[slot],
+                oldFrames[slot].width > 0, oldFrames[slot].height > 0
+            else {
+                items[index].frame = new
+                continue
+            }
+            let old = oldFrames[slot]
+            let (scaleX, scaleY) = (new.width / old.width, new.height / old.height)
+            let frame = items[index].frame
+            let moved = Rect(
+                x: new.x + (frame.x - old.x) * scaleX, y: new.y + (frame.y - old.y) * scaleY,
+                width: frame.width * scaleX, height: frame.height * scaleY)
+            // A frame the new slot would shrink below the minimum takes the slot's own frame.
+            items[index].frame =
+                moved.width >= EditRules.minimumItemSide && moved.height >= EditRules.minimumItemSide ? moved : new
         }
     }
 

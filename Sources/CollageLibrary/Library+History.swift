@@ -53,18 +53,21 @@ extension Library {
         _ id: String, from stack: String, step: HistoryStep, expectedVersion: Int?
     ) throws(LibraryError) -> StoredCollage {
         try update(id, expectedVersion: expectedVersion, history: step) { current, connection throws(LibraryError) in
-            guard let earlier = try Self.pop(stack, of: current.id, connection: connection) else {
-                throw LibraryError.emptyHistory(collage: current.id, action: stack)
+            // A step that no longer reads, or that today's rules refuse, is dropped rather than
+            // left on top of the stack where it would block every undo after it.
+            while let step = try Self.pop(stack, of: current.id, connection: connection) {
+                guard var restored = step else { continue }
+                restored.id = current.id
+                restored.created = current.created
+                if CollageDocument.issues(in: restored).isEmpty { return restored }
             }
-            var restored = earlier
-            restored.id = current.id
-            restored.created = current.created
-            return restored
+            throw LibraryError.emptyHistory(collage: current.id, action: stack)
         }
     }
 
-    /// Takes the top document off a stack; `nil` when the stack is empty.
-    private static func pop(_ stack: String, of id: String, connection: Connection) throws(LibraryError) -> Collage? {
+    /// Takes the top step off a stack: `nil` when the stack is empty, `.some(nil)` for a step
+    /// whose document no longer reads.
+    private static func pop(_ stack: String, of id: String, connection: Connection) throws(LibraryError) -> Collage?? {
         let rows = try connection.query(
             """
             SELECT position, document FROM collage_history WHERE collage_id = ? AND stack = ?
@@ -74,11 +77,7 @@ extension Library {
         guard let (position, document) = rows.first else { return nil }
         try connection.run(
             "DELETE FROM collage_history WHERE collage_id = ? AND stack = ? AND position = ?", [id, stack, position])
-        do {
-            return try CollageDocument.decode(Data(document.utf8))
-        } catch {
-            throw LibraryError.invalid("a step in the history of collage \(id) is damaged (\(error.description))")
-        }
+        return .some(try? CollageDocument.decode(Data(document.utf8)))
     }
 
     /// Pushes `before` onto the stack a step calls for, and keeps the stacks to their rules.
@@ -88,11 +87,22 @@ extension Library {
             try connection.run("DELETE FROM collage_history WHERE collage_id = ? AND stack = 'redo'", [before.id])
         }
         let document = String(decoding: CollageDocument.encode(before, pretty: false), as: UTF8.self)
+        let top = try connection.scalar(
+            "SELECT COALESCE(MAX(position), 0) FROM collage_history WHERE collage_id = ? AND stack = ?",
+            [before.id, stack])
+        guard case .integer(let highest) = top else {
+            throw connection.failure(
+                SQLiteError(code: SQLiteError.corrupt, message: "the history's positions are not numbers", sql: nil))
+        }
+        let position = Int(highest) + 1
         try connection.run(
-            """
-            INSERT INTO collage_history (collage_id, stack, position, document)
-            VALUES (?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM collage_history WHERE collage_id = ? AND stack = ?), ?)
-            """, [before.id, stack, before.id, stack, document])
+            "INSERT INTO collage_history (collage_id, stack, position, document) VALUES (?, ?, ?, ?)",
+            [before.id, stack, position, document])
+        for reference in Set(before.items.compactMap { if case .photo(let id) = $0.content { id } else { nil } }) {
+            try connection.run(
+                "INSERT INTO collage_history_refs (collage_id, stack, position, ref) VALUES (?, ?, ?, ?)",
+                [before.id, stack, position, reference])
+        }
         try connection.run(
             """
             DELETE FROM collage_history WHERE collage_id = ? AND stack = ? AND position <= (

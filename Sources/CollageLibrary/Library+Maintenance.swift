@@ -20,10 +20,7 @@ extension Library {
                 """
                 SELECT id FROM photos WHERE id NOT IN (SELECT ref FROM items WHERE kind = 'photo')
                     AND id NOT IN (SELECT photo_id FROM stickers)
-                    AND id NOT IN (
-                        SELECT json_extract(item.value, '$.content.ref') FROM collage_history AS step,
-                            json_each(step.document, '$.items') AS item
-                        WHERE json_valid(step.document))
+                    AND id NOT IN (SELECT ref FROM collage_history_refs)
                 """
             ) { row throws(LibraryError) in try row.text("id") }
             for id in ids { try connection.run("DELETE FROM photos WHERE id = ?", [id]) }

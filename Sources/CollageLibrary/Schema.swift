@@ -84,6 +84,18 @@ enum Schema {
                     document TEXT NOT NULL,       -- the whole collage as CollageDocument JSON
                     PRIMARY KEY (collage_id, stack, position)
                 );
+                -- The photos each step shows, so gc keeps what an undo can bring back without
+                -- reading every document.
+                CREATE TABLE collage_history_refs (
+                    collage_id TEXT NOT NULL,
+                    stack TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    ref TEXT NOT NULL,
+                    FOREIGN KEY (collage_id, stack, position)
+                        REFERENCES collage_history (collage_id, stack, position) ON DELETE CASCADE
+                );
+                CREATE INDEX collage_history_refs_by_ref ON collage_history_refs (ref);
+                CREATE INDEX collage_history_refs_by_step ON collage_history_refs (collage_id, stack, position);
                 """),
     ]
 

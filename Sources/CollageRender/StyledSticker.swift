@@ -19,6 +19,25 @@ public struct StyledSticker: Sendable, Equatable {
 }
 
 extension CollageRenderer {
+    /// The largest scale at most `requested` whose image (the frame, plus the outline and the
+    /// shadow around it, which grow with the scale too) stays within the pixel budget.
+    static func styledStickerScale(_ item: CollageItem, requested: Double) -> Double {
+        let outline = item.stickerStyle?.outlineWidth ?? 0
+        let shadow = item.stickerStyle?.shadow ?? false
+        func pixels(_ scale: Double) -> Double {
+            let (width, height) = (item.frame.width * scale, item.frame.height * scale)
+            // CellEffects.shadow: a margin of 3.6 sigma, sigma 4 % of the shorter side (at least 2).
+            let shadowMargin = shadow ? 3.6 * max(2, 0.04 * min(width, height)) + 2 : 0
+            let margin = outline * scale + shadowMargin + 2
+            return (width + 2 * margin) * (height + 2 * margin)
+        }
+        var scale = requested
+        for _ in 0..<20 where pixels(scale) > Double(maximumStyledStickerPixels) {
+            scale *= (Double(maximumStyledStickerPixels) / pixels(scale)).squareRoot() * 0.98
+        }
+        return scale
+    }
+
     /// The largest styled sticker drawn for a screen: far more than any display needs.
     public static let maximumStyledStickerPixels = 4_000_000
 
@@ -37,8 +56,7 @@ extension CollageRenderer {
                 "the scale must be a number of pixels per point \(Limits.describe(Limits.exportScale)), "
                     + "got \(JSONValue.format(requested))")
         }
-        let area = item.frame.width * item.frame.height
-        let scale = min(requested, (Double(Self.maximumStyledStickerPixels) / max(1, area)).squareRoot())
+        let scale = Self.styledStickerScale(item, requested: requested)
         let width = max(1, Int((item.frame.width * scale).rounded()))
         let height = max(1, Int((item.frame.height * scale).rounded()))
         let file = try photos.file(for: item.content)

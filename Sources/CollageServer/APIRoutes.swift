@@ -99,6 +99,7 @@ enum APIRoutes {
                 Schema.query("scale", Schema.number(Limits.exportScale), "pixels per canvas point (default 1)"),
                 Schema.query("v", Schema.string, "any text; the page names the document version, so caches refresh"),
             ],
+            expensive: true,
             responses: [200: "image/png", 404: "no such collage or item", 422: "not a sticker, or a bad scale"]
         ) { app, request throws(HTTPError) in try stickerItemImage(app, request) },
         Route(

@@ -152,6 +152,27 @@ struct EditTests {
         #expect(throws: EditError.unknownTemplate("hexagon")) { try collage.applying(.applyTemplate(id: "hexagon")) }
     }
 
+    /// A photo nudged or grown inside its slot keeps that adjustment, relative to its slot,
+    /// when the slots move; untouched ones fill their new slots exactly.
+    @Test func styleChangesKeepAdjustmentsInsideSlots() throws {
+        var collage = try Fixtures.collage(photos: 2)
+        let slot = try #require(collage.item("p0")).frame
+        let grown = Rect(center: slot.center, size: Size(width: slot.width * 1.3, height: slot.height * 1.3))
+        collage = try collage.applying(.resizeItem(id: "p0", frame: grown))
+        let spaced = try collage.applying(.setStyle(Style(spacing: 40, padding: 40)))
+        let frames = try #require(spaced.template).frames(for: spaced)
+        let kept = try #require(spaced.item("p0")).frame
+        #expect(spaced.item("p0")?.slot == 0)
+        #expect(kept != frames[0], "the resize was not undone")
+        #expect(Fixtures.approximatelyEqual(kept.width / frames[0].width, 1.3))
+        #expect(Fixtures.approximatelyEqual(kept.center.x, frames[0].center.x))
+        #expect(spaced.item("p1")?.frame == frames[1], "the untouched photo fills its new slot")
+        // A new shape too.
+        let tall = try spaced.applying(.setAspect(try #require(AspectRatio(parsing: "2:3"))))
+        let tallFrames = try #require(tall.template).frames(for: tall)
+        #expect(Fixtures.approximatelyEqual(try #require(tall.item("p0")).frame.height / tallFrames[0].height, 1.3))
+    }
+
     @Test func styleChangesReflowSlots() throws {
         let collage = try Fixtures.collage()
         let style = Style(background: .black, spacing: 40, padding: 0, cornerRadius: 16)

@@ -46,6 +46,22 @@ struct LibraryHistoryTests {
         #expect(try library.collage(id) == current)
     }
 
+    /// A step that no longer reads (a damaged row) is dropped, not left to block every undo.
+    @Test func aDamagedStepIsSkipped() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        let id = try library.createCollage(title: "First", templateID: nil, aspect: .square).collage.id
+        try library.apply([.rename(title: "Second")], to: id)
+        try library.database.write { connection throws(LibraryError) in
+            try connection.run(
+                "INSERT INTO collage_history (collage_id, stack, position, document) VALUES (?, 'undo', 99, ?)",
+                [id, "{not json"])
+        }
+        let undone = try library.undo(id)
+        #expect(undone.collage.title == "First")
+        #expect(try library.historyState(of: id).canUndo == false)
+    }
+
     @Test func theHistoryIsBoundedAndGoesWithItsCollage() throws {
         let fixtures = try LibraryFixtures()
         let library = try fixtures.open()

@@ -29,6 +29,37 @@ struct RenderStickerTests {
         return try fixtures.render(collage, "out.png", options: RenderOptions(size: .scale(1), format: .png))
     }
 
+    /// The editor's sticker image is the renderer's own cell (the same outline pixels as an
+    /// export), and however large the scale and outline asked for, it stays within its budget.
+    @Test func aStyledStickerIsTheExportsCellAndStaysWithinItsBudget() throws {
+        let fixtures = try RenderFixtures()
+        try Self.disc().write(to: fixtures.url("disc.png"), format: .png)
+        let item = CollageItem(
+            id: "s", content: .sticker("disc.png"), frame: Rect(x: 100, y: 100, width: 200, height: 200),
+            stickerStyle: StickerStyle(outlineWidth: 10, shadow: false))
+        let source = DirectoryPhotoSource(baseDirectory: fixtures.directory)
+        let drawn = try CollageRenderer().writeStyledSticker(
+            item, photos: source, scale: 1, to: fixtures.url("styled.png"))
+        let image = try Bitmap.read(fixtures.url("styled.png"))
+        #expect(drawn.scale == 1 && image.width == drawn.width && image.height == drawn.height)
+        // The export puts this image's top-left at the frame's plus the offset: the outline
+        // ring and the disc sit where `outlinePixelsAreWhiteAndOpaque` finds them.
+        let centre = (100 - drawn.offsetX, 100 - drawn.offsetY)
+        #expect(image[centre.0, centre.1] == [220, 20, 20, 255])
+        #expect(image[centre.0, centre.1 - 65] == [255, 255, 255, 255], "the outline, 5 px past the disc")
+        // A tiny frame with the widest outline at the largest scale: lowered to fit the budget.
+        let huge = CollageItem(
+            id: "h", content: .sticker("disc.png"), frame: Rect(x: 0, y: 0, width: 20, height: 20),
+            stickerStyle: StickerStyle(outlineWidth: StickerStyle.maximumOutlineWidth, shadow: true))
+        let bounded = try CollageRenderer().writeStyledSticker(
+            huge, photos: source, scale: Limits.exportScale.upperBound, to: fixtures.url("huge.png"))
+        #expect(bounded.scale < Limits.exportScale.upperBound)
+        #expect(bounded.width * bounded.height <= CollageRenderer.maximumStyledStickerPixels * 11 / 10)
+        #expect(throws: RenderError.self) {
+            try CollageRenderer().writeStyledSticker(item, photos: source, scale: .nan, to: fixtures.url("nan.png"))
+        }
+    }
+
     @Test func outlinePixelsAreWhiteAndOpaque() throws {
         let image = try render(style: StickerStyle(outlineWidth: 10, shadow: false))
         #expect(image[200, 200] == [220, 20, 20, 255], "the subject itself")

@@ -43,6 +43,10 @@ export const api = {
   replace: (id, version, collage) => request('PUT', `/api/collages/${encodeURIComponent(id)}`, { version, collage }),
   lift: (photoID, body) => request('POST', `/api/photos/${encodeURIComponent(photoID)}/stickers`, body),
   exportSize: (id, params) => request('GET', `/api/collages/${encodeURIComponent(id)}/export-size?${new URLSearchParams(params)}`),
+  /** A sticker item as the renderer draws it (its work is bounded, and it needs the token). */
+  stickerItem: (id, item, params) => fetch(
+    `/api/collages/${encodeURIComponent(id)}/items/${encodeURIComponent(item)}/sticker?${new URLSearchParams(params)}`,
+    { headers: { 'X-Collage-Token': token } }),
   exportURL: (id, params) => `/api/collages/${encodeURIComponent(id)}/export?${new URLSearchParams(params)}`,
   /** Starts an export; it needs the page's token, so a page on another site cannot start one. */
   download: (id, params) => fetch(api.exportURL(id, params), { headers: { 'X-Collage-Token': token } }),

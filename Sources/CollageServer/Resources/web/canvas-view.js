@@ -1,5 +1,6 @@
 // Drawing the collage: the layout the server resolved, clipped to the canvas as the export is,
 // the selection above it, and stickers with the renderer's own pixels.
+import { api } from './api.js';
 import { sourceRect } from './geometry.js';
 import { $ } from './ui.js';
 
@@ -16,6 +17,7 @@ export class CanvasView {
   }
 
   render() {
+    if (this.closed) return;
     const canvas = $('canvas');
     // Redrawing replaces the items' elements: the one that had the keyboard gets it back.
     const focused = document.activeElement?.closest?.('#canvas .item')?.dataset.id;
@@ -58,6 +60,7 @@ export class CanvasView {
 
   /** The selected item's outline and handles, in the overlay, framed as the item is drawn. */
   drawSelection(frame, rotation) {
+    if (this.closed) return;
     const overlay = $('canvas').querySelector('.overlay');
     if (!overlay) return;
     const item = this.selectedItem();
@@ -152,16 +155,34 @@ export class CanvasView {
     const style = item.stickerStyle ?? {};
     const pixels = Math.round(this.viewScale * (window.devicePixelRatio || 1) * 1000) / 1000;
     const key = [item.content.ref, style.outline ?? 0, !!style.shadow, item.frame.width, item.frame.height, pixels].join('|');
-    this.stickerPixels ??= new Map();
-    const latest = this.stickerPixels.get(`latest:${item.id}`);
+    const cache = this.stickerPixels;
+    const latest = cache.latest.get(item.id);
     if (latest) place(latest); else fitted();
     if (frame !== item.frame) return;
-    const cached = this.stickerPixels.get(key);
-    if (cached) { place(cached); return; }
-    const url = `/api/collages/${encodeURIComponent(this.id)}/items/${encodeURIComponent(item.id)}/sticker`
-      + `?scale=${pixels}&v=${this.doc.version}`;
-    fetch(url).then(async (response) => {
-      if (!response.ok) return;
+    const known = cache.drawn.get(key);
+    if (known) { place(known); cache.latest.set(item.id, known); return; }
+    // One request per look of a sticker, however often the canvas is redrawn meanwhile.
+    if (!cache.pending.has(key)) {
+      cache.pending.set(key, this.fetchSticker(item, pixels).then((drawn) => {
+        cache.pending.delete(key);
+        if (!drawn || this.closed) { if (drawn) URL.revokeObjectURL(drawn.url); return null; }
+        cache.drawn.set(key, drawn);
+        this.evictStickerPixels();
+        return drawn;
+      }));
+    }
+    cache.pending.get(key).then((drawn) => {
+      if (!drawn || this.closed || !image.isConnected) return;
+      cache.latest.set(item.id, drawn);
+      place(drawn);
+    });
+  }
+
+  /** The styled sticker's pixels and where they sit, or `null` when the server said no. */
+  async fetchSticker(item, pixels) {
+    try {
+      const response = await api.stickerItem(this.id, item.id, { scale: pixels, v: this.doc.version });
+      if (!response.ok) return null;
       const [offsetX, offsetY] = (response.headers.get('X-Collage-Offset') ?? '0,0').split(',').map(Number);
       const blob = await response.blob();
       const bitmap = await createImageBitmap(blob);
@@ -170,16 +191,20 @@ export class CanvasView {
         scale: Number(response.headers.get('X-Collage-Scale') ?? pixels), frame: { ...item.frame },
       };
       bitmap.close();
-      this.stickerPixels.set(key, drawn);
-      this.stickerPixels.set(`latest:${item.id}`, drawn);
-      if (this.stickerPixels.size > 128) {
-        const [oldest] = this.stickerPixels.keys();
-        const stale = this.stickerPixels.get(oldest);
-        this.stickerPixels.delete(oldest);
-        if (![...this.stickerPixels.values()].includes(stale)) URL.revokeObjectURL(stale.url);
-      }
-      if (image.isConnected) place(drawn);
-    }).catch(() => {});
+      return drawn;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Keeps the newest styled stickers; an image no item still shows is released. */
+  evictStickerPixels() {
+    const cache = this.stickerPixels;
+    while (cache.drawn.size > 64) {
+      const [oldest, drawn] = cache.drawn.entries().next().value;
+      cache.drawn.delete(oldest);
+      if (![...cache.latest.values()].includes(drawn)) URL.revokeObjectURL(drawn.url);
+    }
   }
 
   /** What the server resolved for an item (its crop rectangle in the photo's pixels, …). */

@@ -18,6 +18,9 @@ export class Editor {
     this.liftMode = false;
     this.saving = Promise.resolve();
     this.listeners = [];
+    this.closed = false;
+    /** Styled sticker images: by look, the one each item shows, and the requests under way. */
+    this.stickerPixels = { drawn: new Map(), latest: new Map(), pending: new Map() };
   }
 
   listen(target, type, handler, options) {
@@ -25,9 +28,14 @@ export class Editor {
     this.listeners.push(() => target.removeEventListener(type, handler, options));
   }
 
+  /** Stops this editor: work still under way (a save, a lift, an upload) finishes without drawing. */
   close() {
+    this.closed = true;
     for (const remove of this.listeners) remove();
     this.listeners = [];
+    for (const drawn of this.stickerPixels.drawn.values()) URL.revokeObjectURL(drawn.url);
+    this.stickerPixels.drawn.clear();
+    this.stickerPixels.latest.clear();
   }
 
   async open() {
@@ -175,6 +183,7 @@ export class Editor {
   }
 
   updateToolbar() {
+    if (this.closed) return;
     const collage = this.collage;
     const background = collage.style.background.slice(0, 7);
     if (document.activeElement !== $('background-input')) $('background-input').value = background;
