@@ -104,6 +104,8 @@ def canvas_shot(page):
     """Exactly the canvas, at rest, as RGB: cut from a page screenshot by the canvas's own box (an
     element screenshot rounds a fractional box outwards and shows it a pixel or two larger)."""
     page.keyboard.press("Escape")
+    # Messages in the corner are the page's, not the collage's: out of the picture.
+    page.evaluate("document.querySelectorAll('.toast').forEach((toast) => toast.remove())")
     page.wait_for_timeout(300)
     box = page.locator("[data-role=canvas]").bounding_box()
     left, top = round(box["x"]), round(box["y"])
@@ -295,6 +297,7 @@ def test_export_matches_the_canvas(page):
     new_collage(page, layout="magazine")
     add_photos(page, ["astronaut.png", "coffee.png", "chelsea.png"])
     page.locator("#canvas").click(position={"x": 1, "y": 1})
+    page.evaluate("document.querySelectorAll('.toast').forEach((toast) => toast.remove())")
     page.wait_for_timeout(500)
     canvas = page.locator("#canvas")
     shot = Image.open(io.BytesIO(canvas.screenshot())).convert("RGB")
@@ -722,3 +725,21 @@ def test_the_keyboard_reaches_the_photos_at_once_and_delete_only_acts_on_an_item
     page.keyboard.press("Delete")
     saved(page)
     assert len(api(page, f"/api/collages/{cid}")["collage"]["items"]) == 1
+
+
+def test_upload_results_stay_in_view_until_read(page, tmp_path):
+    """A file that cannot be imported is reported in plain words, once, in a message that the
+    next "All changes saved" does not overwrite; the photos that could be imported say so too."""
+    new_collage(page, layout="grid2x2")
+    broken = tmp_path / "holiday.png"
+    broken.write_bytes(b"this is not a picture")
+    page.set_input_files("#file-input", [str(SAMPLES / "coffee.png"), str(broken)])
+    expect(page.locator(".item")).to_have_count(1, timeout=30000)
+    saved(page)
+    error = page.locator(".toast.error")
+    expect(error).to_have_count(1)
+    expect(error).to_contain_text("holiday.png: not a readable image (its format is not one Collage reads: JPEG")
+    assert error.inner_text().count("holiday.png") == 1 and "Vips" not in error.inner_text()
+    expect(page.locator(".toast.success")).to_contain_text("Added 1 photo")
+    error.locator("button").click()
+    expect(page.locator(".toast.error")).to_have_count(0)

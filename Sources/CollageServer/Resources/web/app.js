@@ -1,7 +1,7 @@
 // The page: a library view and an editor view, switched by the URL's hash (#/ and #/c/ID).
 import { api, setStatus } from './api.js';
 import { Editor } from './editor.js';
-import { ask, fillSelect } from './ui.js';
+import { ask, fillSelect, toast } from './ui.js';
 
 const state = { templates: [], presets: [], editor: null };
 
@@ -57,10 +57,10 @@ async function showLibrary() {
       button('Rename', async () => {
         const title = await ask({ title: 'Rename collage', value: collage.title, confirm: 'Rename' });
         if (title === null) return;
-        try { await api.rename(collage.id, title); showLibrary(); } catch (error) { setStatus(error.message, 'error'); }
+        try { await api.rename(collage.id, title); showLibrary(); } catch (error) { toast(error.message, 'error'); }
       }, 'Rename'),
       button('Duplicate', async () => {
-        try { await api.duplicate(collage.id); showLibrary(); } catch (error) { setStatus(error.message, 'error'); }
+        try { await api.duplicate(collage.id); showLibrary(); } catch (error) { toast(error.message, 'error'); }
       }, 'Duplicate'),
       button('Delete', async () => {
         const sure = await ask({
@@ -68,7 +68,7 @@ async function showLibrary() {
           message: 'The collage and its history go; its photos stay in the library until nothing uses them.',
         });
         if (!sure) return;
-        try { await api.remove(collage.id); showLibrary(); } catch (error) { setStatus(error.message, 'error'); }
+        try { await api.remove(collage.id); showLibrary(); } catch (error) { toast(error.message, 'error'); }
       }, 'Delete'),
     );
     meta.append(title, actions);

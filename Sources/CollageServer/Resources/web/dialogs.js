@@ -1,6 +1,6 @@
 // The layout sheet and the export dialog.
 import { api, setStatus } from './api.js';
-import { $, templatePreview } from './ui.js';
+import { $, templatePreview, toast } from './ui.js';
 
 /** Methods of the editor (mixed into `Editor`); `this` is the editor. */
 export class Dialogs {
@@ -73,8 +73,10 @@ export class Dialogs {
         link.remove();
         setTimeout(() => URL.revokeObjectURL(link.href), 10000);
         setStatus('Exported');
+        toast(`Exported ${link.download}`, 'success');
       } catch (error) {
         setStatus(`Export failed: ${error.message}`, 'error');
+        toast(`Export failed: ${error.message}`, 'error');
       }
     };
     $('export-dialog').showModal();

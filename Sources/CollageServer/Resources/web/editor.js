@@ -6,7 +6,7 @@ import { CanvasView } from './canvas-view.js';
 import { Dialogs } from './dialogs.js';
 import { Gestures } from './gestures.js';
 import { Lifting } from './lift.js';
-import { $, fillSelect, mixin, newID } from './ui.js';
+import { $, fillSelect, mixin, newID, toast } from './ui.js';
 
 export class Editor {
   constructor(id, app) {
@@ -86,8 +86,10 @@ export class Editor {
         if (error.status === 409 && error.body?.error?.current) {
           this.doc = error.body.error.current;
           setStatus('This collage changed elsewhere; showing the latest version', 'error');
+          toast('This collage changed in another window: showing the latest version', 'error');
         } else {
           setStatus(`Not saved: ${error.message}`, 'error');
+          toast(`Not saved: ${error.message}`, 'error');
         }
       }
       this.render();
@@ -110,8 +112,10 @@ export class Editor {
         if (error.status === 409 && error.body?.error?.current) {
           this.doc = error.body.error.current;
           setStatus('This collage changed elsewhere; showing the latest version', 'error');
+          toast('This collage changed in another window: showing the latest version', 'error');
         } else {
           setStatus(`Not saved: ${error.message}`, 'error');
+          toast(`Not saved: ${error.message}`, 'error');
         }
       }
       this.render();
@@ -206,12 +210,16 @@ export class Editor {
       const result = await api.upload(files, (fraction) => { $('upload-bar').value = Math.round(fraction * 100); });
       // The server's message names the file already.
       for (const failure of result.errors ?? []) {
-        setStatus(failure.message.startsWith(failure.file) ? failure.message : `${failure.file}: ${failure.message}`, 'error');
+        toast(failure.message.startsWith(failure.file) ? failure.message : `${failure.file}: ${failure.message}`, 'error');
       }
       const edits = (result.photos ?? []).map((photo) => ({ op: 'addItem', id: newID(), content: { type: 'photo', ref: photo.id } }));
-      if (edits.length) await this.commit(edits);
+      if (edits.length) {
+        await this.commit(edits);
+        toast(`Added ${edits.length} photo${edits.length === 1 ? '' : 's'}`, 'success');
+      }
     } catch (error) {
       setStatus(`Upload failed: ${error.message}`, 'error');
+      toast(`Upload failed: ${error.message}`, 'error');
     } finally {
       progress.hidden = true;
       $('upload-bar').value = 0;

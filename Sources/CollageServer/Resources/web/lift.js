@@ -1,7 +1,7 @@
 // Lifting a subject: choosing it, the server's lift, and the sticker's landing.
 import { api, setStatus } from './api.js';
 import { rotate, sourceRect } from './geometry.js';
-import { $, newID } from './ui.js';
+import { $, newID, toast } from './ui.js';
 
 /** Methods of the editor (mixed into `Editor`); `this` is the editor. */
 export class Lifting {
@@ -46,10 +46,15 @@ export class Lifting {
       }];
       if (item.rotation) edits.push({ op: 'rotateItem', id, degrees: item.rotation });
       await this.commit(edits);
-      if (this.collage.items.some((candidate) => candidate.id === id)) this.select(id);
+      if (this.collage.items.some((candidate) => candidate.id === id)) {
+        this.select(id);
+        toast('Sticker added: drag it anywhere, or use the handles to size and turn it', 'success');
+      }
     } catch (error) {
       element?.classList.remove('lifting');
-      setStatus(error.status === 422 ? `No subject to lift: ${error.message}` : `Lift failed: ${error.message}`, 'error');
+      const message = error.status === 422 ? `No subject to lift: ${error.message}` : `Lift failed: ${error.message}`;
+      setStatus(message, 'error');
+      toast(message, 'error');
     } finally {
       this.lifting = false;
       this.updateToolbar();

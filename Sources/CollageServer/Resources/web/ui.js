@@ -93,3 +93,30 @@ export function ask({ title, message = '', value = undefined, confirm = 'OK', da
     if (value !== undefined) { input.focus(); input.select(); } else button.focus();
   });
 }
+
+/**
+ * A short message in the corner that stays a few seconds (errors longer) and can be closed:
+ * for what finished in the background (an upload, an export, a lift) and what went wrong, so
+ * it is not overwritten by the next "All changes saved".
+ */
+export function toast(text, kind = 'info') {
+  const region = $('toasts');
+  const card = document.createElement('div');
+  card.className = `toast ${kind}`;
+  card.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+  const message = document.createElement('span');
+  message.textContent = text;
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.className = 'toast-close';
+  close.setAttribute('aria-label', 'Dismiss');
+  close.textContent = '×';
+  const dismiss = () => card.remove();
+  close.addEventListener('click', dismiss);
+  card.append(message, close);
+  region.append(card);
+  // Only the newest few stay: a burst of failed files must not cover the canvas.
+  while (region.children.length > 4) region.firstElementChild.remove();
+  setTimeout(dismiss, kind === 'error' ? 9000 : 4500);
+  return card;
+}
