@@ -419,7 +419,7 @@ def test_a_collage_that_cannot_render_still_lists_and_opens(page, server):
     expect(page.locator(".collage-card")).to_have_count(2)
     poisoned = page.locator(f".collage-card[data-id='{cid}']")
     expect(poisoned.locator(".thumbnail-missing")).to_be_visible(timeout=20000)
-    expect(page.locator(".collage-card").filter(has_text="Healthy").locator("img")).to_be_visible()
+    expect(page.locator(".collage-card").filter(has_text="Healthy").locator(".thumbnail-empty")).to_be_visible()
     thumbnail = page.request.get(server["url"] + f"api/collages/{cid}/thumbnail")
     assert thumbnail.status == 422 and "cannot be rendered" in thumbnail.json()["error"]["message"]
     # The server is still up, and the collage still opens.
@@ -743,3 +743,27 @@ def test_upload_results_stay_in_view_until_read(page, tmp_path):
     expect(page.locator(".toast.success")).to_contain_text("Added 1 photo")
     error.locator("button").click()
     expect(page.locator(".toast.error")).to_have_count(0)
+
+
+def test_the_library_searches_sorts_and_shows_an_empty_collages_layout(page):
+    for title in ["Beach", "Alps", "City nights"]:
+        new_collage(page, title, layout="magazine")
+        page.click(".brand")
+        expect(page.locator(".collage-card .title").first).to_be_visible()
+    cards = page.locator(".collage-card")
+    expect(cards).to_have_count(3)
+    # Newest change first; then by title.
+    expect(page.locator(".collage-card .title")).to_have_text(["City nights", "Alps", "Beach"])
+    page.select_option("#library-sort", "title")
+    expect(page.locator(".collage-card .title")).to_have_text(["Alps", "Beach", "City nights"])
+    page.fill("#library-search", "ni")
+    expect(page.locator(".collage-card:visible .title")).to_have_text(["City nights"])
+    expect(page.locator("#library-count")).to_have_text("1 of 3 collages")
+    page.fill("#library-search", "")
+    expect(page.locator(".collage-card:visible")).to_have_count(3)
+    # A collage with no photos shows its layout, named, not a blank square.
+    empty = page.locator(".collage-card").first.locator(".thumbnail-empty")
+    expect(empty).to_contain_text("Magazine, no photos yet")
+    expect(empty.locator("svg rect")).to_have_count(3)
+    box = page.locator(".collage-card a").first.bounding_box()
+    assert abs(box["width"] - box["height"]) < 2, "the thumbnail keeps its square"

@@ -1,9 +1,9 @@
 // The page: a library view and an editor view, switched by the URL's hash (#/ and #/c/ID).
 import { api, setStatus } from './api.js';
 import { Editor } from './editor.js';
-import { ask, fillSelect, toast } from './ui.js';
+import { ask, fillSelect, templatePreview, toast } from './ui.js';
 
-const state = { templates: [], presets: [], editor: null };
+const state = { templates: [], presets: [], editor: null, collages: [] };
 
 async function showLibrary() {
   document.getElementById('editor-view').hidden = true;
@@ -19,6 +19,8 @@ async function showLibrary() {
     setStatus(error.message, 'error');
   }
   document.getElementById('empty-library').hidden = collages.length > 0;
+  document.getElementById('library-tools').hidden = collages.length === 0;
+  state.collages = collages;
   list.replaceChildren(...collages.map((collage) => {
     const item = document.createElement('li');
     item.className = 'collage-card';
@@ -37,7 +39,19 @@ async function showLibrary() {
       missing.textContent = 'No preview: open it to see what is wrong';
       image.replaceWith(missing);
     }, { once: true });
-    link.append(image);
+    // A collage with nothing in it yet shows its layout, not a blank square.
+    if (collage.items === 0) {
+      const template = state.templates.find((candidate) => candidate.id === collage.template);
+      const empty = document.createElement('div');
+      empty.className = 'thumbnail-empty';
+      if (template) empty.append(templatePreview(template));
+      const hint = document.createElement('span');
+      hint.textContent = template ? `${template.name}, no photos yet` : 'No photos yet';
+      empty.append(hint);
+      link.append(empty);
+    } else {
+      link.append(image);
+    }
     const meta = document.createElement('div');
     meta.className = 'meta';
     const title = document.createElement('span');
@@ -75,6 +89,34 @@ async function showLibrary() {
     item.append(link, meta);
     return item;
   }));
+  arrangeLibrary();
+}
+
+/** Shows the cards that match the search, in the chosen order, without asking the server again. */
+function arrangeLibrary() {
+  const query = document.getElementById('library-search').value.trim().toLocaleLowerCase();
+  const order = document.getElementById('library-sort').value;
+  const byID = new Map((state.collages ?? []).map((collage) => [collage.id, collage]));
+  const list = document.getElementById('collage-list');
+  const cards = [...list.children];
+  const key = {
+    updated: (collage) => -Date.parse(collage.updated),
+    created: (collage) => -Date.parse(collage.created),
+    title: (collage) => collage.title.toLocaleLowerCase(),
+  }[order];
+  cards.sort((a, b) => {
+    const [x, y] = [key(byID.get(a.dataset.id)), key(byID.get(b.dataset.id))];
+    return typeof x === 'string' ? x.localeCompare(y) : x - y;
+  });
+  let shown = 0;
+  for (const card of cards) {
+    const matches = !query || byID.get(card.dataset.id).title.toLocaleLowerCase().includes(query);
+    card.hidden = !matches;
+    if (matches) shown += 1;
+  }
+  list.replaceChildren(...cards);
+  document.getElementById('library-count').textContent =
+    query ? `${shown} of ${cards.length} collage${cards.length === 1 ? '' : 's'}` : '';
 }
 
 async function showEditor(id) {
@@ -118,6 +160,8 @@ async function start() {
       setStatus(error.message, 'error');
     }
   });
+  document.getElementById('library-search').addEventListener('input', arrangeLibrary);
+  document.getElementById('library-sort').addEventListener('change', arrangeLibrary);
   window.addEventListener('hashchange', route);
   route();
 }
