@@ -9,6 +9,11 @@ enum HistoryStep {
     case undo
     /// A redo: the document before it can be undone again; what else was undone stays redoable.
     case redo
+
+    /// The stack the document before the change goes onto.
+    var savesTo: String { self == .undo ? "redo" : "undo" }
+    /// The stack an undo or redo takes its document from; it is also the action's name.
+    var takesFrom: String { self == .redo ? "redo" : "undo" }
 }
 
 /// Whether a collage has steps to undo and redo.
@@ -30,13 +35,13 @@ extension Library {
     ///   is not current; ``LibraryError/emptyHistory(collage:action:)`` when there is nothing to undo.
     @discardableResult
     public func undo(_ id: String, expectedVersion: Int? = nil) throws(LibraryError) -> StoredCollage {
-        try travel(id, from: "undo", step: .undo, expectedVersion: expectedVersion)
+        try travel(id, step: .undo, expectedVersion: expectedVersion)
     }
 
     /// Brings back the change the last undo took away. See ``undo(_:expectedVersion:)``.
     @discardableResult
     public func redo(_ id: String, expectedVersion: Int? = nil) throws(LibraryError) -> StoredCollage {
-        try travel(id, from: "redo", step: .redo, expectedVersion: expectedVersion)
+        try travel(id, step: .redo, expectedVersion: expectedVersion)
     }
 
     /// Whether the collage `id` (an exact id) has steps to undo and redo.
@@ -49,10 +54,10 @@ extension Library {
         }
     }
 
-    private func travel(
-        _ id: String, from stack: String, step: HistoryStep, expectedVersion: Int?
-    ) throws(LibraryError) -> StoredCollage {
-        try update(id, expectedVersion: expectedVersion, history: step) { current, connection throws(LibraryError) in
+    private func travel(_ id: String, step: HistoryStep, expectedVersion: Int?) throws(LibraryError) -> StoredCollage {
+        let stack = step.takesFrom
+        return try update(id, expectedVersion: expectedVersion, history: step) {
+            current, connection throws(LibraryError) in
             // A step that no longer reads, or that today's rules refuse, is dropped rather than
             // left on top of the stack where it would block every undo after it.
             while let step = try Self.pop(stack, of: current.id, connection: connection) {
@@ -82,7 +87,7 @@ extension Library {
 
     /// Pushes `before` onto the stack a step calls for, and keeps the stacks to their rules.
     static func remember(_ before: Collage, step: HistoryStep, connection: Connection) throws(LibraryError) {
-        let stack = step == .undo ? "redo" : "undo"
+        let stack = step.savesTo
         if step == .record {
             try connection.run("DELETE FROM collage_history WHERE collage_id = ? AND stack = 'redo'", [before.id])
         }

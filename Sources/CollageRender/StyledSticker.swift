@@ -43,15 +43,15 @@ extension CollageRenderer {
 
     /// Draws a sticker item at `scale` pixels per canvas point and writes it as a PNG with alpha.
     /// A scale that would make the image larger than ``maximumStyledStickerPixels`` is lowered.
-    /// - Throws: ``RenderError`` when the item is not a sticker, the scale is not a positive
-    ///   number, or the sticker's file cannot be read.
+    /// - Throws: ``RenderError`` when the item is not a sticker, the scale is outside
+    ///   ``CollageCore/Limits/exportScale``, or the sticker's file cannot be read.
     public func writeStyledSticker(
         _ item: CollageItem, photos: some PhotoSource, scale requested: Double, to output: URL
     ) throws(RenderError) -> StyledSticker {
         guard case .sticker = item.content else {
             throw .invalidOptions("item \"\(item.id)\" is a photo; only stickers are drawn on their own")
         }
-        guard requested.isFinite, requested > 0, requested <= Limits.exportScale.upperBound else {
+        guard Limits.exportScale.contains(requested) else {
             throw .invalidOptions(
                 "the scale must be a number of pixels per point \(Limits.describe(Limits.exportScale)), "
                     + "got \(JSONValue.format(requested))")

@@ -345,6 +345,7 @@ enum APIRoutes {
     /// page can crop and draw exactly as the renderer does.
     static func documentJSON(_ app: CollageApp, _ stored: StoredCollage) throws(HTTPError) -> JSONValue {
         var media: [String: JSONValue] = [:]
+        var photoCrops: [String: PhotoCrop] = [:]
         for item in stored.collage.items where media[item.content.reference] == nil {
             switch item.content {
             case .photo(let reference):
@@ -355,12 +356,11 @@ enum APIRoutes {
                     "thumbnail": .string("/api/photos/\(photo.id)/thumbnail"),
                 ]
                 // The renderer crops photos without a crop around this point; the page must too.
-                if let focus = app.photoSource.automaticFocus(
-                    for: item.content, file: app.library.originalFile(of: photo))
-                {
-                    members["focus"] = .object(["x": .number(focus.x), "y": .number(focus.y)])
-                }
+                let focus = app.photoSource.automaticFocus(for: item.content, file: app.library.originalFile(of: photo))
+                if let focus { members["focus"] = .object(["x": .number(focus.x), "y": .number(focus.y)]) }
                 media[reference] = .object(members)
+                photoCrops[reference] = PhotoCrop(
+                    size: Size(width: Double(photo.width), height: Double(photo.height)), focus: focus)
             case .sticker(let reference):
                 guard let sticker = try? app.library.sticker(reference) else { continue }
                 media[reference] = .object([
@@ -373,7 +373,7 @@ enum APIRoutes {
         let history = try library { () throws(LibraryError) in try app.library.historyState(of: stored.collage.id) }
         return RecordJSON.adding(
             [
-                "media": .object(media), "layout": layoutJSON(stored.collage, media: media),
+                "media": .object(media), "layout": layoutJSON(stored.collage, photos: photoCrops),
                 "history": .object(["canUndo": .bool(history.canUndo), "canRedo": .bool(history.canRedo)]),
             ],
             to: RecordJSON.document(stored))
@@ -383,7 +383,7 @@ enum APIRoutes {
     /// template's slot frames, and for every item in z-order its frame, rotation, corner radius
     /// and (photos) the rectangle of the photo's pixels that fills the frame, with the pixel
     /// size it was computed for. The page draws exactly this at rest.
-    static func layoutJSON(_ collage: Collage, media: [String: JSONValue]) -> JSONValue {
+    static func layoutJSON(_ collage: Collage, photos: [String: PhotoCrop]) -> JSONValue {
         let slots = collage.template.map { $0.frames(for: collage) } ?? []
         let items = collage.items.enumerated().map { z, item -> JSONValue in
             var members: [String: JSONValue] = [
@@ -391,25 +391,24 @@ enum APIRoutes {
                 "frame": CollageDocument.jsonValue(of: item.frame), "rotation": .number(item.rotation.degrees),
                 "cornerRadius": .number(0),
             ]
-            if case .photo(let reference) = item.content, let size = media[reference],
-                let width = size.member("width")?.numberValue, let height = size.member("height")?.numberValue
-            {
-                let focus = size.member("focus").flatMap { focus -> Point? in
-                    guard let x = focus.member("x")?.numberValue, let y = focus.member("y")?.numberValue else {
-                        return nil
-                    }
-                    return Point(x: x, y: y)
-                }
-                let crop = item.crop ?? focus.map { Crop(focus: $0) } ?? .centered
-                let imageSize = Size(width: width, height: height)
+            if case .photo(let reference) = item.content, let photo = photos[reference] {
+                let crop = item.crop ?? photo.focus.map { Crop(focus: $0) } ?? .centered
                 members["cornerRadius"] = .number(collage.style.cornerRadius)
-                members["imageSize"] = .object(["width": .number(width), "height": .number(height)])
+                members["imageSize"] = .object([
+                    "width": .number(photo.size.width), "height": .number(photo.size.height),
+                ])
                 members["source"] = CollageDocument.jsonValue(
-                    of: CropMath.sourceRect(imageSize: imageSize, frameSize: item.frame.size, crop: crop))
+                    of: CropMath.sourceRect(imageSize: photo.size, frameSize: item.frame.size, crop: crop))
             }
             return .object(members)
         }
         return .object(["slots": .array(slots.map(CollageDocument.jsonValue(of:))), "items": .array(items)])
+    }
+
+    /// What resolving a photo item's crop needs: the photo's pixel size and its automatic focus.
+    struct PhotoCrop {
+        let size: Size
+        let focus: Point?
     }
 
     static func document(
@@ -446,17 +445,10 @@ enum APIRoutes {
         guard let item = stored.collage.item(id) else {
             throw HTTPError(.notFound, "collage \(stored.collage.id) has no item \"\(id.prefix(40))\"")
         }
-        let scale: Double
-        if let text = request.query["scale"] {
-            guard let number = Double(text), Limits.exportScale.contains(number) else {
-                throw HTTPError(
-                    .unprocessable,
-                    "scale: expected pixels per point \(Limits.describe(Limits.exportScale)), got \"\(text.prefix(40))\""
-                )
-            }
-            scale = number
-        } else {
-            scale = 1
+        // The renderer checks the range, as it does for an export; only the number is read here.
+        let text = request.query["scale"] ?? "1"
+        guard let scale = Double(text) else {
+            throw HTTPError(.unprocessable, "scale: expected a number of pixels per point, got \"\(text.prefix(40))\"")
         }
         let file = ScratchSpace.file("sticker")
         defer { try? FileManager.default.removeItem(at: file) }
@@ -498,7 +490,6 @@ enum APIRoutes {
             ], body: data)
     }
 
-    /// Export options from a query, read by the same parser as the command line's flags.
     /// The export's query parameters, described with their ranges.
     static let exportQuery: [JSONValue] = [
         Schema.query(
@@ -527,6 +518,7 @@ enum APIRoutes {
         }
     }
 
+    /// Export options from a query, read by the same parser as the command line's flags.
     static func exportOptions(_ query: [String: String]) throws(HTTPError) -> RenderOptions {
         do {
             return try ExportOptions.parse(query.filter { ExportOptions.names.contains($0.key) })

@@ -75,12 +75,19 @@ export class Editor {
     setStatus(error.status === 404 ? 'Collage not found' : error.message, 'error');
   }
 
-  /** Sends edits at the current version; the server's document comes back and is drawn. */
-  commit(edits) {
+  /**
+   * Queues one change for the server (edits, an undo, a redo). `send` runs when the changes
+   * before it are done, so it names the version they left; it returns the request, or nothing
+   * when there is nothing to send. The server's document comes back and is drawn; a stale
+   * version brings the latest document instead.
+   */
+  save(send) {
     this.saving = this.saving.then(async () => {
+      const request = send();
+      if (!request) return;
       setStatus('Saving…');
       try {
-        this.doc = await api.edit(this.id, this.doc.version, edits);
+        this.doc = await request;
         setStatus('All changes saved');
       } catch (error) {
         if (error.status === 409 && error.body?.error?.current) {
@@ -97,30 +104,16 @@ export class Editor {
     return this.saving;
   }
 
+  /** Sends edits at the current version. */
+  commit(edits) { return this.save(() => api.edit(this.id, this.doc.version, edits)); }
+
   /**
    * Undo and redo walk the collage's history in the library (one history for every tab, the
    * command line too, and it survives a restart), at the version this page last saw.
    */
   travel(direction) {
-    this.saving = this.saving.then(async () => {
-      if (!this.doc.history?.[direction === 'undo' ? 'canUndo' : 'canRedo']) return;
-      setStatus('Saving…');
-      try {
-        this.doc = await api[direction](this.id, this.doc.version);
-        setStatus('All changes saved');
-      } catch (error) {
-        if (error.status === 409 && error.body?.error?.current) {
-          this.doc = error.body.error.current;
-          setStatus('This collage changed elsewhere; showing the latest version', 'error');
-          toast('This collage changed in another window: showing the latest version', 'error');
-        } else {
-          setStatus(`Not saved: ${error.message}`, 'error');
-          toast(`Not saved: ${error.message}`, 'error');
-        }
-      }
-      this.render();
-    });
-    return this.saving;
+    return this.save(() => (this.doc.history?.[direction === 'undo' ? 'canUndo' : 'canRedo']
+      ? api[direction](this.id, this.doc.version) : null));
   }
 
   undo() { return this.travel('undo'); }
