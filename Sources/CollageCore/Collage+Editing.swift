@@ -66,6 +66,20 @@ extension Collage {
             (items[a].content, items[b].content) = (items[b].content, items[a].content)
             (items[a].crop, items[b].crop) = (items[b].crop, items[a].crop)
             (items[a].stickerStyle, items[b].stickerStyle) = (items[b].stickerStyle, items[a].stickerStyle)
+        case .placeInSlot(let id, let slot):
+            let index = try indexOf(id)
+            guard case .photo = items[index].content else { throw .notAPhoto(id) }
+            let frames = template?.frames(for: self) ?? []
+            guard frames.indices.contains(slot) else { throw .unknownSlot(slot, slots: frames.count) }
+            if let occupant = items.indices.first(where: { $0 != index && items[$0].slot == slot }) {
+                items[occupant].slot = items[index].slot
+                items[occupant].frame = items[index].slot.map { frames[$0] } ?? items[index].frame
+                items[occupant].rotation = items[index].slot == nil ? items[index].rotation : Angle(degrees: 0)
+            }
+            items[index].slot = slot
+            items[index].frame = frames[slot]
+            items[index].rotation = Angle(degrees: 0)
+            items[index].crop = nil
         case .applyTemplate(let id):
             guard let template = Template.named(id) else { throw .unknownTemplate(id) }
             snap(into: template)

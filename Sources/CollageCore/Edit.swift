@@ -16,6 +16,10 @@ public enum Edit: Hashable, Sendable {
     case reorder(id: String, move: ZOrderMove)
     /// Exchanges what two items show (and their crops), keeping their frames.
     case swapContents(first: String, second: String)
+    /// Puts a photo into a template slot: it takes the slot's frame, upright and uncropped. A
+    /// photo already in that slot swaps places with it, so dropping a photo on a filled slot
+    /// never stacks two photos in one frame.
+    case placeInSlot(id: String, slot: Int)
     /// Follows a template: photos snap into its slots in order, extra photos stay free.
     case applyTemplate(id: String)
     /// Changes background, spacing, padding and corner radius; slotted items re-flow.
@@ -68,6 +72,10 @@ public enum EditError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidTitle(String)
     /// Swapping an item with itself.
     case swapWithItself(String)
+    /// A slot index the collage's layout does not have.
+    case unknownSlot(Int, slots: Int)
+    /// Only photos go into slots; a sticker stays free.
+    case notAPhoto(String)
     /// Adding an item to a collage that already holds ``Limits/maximumItems``.
     case tooManyItems(limit: Int)
 
@@ -92,6 +100,11 @@ public enum EditError: Error, Hashable, Sendable, CustomStringConvertible {
             .invalidStickerStyle(let reason):
             reason
         case .swapWithItself(let id): "cannot swap item \"\(id)\" with itself"
+        case .unknownSlot(let slot, let slots):
+            slots == 0
+                ? "this collage has no layout, so it has no slot \(slot)"
+                : "no slot \(slot) in this layout: its slots are 0 to \(slots - 1)"
+        case .notAPhoto(let id): "item \"\(id)\" is a sticker; only photos go into slots"
         case .tooManyItems(let limit): "a collage holds at most \(limit) items; remove one before adding another"
         }
     }

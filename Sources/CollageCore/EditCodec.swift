@@ -10,7 +10,8 @@ public enum EditCodec {
     public static let operations: [(op: String, fields: [String])] = [
         ("addItem", ["id", "content", "frame?"]), ("removeItem", ["id"]), ("moveItem", ["id", "origin"]),
         ("resizeItem", ["id", "frame"]), ("rotateItem", ["id", "degrees"]), ("reorder", ["id", "move"]),
-        ("swapContents", ["first", "second"]), ("applyTemplate", ["template"]), ("setStyle", ["style"]),
+        ("swapContents", ["first", "second"]), ("placeInSlot", ["id", "slot"]),
+        ("applyTemplate", ["template"]), ("setStyle", ["style"]),
         ("setAspect", ["aspect"]), ("setCrop", ["id", "crop"]), ("setStickerStyle", ["id", "style"]),
         ("rename", ["title"]),
     ]
@@ -56,6 +57,8 @@ public enum EditCodec {
         case .reorder(let id, let move): members = ["op": "reorder", "id": .string(id), "move": .string(move.rawValue)]
         case .swapContents(let first, let second):
             members = ["op": "swapContents", "first": .string(first), "second": .string(second)]
+        case .placeInSlot(let id, let slot):
+            members = ["op": "placeInSlot", "id": .string(id), "slot": .number(Double(slot))]
         case .applyTemplate(let id): members = ["op": "applyTemplate", "template": .string(id)]
         case .setStyle(let style): members = ["op": "setStyle", "style": CollageDocument.jsonValue(of: style)]
         case .setAspect(let aspect): members = ["op": "setAspect", "aspect": .string(aspect.description)]
@@ -136,6 +139,11 @@ public enum EditCodec {
             let second = id("second")
             guard let first, let second else { return nil }
             return .swapContents(first: first, second: second)
+        case "placeInSlot":
+            let itemID = id()
+            let slot = reader.integer(members["slot"], at: field("slot"), in: 0...Limits.maximumItems)
+            guard let itemID, let slot else { return nil }
+            return .placeInSlot(id: itemID, slot: slot)
         case "applyTemplate":
             return reader.string(members["template"], at: field("template")).map { .applyTemplate(id: $0) }
         case "setStyle":

@@ -10,6 +10,7 @@ struct EditCodecTests {
         .moveItem(id: "a", origin: Point(x: -5, y: 7.5)),
         .resizeItem(id: "a", frame: Rect(x: 0, y: 0, width: 50, height: 60)),
         .rotateItem(id: "a", degrees: -30), .reorder(id: "a", move: .back), .swapContents(first: "a", second: "b"),
+        .placeInSlot(id: "a", slot: 2),
         .applyTemplate(id: "strip"),
         .setStyle(Style(background: .transparent, spacing: 3, padding: 4, cornerRadius: 5)),
         .setAspect(AspectRatio.square), .setCrop(id: "a", crop: Crop(focus: Point(x: 0.1, y: 0.2), zoom: 2)),
@@ -20,7 +21,7 @@ struct EditCodecTests {
     @Test func everyEditRoundTrips() throws {
         let json = JSONValue.array(Self.everyEdit.map(EditCodec.jsonValue(of:)))
         #expect(try EditCodec.decode(Data(json.serialized().utf8)) == Self.everyEdit)
-        #expect(EditCodec.operations.count == 13, "every case of Edit has an operation name")
+        #expect(EditCodec.operations.count == 14, "every case of Edit has an operation name")
     }
 
     @Test func aSingleObjectIsOneEdit() throws {

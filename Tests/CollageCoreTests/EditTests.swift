@@ -130,6 +130,36 @@ struct EditTests {
         }
     }
 
+    @Test func placingAFreePhotoInAnEmptySlotFitsItToTheSlot() throws {
+        var collage = try Fixtures.collage(template: "grid2x2", photos: 2)
+        let frames = try #require(collage.template).frames(for: collage)
+        collage = try collage.applying(
+            .addItem(id: "free", content: .photo("x.jpg"), frame: Rect(x: 5, y: 5, width: 90, height: 60)))
+        collage = try collage.applying(.rotateItem(id: "free", degrees: 20))
+        let placed = try collage.applying(.placeInSlot(id: "free", slot: 3))
+        #expect(placed.item("free")?.slot == 3)
+        #expect(placed.item("free")?.frame == frames[3])
+        #expect(placed.item("free")?.rotation.degrees == 0)
+    }
+
+    @Test func placingInAFilledSlotSwapsWithItsPhoto() throws {
+        let collage = try Fixtures.collage(template: "grid2x2", photos: 4)
+        let frames = try #require(collage.template).frames(for: collage)
+        let placed = try collage.applying(.placeInSlot(id: "p0", slot: 2))
+        #expect(placed.item("p0")?.slot == 2 && placed.item("p0")?.frame == frames[2])
+        #expect(placed.item("p2")?.slot == 0 && placed.item("p2")?.frame == frames[0])
+        #expect(placed.items.filter { $0.slot == 2 }.count == 1)
+    }
+
+    @Test func placingInASlotNamesWhatIsWrong() throws {
+        let collage = try Fixtures.collage(template: "grid2x2", photos: 2)
+            .applying(.addItem(id: "s", content: .sticker("s.png"), frame: nil))
+        #expect(throws: EditError.unknownSlot(4, slots: 4)) { try collage.applying(.placeInSlot(id: "p0", slot: 4)) }
+        #expect(throws: EditError.notAPhoto("s")) { try collage.applying(.placeInSlot(id: "s", slot: 3)) }
+        #expect(throws: EditError.unknownItem("nope")) { try collage.applying(.placeInSlot(id: "nope", slot: 3)) }
+        #expect(EditError.unknownSlot(4, slots: 4).description.contains("0 to 3"))
+    }
+
     @Test func applyTemplateSnapsPhotosInOrderAndStacksExtrasAtTheCentre() throws {
         var collage = try Fixtures.collage(template: "grid2x2", photos: 5)
         collage = try collage.applying(.rotateItem(id: "p2", degrees: 30))
