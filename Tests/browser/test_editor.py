@@ -23,42 +23,6 @@ SAMPLES = ROOT / "samples"
 SCREENSHOTS = os.environ.get("COLLAGE_SCREENSHOTS") == "1"
 
 
-@pytest.fixture(scope="session")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-        yield browser
-        browser.close()
-
-
-@pytest.fixture()
-def server():
-    """A fresh library and `collage serve` on a free port; yields its base URL."""
-    library = tempfile.mkdtemp(prefix="collage-browser-")
-    process = subprocess.Popen(
-        [str(COLLAGE), "serve", "--port", "0", "--library", library],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = process.stdout.readline()
-    match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
-    assert match, f"serve printed {line!r}; stderr: {process.stderr.read() if process.poll() is not None else ''}"
-    yield {"url": match.group(1), "library": library}
-    process.send_signal(2)  # Ctrl-C: a clean stop
-    assert process.wait(timeout=20) == 0
-    shutil.rmtree(library, ignore_errors=True)
-
-
-@pytest.fixture()
-def page(browser, server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(server["url"])
-    yield page
-    context.close()
-    assert not errors, errors
-
-
 def saved(page):
     expect(page.locator("#status")).to_have_text("All changes saved", timeout=20000)
 
@@ -106,6 +70,8 @@ def canvas_shot(page):
     page.keyboard.press("Escape")
     # Messages in the corner are the page's, not the collage's: out of the picture.
     page.evaluate("document.querySelectorAll('.toast').forEach((toast) => toast.remove())")
+    # So are the empty frames' "+" placeholders: the export leaves an empty frame as background.
+    page.evaluate("document.querySelectorAll('.slot-empty').forEach((slot) => { slot.style.visibility = 'hidden'; })")
     page.wait_for_timeout(300)
     box = page.locator("[data-role=canvas]").bounding_box()
     left, top = round(box["x"]), round(box["y"])
@@ -171,17 +137,23 @@ def test_library_create_rename_duplicate_delete(page):
     expect(page.locator(".collage-card .title")).to_have_text("Renamed")
     page.click("button[aria-label='Duplicate Renamed']")
     expect(page.locator(".collage-card")).to_have_count(2)
-    # Cancel keeps it; Escape keeps it; Delete deletes.
+    # Delete takes the card away at once and offers Undo; Undo brings it back untouched.
     page.click("button[aria-label='Delete Renamed copy']")
-    expect(page.locator("#ask-title")).to_have_text("Delete “Renamed copy”?")
-    page.click("#ask-cancel")
-    expect(ask).to_be_hidden()
-    page.click("button[aria-label='Delete Renamed copy']")
-    page.keyboard.press("Escape")
-    expect(ask).to_be_hidden()
+    expect(page.locator(".collage-card")).to_have_count(1)
+    undo = page.locator(".toast", has_text="Deleted “Renamed copy”").locator(".toast-action")
+    expect(undo).to_have_text("Undo")
+    undo.click()
     expect(page.locator(".collage-card")).to_have_count(2)
+    assert len(api(page, "/api/collages")) == 2
+    # Left alone, the message goes and the collage is deleted in the library.
     page.click("button[aria-label='Delete Renamed copy']")
-    page.click("#ask-confirm")
+    expect(page.locator(".collage-card")).to_have_count(1)
+    for _ in range(150):
+        if len(api(page, "/api/collages")) == 1:
+            break
+        page.wait_for_timeout(100)
+    assert [c["title"] for c in api(page, "/api/collages")] == ["Renamed"]
+    page.reload()
     expect(page.locator(".collage-card")).to_have_count(1)
     expect(page.locator("#create-form input[name=title]")).to_have_value("Untitled")
 
@@ -217,22 +189,23 @@ def test_drag_resize_rotate_undo_redo_and_reload(page):
     resized = api(page, f"/api/collages/{cid}")["collage"]["items"][0]["frame"]
     assert abs(resized["width"] - (before["width"] + 50 / scale)) < 5
 
-    # Rotate with the top handle: drag it to the right of the centre, a quarter turn.
+    # Rotate with the handle below the photo: drag it round to the left of the centre, a
+    # quarter turn clockwise.
     rotate = page.locator(".selection .handle.rotate")
     rb = rotate.bounding_box()
     ib = page.locator(".selection").bounding_box()
     cx, cy = ib["x"] + ib["width"] / 2, ib["y"] + ib["height"] / 2
     page.mouse.move(rb["x"] + 7, rb["y"] + 7)
     page.mouse.down()
-    page.mouse.move(cx + 100, cy - 5, steps=6)
-    page.mouse.move(cx + 200, cy, steps=6)
+    page.mouse.move(cx - 100, cy + 5, steps=6)
+    page.mouse.move(cx - 200, cy, steps=6)
     page.mouse.up()
     saved(page)
     rotated = api(page, f"/api/collages/{cid}")["collage"]["items"][0]["rotation"]
     assert abs(rotated - 90) < 3, rotated
 
     # Undo the rotation, then redo it, from the keyboard.
-    page.locator("#canvas").click(position={"x": 2, "y": 2})
+    page.locator("#canvas").focus()
     page.keyboard.press("Control+z")
     saved(page)
     assert api(page, f"/api/collages/{cid}")["collage"]["items"][0]["rotation"] == 0
@@ -249,7 +222,7 @@ def test_drag_resize_rotate_undo_redo_and_reload(page):
     assert api(page, f"/api/collages/{cid}")["collage"] == saved_doc
     # The history is the library's: after the reload, Undo still takes the rotation back.
     expect(page.locator("#undo")).to_be_enabled()
-    page.locator("#canvas").click(position={"x": 2, "y": 2})
+    page.locator("#canvas").focus()
     page.keyboard.press("Control+z")
     saved(page)
     assert api(page, f"/api/collages/{cid}")["collage"]["items"][0]["rotation"] == 0
@@ -287,7 +260,7 @@ def test_keyboard_layout_picker_and_swap(page):
     saved(page)
     assert len(api(page, f"/api/collages/{cid}")["collage"]["items"]) == 2
     # The layout sheet applies a template.
-    page.click("#layout-button")
+    page.click("#tab-layouts")
     page.click("button[aria-label^='Grid,']")
     saved(page)
     assert api(page, f"/api/collages/{cid}")["collage"]["template"] == "grid2x2"
@@ -296,11 +269,10 @@ def test_keyboard_layout_picker_and_swap(page):
 def test_export_matches_the_canvas(page):
     new_collage(page, layout="magazine")
     add_photos(page, ["astronaut.png", "coffee.png", "chelsea.png"])
-    page.locator("#canvas").click(position={"x": 1, "y": 1})
+    page.locator("#canvas").focus()
     page.evaluate("document.querySelectorAll('.toast').forEach((toast) => toast.remove())")
     page.wait_for_timeout(500)
-    canvas = page.locator("#canvas")
-    shot = Image.open(io.BytesIO(canvas.screenshot())).convert("RGB")
+    shot = canvas_shot(page)
     page.click("#export-button")
     page.select_option("#export-form select[name=format]", "png")
     page.select_option("#export-form select[name=sizeKind]", "size")
@@ -314,9 +286,16 @@ def test_export_matches_the_canvas(page):
     expect(page.locator("#export-pixels")).to_contain_text("print")
     page.select_option("#export-form select[name=sizeKind]", "size")
     expect(page.locator("#export-pixels")).to_contain_text(f"{shot.size[0]} × {shot.size[1]}")
+    # While it renders, the dialog shows a progress bar and says what it is making.
+    page.evaluate("""() => { window.exportProgress = []; new MutationObserver(() => {
+        const box = document.getElementById('export-progress');
+        if (!box.hidden) window.exportProgress.push(document.getElementById('export-progress-text').textContent);
+    }).observe(document.getElementById('export-progress'), { attributes: true, subtree: true, childList: true }); }""")
     with page.expect_download() as download:
         page.click("#export-download")
     exported = Image.open(download.value.path()).convert("RGB")
+    expect(page.locator("#export-dialog")).to_be_hidden()
+    assert any(f"Rendering {shot.size[0]} × {shot.size[1]} px" in text for text in page.evaluate("window.exportProgress"))
     assert abs(exported.size[0] - shot.size[0]) <= 1 and abs(exported.size[1] - shot.size[1]) <= 1
     exported = exported.resize(shot.size)
     difference = ImageStat.Stat(ImageChops.difference(exported, shot)).mean
@@ -325,6 +304,10 @@ def test_export_matches_the_canvas(page):
         page.keyboard.press("Escape")
         page.locator(".item").first.click()
         page.screenshot(path=str(ROOT / "docs/images/editor.jpg"), type="jpeg", quality=80)
+        page.click("#tab-layouts")
+        page.wait_for_timeout(800)  # the previews' photos load
+        page.screenshot(path=str(ROOT / "docs/images/editor-layouts.jpg"), type="jpeg", quality=80)
+        page.click("#tab-photos")
         page.click(".brand")
         thumbnail = page.locator(".collage-card img")
         expect(thumbnail).to_be_visible()
@@ -349,9 +332,19 @@ def test_lift_subject(page):
     photo.click()
     page.click("#lift")
     expect(page.locator("#status")).to_contain_text("Click the subject")
+    # Lift mode is plain to see: a hint beside the photo, the photo marked, the others dimmed.
+    expect(page.locator("#mode-hint")).to_be_visible()
+    expect(page.locator("#mode-hint")).to_contain_text("Esc cancels")
+    expect(photo).to_have_class(re.compile(r"\blift-target\b"))
+    page.wait_for_timeout(400)  # the dimming fades in
+    assert page.evaluate("getComputedStyle(document.querySelectorAll('.item')[1]).opacity") == "0.35"
     box = photo.bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     expect(page.locator(".particle").first).to_be_attached()
+    expect(page.locator("#mode-hint")).to_be_hidden()
+    if SCREENSHOTS:
+        page.wait_for_timeout(250)
+        page.screenshot(path=str(ROOT / "docs/images/editor-lifting.jpg"), type="jpeg", quality=80)
     expect(page.locator(".item.sticker")).to_have_count(1, timeout=30000)
     saved(page)
     items = api(page, f"/api/collages/{cid}")["collage"]["items"]
@@ -380,6 +373,11 @@ def test_no_subject_says_so(page, server, tmp_path):
     expect(page.locator(".item")).to_have_count(1, timeout=30000)
     saved(page)
     page.locator(".item").first.click()
+    page.click("#lift")
+    expect(page.locator("#mode-hint")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#mode-hint")).to_be_hidden()
+    expect(page.locator(".selection")).to_be_visible()  # Escape left the mode, not the selection
     page.click("#lift")
     page.keyboard.press("Enter")
     expect(page.locator("#status")).to_contain_text("No subject", timeout=30000)
@@ -581,20 +579,20 @@ def test_a_nudge_keeps_the_slot_and_new_photos_fill_empty_slots(page):
     saved(page)
     items = api(page, f"/api/collages/{cid}")["collage"]["items"]
     assert items[0]["slot"] == 0, "a nudge and growing in place keep the photo in its slot"
-    assert len(page.locator(".slot-guide").all()) == 1, "one empty slot is left, and it is shown"
+    assert len(page.locator(".slot-empty").all()) == 1, "one empty slot is left, and it is shown"
     page.set_input_files("#file-input", [str(SAMPLES / "rocket.jpg")])
     expect(page.locator(".item")).to_have_count(3, timeout=30000)
     saved(page)
     items = api(page, f"/api/collages/{cid}")["collage"]["items"]
     assert [item.get("slot") for item in items] == [0, 1, 2], "the new photo went to the empty slot"
-    expect(page.locator(".slot-guide")).to_have_count(0)
+    expect(page.locator(".slot-empty")).to_have_count(0)
 
 
 def test_photos_a_layout_has_no_slot_for_are_stacked_in_front(page):
     new_collage(page, layout="grid2x2")
     add_photos(page, ["coffee.png", "chelsea.png", "rocket.jpg", "astronaut.png"])
     cid = collage_id(page)
-    page.click("#layout-button")
+    page.click("#tab-layouts")
     page.click("button[aria-label^='Side by Side,']")
     expect(page.locator("#status")).to_have_text(
         "Side by Side has 2 slots: 2 photos are stacked in front, at the centre", timeout=20000)
@@ -699,7 +697,7 @@ def test_a_collage_that_is_not_there_says_so_and_offers_the_way_back(page, serve
     expect(page.locator("#library-view")).to_be_visible()
     # A collage that exists opens with its tools on again.
     new_collage(page, "Back again")
-    expect(page.locator("#layout-button")).to_be_enabled()
+    expect(page.locator("#tab-layouts")).to_be_enabled()
     expect(page.locator("#editor-missing")).to_be_hidden()
 
 
@@ -717,7 +715,7 @@ def test_the_keyboard_reaches_the_photos_at_once_and_delete_only_acts_on_an_item
     assert page.evaluate("document.activeElement.classList.contains('item')")
     expect(page.locator(".selection")).to_be_visible()
     # With a photo selected, Delete on a focused toolbar button removes nothing.
-    page.locator("#layout-button").focus()
+    page.locator("#tab-layouts").focus()
     page.keyboard.press("Delete")
     page.wait_for_timeout(300)
     assert len(api(page, f"/api/collages/{cid}")["collage"]["items"]) == 2

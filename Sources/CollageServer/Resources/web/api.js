@@ -9,8 +9,8 @@ export class APIError extends Error {
   }
 }
 
-async function request(method, path, body) {
-  const options = { method, headers: {} };
+async function request(method, path, body, extra = {}) {
+  const options = { method, headers: {}, ...extra };
   if (method !== 'GET') options.headers['X-Collage-Token'] = token;
   if (body !== undefined) {
     options.headers['Content-Type'] = 'application/json';
@@ -36,11 +36,12 @@ export const api = {
   create: (fields) => request('POST', '/api/collages', fields),
   rename: (id, title) => request('PATCH', `/api/collages/${encodeURIComponent(id)}`, { title }),
   duplicate: (id) => request('POST', `/api/collages/${encodeURIComponent(id)}/duplicate`),
-  remove: (id) => request('DELETE', `/api/collages/${encodeURIComponent(id)}`),
+  remove: (id, options) => request('DELETE', `/api/collages/${encodeURIComponent(id)}`, undefined, options),
   edit: (id, version, edits) => request('POST', `/api/collages/${encodeURIComponent(id)}/edits`, { version, edits }),
   undo: (id, version) => request('POST', `/api/collages/${encodeURIComponent(id)}/undo`, { version }),
   redo: (id, version) => request('POST', `/api/collages/${encodeURIComponent(id)}/redo`, { version }),
   replace: (id, version, collage) => request('PUT', `/api/collages/${encodeURIComponent(id)}`, { version, collage }),
+  photos: () => request('GET', '/api/photos'),
   lift: (photoID, body) => request('POST', `/api/photos/${encodeURIComponent(photoID)}/stickers`, body),
   exportSize: (id, params) => request('GET', `/api/collages/${encodeURIComponent(id)}/export-size?${new URLSearchParams(params)}`),
   /** A sticker item as the renderer draws it (its work is bounded, and it needs the token). */

@@ -1,9 +1,9 @@
 // The page: a library view and an editor view, switched by the URL's hash (#/ and #/c/ID).
 import { api, setStatus } from './api.js';
 import { Editor } from './editor.js';
-import { ask, fillSelect, templatePreview, toast } from './ui.js';
+import { ask, fillSelect, layoutPreview, templatePreview, toast } from './ui.js';
 
-const state = { templates: [], presets: [], editor: null, collages: [] };
+const state = { templates: [], presets: [], editor: null, collages: [], deleting: new Map() };
 
 async function showLibrary() {
   document.getElementById('editor-view').hidden = true;
@@ -18,6 +18,8 @@ async function showLibrary() {
   } catch (error) {
     setStatus(error.message, 'error');
   }
+  // A collage deleted a moment ago stays out of sight while its Undo is on offer.
+  collages = collages.filter((collage) => !state.deleting.has(collage.id));
   document.getElementById('empty-library').hidden = collages.length > 0;
   document.getElementById('library-tools').hidden = collages.length === 0;
   state.collages = collages;
@@ -76,20 +78,107 @@ async function showLibrary() {
       button('Duplicate', async () => {
         try { await api.duplicate(collage.id); showLibrary(); } catch (error) { toast(error.message, 'error'); }
       }, 'Duplicate'),
-      button('Delete', async () => {
-        const sure = await ask({
-          title: `Delete “${collage.title}”?`, confirm: 'Delete', danger: true,
-          message: 'The collage and its history go; its photos stay in the library until nothing uses them.',
-        });
-        if (!sure) return;
-        try { await api.remove(collage.id); showLibrary(); } catch (error) { toast(error.message, 'error'); }
-      }, 'Delete'),
+      button('Delete', () => deleteWithUndo(collage), 'Delete'),
     );
     meta.append(title, actions);
     item.append(link, meta);
     return item;
   }));
   arrangeLibrary();
+}
+
+/**
+ * Deletes a collage the way a photo app does: the card goes at once and a message offers Undo
+ * for a few seconds; only then is the collage deleted in the library. Leaving the page before
+ * deletes it too (the request outlives the page), so what was asked is what happens.
+ */
+function deleteWithUndo(collage) {
+  const finish = () => {
+    if (!state.deleting.delete(collage.id)) return;
+    api.remove(collage.id, { keepalive: true }).catch((error) => toast(`“${collage.title}” was not deleted: ${error.message}`, 'error'));
+  };
+  state.deleting.set(collage.id, finish);
+  document.querySelector(`.collage-card[data-id="${CSS.escape(collage.id)}"]`)?.remove();
+  state.collages = state.collages.filter((candidate) => candidate.id !== collage.id);
+  document.getElementById('empty-library').hidden = state.collages.length > 0;
+  arrangeLibrary();
+  toast(`Deleted “${collage.title}”`, 'info', {
+    label: 'Undo', timeout: 8000, expired: finish,
+    run: () => { state.deleting.delete(collage.id); showLibrary(); },
+  });
+}
+
+window.addEventListener('pagehide', () => { for (const finish of [...state.deleting.values()]) finish(); });
+
+/**
+ * "New from photos": the chosen files are uploaded, then the layouts are offered drawn with
+ * them, the ones with a frame for every photo first; picking one makes the collage.
+ */
+async function startFromPhotos(files) {
+  const dialog = document.getElementById('suggest-dialog');
+  const grid = document.getElementById('suggest-grid');
+  const progress = document.getElementById('suggest-progress');
+  grid.replaceChildren();
+  document.getElementById('suggest-title').textContent = 'Uploading your photos…';
+  document.getElementById('suggest-text').textContent = '';
+  progress.hidden = false;
+  dialog.showModal();
+  let result;
+  try {
+    result = await api.upload(files, (fraction) => { progress.querySelector('progress').value = Math.round(fraction * 100); });
+  } catch (error) {
+    dialog.close();
+    toast(`Upload failed: ${error.message}`, 'error');
+    return;
+  } finally {
+    progress.hidden = true;
+  }
+  for (const failure of result.errors ?? []) {
+    toast(failure.message.startsWith(failure.file) ? failure.message : `${failure.file}: ${failure.message}`, 'error');
+  }
+  const photos = result.photos ?? [];
+  if (!photos.length) { dialog.close(); return; }
+  const count = photos.length;
+  document.getElementById('suggest-title').textContent = 'Choose a layout';
+  document.getElementById('suggest-text').textContent =
+    `For your ${count} photo${count === 1 ? '' : 's'}: the layouts with a frame for each come first.`;
+  const distance = (template) => (template.slots >= count ? template.slots - count : 100 + count - template.slots);
+  const ranked = [...state.templates].sort((a, b) => distance(a) - distance(b) || Number(a.premium) - Number(b.premium));
+  const canvas = { width: 1, height: 1 };
+  grid.replaceChildren(...ranked.map((template, index) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'layout-option';
+    button.dataset.template = template.id;
+    button.setAttribute('aria-label', `${template.name}, ${template.slots} photos${template.premium ? ', premium' : ''}`);
+    const name = document.createElement('span');
+    name.textContent = template.name;
+    button.append(layoutPreview(template, canvas, photos.map((photo) => photo.thumbnail)), name);
+    if (template.slots === count) {
+      const fits = document.createElement('span');
+      fits.className = 'fits';
+      fits.textContent = 'Fits all';
+      button.append(fits);
+    }
+    if (template.premium) {
+      const badge = document.createElement('span');
+      badge.className = 'premium';
+      badge.textContent = '★ Pro';
+      badge.setAttribute('aria-hidden', 'true');
+      button.append(badge);
+    }
+    button.addEventListener('click', async () => {
+      try {
+        const created = await api.create({ title: 'Untitled', template: template.id, aspect: '1:1', photos: photos.map((photo) => photo.id) });
+        dialog.close();
+        location.hash = `#/c/${created.collage.id}`;
+      } catch (error) {
+        toast(error.message, 'error');
+      }
+    });
+    if (index === 0) queueMicrotask(() => button.focus());
+    return button;
+  }));
 }
 
 /** Shows the cards that match the search, in the chosen order, without asking the server again. */
@@ -159,6 +248,11 @@ async function start() {
     } catch (error) {
       setStatus(error.message, 'error');
     }
+  });
+  document.getElementById('start-photos').addEventListener('change', (event) => {
+    const files = [...event.target.files];
+    event.target.value = '';
+    if (files.length) startFromPhotos(files);
   });
   document.getElementById('library-search').addEventListener('input', arrangeLibrary);
   document.getElementById('library-sort').addEventListener('change', arrangeLibrary);

@@ -6,10 +6,12 @@ import { $ } from './ui.js';
 
 /** Methods of the editor (mixed into `Editor`); `this` is the editor. */
 export class CanvasView {
+  /** Canvas points to CSS pixels: the canvas fills the stage, with room for the handles. */
   scale() {
     const stage = $('stage');
-    const width = Math.max(200, stage.clientWidth - 60);
-    const height = Math.max(200, window.innerHeight - stage.getBoundingClientRect().top - 80);
+    const margin = this.isPhone() ? 24 : 56;
+    const width = Math.max(120, stage.clientWidth - 2 * margin);
+    const height = Math.max(120, stage.clientHeight - 2 * margin);
     const fit = Math.min(width / this.collage.canvas.width, height / this.collage.canvas.height);
     // A whole number of pixels along the long side, so the canvas's edges fall on pixels.
     const long = Math.max(this.collage.canvas.width, this.collage.canvas.height);
@@ -26,6 +28,7 @@ export class CanvasView {
     this.viewScale = scale;
     canvas.style.width = `${collage.canvas.width * scale}px`;
     canvas.style.height = `${collage.canvas.height * scale}px`;
+    this.centreCanvas();
     const background = collage.style.background;
     const transparent = background.length === 9 && background.endsWith('00');
     canvas.classList.toggle('transparent', transparent);
@@ -36,16 +39,25 @@ export class CanvasView {
     content.className = 'content';
     const children = [];
     const filled = new Set(collage.items.map((item) => item.slot).filter((slot) => slot !== undefined));
+    // An empty slot is a drop target with a "+" that opens the photo tray for it. It is the
+    // editor's, not the collage's: the export leaves the slot as background.
     (this.doc.layout?.slots ?? []).forEach((frame, index) => {
       if (filled.has(index)) return;
-      const guide = document.createElement('div');
-      guide.className = 'slot-guide';
-      guide.dataset.slot = String(index);
-      Object.assign(guide.style, {
+      const slot = document.createElement('div');
+      slot.className = 'slot-empty';
+      slot.dataset.slot = String(index);
+      Object.assign(slot.style, {
         left: `${frame.x * scale}px`, top: `${frame.y * scale}px`,
         width: `${frame.width * scale}px`, height: `${frame.height * scale}px`,
       });
-      children.push(guide);
+      const add = document.createElement('button');
+      add.type = 'button';
+      add.textContent = '+';
+      add.setAttribute('aria-label', `Add a photo to frame ${index + 1}`);
+      add.addEventListener('click', () => this.setTrayTarget({ slot: index }, `Choose a photo for frame ${index + 1}`));
+      if (frame.width * scale < 56 || frame.height * scale < 56) add.style.transform = 'scale(0.6)';
+      slot.append(add);
+      children.push(slot);
     });
     collage.items.forEach((item, index) => children.push(this.drawItem(item, index, scale)));
     content.replaceChildren(...children);
@@ -58,12 +70,32 @@ export class CanvasView {
     document.title = `${collage.title} — Collage`;
   }
 
+  /**
+   * Centres the canvas in the stage on whole device pixels: a canvas that starts half a pixel
+   * in is resampled by the browser, and the photos look softer than the export they preview.
+   */
+  centreCanvas() {
+    const canvas = $('canvas');
+    const stage = $('stage');
+    const width = parseFloat(canvas.style.width), height = parseFloat(canvas.style.height);
+    let left = Math.floor((stage.clientWidth - width) / 2), top = Math.floor((stage.clientHeight - height) / 2);
+    canvas.style.left = `${left}px`;
+    canvas.style.top = `${top}px`;
+    const box = canvas.getBoundingClientRect();
+    const ratio = window.devicePixelRatio || 1;
+    left -= box.left - Math.round(box.left * ratio) / ratio;
+    top -= box.top - Math.round(box.top * ratio) / ratio;
+    canvas.style.left = `${left}px`;
+    canvas.style.top = `${top}px`;
+  }
+
   /** The selected item's outline and handles, in the overlay, framed as the item is drawn. */
   drawSelection(frame, rotation) {
     if (this.closed) return;
     const overlay = $('canvas').querySelector('.overlay');
     if (!overlay) return;
     const item = this.selectedItem();
+    this.placeItemTools(frame, rotation);
     if (!item) { overlay.replaceChildren(); return; }
     const f = frame ?? item.frame;
     const scale = this.viewScale;
@@ -87,7 +119,8 @@ export class CanvasView {
   drawItem(item, index, scale, frame = item.frame, rotation = item.rotation, crop = item.crop) {
     const media = this.doc.media[item.content.ref];
     const element = document.createElement('div');
-    element.className = `item ${item.content.type}${item.id === this.selected ? ' selected' : ''}`;
+    const lifting = this.liftMode && item.id === this.selected;
+    element.className = `item ${item.content.type}${item.id === this.selected ? ' selected' : ''}${lifting ? ' lift-target' : ''}`;
     element.dataset.id = item.id;
     element.tabIndex = 0;
     element.setAttribute('role', 'img');

@@ -1,39 +1,9 @@
-// The layout sheet and the export dialog.
+// The export dialog: the renderer's own pixel size for the options, and progress while it renders.
 import { api, setStatus } from './api.js';
-import { $, templatePreview, toast } from './ui.js';
+import { $, toast } from './ui.js';
 
 /** Methods of the editor (mixed into `Editor`); `this` is the editor. */
 export class Dialogs {
-  openLayouts() {
-    const grid = $('layout-grid');
-    grid.replaceChildren(...this.app.templates.map((template) => {
-      const button = document.createElement('button');
-      button.className = 'layout-option';
-      button.setAttribute('aria-pressed', String(template.id === this.collage.template));
-      button.setAttribute('aria-label', `${template.name}, ${template.slots} photos${template.premium ? ', premium' : ''}`);
-      const name = document.createElement('span');
-      name.textContent = template.name;
-      button.append(templatePreview(template), name);
-      if (template.premium) {
-        const badge = document.createElement('span');
-        badge.className = 'premium';
-        badge.textContent = '★ Premium';
-        button.append(badge);
-      }
-      button.addEventListener('click', async () => {
-        $('layout-dialog').close();
-        await this.commit([{ op: 'applyTemplate', template: template.id }]);
-        const loose = this.collage.items.filter((item) => item.content.type === 'photo' && item.slot === undefined);
-        if (this.collage.template === template.id && loose.length) {
-          setStatus(`${template.name} has ${template.slots} slots: ${loose.length} photo${loose.length === 1 ? ' is' : 's are'} `
-            + 'stacked in front, at the centre');
-        }
-      });
-      return button;
-    }));
-    $('layout-dialog').showModal();
-  }
-
   openExport() {
     const form = $('export-form');
     // The pixel size shown is the renderer's own answer for these options (or its reason for
@@ -58,9 +28,16 @@ export class Dialogs {
     update();
     form.onsubmit = async (event) => {
       if (event.submitter?.value !== 'download') return;
+      // The dialog stays open with a progress bar while the renderer works: a print-size export
+      // takes seconds, and a closed dialog with nothing moving reads as nothing happening.
+      event.preventDefault();
       const params = { format: form.format.value };
       params[form.sizeKind.value] = form[form.sizeKind.value].value;
       setStatus('Exporting…');
+      const download = $('export-download');
+      download.disabled = true;
+      $('export-progress').hidden = false;
+      $('export-progress-text').textContent = `Rendering ${$('export-pixels').textContent.split(' px')[0]} px…`;
       try {
         const response = await api.download(this.id, params);
         if (!response.ok) throw new Error((await response.json()).error.message);
@@ -74,9 +51,13 @@ export class Dialogs {
         setTimeout(() => URL.revokeObjectURL(link.href), 10000);
         setStatus('Exported');
         toast(`Exported ${link.download}`, 'success');
+        $('export-dialog').close();
       } catch (error) {
         setStatus(`Export failed: ${error.message}`, 'error');
         toast(`Export failed: ${error.message}`, 'error');
+      } finally {
+        download.disabled = false;
+        $('export-progress').hidden = true;
       }
     };
     $('export-dialog').showModal();

@@ -6,6 +6,8 @@ import { CanvasView } from './canvas-view.js';
 import { Dialogs } from './dialogs.js';
 import { Gestures } from './gestures.js';
 import { Lifting } from './lift.js';
+import { mergeable } from './merge.js';
+import { Panels } from './panel.js';
 import { $, fillSelect, mixin, newID, toast } from './ui.js';
 
 export class Editor {
@@ -49,6 +51,7 @@ export class Editor {
     this.setControlsEnabled(true);
     document.title = `${this.doc.collage.title} — Collage`;
     this.setUpToolbar();
+    this.setUpPanel();
     this.setUpCanvas();
     this.render();
     setStatus('All changes saved');
@@ -56,13 +59,15 @@ export class Editor {
 
   get collage() { return this.doc.collage; }
 
-  /** Every tool in the toolbar on or off: nothing can be pressed while no collage is open. */
+  /** Every tool on or off: nothing can be pressed while no collage is open. */
   setControlsEnabled(enabled) {
-    for (const control of document.querySelectorAll('#editor-view .toolbar :is(button, input, select)')) {
+    for (const control of document.querySelectorAll('#editor-view :is(.toolbar, .panel) :is(button, input, select)')) {
       control.disabled = !enabled;
     }
     $('canvas').hidden = !enabled;
+    $('panel').hidden = !enabled;
     $('editor-missing').hidden = enabled;
+    if (!enabled) $('item-tools').hidden = true;
   }
 
   /** What the person sees instead of a canvas when the collage cannot be opened. */
@@ -92,8 +97,10 @@ export class Editor {
       } catch (error) {
         if (error.status === 409 && error.body?.error?.current) {
           this.doc = error.body.error.current;
+          const clash = error.clash ? ` ${error.clash}` : '';
           setStatus('This collage changed elsewhere; showing the latest version', 'error');
-          toast('This collage changed in another window: showing the latest version', 'error');
+          toast(`This collage changed in another window, and your last change touched the same thing.${clash} `
+            + 'Kept: the other window\'s version, shown now.', 'error');
         } else {
           setStatus(`Not saved: ${error.message}`, 'error');
           toast(`Not saved: ${error.message}`, 'error');
@@ -104,8 +111,27 @@ export class Editor {
     return this.saving;
   }
 
-  /** Sends edits at the current version. */
-  commit(edits) { return this.save(() => api.edit(this.id, this.doc.version, edits)); }
+  /**
+   * Sends edits at the current version. When another tab saved first, edits that touch other
+   * things (another item, another style field) are sent again on top of its version, so both
+   * changes are kept; only a real clash falls back to showing the newer version.
+   */
+  commit(edits) {
+    return this.save(async () => {
+      const base = this.doc;
+      try {
+        return await api.edit(this.id, base.version, edits);
+      } catch (error) {
+        const current = error.status === 409 ? error.body?.error?.current : null;
+        if (!current) throw error;
+        const merge = mergeable(edits, base.collage, current.collage);
+        if (!merge.ok) { error.clash = merge.reason; throw error; }
+        const saved = await api.edit(this.id, current.version, merge.edits);
+        toast('Merged with a change made in another window: both are kept');
+        return saved;
+      }
+    });
+  }
 
   /**
    * Undo and redo walk the collage's history in the library (one history for every tab, the
@@ -143,6 +169,7 @@ export class Editor {
     const title = $('title-input');
     title.value = collage.title;
     this.listen(title, 'change', () => this.commit([{ op: 'rename', title: title.value }]));
+    this.listen(title, 'keydown', (event) => { if (event.key === 'Enter') title.blur(); });
     const ratio = collage.canvas.width / collage.canvas.height;
     const current = this.app.presets.find((p) => Math.abs(p.canvas.width / p.canvas.height - ratio) < 0.005);
     fillSelect($('aspect-select'), [['', 'Custom'], ...this.app.presets.map((p) => [p.aspect, p.name])],
@@ -150,52 +177,109 @@ export class Editor {
     this.listen($('aspect-select'), 'change', (event) => {
       if (event.target.value) this.commit([{ op: 'setAspect', aspect: event.target.value }]);
     });
-    const styleEdit = () => ({
-      op: 'setStyle',
-      style: {
-        background: $('background-input').value, spacing: Number($('spacing-input').value),
-        padding: Number($('padding-input').value), cornerRadius: Number($('radius-input').value),
-      },
-    });
-    for (const id of ['background-input', 'spacing-input', 'padding-input', 'radius-input']) {
-      this.listen($(id), 'change', () => this.commit([styleEdit()]));
-    }
     this.listen($('undo'), 'click', () => this.undo());
     this.listen($('redo'), 'click', () => this.redo());
     this.listen($('forward'), 'click', () => this.selected && this.commit([{ op: 'reorder', id: this.selected, move: 'forward' }]));
     this.listen($('backward'), 'click', () => this.selected && this.commit([{ op: 'reorder', id: this.selected, move: 'backward' }]));
-    this.listen($('delete-item'), 'click', () => {
-      const id = this.selected;
-      this.selected = null;
-      if (id) this.commit([{ op: 'removeItem', id }]);
+    this.listen($('delete-item'), 'click', () => this.deleteSelected());
+    this.listen($('replace'), 'click', () => {
+      const item = this.selectedItem();
+      if (item) this.setTrayTarget({ replace: item.id }, 'Choose the photo to put in its place');
     });
+    this.listen($('crop'), 'click', () => this.setCropMode(!this.cropMode));
     this.listen($('file-input'), 'change', (event) => {
       const files = [...event.target.files];
       event.target.value = '';
-      if (files.length) this.addPhotos(files);
+      if (files.length) this.addPhotos(files, this.trayTarget?.slot);
     });
-    this.listen($('layout-button'), 'click', () => this.openLayouts());
     this.listen($('export-button'), 'click', () => this.openExport());
     this.listen($('lift'), 'click', () => this.startLift());
+  }
+
+  /** Deletes the selected item; the message in the corner can take it back. */
+  async deleteSelected() {
+    const item = this.selectedItem();
+    if (!item) return;
+    this.selected = null;
+    this.setCropMode(false);
+    await this.commit([{ op: 'removeItem', id: item.id }]);
+    if (this.collage.items.some((candidate) => candidate.id === item.id)) return;
+    toast(`${item.content.type === 'photo' ? 'Photo' : 'Sticker'} deleted`, 'info', {
+      label: 'Undo', timeout: 7000, run: () => this.undo().then(() => this.select(item.id)),
+    });
+  }
+
+  /** Crop mode: dragging the selected photo moves the picture inside its frame, not the frame. */
+  setCropMode(on) {
+    const item = this.selectedItem();
+    this.cropMode = on && item?.content.type === 'photo';
+    $('canvas').classList.toggle('crop-mode', this.cropMode);
+    $('crop').setAttribute('aria-pressed', String(this.cropMode));
+    this.showModeHint();
+  }
+
+  /** The hint beside the selected photo while a mode (lift, crop) changes what a click does. */
+  showModeHint() {
+    const hint = $('mode-hint');
+    const text = this.liftMode
+      ? 'Click the subject to lift it · Enter lifts every subject · Esc cancels'
+      : this.cropMode ? 'Drag to move the photo in its frame · scroll or pinch to zoom · Esc when done' : '';
+    hint.textContent = text;
+    hint.hidden = !text;
+    if (text) this.placeBeside(hint, this.selectedItem(), 'below');
   }
 
   updateToolbar() {
     if (this.closed) return;
     const collage = this.collage;
-    const background = collage.style.background.slice(0, 7);
-    if (document.activeElement !== $('background-input')) $('background-input').value = background;
-    $('spacing-input').value = collage.style.spacing;
-    $('padding-input').value = collage.style.padding;
-    $('radius-input').value = collage.style.cornerRadius;
     if (document.activeElement !== $('title-input')) $('title-input').value = collage.title;
     $('undo').disabled = !this.doc.history?.canUndo;
     $('redo').disabled = !this.doc.history?.canRedo;
     const item = this.selectedItem();
     for (const id of ['forward', 'backward', 'delete-item']) $(id).disabled = !item;
-    $('lift').disabled = !item || item.content.type !== 'photo' || !this.app.stickers || !!this.lifting;
+    const photo = item?.content.type === 'photo';
+    $('replace').hidden = !photo;
+    $('crop').hidden = !photo;
+    $('lift').hidden = !photo || !this.app.stickers;
+    $('lift').disabled = !photo || !this.app.stickers || !!this.lifting;
+    if (!photo && this.cropMode) this.setCropMode(false);
+    this.updatePanel();
+    this.placeItemTools();
   }
 
-  async addPhotos(files) {
+  /** The selected item's tools float just above it (below when there is no room), in the stage. */
+  placeItemTools(frame, rotation) {
+    const tools = $('item-tools');
+    const item = this.selectedItem();
+    tools.hidden = !item || !!this.gesture?.moved;
+    if (!tools.hidden) this.placeBeside(tools, item, 'above', frame, rotation);
+    if (this.liftMode || this.cropMode) this.showModeHint();
+  }
+
+  /** Puts a floating element beside an item's turned frame, kept inside the stage. */
+  placeBeside(element, item, side, frame = item?.frame, rotation = item?.rotation ?? 0) {
+    if (!item) return;
+    const stage = $('stage').getBoundingClientRect();
+    const canvas = $('canvas').getBoundingClientRect();
+    const scale = this.viewScale;
+    const radians = (rotation * Math.PI) / 180;
+    const w = frame.width * scale, h = frame.height * scale;
+    const halfW = (Math.abs(w * Math.cos(radians)) + Math.abs(h * Math.sin(radians))) / 2;
+    const halfH = (Math.abs(w * Math.sin(radians)) + Math.abs(h * Math.cos(radians))) / 2;
+    const cx = canvas.left - stage.left + (frame.x + frame.width / 2) * scale;
+    const cy = canvas.top - stage.top + (frame.y + frame.height / 2) * scale;
+    const gap = side === 'above' ? 12 : 40;
+    const width = element.offsetWidth, height = element.offsetHeight;
+    let top = side === 'above' ? cy - halfH - gap - height : cy + halfH + gap;
+    if (side === 'above' && top < 8) top = cy + halfH + 40;
+    if (side === 'below' && top + height > stage.height - 8) top = cy - halfH - gap - height;
+    top = Math.min(Math.max(8, top), stage.height - height - 8);
+    const left = Math.min(Math.max(8, cx - width / 2), stage.width - width - 8);
+    Object.assign(element.style, { left: `${left}px`, top: `${top}px` });
+  }
+
+  /** Uploads files and adds them: into `slot` when they were dropped on one, else as a tap adds. */
+  async addPhotos(files, slot) {
     const progress = $('upload-progress');
     progress.hidden = false;
     $('upload-text').textContent = `Uploading ${files.length} photo${files.length === 1 ? '' : 's'}…`;
@@ -206,9 +290,13 @@ export class Editor {
         toast(failure.message.startsWith(failure.file) ? failure.message : `${failure.file}: ${failure.message}`, 'error');
       }
       const edits = (result.photos ?? []).map((photo) => ({ op: 'addItem', id: newID(), content: { type: 'photo', ref: photo.id } }));
+      if (edits.length && slot !== undefined) edits.splice(1, 0, { op: 'placeInSlot', id: edits[0].id, slot });
+      this.clearTrayTarget();
+      if (result.photos?.length) this.loadTray();
       if (edits.length) {
         await this.commit(edits);
-        toast(`Added ${edits.length} photo${edits.length === 1 ? '' : 's'}`, 'success');
+        const added = result.photos.length;
+        toast(`Added ${added} photo${added === 1 ? '' : 's'}`, 'success');
       }
     } catch (error) {
       setStatus(`Upload failed: ${error.message}`, 'error');
@@ -220,4 +308,4 @@ export class Editor {
   }
 }
 
-mixin(Editor, CanvasView, Gestures, Dialogs, Lifting);
+mixin(Editor, CanvasView, Gestures, Dialogs, Lifting, Panels);

@@ -13,47 +13,144 @@ export class Gestures {
 
   setUpCanvas() {
     const canvas = $('canvas');
+    this.pointers = new Map();
     this.listen(canvas, 'pointerdown', (event) => this.pointerDown(event));
     this.listen(window, 'pointermove', (event) => this.pointerMove(event));
     this.listen(window, 'pointerup', (event) => this.pointerUp(event));
+    this.listen(window, 'pointercancel', (event) => this.pointerUp(event));
     this.listen(canvas, 'wheel', (event) => this.wheel(event), { passive: false });
     this.listen(canvas, 'focusin', (event) => {
       const element = event.target.closest('.item');
       if (element && element.dataset.id !== this.selected) this.select(element.dataset.id);
     });
     this.listen(document, 'keydown', (event) => this.key(event));
-    this.listen(window, 'resize', () => this.render());
+    // The stage changes size with the window and when a phone's sheet opens or closes: the
+    // canvas is fitted again, once per frame at most.
+    let pending = 0;
+    const observer = new ResizeObserver(() => {
+      cancelAnimationFrame(pending);
+      pending = requestAnimationFrame(() => { if (!this.gesture) this.render(); });
+    });
+    observer.observe($('stage'));
+    this.listeners.push(() => observer.disconnect());
+    // Files from the desktop and photos from the tray can be dropped: on an empty frame they
+    // fill it, on a photo they replace it, anywhere else they are added as a tap adds them.
     const stage = $('stage');
-    this.listen(stage, 'dragover', (event) => { event.preventDefault(); stage.classList.add('dropping'); });
-    this.listen(stage, 'dragleave', () => stage.classList.remove('dropping'));
+    const dropTarget = (event) => {
+      const slot = event.target.closest?.('.slot-empty');
+      if (slot) return { slot: Number(slot.dataset.slot), element: slot };
+      const item = this.itemAt(this.toPoints(event));
+      if (item?.content.type === 'photo') {
+        return { replace: item.id, element: $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`) };
+      }
+      return null;
+    };
+    const mark = (target) => {
+      for (const element of $('canvas').querySelectorAll('.drop-target')) element.classList.remove('drop-target');
+      target?.element?.classList.add('drop-target');
+    };
+    this.listen(stage, 'dragover', (event) => {
+      event.preventDefault();
+      stage.classList.add('dropping');
+      mark(dropTarget(event));
+    });
+    this.listen(stage, 'dragleave', (event) => {
+      if (!stage.contains(event.relatedTarget)) { stage.classList.remove('dropping'); mark(null); }
+    });
     this.listen(stage, 'drop', (event) => {
       event.preventDefault();
       stage.classList.remove('dropping');
+      const target = dropTarget(event);
+      mark(null);
+      const photo = event.dataTransfer.getData('application/x-collage-photo');
+      if (photo) {
+        if (target?.slot !== undefined) this.fillSlot(target.slot, photo);
+        else if (target?.replace) this.replacePhoto(target.replace, photo);
+        else this.usePhoto(photo);
+        return;
+      }
       const files = [...event.dataTransfer.files].filter((file) => file.type.startsWith('image/') || /\.(heic|heif|avif)$/i.test(file.name));
-      if (files.length) this.addPhotos(files);
+      if (files.length) this.addPhotos(files, target?.slot);
     });
   }
 
   pointerDown(event) {
+    this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    // A second finger on the canvas turns the gesture into a pinch: resize and turn together
+    // (or zoom the picture, in crop mode).
+    if (this.pointers.size === 2 && this.gesture && event.pointerType === 'touch') {
+      event.preventDefault();
+      this.startPinch();
+      return;
+    }
+    if (event.target.closest('.slot-empty button')) return;
     // The selection's handles sit above every item, so they are found first.
     const element = event.target.closest('.selection') ?? event.target.closest('.item');
-    if (!element) { this.select(null); return; }
+    if (!element) { this.stopLiftMode(); this.select(null); this.setCropMode(false); return; }
     const item = this.collage.items.find((candidate) => candidate.id === element.dataset.id);
     if (!item) return;
     event.preventDefault();
-    if (this.liftMode) { this.liftAt(item, this.toPoints(event)); return; }
+    if (this.liftMode) {
+      // The click lifts from the chosen photo wherever it lands on it, even through a sticker.
+      const chosen = this.selectedItem();
+      const point = this.toPoints(event);
+      const onChosen = chosen && topmostItem([chosen], point)?.id === chosen.id;
+      if (onChosen) this.liftAt(chosen, point); else this.stopLiftMode();
+      return;
+    }
+    if (item.id !== this.selected) this.setCropMode(false);
     this.select(item.id);
     const start = this.toPoints(event);
     let kind = 'move';
     if (event.target.classList.contains('resize')) kind = 'resize';
     else if (event.target.classList.contains('rotate')) kind = 'rotate';
-    else if (event.shiftKey && item.content.type === 'photo') kind = 'pan';
-    this.gesture = { kind, item, start, frame: { ...item.frame }, rotation: item.rotation, crop: item.crop, moved: false };
+    else if ((event.shiftKey || this.cropMode) && item.content.type === 'photo') kind = 'pan';
+    this.gesture = {
+      kind, item, start, pointer: event.pointerId, frame: { ...item.frame }, rotation: item.rotation, crop: item.crop, moved: false,
+    };
+  }
+
+  /** The two fingers' distance and angle, from which a pinch scales and turns. */
+  fingers() {
+    const [a, b] = [...this.pointers.values()];
+    return { distance: Math.hypot(b.x - a.x, b.y - a.y), angle: (Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI };
+  }
+
+  startPinch() {
+    const item = this.gesture.item;
+    const media = this.doc.media[item.content.ref];
+    this.gesture = {
+      kind: 'pinch', item, start: this.fingers(), frame: { ...item.frame }, rotation: item.rotation, moved: true,
+      crop: item.crop ?? (media ? { focus: media.focus ?? { x: 0.5, y: 0.5 }, zoom: 1 } : null),
+      zoomCrop: this.cropMode && item.content.type === 'photo',
+    };
+  }
+
+  pinchMove() {
+    const gesture = this.gesture;
+    const item = gesture.item;
+    const now = this.fingers();
+    const factor = Math.max(0.05, now.distance / Math.max(1, gesture.start.distance));
+    if (gesture.zoomCrop) {
+      const base = item.crop ?? gesture.crop;
+      gesture.crop = { focus: base.focus, zoom: Math.round(Math.min(20, Math.max(1, base.zoom * factor)) * 1000) / 1000 };
+    } else {
+      const f = item.frame;
+      const cx = f.x + f.width / 2, cy = f.y + f.height / 2;
+      const side = this.app.minimumItemSide;
+      const width = Math.max(side, f.width * factor), height = Math.max(side, f.height * factor);
+      gesture.frame = { x: cx - width / 2, y: cy - height / 2, width, height };
+      gesture.rotation = ((item.rotation + now.angle - gesture.start.angle + 540) % 360) - 180;
+    }
+    this.preview(item, gesture.frame, gesture.rotation, gesture.zoomCrop ? gesture.crop : item.crop);
   }
 
   pointerMove(event) {
+    if (this.pointers.has(event.pointerId)) this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     const gesture = this.gesture;
     if (!gesture) return;
+    if (gesture.kind === 'pinch') { if (this.pointers.size >= 2) this.pinchMove(); return; }
+    if (gesture.pointer !== event.pointerId) return;
     const point = this.toPoints(event);
     const dx = point.x - gesture.start.x, dy = point.y - gesture.start.y;
     if (Math.abs(dx) + Math.abs(dy) > 1) gesture.moved = true;
@@ -63,13 +160,20 @@ export class Gestures {
       gesture.frame = { ...f, x: f.x + dx, y: f.y + dy };
       const target = this.itemAt(point, item.id);
       for (const element of $('canvas').querySelectorAll('.item')) {
-        element.classList.toggle('drop-target', !!target && element.dataset.id === target.id && item.slot !== undefined);
+        element.classList.toggle('drop-target', !!target && element.dataset.id === target.id && item.slot !== undefined
+          && target.slot !== undefined);
+      }
+      const slot = item.content.type === 'photo' ? this.emptySlotAt(point) : null;
+      for (const element of $('canvas').querySelectorAll('.slot-empty')) {
+        element.classList.toggle('drop-target', Number(element.dataset.slot) === slot);
       }
     } else if (gesture.kind === 'resize') {
       gesture.frame = { ...f, width: Math.max(this.app.minimumItemSide, f.width + dx), height: Math.max(this.app.minimumItemSide, f.height + dy) };
     } else if (gesture.kind === 'rotate') {
+      // The turn follows the pointer around the centre from where it was grabbed.
       const cx = f.x + f.width / 2, cy = f.y + f.height / 2;
-      let degrees = (Math.atan2(point.y - cy, point.x - cx) * 180) / Math.PI + 90;
+      const angle = (p) => (Math.atan2(p.y - cy, p.x - cx) * 180) / Math.PI;
+      let degrees = item.rotation + angle(point) - angle(gesture.start);
       if (event.shiftKey) degrees = Math.round(degrees / 15) * 15;
       gesture.rotation = ((degrees + 540) % 360) - 180;
     } else if (gesture.kind === 'pan') {
@@ -90,14 +194,32 @@ export class Gestures {
   }
 
   pointerUp(event) {
+    this.pointers.delete(event.pointerId);
     const gesture = this.gesture;
+    if (gesture?.kind !== 'pinch' && gesture?.pointer !== undefined && gesture.pointer !== event.pointerId) return;
     this.gesture = null;
-    if (!gesture || !gesture.moved) return;
+    if (!gesture || !gesture.moved) { this.placeItemTools(); return; }
     const item = gesture.item;
     const round = (value) => Math.round(value * 100) / 100;
+    if (gesture.kind === 'pinch') {
+      const f = gesture.frame;
+      if (gesture.zoomCrop) {
+        this.commit([{ op: 'setCrop', id: item.id, crop: gesture.crop }]);
+      } else {
+        this.commit([
+          { op: 'resizeItem', id: item.id, frame: { x: round(f.x), y: round(f.y), width: round(f.width), height: round(f.height) } },
+          { op: 'rotateItem', id: item.id, degrees: round(gesture.rotation) },
+        ]);
+      }
+      return;
+    }
     if (gesture.kind === 'move') {
-      const target = this.itemAt(this.toPoints(event), item.id);
-      if (target && item.slot !== undefined) {
+      const point = this.toPoints(event);
+      const target = this.itemAt(point, item.id);
+      const slot = this.emptySlotAt(point);
+      if (slot !== null && item.content.type === 'photo') {
+        this.commit([{ op: 'placeInSlot', id: item.id, slot }]);
+      } else if (target && item.slot !== undefined && target.slot !== undefined) {
         this.commit([{ op: 'swapContents', first: item.id, second: target.id }]);
       } else {
         this.commit([{ op: 'moveItem', id: item.id, origin: { x: round(gesture.frame.x), y: round(gesture.frame.y) } }]);
@@ -110,6 +232,14 @@ export class Gestures {
     } else if (gesture.kind === 'pan') {
       this.commit([{ op: 'setCrop', id: item.id, crop: gesture.crop }]);
     }
+  }
+
+  /** The empty layout slot under a point (canvas points), or null. */
+  emptySlotAt(point) {
+    const filled = new Set(this.collage.items.map((item) => item.slot).filter((slot) => slot !== undefined));
+    const index = (this.doc.layout?.slots ?? []).findIndex((frame, slot) => !filled.has(slot)
+      && point.x >= frame.x && point.x <= frame.x + frame.width && point.y >= frame.y && point.y <= frame.y + frame.height);
+    return index < 0 ? null : index;
   }
 
   wheel(event) {
@@ -139,7 +269,12 @@ export class Gestures {
       return;
     }
     if (mod && event.key.toLowerCase() === 'y') { event.preventDefault(); this.redo(); return; }
-    if (event.key === 'Escape') { this.liftMode = false; $('canvas').classList.remove('lift-mode'); this.select(null); return; }
+    if (event.key === 'Escape') {
+      // Escape leaves a mode first (lifting, cropping), and only then lets go of the selection.
+      if (this.liftMode || this.cropMode) { this.stopLiftMode(); this.setCropMode(false); return; }
+      this.select(null);
+      return;
+    }
     if (event.key === 'Enter' && this.liftMode) { event.preventDefault(); this.liftAt(this.selectedItem(), null); return; }
     const item = this.selectedItem();
     if (!item) return;
@@ -148,8 +283,7 @@ export class Gestures {
     if (event.target.closest('button, a, [role=toolbar]')) return;
     if (event.key === 'Delete' || event.key === 'Backspace') {
       event.preventDefault();
-      this.selected = null;
-      this.commit([{ op: 'removeItem', id: item.id }]);
+      this.deleteSelected();
       return;
     }
     if (event.key === '[' || event.key === ']' || event.key === '{' || event.key === '}') {

@@ -8,15 +8,27 @@ export class Lifting {
   startLift() {
     const item = this.selectedItem();
     if (!item || item.content.type !== 'photo') return;
+    this.setCropMode(false);
     this.liftMode = true;
     $('canvas').classList.add('lift-mode');
+    $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`)?.classList.add('lift-target');
     setStatus('Click the subject to lift it (Enter lifts every subject, Escape cancels)');
+    this.showModeHint();
+  }
+
+  /** Leaves lift mode without lifting. */
+  stopLiftMode() {
+    if (!this.liftMode) return;
+    this.liftMode = false;
+    $('canvas').classList.remove('lift-mode');
+    for (const element of $('canvas').querySelectorAll('.lift-target')) element.classList.remove('lift-target');
+    this.showModeHint();
+    setStatus('All changes saved');
   }
 
   /** Lifts the subject under `point` (canvas points), or every subject when `point` is null. */
   async liftAt(item, point) {
-    this.liftMode = false;
-    $('canvas').classList.remove('lift-mode');
+    this.stopLiftMode();
     if (!item || item.content.type !== 'photo') return;
     const media = this.doc.media[item.content.ref];
     const body = { outline: 0 };

@@ -18,6 +18,42 @@ export function templatePreview(template) {
   return svg;
 }
 
+/**
+ * A layout drawn in a canvas's shape, each slot filled with one of `photos` (thumbnail URLs, in
+ * slot order) and the rest grey: how the collage would look with it, not an abstract diagram.
+ */
+export function layoutPreview(template, canvas, photos = []) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const long = Math.max(canvas.width, canvas.height);
+  const width = (100 * canvas.width) / long, height = (100 * canvas.height) / long;
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.setAttribute('aria-hidden', 'true');
+  const back = document.createElementNS(ns, 'rect');
+  Object.entries({ width, height, fill: 'white' }).forEach(([key, value]) => back.setAttribute(key, value));
+  svg.append(back);
+  const unique = `p${Math.random().toString(36).slice(2, 8)}`;
+  template.unitSlots.forEach((slot, index) => {
+    const box = {
+      x: slot.x * width + 1.5, y: slot.y * height + 1.5,
+      width: Math.max(1, slot.width * width - 3), height: Math.max(1, slot.height * height - 3),
+    };
+    const rect = document.createElementNS(ns, 'rect');
+    Object.entries({ ...box, rx: 2, fill: '#c7d2e4' }).forEach(([key, value]) => rect.setAttribute(key, value));
+    svg.append(rect);
+    if (!photos[index]) return;
+    const clip = document.createElementNS(ns, 'clipPath');
+    clip.id = `${unique}-${index}`;
+    const shape = rect.cloneNode();
+    clip.append(shape);
+    const image = document.createElementNS(ns, 'image');
+    Object.entries({ ...box, href: photos[index], preserveAspectRatio: 'xMidYMid slice', 'clip-path': `url(#${clip.id})` })
+      .forEach(([key, value]) => image.setAttribute(key, value));
+    svg.append(clip, image);
+  });
+  return svg;
+}
+
 /** Replaces a select's options with [value, label] pairs. */
 export function fillSelect(select, options, selected) {
   select.replaceChildren(...options.map(([value, label]) => {
@@ -99,7 +135,7 @@ export function ask({ title, message = '', value = undefined, confirm = 'OK', da
  * for what finished in the background (an upload, an export, a lift) and what went wrong, so
  * it is not overwritten by the next "All changes saved".
  */
-export function toast(text, kind = 'info') {
+export function toast(text, kind = 'info', action = null) {
   const region = $('toasts');
   const card = document.createElement('div');
   card.className = `toast ${kind}`;
@@ -111,12 +147,23 @@ export function toast(text, kind = 'info') {
   close.className = 'toast-close';
   close.setAttribute('aria-label', 'Dismiss');
   close.textContent = '×';
+  let acted = false;
   const dismiss = () => card.remove();
   close.addEventListener('click', dismiss);
-  card.append(message, close);
+  card.append(message);
+  // An action (Undo) keeps the message up a little longer, so there is time to press it.
+  if (action) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'toast-action';
+    button.textContent = action.label;
+    button.addEventListener('click', () => { acted = true; dismiss(); action.run(); });
+    card.append(button);
+  }
+  card.append(close);
   region.append(card);
   // Only the newest few stay: a burst of failed files must not cover the canvas.
   while (region.children.length > 4) region.firstElementChild.remove();
-  setTimeout(dismiss, kind === 'error' ? 9000 : 4500);
+  setTimeout(() => { dismiss(); if (!acted) action?.expired?.(); }, action?.timeout ?? (kind === 'error' ? 9000 : 4500));
   return card;
 }

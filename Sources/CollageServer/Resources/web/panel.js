@@ -1,0 +1,289 @@
+// The side panel (a bottom sheet on a phone): Photos, Layouts, Background and Stickers tabs.
+import { api, setStatus } from './api.js';
+import { $, layoutPreview, newID, toast } from './ui.js';
+
+/** Curated backgrounds: a few calm palettes and see-through, beside the custom colour. */
+const palettes = [
+  ['Neutrals', [['White', '#ffffff'], ['Paper', '#f6f1e7'], ['Linen', '#ece4d4'], ['Stone', '#d6d3d1'], ['Charcoal', '#2b2b2e'], ['Black', '#000000']]],
+  ['Pastels', [['Blush', '#fde2e4'], ['Mint', '#dcefe6'], ['Sky', '#dde7fb'], ['Butter', '#fff1c1'], ['Lilac', '#eadcf8'], ['Peach', '#ffe0cc']]],
+  ['Bold', [['Tomato', '#e63946'], ['Marigold', '#f4a261'], ['Teal', '#2a9d8f'], ['Forest', '#264d3b'], ['Navy', '#1d3557'], ['Plum', '#5b2a6e']]],
+];
+const transparentBackground = '#ffffff00';
+const tabs = ['photos', 'layouts', 'background', 'stickers'];
+
+/** Methods of the editor (mixed into `Editor`); `this` is the editor. */
+export class Panels {
+  setUpPanel() {
+    for (const name of tabs) {
+      const tab = $(`tab-${name}`);
+      this.listen(tab, 'click', () => this.showTab(name, { toggle: true }));
+      this.listen(tab, 'keydown', (event) => {
+        const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+        if (!step) return;
+        event.preventDefault();
+        const next = tabs[(tabs.indexOf(name) + step + tabs.length) % tabs.length];
+        this.showTab(next);
+        $(`tab-${next}`).focus();
+      });
+    }
+    this.listen($('tray-target-cancel'), 'click', () => this.clearTrayTarget());
+    this.buildSwatches();
+    const sliders = [['spacing-input', 'spacing'], ['padding-input', 'padding'], ['radius-input', 'cornerRadius']];
+    for (const [id, field] of sliders) {
+      const input = $(id);
+      this.listen(input, 'input', () => this.showSliderValues());
+      this.listen(input, 'change', () => this.setStyle({ [field]: Number(input.value) }));
+    }
+    this.listen($('background-input'), 'input', () => { $('background-value').textContent = $('background-input').value; });
+    this.listen($('background-input'), 'change', () => this.setStyle({ background: $('background-input').value }));
+    this.listen($('outline-input'), 'input', () => { $('outline-value').textContent = `${$('outline-input').value} pt`; });
+    this.listen($('outline-input'), 'change', () => this.setStickerStyle({ outline: Number($('outline-input').value) }));
+    this.listen($('shadow-input'), 'change', () => this.setStickerStyle({ shadow: $('shadow-input').checked }));
+    this.loadTray();
+  }
+
+  /**
+   * Shows one tab. On a phone the tabs are a bottom bar and a tab opens a sheet: pressing the
+   * open tab again closes it, and the canvas takes the room back.
+   */
+  showTab(name, { toggle = false, open = true } = {}) {
+    const panel = $('panel');
+    const wasOpen = panel.classList.contains('sheet-open');
+    const current = tabs.find((tab) => $(`tab-${tab}`).getAttribute('aria-selected') === 'true');
+    for (const tab of tabs) {
+      const selected = tab === name;
+      $(`tab-${tab}`).setAttribute('aria-selected', String(selected));
+      $(`tab-${tab}`).tabIndex = selected ? 0 : -1;
+      $(`panel-${tab}`).hidden = !selected;
+    }
+    const sheet = toggle && wasOpen && current === name ? false : open;
+    panel.classList.toggle('sheet-open', sheet);
+    if (name === 'layouts') this.drawLayouts();
+    if (name === 'stickers') this.drawStickerTray();
+  }
+
+  isPhone() { return window.matchMedia('(max-width: 700px)').matches; }
+
+  /** The library's photos, newest first, as a tray to tap or drag into the collage. */
+  async loadTray() {
+    let photos = [];
+    try {
+      photos = await api.photos();
+    } catch (error) {
+      toast(`Your photos could not be listed: ${error.message}`, 'error');
+    }
+    if (this.closed) return;
+    photos.sort((a, b) => Date.parse(b.imported) - Date.parse(a.imported));
+    this.trayPhotos = photos;
+    $('tray-empty').hidden = photos.length > 0;
+    $('photo-tray').replaceChildren(...photos.map((photo) => {
+      const entry = document.createElement('li');
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.draggable = true;
+      button.dataset.photo = photo.id;
+      button.setAttribute('aria-label', `Add ${photo.name}`);
+      button.title = photo.name;
+      const image = document.createElement('img');
+      image.src = photo.thumbnail;
+      image.alt = '';
+      image.loading = 'lazy';
+      button.append(image);
+      button.addEventListener('click', () => this.usePhoto(photo.id));
+      button.addEventListener('dragstart', (event) => {
+        event.dataTransfer.setData('application/x-collage-photo', photo.id);
+        event.dataTransfer.effectAllowed = 'copy';
+      });
+      entry.append(button);
+      return entry;
+    }));
+  }
+
+  /**
+   * What tapping a tray photo does: fills the slot whose "+" was pressed, replaces the photo
+   * Replace was pressed for, or adds it (into the first empty slot, else on top).
+   */
+  usePhoto(photoID) {
+    const target = this.trayTarget;
+    this.clearTrayTarget();
+    if (target?.slot !== undefined) return this.fillSlot(target.slot, photoID);
+    if (target?.replace) return this.replacePhoto(target.replace, photoID);
+    const id = newID();
+    return this.commit([{ op: 'addItem', id, content: { type: 'photo', ref: photoID } }]).then(() => {
+      if (this.isPhone()) this.showTab('photos', { open: false });
+    });
+  }
+
+  /** Puts a photo in one slot of the layout. */
+  fillSlot(slot, photoID) {
+    const id = newID();
+    return this.commit([
+      { op: 'addItem', id, content: { type: 'photo', ref: photoID } },
+      { op: 'placeInSlot', id, slot },
+    ]);
+  }
+
+  /** Swaps the picture in a photo's frame for another, keeping the frame and its place. */
+  replacePhoto(itemID, photoID) {
+    const old = this.collage.items.find((item) => item.id === itemID);
+    if (!old) return null;
+    const id = newID();
+    const edits = [{ op: 'removeItem', id: itemID }];
+    if (old.slot !== undefined) {
+      edits.push({ op: 'addItem', id, content: { type: 'photo', ref: photoID } }, { op: 'placeInSlot', id, slot: old.slot });
+    } else {
+      edits.push({ op: 'addItem', id, content: { type: 'photo', ref: photoID }, frame: old.frame });
+      if (old.rotation) edits.push({ op: 'rotateItem', id, degrees: old.rotation });
+    }
+    return this.commit(edits).then(() => this.select(id));
+  }
+
+  /** The tray is opened for one purpose (a slot's "+", Replace): the banner says which. */
+  setTrayTarget(target, text) {
+    this.trayTarget = target;
+    $('tray-target-text').textContent = text;
+    $('tray-target').hidden = false;
+    this.showTab('photos');
+    $('photo-tray').querySelector('button')?.focus();
+  }
+
+  clearTrayTarget() {
+    this.trayTarget = null;
+    $('tray-target').hidden = true;
+  }
+
+  buildSwatches() {
+    const swatch = (name, value) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = value === transparentBackground ? 'swatch clear' : 'swatch';
+      if (value !== transparentBackground) button.style.background = value;
+      button.dataset.colour = value;
+      button.title = name;
+      button.setAttribute('aria-label', `${name} background`);
+      button.addEventListener('click', () => this.setStyle({ background: value }));
+      return button;
+    };
+    $('swatches').replaceChildren(...palettes.map(([title, colours]) => {
+      const group = document.createElement('div');
+      group.className = 'palette';
+      const heading = document.createElement('h3');
+      heading.textContent = title;
+      const row = document.createElement('div');
+      row.append(...colours.map(([name, value]) => swatch(name, value)));
+      if (title === 'Neutrals') row.append(swatch('See-through', transparentBackground));
+      group.append(heading, row);
+      return group;
+    }));
+  }
+
+  /** Changes some of the style's fields, keeping the rest as the collage has them. */
+  setStyle(fields) { return this.commit([{ op: 'setStyle', style: { ...this.collage.style, ...fields } }]); }
+
+  setStickerStyle(fields) {
+    const item = this.selectedItem();
+    if (!item || item.content.type !== 'sticker') return null;
+    const style = { outline: 0, shadow: false, ...item.stickerStyle, ...fields };
+    return this.commit([{ op: 'setStickerStyle', id: item.id, style }]);
+  }
+
+  showSliderValues() {
+    $('spacing-value').textContent = `${$('spacing-input').value} pt`;
+    $('padding-value').textContent = `${$('padding-input').value} pt`;
+    $('radius-value').textContent = `${$('radius-input').value} pt`;
+  }
+
+  /** The panel's controls follow the collage (after every save, an undo, another tab's edit). */
+  updatePanel() {
+    const style = this.collage.style;
+    const background = style.background.toLowerCase();
+    for (const button of $('swatches').querySelectorAll('.swatch')) {
+      const value = button.dataset.colour;
+      const same = value === transparentBackground ? background.length === 9 && background.endsWith('00') : background === value;
+      button.setAttribute('aria-pressed', String(same));
+    }
+    if (document.activeElement !== $('background-input')) $('background-input').value = background.slice(0, 7);
+    $('background-value').textContent = background.length === 9 && background.endsWith('00') ? 'See-through' : background.slice(0, 7);
+    $('spacing-input').value = style.spacing;
+    $('padding-input').value = style.padding;
+    $('radius-input').value = style.cornerRadius;
+    this.showSliderValues();
+    if (!$('panel-layouts').hidden) this.drawLayouts();
+    if (!$('panel-stickers').hidden) this.drawStickerTray();
+    const item = this.selectedItem();
+    const sticker = item?.content.type === 'sticker' ? item : null;
+    $('sticker-style').hidden = !sticker;
+    if (sticker) {
+      $('outline-input').value = sticker.stickerStyle?.outline ?? 0;
+      $('outline-value').textContent = `${$('outline-input').value} pt`;
+      $('shadow-input').checked = !!sticker.stickerStyle?.shadow;
+    }
+  }
+
+  /** The collage's photos in layout order (slotted ones by slot, then the free ones). */
+  photosInOrder() {
+    const photos = this.collage.items.filter((item) => item.content.type === 'photo');
+    const slotted = photos.filter((item) => item.slot !== undefined).sort((a, b) => a.slot - b.slot);
+    return [...slotted, ...photos.filter((item) => item.slot === undefined)]
+      .map((item) => this.doc.media[item.content.ref]?.thumbnail).filter(Boolean);
+  }
+
+  /** Every layout, drawn in the collage's shape with the person's own photos. */
+  drawLayouts() {
+    const canvas = this.collage.canvas;
+    const photos = this.photosInOrder();
+    const key = [this.collage.template, canvas.width, canvas.height, ...photos].join('|');
+    if (key === this.drawnLayouts) return;
+    this.drawnLayouts = key;
+    $('layout-grid').replaceChildren(...this.app.templates.map((template) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'layout-option';
+      button.setAttribute('aria-pressed', String(template.id === this.collage.template));
+      button.setAttribute('aria-label', `${template.name}, ${template.slots} photos${template.premium ? ', premium' : ''}`);
+      const name = document.createElement('span');
+      name.textContent = template.name;
+      button.append(layoutPreview(template, canvas, photos), name);
+      if (template.premium) {
+        const badge = document.createElement('span');
+        badge.className = 'premium';
+        badge.textContent = '★ Pro';
+        badge.setAttribute('aria-hidden', 'true');
+        button.append(badge);
+      }
+      button.addEventListener('click', () => this.chooseLayout(template));
+      return button;
+    }));
+  }
+
+  async chooseLayout(template) {
+    await this.commit([{ op: 'applyTemplate', template: template.id }]);
+    const loose = this.collage.items.filter((item) => item.content.type === 'photo' && item.slot === undefined);
+    if (this.collage.template === template.id && loose.length) {
+      const text = `${template.name} has ${template.slots} slots: ${loose.length} photo${loose.length === 1 ? ' is' : 's are'} `
+        + 'stacked in front, at the centre';
+      setStatus(text);
+      toast(text);
+    }
+  }
+
+  /** The collage's stickers: tapping one selects it, and its outline and shadow are set below. */
+  drawStickerTray() {
+    const stickers = this.collage.items.filter((item) => item.content.type === 'sticker');
+    $('sticker-hint').hidden = stickers.length > 0 && !!this.selectedItem();
+    $('sticker-tray').replaceChildren(...stickers.map((item, index) => {
+      const entry = document.createElement('li');
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.setAttribute('aria-label', `Select sticker ${index + 1}`);
+      button.setAttribute('aria-pressed', String(item.id === this.selected));
+      const image = document.createElement('img');
+      image.src = this.doc.media[item.content.ref]?.thumbnail ?? '';
+      image.alt = '';
+      button.append(image);
+      button.addEventListener('click', () => this.select(item.id));
+      entry.append(button);
+      return entry;
+    }));
+  }
+}

@@ -1,0 +1,314 @@
+"""Browser tests of the editor's design: the side panel and its tabs, empty frames as drop
+targets, the floating item tools, delete with undo, two tabs on one collage, the phone layout
+with touch, "new from photos", and an automated accessibility check (axe-core)."""
+import json
+import math
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+from test_editor import (ROOT, SAMPLES, SCREENSHOTS, add_photos, api, collage_id, edit, new_collage, reopen,
+                         saved, wait_for_images)
+
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 820, "height": 1180}
+LAPTOP = {"width": 1280, "height": 900}
+
+
+def document(page):
+    return api(page, f"/api/collages/{collage_id(page)}")["collage"]
+
+
+def set_range(page, selector, value):
+    """Moves a slider as a hand does: `input` while dragging, `change` on release."""
+    page.eval_on_selector(selector, """(input, value) => {
+        input.value = value;
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+    }""", value)
+
+
+def test_the_panel_tabs_switch_and_follow_the_keyboard(page):
+    new_collage(page, layout="grid2x2")
+    for name in ["layouts", "background", "stickers", "photos"]:
+        page.click(f"#tab-{name}")
+        expect(page.locator(f"#panel-{name}")).to_be_visible()
+        expect(page.locator(f"#tab-{name}")).to_have_attribute("aria-selected", "true")
+        assert page.locator(".tab-panel:visible").count() == 1
+    # Arrow keys move along the tabs, as in any tab list.
+    page.locator("#tab-photos").focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#tab-layouts")).to_be_focused()
+    expect(page.locator("#panel-layouts")).to_be_visible()
+
+
+def test_an_empty_frame_is_filled_from_the_tray_by_plus_or_by_drag(page):
+    new_collage(page, layout="grid2x2")
+    add_photos(page, ["coffee.png"])
+    expect(page.locator(".slot-empty")).to_have_count(3)
+    expect(page.locator("#photo-tray button")).to_have_count(1)
+    # The "+" of the last frame opens the tray for that frame: the photo goes there, not in
+    # the first empty one.
+    page.click("button[aria-label='Add a photo to frame 4']")
+    expect(page.locator("#tray-target")).to_contain_text("frame 4")
+    page.locator("#photo-tray button").first.click()
+    saved(page)
+    items = document(page)["items"]
+    assert [item.get("slot") for item in items] == [0, 3], items
+    expect(page.locator("#tray-target")).to_be_hidden()
+    # A tray photo dragged onto an empty frame fills that frame.
+    page.locator("#photo-tray button").first.drag_to(page.locator(".slot-empty[data-slot='2']"))
+    saved(page)
+    assert sorted(item.get("slot") for item in document(page)["items"]) == [0, 2, 3]
+    # Replace: the selected photo's frame gets another picture and keeps its place.
+    add = page.locator("#photo-tray button")
+    page.set_input_files("#file-input", [str(SAMPLES / "chelsea.png")])
+    expect(add).to_have_count(2, timeout=30000)
+    saved(page)
+    before = document(page)["items"]
+    first = page.locator(".item").first
+    first.click()
+    expect(page.locator("#item-tools")).to_be_visible()
+    page.click("#replace")
+    expect(page.locator("#tray-target")).to_contain_text("in its place")
+    chelsea = [photo for photo in api(page, "/api/photos") if photo["name"] == "chelsea.png"][0]
+    page.click(f"#photo-tray button[data-photo='{chelsea['id']}']")
+    saved(page)
+    after = document(page)["items"]
+    replaced = [item for item in after if item.get("slot") == 0][0]
+    assert replaced["content"]["ref"] == chelsea["id"] and replaced["frame"] == before[0]["frame"]
+
+
+def test_the_item_tools_float_beside_the_selection_and_delete_can_be_undone(page):
+    new_collage(page, layout="sideBySide")
+    add_photos(page, ["coffee.png", "chelsea.png"])
+    expect(page.locator("#item-tools")).to_be_hidden()
+    photo = page.locator(".item").nth(1)
+    photo.click()
+    tools = page.locator("#item-tools")
+    expect(tools).to_be_visible()
+    # Beside the photo, not in a bar at the top of the page.
+    tb, pb = tools.bounding_box(), photo.bounding_box()
+    assert tb["y"] + tb["height"] <= pb["y"] + 2 or tb["y"] >= pb["y"] + pb["height"] - 2, (tb, pb)
+    assert tb["x"] < pb["x"] + pb["width"] and tb["x"] + tb["width"] > pb["x"], (tb, pb)
+    page.click("#delete-item")
+    saved(page)
+    assert len(document(page)["items"]) == 1
+    undo = page.locator(".toast", has_text="Photo deleted").locator(".toast-action")
+    undo.click()
+    saved(page)
+    assert len(document(page)["items"]) == 2
+    expect(page.locator(".selection")).to_be_visible()
+
+
+def test_background_swatches_and_sliders_show_what_they_set(page):
+    new_collage(page, layout="grid2x2")
+    page.click("#tab-background")
+    page.click("button[aria-label='Mint background']")
+    saved(page)
+    assert document(page)["style"]["background"].lower().startswith("#dcefe6")
+    expect(page.locator("button[aria-label='Mint background']")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#background-value")).to_have_text("#dcefe6")
+    set_range(page, "#spacing-input", 30)
+    saved(page)
+    expect(page.locator("#spacing-value")).to_have_text("30 pt")
+    style = document(page)["style"]
+    assert style["spacing"] == 30 and style["background"].lower().startswith("#dcefe6"), \
+        "a slider changes its own field and keeps the colour"
+    page.click("button[aria-label='See-through background']")
+    saved(page)
+    expect(page.locator("#background-value")).to_have_text("See-through")
+    assert "transparent" in page.locator("#canvas").get_attribute("class")
+    set_range(page, "#radius-input", 24)
+    saved(page)
+    assert document(page)["style"]["background"].lower().endswith("00"), "see-through stays see-through"
+
+
+def test_two_tabs_merge_what_does_not_clash_and_say_what_was_kept(page):
+    new_collage(page, layout="sideBySide")
+    add_photos(page, ["coffee.png", "chelsea.png"])
+    cid = collage_id(page)
+    other = page.context.new_page()
+    other.goto(page.url)
+    saved(other)
+    first, second = [item["id"] for item in document(page)["items"]]
+    # This tab turns the first photo; the other, still on the old version, the second.
+    page.locator(".item").first.focus()
+    page.keyboard.press("]")
+    saved(page)
+    other.locator(".item").nth(1).focus()
+    other.keyboard.press("]")
+    saved(other)
+    expect(other.locator(".toast", has_text="Merged")).to_be_visible()
+    items = {item["id"]: item for item in document(page)["items"]}
+    assert items[first]["rotation"] == 5 and items[second]["rotation"] == 5, "both turns are kept"
+    # Both change the spacing: a real clash; the other tab shows the newer version and says so.
+    page.click("#tab-background")
+    other.click("#tab-background")
+    set_range(page, "#spacing-input", 40)
+    saved(page)
+    set_range(other, "#spacing-input", 10)
+    clash = other.locator(".toast.error", has_text="Both windows changed the spacing")
+    expect(clash).to_be_visible(timeout=20000)
+    expect(clash).to_contain_text("Kept: the other window")
+    assert api(page, f"/api/collages/{cid}")["collage"]["style"]["spacing"] == 40
+    expect(other.locator("#spacing-value")).to_have_text("40 pt")
+    other.close()
+
+
+def touch(page, kind, points):
+    """Sends one multi-touch event through the DevTools protocol (Playwright's own touch screen
+    taps with one finger only)."""
+    session = page.context.new_cdp_session(page) if not hasattr(page, "_cdp") else page._cdp
+    page._cdp = session
+    session.send("Input.dispatchTouchEvent", {
+        "type": kind, "touchPoints": [{"x": x, "y": y, "id": index} for index, (x, y) in enumerate(points)]})
+
+
+@pytest.fixture()
+def phone(browser, server):
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server["url"])
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def test_on_a_phone_the_canvas_is_the_hero_and_touch_moves_pinches_and_turns(phone):
+    page = phone
+    new_collage(page, layout="grid2x2")
+    add_photos(page, ["coffee.png", "chelsea.png"])
+    expect(page.locator("#panel-photos")).to_be_hidden()  # the sheet starts closed
+    canvas = page.locator("#canvas").bounding_box()
+    assert canvas["width"] >= PHONE["width"] * 0.85, canvas
+    tabs = page.locator(".tabs").bounding_box()
+    assert tabs["y"] + tabs["height"] >= PHONE["height"] - 2, "the tabs are a bar at the bottom"
+    assert canvas["y"] + canvas["height"] <= tabs["y"], "the sheet does not cover the canvas"
+    toolbar = page.locator(".editor-top").bounding_box()
+    assert toolbar["height"] <= 56, toolbar
+    # A tab opens a sheet; the canvas makes room and stays whole.
+    page.click("#tab-layouts")
+    expect(page.locator("#panel-layouts")).to_be_visible()
+    sheet = page.locator("#panel").bounding_box()
+    shrunk = page.locator("#canvas").bounding_box()
+    assert shrunk["y"] + shrunk["height"] <= sheet["y"] + 1 and shrunk["width"] > 150, (shrunk, sheet)
+    if SCREENSHOTS:
+        page.screenshot(path=str(ROOT / "docs/images/editor-phone-layouts.jpg"), type="jpeg", quality=80)
+    page.click("#tab-layouts")
+    expect(page.locator("#panel-layouts")).to_be_hidden()
+    page.wait_for_timeout(300)  # the canvas is fitted again to the room the sheet gave back
+
+    cid = collage_id(page)
+    item = document(page)["items"][0]
+    box = page.locator(".item").first.bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    # One finger drags the photo.
+    page.touchscreen.tap(cx, cy)
+    touch(page, "touchStart", [(cx, cy)])
+    for step in range(1, 6):
+        touch(page, "touchMove", [(cx + 6 * step, cy + 4 * step)])
+    touch(page, "touchEnd", [])
+    saved(page)
+    moved = document(page)["items"][0]
+    scale = box["width"] / item["frame"]["width"]
+    assert abs(moved["frame"]["x"] - (item["frame"]["x"] + 30 / scale)) < 3, moved
+    # Two fingers: spreading them grows the photo, turning them turns it.
+    box = page.locator(".item").first.bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    touch(page, "touchStart", [(cx - 30, cy)])
+    touch(page, "touchStart", [(cx - 30, cy), (cx + 30, cy)])
+    end = 0
+    for step in range(1, 9):
+        radius = 30 + 5 * step
+        angle = math.radians(3 * step)
+        end = (radius, angle)
+        touch(page, "touchMove", [(cx - radius * math.cos(angle), cy - radius * math.sin(angle)),
+                                  (cx + radius * math.cos(angle), cy + radius * math.sin(angle))])
+    touch(page, "touchEnd", [])
+    saved(page)
+    pinched = document(page)["items"][0]
+    assert pinched["frame"]["width"] > moved["frame"]["width"] * 1.8, (moved["frame"], pinched["frame"])
+    assert abs(pinched["rotation"] - math.degrees(end[1])) < 2, pinched["rotation"]
+    # In crop mode, one finger pans the picture inside its frame instead of moving the frame.
+    page.click("#crop")
+    expect(page.locator("#mode-hint")).to_contain_text("Drag to move the photo in its frame")
+    box = page.locator(".item").first.bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    touch(page, "touchStart", [(cx, cy)])
+    for step in range(1, 6):
+        touch(page, "touchMove", [(cx + 8 * step, cy)])
+    touch(page, "touchEnd", [])
+    saved(page)
+    cropped = document(page)["items"][0]
+    assert cropped["frame"] == pinched["frame"] and "crop" in cropped, cropped
+    if SCREENSHOTS:
+        page.keyboard.press("Escape")
+        page.screenshot(path=str(ROOT / "docs/images/editor-phone.jpg"), type="jpeg", quality=80)
+    assert api(page, f"/api/collages/{cid}")["collage"]["items"][1]["frame"] == document(page)["items"][1]["frame"]
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, TABLET], ids=["laptop", "tablet"])
+def test_the_panel_and_canvas_share_the_screen(browser, server, viewport):
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.goto(server["url"])
+    new_collage(page, layout="grid2x2")
+    add_photos(page, ["coffee.png"])
+    panel = page.locator("#panel").bounding_box()
+    canvas = page.locator("#canvas").bounding_box()
+    assert panel["x"] + panel["width"] <= canvas["x"], "the panel is beside the canvas"
+    assert canvas["x"] + canvas["width"] <= viewport["width"]
+    assert canvas["width"] >= (viewport["width"] - panel["width"]) * 0.6 or canvas["height"] >= viewport["height"] * 0.6
+    context.close()
+
+
+def test_new_from_photos_suggests_layouts_drawn_with_them(page):
+    page.set_input_files("#start-photos", [str(SAMPLES / name) for name in ["coffee.png", "chelsea.png", "rocket.jpg"]])
+    dialog = page.locator("#suggest-dialog")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#suggest-title")).to_have_text("Choose a layout", timeout=30000)
+    first = page.locator("#suggest-grid .layout-option").first
+    expect(first).to_contain_text("Fits all")
+    # Each suggestion is drawn with the photos just chosen.
+    assert first.locator("image").count() == 3
+    if SCREENSHOTS:
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(ROOT / "docs/images/new-from-photos.jpg"), type="jpeg", quality=80)
+    template = first.get_attribute("data-template")
+    first.click()
+    expect(page.locator("#editor-view")).to_be_visible()
+    saved(page)
+    doc = document(page)
+    assert doc["template"] == template and len(doc["items"]) == 3
+    assert all("slot" in item for item in doc["items"]), "every photo has a frame of the layout"
+
+
+def axe_violations(page):
+    from axe_playwright_python.sync_playwright import Axe
+    results = Axe().run(page)
+    return [violation for violation in results.response["violations"] if violation["impact"] in ("serious", "critical")]
+
+
+def describe(violations):
+    return json.dumps([{"id": v["id"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"][:4]]}
+                       for v in violations], indent=1)
+
+
+def test_no_serious_accessibility_violations(page):
+    new_collage(page, layout="grid2x2")
+    add_photos(page, ["coffee.png", "chelsea.png"])
+    page.locator(".item").first.click()
+    wait_for_images(page)
+    for name in ["photos", "layouts", "background", "stickers"]:
+        page.click(f"#tab-{name}")
+        page.wait_for_timeout(200)
+        violations = axe_violations(page)
+        assert not violations, f"{name} tab: {describe(violations)}"
+    page.click(".brand")
+    expect(page.locator(".collage-card")).to_have_count(1)
+    violations = axe_violations(page)
+    assert not violations, f"library: {describe(violations)}"

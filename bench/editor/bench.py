@@ -1,0 +1,138 @@
+"""Editor benchmark: with 16 photos on the canvas, the time from opening a collage to every photo
+drawn, the frame times while an item is dragged for 3 s (from the page's animation frames and
+Chrome's long-animation-frame timeline), and the tab's JavaScript heap and DOM size after 200
+edits. Bounded in count and time; prints each number beside its budget. Run through
+bench/editor/run."""
+import json
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from PIL import Image
+from playwright.sync_api import sync_playwright
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+COLLAGE = os.path.join(ROOT, ".build", "release", "collage")
+SAMPLES = os.path.join(ROOT, "samples")
+FRAME_BUDGET_MS = 1000 / 60
+
+
+def sixteen_photos(folder):
+    """Sixteen different JPEGs cut from the sample photos (each a real decode for the server)."""
+    sources = sorted(name for name in os.listdir(SAMPLES) if name.lower().endswith((".png", ".jpg")))
+    paths = []
+    for index in range(16):
+        image = Image.open(os.path.join(SAMPLES, sources[index % len(sources)])).convert("RGB")
+        width, height = image.size
+        inset = (index // len(sources)) * 0.08
+        box = (int(width * inset), int(height * inset), int(width * (1 - inset / 2)), int(height * (1 - inset / 2)))
+        path = os.path.join(folder, f"photo{index:02}.jpg")
+        image.crop(box).save(path, quality=90)
+        paths.append(path)
+    return paths
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+def main():
+    library = tempfile.mkdtemp(prefix="collage-bench-editor-")
+    photos = sixteen_photos(tempfile.mkdtemp(prefix="collage-bench-photos-"))
+    server = subprocess.Popen([COLLAGE, "serve", "--port", "0", "--library", library],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = re.search(r"(http://127\.0\.0\.1:\d+/)", server.stdout.readline()).group(1)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+            context = browser.new_context(viewport={"width": 1440, "height": 900})
+            page = context.new_page()
+            page.goto(url)
+            token = page.request.get(url + "api/session").json()["token"]
+            uploaded = page.request.post(url + "api/photos", headers={"X-Collage-Token": token}, multipart={
+                f"photo{index}": {"name": os.path.basename(path), "mimeType": "image/jpeg", "buffer": open(path, "rb").read()}
+                for index, path in enumerate(photos)}).json()
+            ids = [photo["id"] for photo in uploaded["photos"]]
+            assert len(ids) == 16, uploaded
+            created = page.request.post(url + "api/collages", headers={"X-Collage-Token": token},
+                                        data=json.dumps({"title": "Sixteen", "template": "grid3x3", "photos": ids})).json()
+            cid = created["collage"]["id"]
+
+            # Opening: from navigation to every photo decoded and on screen.
+            opens = []
+            for _ in range(5):
+                page.goto(url)
+                page.wait_for_selector("#library-view:not([hidden])")
+                started = time.perf_counter()
+                page.evaluate(f"location.hash = '#/c/{cid}'")
+                page.wait_for_function(
+                    "document.querySelectorAll('#canvas .item img').length === 16 && "
+                    "[...document.querySelectorAll('#canvas .item img')].every((i) => i.complete && i.naturalWidth > 0)",
+                    timeout=60000, polling="raf")
+                opens.append((time.perf_counter() - started) * 1000)
+
+            # Dragging for 3 s: the page records every animation frame and Chrome's long frames.
+            page.evaluate("""() => {
+                window.benchFrames = [];
+                window.benchLong = [];
+                new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.benchLong.push(entry.duration); })
+                    .observe({ type: 'long-animation-frame', buffered: false });
+                let last = performance.now();
+                const tick = (now) => { window.benchFrames.push(now - last); last = now; if (window.benchFrames.length < 2000) requestAnimationFrame(tick); };
+                requestAnimationFrame(tick);
+            }""")
+            box = page.locator("#canvas .item").nth(4).bounding_box()
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            page.mouse.move(x, y)
+            page.mouse.down()
+            started = time.perf_counter()
+            step = 0
+            while time.perf_counter() - started < 3.0 and step < 2000:
+                step += 1
+                page.mouse.move(x + 120 * math.sin(step / 15), y + 80 * math.cos(step / 20))
+            page.mouse.up()
+            frames = page.evaluate("window.benchFrames.splice(0)")[1:]
+            long_frames = page.evaluate("window.benchLong")
+
+            # 200 edits from the keyboard (each one saved through the API), then the heap.
+            page.locator("#canvas .item").nth(2).focus()
+            cdp = context.new_cdp_session(page)
+            cdp.send("Performance.enable")
+            cdp.send("HeapProfiler.collectGarbage")
+            before = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+            edits_started = time.perf_counter()
+            for index in range(200):
+                page.keyboard.press("ArrowRight" if index % 2 == 0 else "ArrowLeft")
+                if index % 20 == 19:
+                    page.wait_for_function("document.getElementById('status').textContent === 'All changes saved'", timeout=60000)
+            page.wait_for_function("document.getElementById('status').textContent === 'All changes saved'", timeout=60000)
+            edits_seconds = time.perf_counter() - edits_started
+            cdp.send("HeapProfiler.collectGarbage")
+            after = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+            browser.close()
+    finally:
+        server.send_signal(2)
+        server.wait(timeout=30)
+
+    p95 = percentile(frames, 0.95)
+    print(f"open a 16-photo collage until every photo is drawn: median {statistics.median(opens):.0f} ms, "
+          f"worst {max(opens):.0f} ms ({len(opens)} opens)")
+    print(f"drag for 3 s: {len(frames)} frames, p50 {percentile(frames, 0.5):.1f} ms, p95 {p95:.1f} ms, "
+          f"worst {max(frames):.1f} ms; budget {FRAME_BUDGET_MS:.1f} ms: p95 is {p95 / FRAME_BUDGET_MS:.2f}x the budget; "
+          f"long animation frames (over 50 ms): {len(long_frames)}")
+    mb = 1024 * 1024
+    print(f"200 edits in {edits_seconds:.1f} s ({200 / edits_seconds:.0f} saved edits a second): JS heap "
+          f"{before['JSHeapUsedSize'] / mb:.1f} MB before, {after['JSHeapUsedSize'] / mb:.1f} MB after; DOM nodes "
+          f"{before['Nodes']:.0f} before, {after['Nodes']:.0f} after")
+    if p95 > FRAME_BUDGET_MS * 1.05:
+        print("bench/editor: the drag's p95 frame time is over the 16.7 ms budget", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
