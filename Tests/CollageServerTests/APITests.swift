@@ -66,6 +66,13 @@ struct APITests {
         let refused = try live.json(
             "POST", "/api/collages/\(id)/edits", #"{"version": 2, "edits": [{"op": "removeItem", "id": "nope"}]}"#)
         #expect(refused.status == 422 && refused.json["error"]["message"].string?.contains("nope") == true)
+        // A slot the layout does not have is named, with the slots it does have.
+        let noSlot = try live.json(
+            "POST", "/api/collages/\(id)/edits",
+            #"{"version": 2, "edits": [{"op": "placeInSlot", "id": "i1", "slot": 5}]}"#)
+        #expect(noSlot.status == 422)
+        #expect(
+            noSlot.json["error"]["message"].string?.contains("no slot 5 in this layout: its slots are 0 to 1") == true)
 
         let renamed = try live.json("PATCH", "/api/collages/\(id)", #"{"title": "Renamed"}"#)
         #expect(renamed.json["collage"]["title"].string == "Renamed" && renamed.json["version"].number == 3)

@@ -71,9 +71,16 @@ def canvas_shot(page):
     # Messages in the corner are the page's, not the collage's: out of the picture.
     page.evaluate("document.querySelectorAll('.toast').forEach((toast) => toast.remove())")
     # So are the empty frames' "+" placeholders: the export leaves an empty frame as background.
-    page.evaluate("document.querySelectorAll('.slot-empty').forEach((slot) => { slot.style.visibility = 'hidden'; })")
-    page.wait_for_timeout(300)
-    box = page.locator("[data-role=canvas]").bounding_box()
+    # (The class stays on the canvas through redraws, which replace the placeholders.)
+    page.evaluate("document.getElementById('canvas').classList.add('bare')")
+    # The canvas is fitted again whenever the stage changes size: wait until it stands still.
+    box = None
+    for _ in range(50):
+        page.wait_for_timeout(150)
+        now = page.locator("[data-role=canvas]").bounding_box()
+        if now == box:
+            break
+        box = now
     left, top = round(box["x"]), round(box["y"])
     return Image.open(io.BytesIO(page.screenshot())).convert("RGB").crop(
         (left, top, left + round(box["width"]), top + round(box["height"])))

@@ -37,6 +37,14 @@ def sixteen_photos(folder):
     return paths
 
 
+def wait_saved(page):
+    for _ in range(600):
+        if page.evaluate("document.getElementById('status').textContent") == "All changes saved":
+            return
+        time.sleep(0.05)
+    raise RuntimeError("the edits were not saved within 30 s")
+
+
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
@@ -69,13 +77,23 @@ def main():
             for _ in range(5):
                 page.goto(url)
                 page.wait_for_selector("#library-view:not([hidden])")
-                started = time.perf_counter()
-                page.evaluate(f"location.hash = '#/c/{cid}'")
-                page.wait_for_function(
-                    "document.querySelectorAll('#canvas .item img').length === 16 && "
-                    "[...document.querySelectorAll('#canvas .item img')].every((i) => i.complete && i.naturalWidth > 0)",
-                    timeout=60000, polling="raf")
-                opens.append((time.perf_counter() - started) * 1000)
+                # Timed in the page (the page's CSP forbids Playwright's wait_for_function): from
+                # the hash change to the first frame painted after the 16th photo decoded.
+                opens.append(page.evaluate("""(cid) => new Promise((resolve) => {
+                    const started = performance.now();
+                    location.hash = `#/c/${cid}`;
+                    const check = () => {
+                        const images = [...document.querySelectorAll('#canvas .item img')];
+                        if (images.length === 16 && images.every((i) => i.complete && i.naturalWidth > 0)) {
+                            requestAnimationFrame(() => resolve(performance.now() - started));
+                        } else if (performance.now() - started > 60000) {
+                            resolve(Infinity);
+                        } else {
+                            requestAnimationFrame(check);
+                        }
+                    };
+                    requestAnimationFrame(check);
+                })""", cid))
 
             # Dragging for 3 s: the page records every animation frame and Chrome's long frames.
             page.evaluate("""() => {
@@ -110,8 +128,8 @@ def main():
             for index in range(200):
                 page.keyboard.press("ArrowRight" if index % 2 == 0 else "ArrowLeft")
                 if index % 20 == 19:
-                    page.wait_for_function("document.getElementById('status').textContent === 'All changes saved'", timeout=60000)
-            page.wait_for_function("document.getElementById('status').textContent === 'All changes saved'", timeout=60000)
+                    wait_saved(page)
+            wait_saved(page)
             edits_seconds = time.perf_counter() - edits_started
             cdp.send("HeapProfiler.collectGarbage")
             after = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
@@ -121,8 +139,8 @@ def main():
         server.wait(timeout=30)
 
     p95 = percentile(frames, 0.95)
-    print(f"open a 16-photo collage until every photo is drawn: median {statistics.median(opens):.0f} ms, "
-          f"worst {max(opens):.0f} ms ({len(opens)} opens)")
+    print(f"open a 16-photo collage until every photo is drawn: first (nothing cached) {opens[0]:.0f} ms, "
+          f"again (the browser's cache warm) median {statistics.median(opens[1:]):.0f} ms of {len(opens) - 1}")
     print(f"drag for 3 s: {len(frames)} frames, p50 {percentile(frames, 0.5):.1f} ms, p95 {p95:.1f} ms, "
           f"worst {max(frames):.1f} ms; budget {FRAME_BUDGET_MS:.1f} ms: p95 is {p95 / FRAME_BUDGET_MS:.2f}x the budget; "
           f"long animation frames (over 50 ms): {len(long_frames)}")

@@ -98,13 +98,21 @@ function deleteWithUndo(collage) {
     api.remove(collage.id, { keepalive: true }).catch((error) => toast(`“${collage.title}” was not deleted: ${error.message}`, 'error'));
   };
   state.deleting.set(collage.id, finish);
-  document.querySelector(`.collage-card[data-id="${CSS.escape(collage.id)}"]`)?.remove();
+  // The Delete button that had the keyboard goes with its card: the keyboard moves to the next
+  // card (or the previous one, or the search), not to the top of the page.
+  const card = document.querySelector(`.collage-card[data-id="${CSS.escape(collage.id)}"]`);
+  const next = card?.nextElementSibling ?? card?.previousElementSibling;
+  card?.remove();
+  (next?.querySelector('a') ?? document.getElementById('library-search')).focus();
   state.collages = state.collages.filter((candidate) => candidate.id !== collage.id);
   document.getElementById('empty-library').hidden = state.collages.length > 0;
   arrangeLibrary();
   toast(`Deleted “${collage.title}”`, 'info', {
     label: 'Undo', timeout: 8000, expired: finish,
-    run: () => { state.deleting.delete(collage.id); showLibrary(); },
+    run: () => {
+      state.deleting.delete(collage.id);
+      if (!document.getElementById('library-view').hidden) showLibrary();
+    },
   });
 }
 
@@ -122,6 +130,8 @@ async function startFromPhotos(files) {
   document.getElementById('suggest-title').textContent = 'Uploading your photos…';
   document.getElementById('suggest-text').textContent = '';
   progress.hidden = false;
+  progress.querySelector('progress').value = 0;
+  progress.querySelector('span').textContent = `Uploading ${files.length} photo${files.length === 1 ? '' : 's'}…`;
   dialog.showModal();
   let result;
   try {
@@ -137,7 +147,8 @@ async function startFromPhotos(files) {
     toast(failure.message.startsWith(failure.file) ? failure.message : `${failure.file}: ${failure.message}`, 'error');
   }
   const photos = result.photos ?? [];
-  if (!photos.length) { dialog.close(); return; }
+  // Cancelled while the photos went up: they stay in the library, and no dialog comes back.
+  if (!photos.length || !dialog.open) { dialog.close(); return; }
   const count = photos.length;
   document.getElementById('suggest-title').textContent = 'Choose a layout';
   document.getElementById('suggest-text').textContent =
@@ -168,12 +179,15 @@ async function startFromPhotos(files) {
       button.append(badge);
     }
     button.addEventListener('click', async () => {
+      // One collage per choice, however often the button is pressed while it is being made.
+      for (const option of grid.querySelectorAll('button')) option.disabled = true;
       try {
         const created = await api.create({ title: 'Untitled', template: template.id, aspect: '1:1', photos: photos.map((photo) => photo.id) });
         dialog.close();
         location.hash = `#/c/${created.collage.id}`;
       } catch (error) {
         toast(error.message, 'error');
+        for (const option of grid.querySelectorAll('button')) option.disabled = false;
       }
     });
     if (index === 0) queueMicrotask(() => button.focus());

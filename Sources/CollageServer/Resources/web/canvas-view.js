@@ -9,7 +9,7 @@ export class CanvasView {
   /** Canvas points to CSS pixels: the canvas fills the stage, with room for the handles. */
   scale() {
     const stage = $('stage');
-    const margin = this.isPhone() ? 24 : 56;
+    const margin = this.isPhone() ? 40 : 56;
     const width = Math.max(120, stage.clientWidth - 2 * margin);
     const height = Math.max(120, stage.clientHeight - 2 * margin);
     const fit = Math.min(width / this.collage.canvas.width, height / this.collage.canvas.height);

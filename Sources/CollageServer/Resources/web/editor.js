@@ -8,7 +8,7 @@ import { Gestures } from './gestures.js';
 import { Lifting } from './lift.js';
 import { mergeable } from './merge.js';
 import { Panels } from './panel.js';
-import { $, fillSelect, mixin, newID, toast } from './ui.js';
+import { $, mixin, newID, toast } from './ui.js';
 
 export class Editor {
   constructor(id, app) {
@@ -41,13 +41,16 @@ export class Editor {
   }
 
   async open() {
+    this.resetSharedState();
     this.setControlsEnabled(false);
     try {
       this.doc = await api.collage(this.id);
     } catch (error) {
-      this.showUnavailable(error);
+      if (!this.closed) this.showUnavailable(error);
       return;
     }
+    // The person may have gone to another collage while this one loaded.
+    if (this.closed) return;
     this.setControlsEnabled(true);
     document.title = `${this.doc.collage.title} — Collage`;
     this.setUpToolbar();
@@ -59,6 +62,15 @@ export class Editor {
 
   get collage() { return this.doc.collage; }
 
+  /** The page's elements outlive an editor: a mode, a hint or a banner left by the last one goes. */
+  resetSharedState() {
+    $('canvas').classList.remove('lift-mode', 'crop-mode');
+    $('mode-hint').hidden = true;
+    $('tray-target').hidden = true;
+    $('crop').setAttribute('aria-pressed', 'false');
+    $('editor-missing').hidden = true;
+  }
+
   /** Every tool on or off: nothing can be pressed while no collage is open. */
   setControlsEnabled(enabled) {
     for (const control of document.querySelectorAll('#editor-view :is(.toolbar, .panel) :is(button, input, select)')) {
@@ -66,12 +78,12 @@ export class Editor {
     }
     $('canvas').hidden = !enabled;
     $('panel').hidden = !enabled;
-    $('editor-missing').hidden = enabled;
     if (!enabled) $('item-tools').hidden = true;
   }
 
   /** What the person sees instead of a canvas when the collage cannot be opened. */
   showUnavailable(error) {
+    $('editor-missing').hidden = false;
     document.title = 'Collage not found — Collage';
     $('editor-missing-title').textContent =
       error.status === 404 ? 'This collage is not in your library' : 'This collage cannot be opened';
@@ -88,6 +100,7 @@ export class Editor {
    */
   save(send) {
     this.saving = this.saving.then(async () => {
+      if (this.closed) return;
       const request = send();
       if (!request) return;
       setStatus('Saving…');
@@ -107,6 +120,9 @@ export class Editor {
         }
       }
       this.render();
+    }).catch((error) => {
+      // A failure outside the request (drawing, say) must not stop every later save.
+      setStatus(`Something went wrong: ${error.message}`, 'error');
     });
     return this.saving;
   }
@@ -119,6 +135,10 @@ export class Editor {
   commit(edits) {
     return this.save(async () => {
       const base = this.doc;
+      // A function builds its edits from the document as the saves before it left it, so
+      // quick key presses and slider moves each start from the last one's result.
+      if (typeof edits === 'function') edits = edits(base);
+      if (!edits?.length) return base;
       try {
         return await api.edit(this.id, base.version, edits);
       } catch (error) {
@@ -170,13 +190,6 @@ export class Editor {
     title.value = collage.title;
     this.listen(title, 'change', () => this.commit([{ op: 'rename', title: title.value }]));
     this.listen(title, 'keydown', (event) => { if (event.key === 'Enter') title.blur(); });
-    const ratio = collage.canvas.width / collage.canvas.height;
-    const current = this.app.presets.find((p) => Math.abs(p.canvas.width / p.canvas.height - ratio) < 0.005);
-    fillSelect($('aspect-select'), [['', 'Custom'], ...this.app.presets.map((p) => [p.aspect, p.name])],
-      current ? current.aspect : '');
-    this.listen($('aspect-select'), 'change', (event) => {
-      if (event.target.value) this.commit([{ op: 'setAspect', aspect: event.target.value }]);
-    });
     this.listen($('undo'), 'click', () => this.undo());
     this.listen($('redo'), 'click', () => this.redo());
     this.listen($('forward'), 'click', () => this.selected && this.commit([{ op: 'reorder', id: this.selected, move: 'forward' }]));
@@ -190,7 +203,7 @@ export class Editor {
     this.listen($('file-input'), 'change', (event) => {
       const files = [...event.target.files];
       event.target.value = '';
-      if (files.length) this.addPhotos(files, this.trayTarget?.slot);
+      if (files.length) this.addPhotos(files, this.trayTarget);
     });
     this.listen($('export-button'), 'click', () => this.openExport());
     this.listen($('lift'), 'click', () => this.startLift());
@@ -203,9 +216,18 @@ export class Editor {
     this.selected = null;
     this.setCropMode(false);
     await this.commit([{ op: 'removeItem', id: item.id }]);
-    if (this.collage.items.some((candidate) => candidate.id === item.id)) return;
+    if (this.closed || this.collage.items.some((candidate) => candidate.id === item.id)) return;
+    // Undo here takes back this delete only: after any other change it would undo that one.
+    const version = this.doc.version;
     toast(`${item.content.type === 'photo' ? 'Photo' : 'Sticker'} deleted`, 'info', {
-      label: 'Undo', timeout: 7000, run: () => this.undo().then(() => this.select(item.id)),
+      label: 'Undo', timeout: 8000,
+      run: () => {
+        if (this.closed || this.doc.version !== version) {
+          toast('The collage changed since: use Undo in the toolbar to step back through the changes', 'error');
+          return;
+        }
+        this.undo().then(() => this.select(item.id));
+      },
     });
   }
 
@@ -226,7 +248,7 @@ export class Editor {
       : this.cropMode ? 'Drag to move the photo in its frame · scroll or pinch to zoom · Esc when done' : '';
     hint.textContent = text;
     hint.hidden = !text;
-    if (text) this.placeBeside(hint, this.selectedItem(), 'below');
+    if (text) this.placeBeside(hint, this.selectedItem(), 'below', undefined, undefined, $('item-tools'));
   }
 
   updateToolbar() {
@@ -256,8 +278,11 @@ export class Editor {
     if (this.liftMode || this.cropMode) this.showModeHint();
   }
 
-  /** Puts a floating element beside an item's turned frame, kept inside the stage. */
-  placeBeside(element, item, side, frame = item?.frame, rotation = item?.rotation ?? 0) {
+  /**
+   * Puts a floating element beside an item's turned frame, kept inside the stage and, when
+   * `avoid` (another floating element) is showing, off it.
+   */
+  placeBeside(element, item, side, frame = item?.frame, rotation = item?.rotation ?? 0, avoid = null) {
     if (!item) return;
     const stage = $('stage').getBoundingClientRect();
     const canvas = $('canvas').getBoundingClientRect();
@@ -275,11 +300,21 @@ export class Editor {
     if (side === 'below' && top + height > stage.height - 8) top = cy - halfH - gap - height;
     top = Math.min(Math.max(8, top), stage.height - height - 8);
     const left = Math.min(Math.max(8, cx - width / 2), stage.width - width - 8);
+    if (avoid && !avoid.hidden) {
+      const other = { top: avoid.offsetTop, bottom: avoid.offsetTop + avoid.offsetHeight };
+      if (top < other.bottom + 6 && top + height > other.top - 6) {
+        top = other.top > stage.height / 2 ? other.top - height - 8 : other.bottom + 8;
+      }
+    }
+    top = Math.min(Math.max(8, top), stage.height - height - 8);
     Object.assign(element.style, { left: `${left}px`, top: `${top}px` });
   }
 
-  /** Uploads files and adds them: into `slot` when they were dropped on one, else as a tap adds. */
-  async addPhotos(files, slot) {
+  /**
+   * Uploads files and adds them: into the slot or in place of the photo they were meant for
+   * (`target`, as the tray's: `{slot}` or `{replace}`), else as a tap on the tray adds them.
+   */
+  async addPhotos(files, target = null) {
     const progress = $('upload-progress');
     progress.hidden = false;
     $('upload-text').textContent = `Uploading ${files.length} photo${files.length === 1 ? '' : 's'}…`;
@@ -289,12 +324,14 @@ export class Editor {
       for (const failure of result.errors ?? []) {
         toast(failure.message.startsWith(failure.file) ? failure.message : `${failure.file}: ${failure.message}`, 'error');
       }
-      const edits = (result.photos ?? []).map((photo) => ({ op: 'addItem', id: newID(), content: { type: 'photo', ref: photo.id } }));
-      if (edits.length && slot !== undefined) edits.splice(1, 0, { op: 'placeInSlot', id: edits[0].id, slot });
+      const photos = [...(result.photos ?? [])];
       this.clearTrayTarget();
-      if (result.photos?.length) this.loadTray();
-      if (edits.length) {
-        await this.commit(edits);
+      if (photos.length) this.loadTray();
+      if (photos.length && target?.replace) await this.replacePhoto(target.replace, photos.shift().id);
+      const edits = photos.map((photo) => ({ op: 'addItem', id: newID(), content: { type: 'photo', ref: photo.id } }));
+      if (edits.length && target?.slot !== undefined) edits.splice(1, 0, { op: 'placeInSlot', id: edits[0].id, slot: target.slot });
+      if (edits.length) await this.commit(edits);
+      if (result.photos?.length) {
         const added = result.photos.length;
         toast(`Added ${added} photo${added === 1 ? '' : 's'}`, 'success');
       }

@@ -1,6 +1,6 @@
 // Pointer, wheel and keyboard: gestures preview locally and end as one CollageCore edit each.
 import { sourceRect, topmostItem } from './geometry.js';
-import { $ } from './ui.js';
+import { $, newID } from './ui.js';
 
 /** Methods of the editor (mixed into `Editor`); `this` is the editor. */
 export class Gestures {
@@ -21,7 +21,11 @@ export class Gestures {
     this.listen(canvas, 'wheel', (event) => this.wheel(event), { passive: false });
     this.listen(canvas, 'focusin', (event) => {
       const element = event.target.closest('.item');
-      if (element && element.dataset.id !== this.selected) this.select(element.dataset.id);
+      if (element && element.dataset.id !== this.selected) {
+        this.stopLiftMode();
+        this.setCropMode(false);
+        this.select(element.dataset.id);
+      }
     });
     this.listen(document, 'keydown', (event) => this.key(event));
     // The stage changes size with the window and when a phone's sheet opens or closes: the
@@ -66,11 +70,11 @@ export class Gestures {
       if (photo) {
         if (target?.slot !== undefined) this.fillSlot(target.slot, photo);
         else if (target?.replace) this.replacePhoto(target.replace, photo);
-        else this.usePhoto(photo);
+        else this.commit([{ op: 'addItem', id: newID(), content: { type: 'photo', ref: photo } }]);
         return;
       }
       const files = [...event.dataTransfer.files].filter((file) => file.type.startsWith('image/') || /\.(heic|heif|avif)$/i.test(file.name));
-      if (files.length) this.addPhotos(files, target?.slot);
+      if (files.length) this.addPhotos(files, target);
     });
   }
 
@@ -78,6 +82,7 @@ export class Gestures {
     this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     // A second finger on the canvas turns the gesture into a pinch: resize and turn together
     // (or zoom the picture, in crop mode).
+    if (this.gesture?.kind === 'pinch') { event.preventDefault(); return; }  // a third finger changes nothing
     if (this.pointers.size === 2 && this.gesture && event.pointerType === 'touch') {
       event.preventDefault();
       this.startPinch();
@@ -117,12 +122,13 @@ export class Gestures {
   }
 
   startPinch() {
-    const item = this.gesture.item;
+    const { item, frame } = this.gesture;
     const media = this.doc.media[item.content.ref];
+    const crop = item.crop ?? (media ? { focus: media.focus ?? { x: 0.5, y: 0.5 }, zoom: 1 } : null);
+    // The pinch starts from where the first finger's drag had got to.
     this.gesture = {
-      kind: 'pinch', item, start: this.fingers(), frame: { ...item.frame }, rotation: item.rotation, moved: true,
-      crop: item.crop ?? (media ? { focus: media.focus ?? { x: 0.5, y: 0.5 }, zoom: 1 } : null),
-      zoomCrop: this.cropMode && item.content.type === 'photo',
+      kind: 'pinch', item, start: this.fingers(), startFrame: { ...frame }, frame: { ...frame }, rotation: item.rotation,
+      startCrop: crop, crop, moved: false, zoomCrop: this.cropMode && item.content.type === 'photo' && !!crop,
     };
   }
 
@@ -131,11 +137,12 @@ export class Gestures {
     const item = gesture.item;
     const now = this.fingers();
     const factor = Math.max(0.05, now.distance / Math.max(1, gesture.start.distance));
+    gesture.moved = true;
     if (gesture.zoomCrop) {
-      const base = item.crop ?? gesture.crop;
+      const base = gesture.startCrop;
       gesture.crop = { focus: base.focus, zoom: Math.round(Math.min(20, Math.max(1, base.zoom * factor)) * 1000) / 1000 };
     } else {
-      const f = item.frame;
+      const f = gesture.startFrame;
       const cx = f.x + f.width / 2, cy = f.y + f.height / 2;
       const side = this.app.minimumItemSide;
       const width = Math.max(side, f.width * factor), height = Math.max(side, f.height * factor);
@@ -247,17 +254,23 @@ export class Gestures {
     const item = element && this.collage.items.find((candidate) => candidate.id === element.dataset.id);
     if (!item || item.id !== this.selected || item.content.type !== 'photo') return;
     event.preventDefault();
+    // A zoom on another photo first saves the one under way.
+    if (this.pendingZoom && this.pendingZoom.id !== item.id) this.flushZoom();
     const media = this.doc.media[item.content.ref];
-    const crop = this.pendingCrop ?? item.crop ?? { focus: media?.focus ?? { x: 0.5, y: 0.5 }, zoom: 1 };
+    const crop = this.pendingZoom?.crop ?? item.crop ?? { focus: media?.focus ?? { x: 0.5, y: 0.5 }, zoom: 1 };
     const zoom = Math.min(20, Math.max(1, crop.zoom * (event.deltaY < 0 ? 1.1 : 1 / 1.1)));
-    this.pendingCrop = { focus: crop.focus, zoom: Math.round(zoom * 1000) / 1000 };
-    this.preview(item, item.frame, item.rotation, this.pendingCrop);
+    this.pendingZoom = { id: item.id, crop: { focus: crop.focus, zoom: Math.round(zoom * 1000) / 1000 } };
+    this.preview(item, item.frame, item.rotation, this.pendingZoom.crop);
     clearTimeout(this.wheelTimer);
-    this.wheelTimer = setTimeout(() => {
-      const next = this.pendingCrop;
-      this.pendingCrop = null;
-      this.commit([{ op: 'setCrop', id: item.id, crop: next }]);
-    }, 350);
+    this.wheelTimer = setTimeout(() => this.flushZoom(), 350);
+  }
+
+  /** Saves the wheel zoom that is waiting for the wheel to stop. */
+  flushZoom() {
+    clearTimeout(this.wheelTimer);
+    const pending = this.pendingZoom;
+    this.pendingZoom = null;
+    if (pending) this.commit([{ op: 'setCrop', id: pending.id, crop: pending.crop }]);
   }
 
   key(event) {
@@ -275,7 +288,11 @@ export class Gestures {
       this.select(null);
       return;
     }
-    if (event.key === 'Enter' && this.liftMode) { event.preventDefault(); this.liftAt(this.selectedItem(), null); return; }
+    if (event.key === 'Enter' && this.liftMode && !event.target.closest('button:not(#lift), a')) {
+      event.preventDefault();
+      this.liftAt(this.selectedItem(), null);
+      return;
+    }
     const item = this.selectedItem();
     if (!item) return;
     // Item keys act on the item the keyboard is on (or the canvas, after a click), never while a
@@ -286,22 +303,28 @@ export class Gestures {
       this.deleteSelected();
       return;
     }
+    const id = item.id;
+    const latest = (doc) => doc.collage.items.find((candidate) => candidate.id === id);
+    const round = (value) => Math.round(value * 100) / 100;
     if (event.key === '[' || event.key === ']' || event.key === '{' || event.key === '}') {
       event.preventDefault();
       const turn = (event.key === '[' || event.key === '{' ? -1 : 1) * (event.shiftKey ? 15 : 5);
-      this.commit([{ op: 'rotateItem', id: item.id, degrees: item.rotation + turn }]);
+      this.commit((doc) => latest(doc) && [{ op: 'rotateItem', id, degrees: latest(doc).rotation + turn }]);
       return;
     }
     if (event.key === '-' || event.key === '=' || event.key === '+') {
       event.preventDefault();
       const factor = event.key === '-' ? 1 / 1.05 : 1.05;
-      const f = item.frame;
-      const width = Math.max(this.app.minimumItemSide, f.width * factor), height = Math.max(this.app.minimumItemSide, f.height * factor);
-      const round = (value) => Math.round(value * 100) / 100;
-      this.commit([{
-        op: 'resizeItem', id: item.id,
-        frame: { x: round(f.x + (f.width - width) / 2), y: round(f.y + (f.height - height) / 2), width: round(width), height: round(height) },
-      }]);
+      const side = this.app.minimumItemSide;
+      this.commit((doc) => {
+        const f = latest(doc)?.frame;
+        if (!f) return null;
+        const width = Math.max(side, f.width * factor), height = Math.max(side, f.height * factor);
+        return [{
+          op: 'resizeItem', id,
+          frame: { x: round(f.x + (f.width - width) / 2), y: round(f.y + (f.height - height) / 2), width: round(width), height: round(height) },
+        }];
+      });
       return;
     }
     const step = event.shiftKey ? 10 : 1;
@@ -309,7 +332,8 @@ export class Gestures {
     if (moves[event.key]) {
       event.preventDefault();
       const [dx, dy] = moves[event.key];
-      this.commit([{ op: 'moveItem', id: item.id, origin: { x: item.frame.x + dx, y: item.frame.y + dy } }]);
+      // Each press moves from where the last one left the item, however fast keys repeat.
+      this.commit((doc) => latest(doc) && [{ op: 'moveItem', id, origin: { x: latest(doc).frame.x + dx, y: latest(doc).frame.y + dy } }]);
     }
   }
 }

@@ -49,7 +49,8 @@ export class Lifting {
     try {
       const sticker = await api.lift(item.content.ref, body);
       const landing = this.landingFrame(item, sticker);
-      await this.bounceIn(item, sticker, landing);
+      // Gone to another collage meanwhile: the sticker is still added here, without the show.
+      if (!this.closed) await this.bounceIn(item, sticker, landing);
       const id = newID();
       const round = (value) => Math.round(value * 100) / 100;
       const edits = [{
@@ -58,7 +59,7 @@ export class Lifting {
       }];
       if (item.rotation) edits.push({ op: 'rotateItem', id, degrees: item.rotation });
       await this.commit(edits);
-      if (this.collage.items.some((candidate) => candidate.id === id)) {
+      if (!this.closed && this.collage.items.some((candidate) => candidate.id === id)) {
         this.select(id);
         toast('Sticker added: drag it anywhere, or use the handles to size and turn it', 'success');
       }

@@ -1,16 +1,25 @@
 // Two tabs on one collage: whether edits made on an older version can go on top of a newer one.
 
-const itemOps = new Set(['removeItem', 'moveItem', 'resizeItem', 'rotateItem', 'setCrop', 'setStickerStyle']);
 const styleFields = ['background', 'spacing', 'padding', 'cornerRadius'];
 
-/** What each edit reads or changes, as keys ("item:ID", "style:spacing", "order", "layout", "title"). */
+/**
+ * What each edit depends on, as keys: "item:ID:FIELD" (one field of one item, "exists" for
+ * whether it is there at all), "slot:N" (who is in a slot), "style:FIELD", "order", "layout"
+ * (template and canvas) and "title".
+ */
 function touched(edit, base) {
-  if (itemOps.has(edit.op)) return [`item:${edit.id}`];
+  const item = (id, ...fields) => [`item:${id}:exists`, ...fields.map((field) => `item:${id}:${field}`)];
   switch (edit.op) {
-    case 'addItem': return [];
-    case 'reorder': return [`item:${edit.id}`, 'order'];
-    case 'swapContents': return [`item:${edit.first}`, `item:${edit.second}`];
-    case 'placeInSlot': return [`item:${edit.id}`, 'layout'];
+    // A frame given in canvas points means what it means only on the same canvas.
+    case 'addItem': return edit.frame ? ['layout'] : [];
+    case 'removeItem': return item(edit.id);
+    case 'moveItem': case 'resizeItem': return item(edit.id, 'frame');
+    case 'rotateItem': return item(edit.id, 'rotation');
+    case 'setCrop': return item(edit.id, 'content', 'crop');
+    case 'setStickerStyle': return item(edit.id, 'content', 'stickerStyle');
+    case 'reorder': return [...item(edit.id), 'order'];
+    case 'swapContents': return [...item(edit.first, 'content'), ...item(edit.second, 'content')];
+    case 'placeInSlot': return [...item(edit.id, 'slot'), `slot:${edit.slot}`, 'layout'];
     case 'applyTemplate': case 'setAspect': return ['layout'];
     case 'rename': return ['title'];
     case 'setStyle': return styleFields.filter((field) => edit.style[field] !== base.style[field]).map((field) => `style:${field}`);
@@ -18,14 +27,27 @@ function touched(edit, base) {
   }
 }
 
-/** Which of those keys the other tab changed between `base` and `current`. */
+/** Whether the other tab changed what `key` names between `base` and `current`. */
 function changed(key, base, current) {
-  const [kind, name] = key.split(':');
-  const item = (collage, id) => JSON.stringify(collage.items.find((candidate) => candidate.id === id) ?? null);
+  const [kind, name, field] = key.split(':');
   switch (kind) {
-    case 'item': return item(base, name) !== item(current, name);
+    case 'item': {
+      const [before, after] = [base, current].map((collage) => collage.items.find((candidate) => candidate.id === name));
+      if (field === 'exists') return !before !== !after;
+      return JSON.stringify(before?.[field] ?? null) !== JSON.stringify(after?.[field] ?? null);
+    }
+    case 'slot': {
+      const occupant = (collage) => collage.items.find((candidate) => candidate.slot === Number(name))?.id ?? null;
+      return occupant(base) !== occupant(current);
+    }
     case 'style': return base.style[name] !== current.style[name];
-    case 'order': return base.items.map((i) => i.id).join() !== current.items.map((i) => i.id).join();
+    case 'order': {
+      // Only the order of the items both versions have: an item added elsewhere is no clash.
+      const has = (collage, id) => collage.items.some((candidate) => candidate.id === id);
+      const order = (collage) => collage.items.map((candidate) => candidate.id)
+        .filter((id) => has(base, id) && has(current, id)).join();
+      return order(base) !== order(current);
+    }
     case 'layout':
       return base.template !== current.template || base.canvas.width !== current.canvas.width
         || base.canvas.height !== current.canvas.height;
@@ -41,13 +63,14 @@ function describe(key, base) {
     const index = base.items.findIndex((item) => item.id === name);
     return `${base.items[index]?.content.type ?? 'item'} ${index + 1}`;
   }
+  if (kind === 'slot') return `frame ${Number(name) + 1}`;
   if (kind === 'style') return `the ${name === 'cornerRadius' ? 'corners' : name}`;
   return { order: 'the stacking order', layout: 'the layout', title: 'the title' }[kind] ?? 'the collage';
 }
 
 /**
- * Edits made on `base` can go on top of `current` when nothing they touch changed between the
- * two. Style edits are rebased: only the fields this tab changed are sent, the rest are the
+ * Edits made on `base` can go on top of `current` when nothing they depend on changed between
+ * the two. Style edits are rebased: only the fields this tab changed are sent, the rest are the
  * other tab's. Returns `{ok, edits}` or `{ok: false, reason}` naming what both changed.
  */
 export function mergeable(edits, base, current) {

@@ -28,6 +28,7 @@ export class Panels {
     }
     this.listen($('tray-target-cancel'), 'click', () => this.clearTrayTarget());
     this.buildSwatches();
+    this.buildShapes();
     const sliders = [['spacing-input', 'spacing'], ['padding-input', 'padding'], ['radius-input', 'cornerRadius']];
     for (const [id, field] of sliders) {
       const input = $(id);
@@ -58,6 +59,11 @@ export class Panels {
     }
     const sheet = toggle && wasOpen && current === name ? false : open;
     panel.classList.toggle('sheet-open', sheet);
+    // On a phone the tab's contents are a sheet that is open or closed; a screen reader hears which.
+    for (const tab of tabs) {
+      if (this.isPhone()) $(`tab-${tab}`).setAttribute('aria-expanded', String(tab === name && sheet));
+      else $(`tab-${tab}`).removeAttribute('aria-expanded');
+    }
     if (name === 'layouts') this.drawLayouts();
     if (name === 'stickers') this.drawStickerTray();
   }
@@ -74,7 +80,6 @@ export class Panels {
     }
     if (this.closed) return;
     photos.sort((a, b) => Date.parse(b.imported) - Date.parse(a.imported));
-    this.trayPhotos = photos;
     $('tray-empty').hidden = photos.length > 0;
     $('photo-tray').replaceChildren(...photos.map((photo) => {
       const entry = document.createElement('li');
@@ -106,12 +111,11 @@ export class Panels {
   usePhoto(photoID) {
     const target = this.trayTarget;
     this.clearTrayTarget();
+    // On a phone the sheet closes once the photo is in, so the canvas shows where it went.
+    if (this.isPhone()) this.showTab('photos', { open: false });
     if (target?.slot !== undefined) return this.fillSlot(target.slot, photoID);
     if (target?.replace) return this.replacePhoto(target.replace, photoID);
-    const id = newID();
-    return this.commit([{ op: 'addItem', id, content: { type: 'photo', ref: photoID } }]).then(() => {
-      if (this.isPhone()) this.showTab('photos', { open: false });
-    });
+    return this.commit([{ op: 'addItem', id: newID(), content: { type: 'photo', ref: photoID } }]);
   }
 
   /** Puts a photo in one slot of the layout. */
@@ -152,6 +156,27 @@ export class Panels {
     $('tray-target').hidden = true;
   }
 
+  /** The canvas shapes as buttons, each with a small picture of its proportions. */
+  buildShapes() {
+    $('shape-options').replaceChildren(...this.app.presets.map((preset) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'shape-option';
+      button.dataset.ratio = String(preset.canvas.width / preset.canvas.height);
+      button.title = `${preset.name} (${preset.id})`;
+      const picture = document.createElement('span');
+      picture.className = 'shape-picture';
+      const long = Math.max(preset.canvas.width, preset.canvas.height);
+      picture.style.width = `${(22 * preset.canvas.width) / long}px`;
+      picture.style.height = `${(22 * preset.canvas.height) / long}px`;
+      const name = document.createElement('span');
+      name.textContent = preset.name.replace(' print', '');
+      button.append(picture, name);
+      button.addEventListener('click', () => this.commit([{ op: 'setAspect', aspect: preset.aspect }]));
+      return button;
+    }));
+  }
+
   buildSwatches() {
     const swatch = (name, value) => {
       const button = document.createElement('button');
@@ -178,13 +203,15 @@ export class Panels {
   }
 
   /** Changes some of the style's fields, keeping the rest as the collage has them. */
-  setStyle(fields) { return this.commit([{ op: 'setStyle', style: { ...this.collage.style, ...fields } }]); }
+  setStyle(fields) { return this.commit((doc) => [{ op: 'setStyle', style: { ...doc.collage.style, ...fields } }]); }
 
   setStickerStyle(fields) {
-    const item = this.selectedItem();
-    if (!item || item.content.type !== 'sticker') return null;
-    const style = { outline: 0, shadow: false, ...item.stickerStyle, ...fields };
-    return this.commit([{ op: 'setStickerStyle', id: item.id, style }]);
+    const id = this.selected;
+    return this.commit((doc) => {
+      const item = doc.collage.items.find((candidate) => candidate.id === id);
+      if (!item || item.content.type !== 'sticker') return null;
+      return [{ op: 'setStickerStyle', id, style: { outline: 0, shadow: false, ...item.stickerStyle, ...fields } }];
+    });
   }
 
   showSliderValues() {
@@ -208,6 +235,14 @@ export class Panels {
     $('padding-input').value = style.padding;
     $('radius-input').value = style.cornerRadius;
     this.showSliderValues();
+    const ratio = this.collage.canvas.width / this.collage.canvas.height;
+    let marked = false;
+    for (const button of $('shape-options').querySelectorAll('.shape-option')) {
+      // Screen and print presets can share a ratio (4:5 and 8 × 10 in): the first one is marked.
+      const same = !marked && Math.abs(Number(button.dataset.ratio) - ratio) < 0.005;
+      marked ||= same;
+      button.setAttribute('aria-pressed', String(same));
+    }
     if (!$('panel-layouts').hidden) this.drawLayouts();
     if (!$('panel-stickers').hidden) this.drawStickerTray();
     const item = this.selectedItem();
@@ -235,10 +270,13 @@ export class Panels {
     const key = [this.collage.template, canvas.width, canvas.height, ...photos].join('|');
     if (key === this.drawnLayouts) return;
     this.drawnLayouts = key;
+    // Redrawn after a choice: the keyboard stays on the layout it chose.
+    const focused = document.activeElement?.closest?.('#layout-grid .layout-option')?.dataset.template;
     $('layout-grid').replaceChildren(...this.app.templates.map((template) => {
       const button = document.createElement('button');
       button.type = 'button';
       button.className = 'layout-option';
+      button.dataset.template = template.id;
       button.setAttribute('aria-pressed', String(template.id === this.collage.template));
       button.setAttribute('aria-label', `${template.name}, ${template.slots} photos${template.premium ? ', premium' : ''}`);
       const name = document.createElement('span');
@@ -254,6 +292,7 @@ export class Panels {
       button.addEventListener('click', () => this.chooseLayout(template));
       return button;
     }));
+    if (focused) $('layout-grid').querySelector(`[data-template="${CSS.escape(focused)}"]`)?.focus();
   }
 
   async chooseLayout(template) {
@@ -271,10 +310,12 @@ export class Panels {
   drawStickerTray() {
     const stickers = this.collage.items.filter((item) => item.content.type === 'sticker');
     $('sticker-hint').hidden = stickers.length > 0 && !!this.selectedItem();
+    const focused = document.activeElement?.closest?.('#sticker-tray button')?.dataset.id;
     $('sticker-tray').replaceChildren(...stickers.map((item, index) => {
       const entry = document.createElement('li');
       const button = document.createElement('button');
       button.type = 'button';
+      button.dataset.id = item.id;
       button.setAttribute('aria-label', `Select sticker ${index + 1}`);
       button.setAttribute('aria-pressed', String(item.id === this.selected));
       const image = document.createElement('img');
@@ -285,5 +326,6 @@ export class Panels {
       entry.append(button);
       return entry;
     }));
+    if (focused) $('sticker-tray').querySelector(`[data-id="${CSS.escape(focused)}"]`)?.focus();
   }
 }

@@ -148,7 +148,7 @@ export function toast(text, kind = 'info', action = null) {
   close.setAttribute('aria-label', 'Dismiss');
   close.textContent = '×';
   let acted = false;
-  const dismiss = () => card.remove();
+  const dismiss = () => { clearTimeout(timer); card.remove(); };
   close.addEventListener('click', dismiss);
   card.append(message);
   // An action (Undo) keeps the message up a little longer, so there is time to press it.
@@ -164,6 +164,21 @@ export function toast(text, kind = 'info', action = null) {
   region.append(card);
   // Only the newest few stay: a burst of failed files must not cover the canvas.
   while (region.children.length > 4) region.firstElementChild.remove();
-  setTimeout(() => { dismiss(); if (!acted) action?.expired?.(); }, action?.timeout ?? (kind === 'error' ? 9000 : 4500));
+  // The time to read it, paused while the pointer or the keyboard is on it.
+  let left = action?.timeout ?? (kind === 'error' ? 9000 : 4500);
+  let started = Date.now();
+  let timer = 0;
+  const expire = () => { dismiss(); if (!acted) action?.expired?.(); };
+  const pause = () => { clearTimeout(timer); left -= Date.now() - started; };
+  const resume = () => {
+    if (card.matches(':hover, :focus-within')) return;
+    started = Date.now();
+    timer = setTimeout(expire, Math.max(1500, left));
+  };
+  card.addEventListener('pointerenter', pause);
+  card.addEventListener('focusin', pause);
+  card.addEventListener('pointerleave', resume);
+  card.addEventListener('focusout', () => setTimeout(resume));
+  timer = setTimeout(expire, left);
   return card;
 }
