@@ -1,5 +1,6 @@
 """Fixtures of the browser tests: Debian's chromium, driven by Playwright, and a fresh
 `collage serve` with its own library for each test."""
+import contextlib
 import re
 import shutil
 import subprocess
@@ -36,15 +37,22 @@ def server():
     shutil.rmtree(library, ignore_errors=True)
 
 
-@pytest.fixture()
-def page(browser, server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+@contextlib.contextmanager
+def open_page(browser, server, **context_options):
+    """The editor's page in a new browser context; any script error on the page fails the test."""
+    context = browser.new_context(**context_options)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(server["url"])
-    yield page
-    context.close()
+    try:
+        yield page
+    finally:
+        context.close()
     assert not errors, errors
 
 
+@pytest.fixture()
+def page(browser, server):
+    with open_page(browser, server, viewport={"width": 1280, "height": 900}, accept_downloads=True) as page:
+        yield page

@@ -8,6 +8,7 @@ import os
 import pytest
 from playwright.sync_api import expect
 
+from conftest import open_page
 from test_editor import (ROOT, SAMPLES, SCREENSHOTS, add_photos, api, collage_id, edit, new_collage, reopen,
                          saved, wait_for_images)
 
@@ -34,15 +35,10 @@ def device(request, browser, server):
     """The page on a laptop, a tablet and a phone (touch, a bottom sheet) in turn."""
     size = {"laptop": LAPTOP, "tablet": TABLET, "phone": PHONE}[request.param]
     phone = request.param == "phone"
-    context = browser.new_context(viewport=size, has_touch=phone, is_mobile=phone, device_scale_factor=2 if phone else 1)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(server["url"])
-    page.device = request.param
-    yield page
-    context.close()
-    assert not errors, errors
+    with open_page(browser, server, viewport=size, has_touch=phone, is_mobile=phone,
+                   device_scale_factor=2 if phone else 1) as page:
+        page.device = request.param
+        yield page
 
 
 def open_tab(page, name):
@@ -219,14 +215,8 @@ def touch(page, kind, points):
 
 @pytest.fixture()
 def phone(browser, server):
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(server["url"])
-    yield page
-    context.close()
-    assert not errors, errors
+    with open_page(browser, server, viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2) as page:
+        yield page
 
 
 def test_on_a_phone_the_canvas_is_the_hero_and_touch_moves_pinches_and_turns(phone):
@@ -312,19 +302,18 @@ def test_on_a_phone_the_canvas_is_the_hero_and_touch_moves_pinches_and_turns(pho
     assert api(page, f"/api/collages/{cid}")["collage"]["items"][1]["frame"] == document(page)["items"][1]["frame"]
 
 
-@pytest.mark.parametrize("viewport", [LAPTOP, TABLET], ids=["laptop", "tablet"])
+@pytest.mark.parametrize("viewport", [LAPTOP, {"width": 1366, "height": 768}, TABLET], ids=["laptop", "wide laptop", "tablet"])
 def test_the_panel_and_canvas_share_the_screen(browser, server, viewport):
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    page.goto(server["url"])
-    new_collage(page, layout="grid2x2")
-    add_photos(page, ["coffee.png"])
-    panel = page.locator("#panel").bounding_box()
-    canvas = page.locator("#canvas").bounding_box()
-    assert panel["x"] + panel["width"] <= canvas["x"], "the panel is beside the canvas"
-    assert canvas["x"] + canvas["width"] <= viewport["width"]
-    assert canvas["width"] >= (viewport["width"] - panel["width"]) * 0.6 or canvas["height"] >= viewport["height"] * 0.6
-    context.close()
+    with open_page(browser, server, viewport=viewport) as page:
+        new_collage(page, layout="grid2x2")
+        add_photos(page, ["coffee.png"])
+        panel = page.locator("#panel").bounding_box()
+        canvas = page.locator("#canvas").bounding_box()
+        assert panel["x"] + panel["width"] <= canvas["x"], "the panel is beside the canvas"
+        assert canvas["x"] + canvas["width"] <= viewport["width"]
+        assert canvas["width"] >= (viewport["width"] - panel["width"]) * 0.6 or canvas["height"] >= viewport["height"] * 0.6
+        toolbar = page.locator(".editor-top").bounding_box()
+        assert toolbar["x"] + toolbar["width"] <= viewport["width"], "the top bar fits the window"
 
 
 def test_new_from_photos_suggests_layouts_drawn_with_them(page):

@@ -1,7 +1,7 @@
 // The page: a library view and an editor view, switched by the URL's hash (#/ and #/c/ID).
 import { api, setStatus } from './api.js';
 import { Editor } from './editor.js';
-import { ask, fillSelect, layoutPreview, templatePreview, toast } from './ui.js';
+import { ask, fillSelect, layoutButton, templatePreview, toast } from './ui.js';
 
 const state = { templates: [], presets: [], editor: null, collages: [], deleting: new Map() };
 
@@ -157,27 +157,8 @@ async function startFromPhotos(files) {
   const ranked = [...state.templates].sort((a, b) => distance(a) - distance(b) || Number(a.premium) - Number(b.premium));
   const canvas = { width: 1, height: 1 };
   grid.replaceChildren(...ranked.map((template, index) => {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.className = 'layout-option';
-    button.dataset.template = template.id;
-    button.setAttribute('aria-label', `${template.name}, ${template.slots} photos${template.premium ? ', premium' : ''}`);
-    const name = document.createElement('span');
-    name.textContent = template.name;
-    button.append(layoutPreview(template, canvas, photos.map((photo) => photo.thumbnail)), name);
-    if (template.slots === count) {
-      const fits = document.createElement('span');
-      fits.className = 'fits';
-      fits.textContent = 'Fits all';
-      button.append(fits);
-    }
-    if (template.premium) {
-      const badge = document.createElement('span');
-      badge.className = 'premium';
-      badge.textContent = '★ Pro';
-      badge.setAttribute('aria-hidden', 'true');
-      button.append(badge);
-    }
+    const button = layoutButton(template, canvas, photos.map((photo) => photo.thumbnail),
+      { note: template.slots === count ? 'Fits all' : '' });
     button.addEventListener('click', async () => {
       // One collage per choice, however often the button is pressed while it is being made.
       for (const option of grid.querySelectorAll('button')) option.disabled = true;

@@ -1,6 +1,6 @@
 // The side panel (a bottom sheet on a phone): Photos, Layouts, Background and Stickers tabs.
 import { api, setStatus } from './api.js';
-import { $, layoutPreview, newID, toast } from './ui.js';
+import { $, layoutButton, newID, toast } from './ui.js';
 
 /** Curated backgrounds: a few calm palettes and see-through, beside the custom colour. */
 const palettes = [
@@ -273,22 +273,7 @@ export class Panels {
     // Redrawn after a choice: the keyboard stays on the layout it chose.
     const focused = document.activeElement?.closest?.('#layout-grid .layout-option')?.dataset.template;
     $('layout-grid').replaceChildren(...this.app.templates.map((template) => {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'layout-option';
-      button.dataset.template = template.id;
-      button.setAttribute('aria-pressed', String(template.id === this.collage.template));
-      button.setAttribute('aria-label', `${template.name}, ${template.slots} photos${template.premium ? ', premium' : ''}`);
-      const name = document.createElement('span');
-      name.textContent = template.name;
-      button.append(layoutPreview(template, canvas, photos), name);
-      if (template.premium) {
-        const badge = document.createElement('span');
-        badge.className = 'premium';
-        badge.textContent = '★ Pro';
-        badge.setAttribute('aria-hidden', 'true');
-        button.append(badge);
-      }
+      const button = layoutButton(template, canvas, photos, { pressed: template.id === this.collage.template });
       button.addEventListener('click', () => this.chooseLayout(template));
       return button;
     }));

@@ -54,6 +54,36 @@ export function layoutPreview(template, canvas, photos = []) {
   return svg;
 }
 
+/**
+ * A button showing one layout drawn with `photos` (see `layoutPreview`), its name, and a badge
+ * for premium layouts; `note` adds a line under the name ("Fits all").
+ */
+export function layoutButton(template, canvas, photos, { pressed = null, note = '' } = {}) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'layout-option';
+  button.dataset.template = template.id;
+  if (pressed !== null) button.setAttribute('aria-pressed', String(pressed));
+  button.setAttribute('aria-label', `${template.name}, ${template.slots} photos${template.premium ? ', premium' : ''}`);
+  const name = document.createElement('span');
+  name.textContent = template.name;
+  button.append(layoutPreview(template, canvas, photos), name);
+  if (note) {
+    const line = document.createElement('span');
+    line.className = 'fits';
+    line.textContent = note;
+    button.append(line);
+  }
+  if (template.premium) {
+    const badge = document.createElement('span');
+    badge.className = 'premium';
+    badge.textContent = '★ Pro';
+    badge.setAttribute('aria-hidden', 'true');
+    button.append(badge);
+  }
+  return button;
+}
+
 /** Replaces a select's options with [value, label] pairs. */
 export function fillSelect(select, options, selected) {
   select.replaceChildren(...options.map(([value, label]) => {
