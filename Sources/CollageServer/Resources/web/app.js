@@ -1,7 +1,7 @@
 // The page: a library view and an editor view, switched by the URL's hash (#/ and #/c/ID).
 import { api, setStatus } from './api.js';
 import { Editor } from './editor.js';
-import { ask, fillSelect, layoutButton, templatePreview, toast } from './ui.js';
+import { ask, fillSelect, layoutButton, layoutPreview, toast, toastUploadFailures } from './ui.js';
 
 const state = { templates: [], presets: [], editor: null, collages: [], deleting: new Map() };
 
@@ -46,7 +46,7 @@ async function showLibrary() {
       const template = state.templates.find((candidate) => candidate.id === collage.template);
       const empty = document.createElement('div');
       empty.className = 'thumbnail-empty';
-      if (template) empty.append(templatePreview(template));
+      if (template) empty.append(layoutPreview(template, { width: 1, height: 1 }));
       const hint = document.createElement('span');
       hint.textContent = template ? `${template.name}, no photos yet` : 'No photos yet';
       empty.append(hint);
@@ -143,9 +143,7 @@ async function startFromPhotos(files) {
   } finally {
     progress.hidden = true;
   }
-  for (const failure of result.errors ?? []) {
-    toast(failure.message.startsWith(failure.file) ? failure.message : `${failure.file}: ${failure.message}`, 'error');
-  }
+  toastUploadFailures(result);
   const photos = result.photos ?? [];
   // Cancelled while the photos went up: they stay in the library, and no dialog comes back.
   if (!photos.length || !dialog.open) { dialog.close(); return; }

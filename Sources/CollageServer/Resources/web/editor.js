@@ -8,7 +8,7 @@ import { Gestures } from './gestures.js';
 import { Lifting } from './lift.js';
 import { mergeable } from './merge.js';
 import { Panels } from './panel.js';
-import { $, mixin, newID, toast } from './ui.js';
+import { $, mixin, newID, toast, toastUploadFailures } from './ui.js';
 
 export class Editor {
   constructor(id, app) {
@@ -320,10 +320,7 @@ export class Editor {
     $('upload-text').textContent = `Uploading ${files.length} photo${files.length === 1 ? '' : 's'}…`;
     try {
       const result = await api.upload(files, (fraction) => { $('upload-bar').value = Math.round(fraction * 100); });
-      // The server's message names the file already.
-      for (const failure of result.errors ?? []) {
-        toast(failure.message.startsWith(failure.file) ? failure.message : `${failure.file}: ${failure.message}`, 'error');
-      }
+      toastUploadFailures(result);
       const photos = [...(result.photos ?? [])];
       this.clearTrayTarget();
       if (photos.length) this.loadTray();

@@ -1,23 +1,5 @@
 // Small DOM helpers shared by the library and the editor.
 
-/** An SVG picture of a template's slots. */
-export function templatePreview(template) {
-  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-  svg.setAttribute('viewBox', '0 0 100 100');
-  svg.setAttribute('aria-hidden', 'true');
-  for (const slot of template.unitSlots) {
-    const rect = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
-    rect.setAttribute('x', slot.x * 100 + 2);
-    rect.setAttribute('y', slot.y * 100 + 2);
-    rect.setAttribute('width', Math.max(1, slot.width * 100 - 4));
-    rect.setAttribute('height', Math.max(1, slot.height * 100 - 4));
-    rect.setAttribute('rx', 3);
-    rect.setAttribute('fill', '#9fb7d9');
-    svg.append(rect);
-  }
-  return svg;
-}
-
 /**
  * A layout drawn in a canvas's shape, each slot filled with one of `photos` (thumbnail URLs, in
  * slot order) and the rest grey: how the collage would look with it, not an abstract diagram.
@@ -29,9 +11,6 @@ export function layoutPreview(template, canvas, photos = []) {
   const svg = document.createElementNS(ns, 'svg');
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
   svg.setAttribute('aria-hidden', 'true');
-  const back = document.createElementNS(ns, 'rect');
-  Object.entries({ width, height, fill: 'white' }).forEach(([key, value]) => back.setAttribute(key, value));
-  svg.append(back);
   const unique = `p${Math.random().toString(36).slice(2, 8)}`;
   template.unitSlots.forEach((slot, index) => {
     const box = {
@@ -82,6 +61,13 @@ export function layoutButton(template, canvas, photos, { pressed = null, note = 
     button.append(badge);
   }
   return button;
+}
+
+/** Says, file by file, why an upload refused what it refused (the server's message may name the file already). */
+export function toastUploadFailures(result) {
+  for (const failure of result?.errors ?? []) {
+    toast(failure.message.startsWith(failure.file) ? failure.message : `${failure.file}: ${failure.message}`, 'error');
+  }
 }
 
 /** Replaces a select's options with [value, label] pairs. */
