@@ -108,26 +108,8 @@ public final class Library: Sendable {
 
     private func migrate() throws(LibraryError) {
         let path = database.path
-        let (version, application, tables) = try database.read { connection throws(LibraryError) in
-            do throws(LibraryError) {
-                try connection.execute("PRAGMA foreign_keys = ON")
-                let mode = try connection.scalar("PRAGMA journal_mode = WAL")
-                guard mode == .text("wal") else {
-                    throw LibraryError.unwritable(path: path, reason: "SQLite could not switch to WAL mode")
-                }
-                try connection.execute("PRAGMA synchronous = NORMAL")
-                let version = try connection.scalar("PRAGMA user_version")
-                let application = try connection.scalar("PRAGMA application_id")
-                let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'") {
-                    row throws(LibraryError) in try row.text("name")
-                }
-                if case .integer(let version) = version, case .integer(let application) = application {
-                    return (Int(version), Int32(truncatingIfNeeded: application), tables)
-                }
-                return (0, 0, tables)
-            } catch {
-                throw Self.openingError(error, path: path)
-            }
+        let (version, application, tables) = try Self.retryingWhileBusy { () throws(LibraryError) in
+            try opening(path: path)
         }
         if application != 0, application != Self.applicationID {
             throw .notALibrary(path: path, reason: "it belongs to another application (id \(application))")
@@ -154,6 +136,49 @@ public final class Library: Sendable {
                             code: SQLiteError.constraint, message: "\(migration.name) left broken references", sql: nil)
                     )
                 }
+            }
+        }
+    }
+
+    /// The first reads on a new connection: WAL mode, and what the file holds.
+    private func opening(path: String) throws(LibraryError) -> (version: Int, application: Int32, tables: [String]) {
+        try database.read { connection throws(LibraryError) in
+            do throws(LibraryError) {
+                try connection.execute("PRAGMA foreign_keys = ON")
+                let mode = try connection.scalar("PRAGMA journal_mode = WAL")
+                guard mode == .text("wal") else {
+                    throw LibraryError.unwritable(path: path, reason: "SQLite could not switch to WAL mode")
+                }
+                try connection.execute("PRAGMA synchronous = NORMAL")
+                let version = try connection.scalar("PRAGMA user_version")
+                let application = try connection.scalar("PRAGMA application_id")
+                let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'") {
+                    row throws(LibraryError) in try row.text("name")
+                }
+                if case .integer(let version) = version, case .integer(let application) = application {
+                    return (Int(version), Int32(truncatingIfNeeded: application), tables)
+                }
+                return (0, 0, tables)
+            } catch {
+                throw Self.openingError(error, path: path)
+            }
+        }
+    }
+
+    /// Runs `body` again while SQLite answers "busy" without waiting: while another process
+    /// checkpoints or recovers the WAL, switching to WAL mode and reading the schema can be
+    /// refused at once, before the busy timeout applies. Bounded: about ten seconds in all.
+    static func retryingWhileBusy<T>(_ body: () throws(LibraryError) -> T) throws(LibraryError) -> T {
+        var attempt = 0
+        while true {
+            do throws(LibraryError) {
+                return try body()
+            } catch {
+                guard case .database(_, let info) = error, info.code == SQLiteError.busy, attempt < 100 else {
+                    throw error
+                }
+                attempt += 1
+                usleep(UInt32(min(attempt, 20)) * 5_000)
             }
         }
     }

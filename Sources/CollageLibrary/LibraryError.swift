@@ -45,7 +45,9 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
         case .newerSchema(let path, let found, let supported):
             "\(path) was written by a newer Collage (schema \(found); this one reads up to \(supported)). "
                 + "Update Collage; the library was left untouched"
-        case .database(let path, let error): "database error in \(path): \(error.message) (SQLite code \(error.code))"
+        case .database(let path, let error):
+            "database error in \(path): \(error.message) (SQLite code \(error.code)"
+                + (error.statement.map { ", in \"\($0)\")" } ?? ")")
         case .unknownCollage(let id): "no collage with id \"\(id)\" (see 'collage list')"
         case .unknownPhoto(let id): "no photo with id \"\(id)\" (see 'collage photos')"
         case .unknownSticker(let id): "no sticker with id \"\(id)\""
@@ -70,10 +72,15 @@ public struct SQLiteErrorInfo: Sendable, Hashable {
     public let code: Int32
     /// SQLite's message.
     public let message: String
+    /// The start of the statement that failed, when one did (opening a file is not one).
+    public var statement: String? = nil
 }
 
 extension LibraryError {
     static func database(path: String, _ error: SQLiteError) -> LibraryError {
-        .database(path: path, SQLiteErrorInfo(code: error.code, message: error.message))
+        .database(
+            path: path,
+            SQLiteErrorInfo(
+                code: error.code, message: error.message, statement: error.sql.map { String($0.prefix(60)) }))
     }
 }
