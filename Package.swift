@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "CollageKit", targets: ["CollageKit"]),
         .library(name: "CollageServer", targets: ["CollageServer"]),
         .executable(name: "collage", targets: ["collage"]),
+        // The seller's tool that signs licences: built here, never shipped with `collage`.
+        .executable(name: "collage-licence", targets: ["collage-licence"]),
     ],
     targets: [
         // Pure Swift: documents, geometry, templates, edits, undo. Foundation only.
@@ -56,28 +58,40 @@ let package = Package(
         .target(
             name: "Stickers", dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "CSegmentInterface"]),
 
+        // libsodium (Ed25519) and the offline licence keys that unlock premium layouts.
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .target(name: "CollageLicence", dependencies: ["CSodium"]),
+        .executableTarget(name: "collage-licence", dependencies: ["CollageLicence"]),
+
         // The use cases both faces call: options read once, one failure table, one JSON per record.
-        .target(name: "CollageKit", dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers"]),
+        .target(
+            name: "CollageKit",
+            dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageLicence"]),
 
         // libmicrohttpd (module map + fixed-arity shims) and the editor's server on it.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(
             name: "CollageServer",
-            dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageKit", "CMicroHTTPD"],
+            dependencies: [
+                "CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageKit", "CollageLicence", "CMicroHTTPD",
+            ],
             resources: [.copy("Resources/web")]),
 
         // The `collage` command: argument parsing and subcommands only.
         .executableTarget(
             name: "collage",
-            dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageKit", "CollageServer"]),
+            dependencies: [
+                "CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageKit", "CollageLicence", "CollageServer",
+            ]),
 
         // What the test targets share: temporary folders, photo files, tools, the in-process API client.
         .target(
             name: "CollageTestSupport",
-            dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageServer"],
+            dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageLicence", "CollageServer"],
             path: "Tests/Support"),
 
         .testTarget(name: "CollageCoreTests", dependencies: ["CollageCore"]),
+        .testTarget(name: "CollageLicenceTests", dependencies: ["CollageLicence", "CollageTestSupport"]),
         .testTarget(
             name: "CollageRenderTests",
             dependencies: ["CollageRender", "CollageCore", "CParallelPNG", "CollageTestSupport"]),
@@ -90,13 +104,15 @@ let package = Package(
         .testTarget(
             name: "CollageServerTests",
             dependencies: [
-                "CollageServer", "CollageLibrary", "Stickers", "CollageRender", "CollageCore", "CollageTestSupport",
+                "CollageServer", "CollageLibrary", "Stickers", "CollageRender", "CollageCore", "CollageLicence",
+                "CollageTestSupport",
             ]),
         // Runs the built `collage` binary as a user would; depends on it so it is built first.
         .testTarget(
             name: "CollageCLITests",
             dependencies: [
-                "collage", "CollageCore", "CollageRender", "CollageLibrary", "CollageServer", "CollageTestSupport",
+                "collage", "collage-licence", "CollageCore", "CollageRender", "CollageLibrary", "CollageLicence",
+                "CollageServer", "CollageTestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

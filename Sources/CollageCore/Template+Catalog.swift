@@ -1,5 +1,8 @@
 extension Template {
     /// Every layout, in the order a picker shows them. The first four are the original app's.
+    ///
+    /// `isPremium` is the one table of what Collage Premium unlocks: the grids and the strip stay
+    /// free, so a new user can make real collages and judge the app before buying.
     public static let catalog: [Template] = [
         Template(
             id: "grid2x2", name: "Grid", symbol: "square.grid.2x2", isPremium: false,
@@ -59,10 +62,10 @@ extension Template {
                 unit(0.75, 0, 0.25, 0.5), unit(0.75, 0.5, 0.25, 0.5),
             ]),
         Template(
-            id: "grid3x4", name: "Poster 3×4", symbol: "square.grid.3x3.fill", isPremium: true,
+            id: "grid3x4", name: "Poster 3×4", symbol: "square.grid.3x3.fill", isPremium: false,
             slots: grid(columns: 3, rows: 4)),
         Template(
-            id: "grid4x4", name: "Grid 4×4", symbol: "square.grid.4x3.fill", isPremium: true,
+            id: "grid4x4", name: "Grid 4×4", symbol: "square.grid.4x3.fill", isPremium: false,
             slots: grid(columns: 4, rows: 4)),
     ]
 

@@ -49,8 +49,10 @@ public struct NewCollageRequest: Sendable, Equatable {
     }
 
     /// Makes the collage in the library.
-    /// - Throws: ``Failure``: `notFound` for an unknown photo.
-    public func create(in library: Library) throws(Failure) -> StoredCollage {
+    /// - Throws: ``Failure``: `locked` for a premium layout without Collage Premium, `notFound`
+    ///   for an unknown photo.
+    public func create(in library: Library, access: PremiumAccess) throws(Failure) -> StoredCollage {
+        try access.check(applying: template)
         do {
             return try library.createCollage(title: title, templateID: template.id, aspect: aspect, photoIDs: photos)
         } catch {
@@ -82,6 +84,12 @@ public struct EditRequest: Sendable {
         self.version = version
     }
 
+    /// A request of edits already decoded (the command line's `layout ID TEMPLATE`).
+    public init(edits: [Edit], version: Int? = nil) {
+        self.edits = edits
+        self.version = version
+    }
+
     /// Reads a version number as both faces receive one (`--version 7`, `"version": 7`).
     /// - Throws: ``Failure`` of kind `invalidOption` naming `version` and its range.
     public static func version(_ number: Double) throws(Failure) -> Int {
@@ -106,9 +114,19 @@ public struct EditRequest: Sendable {
     }
 
     /// Applies the edits to the collage `id`.
-    /// - Throws: ``Failure``: `conflict` when the collage moved past ``version``, `invalidInput`
-    ///   when an edit is refused, `notFound` for an unknown collage.
-    public func apply(to id: String, in library: Library) throws(Failure) -> StoredCollage {
+    /// - Throws: ``Failure``: `locked` when an edit applies a premium layout the collage does not
+    ///   follow yet and premium is locked, `conflict` when the collage moved past ``version``,
+    ///   `invalidInput` when an edit is refused, `notFound` for an unknown collage.
+    public func apply(to id: String, in library: Library, access: PremiumAccess) throws(Failure) -> StoredCollage {
+        if !access.isUnlocked, edits.contains(where: { if case .applyTemplate = $0 { true } else { false } }) {
+            let current: Collage
+            do {
+                current = try library.collage(id).collage
+            } catch {
+                throw error.failure
+            }
+            try access.check(edits, on: current)
+        }
         do {
             return try library.apply(edits, to: id, expectedVersion: version)
         } catch {

@@ -29,6 +29,8 @@ public struct Failure: Error, Sendable, CustomStringConvertible {
         case conflict
         /// Too much work at once; try again shortly.
         case busy
+        /// It needs Collage Premium, which this machine has not unlocked (a premium layout).
+        case locked
         /// Anything else: the message says why.
         case failed
     }
@@ -73,6 +75,7 @@ public struct Failure: Error, Sendable, CustomStringConvertible {
         case .cannotWrite: 73
         case .storage: 74
         case .conflict, .busy: 75
+        case .locked: 77
         case .failed: 1
         }
     }
@@ -85,6 +88,7 @@ public struct Failure: Error, Sendable, CustomStringConvertible {
         case .notFound: 404
         case .unavailable, .busy: 503
         case .conflict: 409
+        case .locked: 402
         case .cannotWrite, .storage, .failed: 500
         }
     }

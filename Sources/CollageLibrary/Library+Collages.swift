@@ -70,6 +70,22 @@ extension Library {
         }
     }
 
+    /// The collage as `edits` would leave it, checked as a saved change is, without saving
+    /// anything: how the editor lets a person try a layout before deciding. The version is the
+    /// stored one, unchanged.
+    public func preview(_ edits: [Edit], of id: String) throws(LibraryError) -> StoredCollage {
+        let stored = try collage(id)
+        let next: Collage
+        do throws(EditError) {
+            next = try stored.collage.applying(edits)
+        } catch {
+            throw .edit(error)
+        }
+        let issues = CollageDocument.issues(in: next)
+        guard issues.isEmpty else { throw .invalidCollage(issues) }
+        return StoredCollage(collage: next, version: stored.version)
+    }
+
     /// Replaces a collage's whole document (undo and redo send back an earlier one), at a version.
     /// The id, creation date and library references are the stored collage's; the rest is `document`'s.
     @discardableResult

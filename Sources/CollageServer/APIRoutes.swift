@@ -1,6 +1,7 @@
 import CollageCore
 import CollageKit
 import CollageLibrary
+import CollageLicence
 import CollageRender
 import Foundation
 import Stickers
@@ -38,7 +39,10 @@ enum APIRoutes {
                 "title": Schema.string, "template": Schema.string, "aspect": Schema.string,
                 "photos": .object(["type": "array", "items": Schema.string]),
             ]),
-            responses: [201: "the new collage with its version", 422: "refused (unknown template or photo)"]
+            responses: [
+                201: "the new collage with its version", 402: "a premium layout, and Collage Premium is locked",
+                422: "refused (unknown template or photo)",
+            ]
         ) { app, request throws(HTTPError) in try createCollage(app, request) },
         Route(
             "GET", "/api/collages/{id}", "getCollage", "A collage document, its version, and its photos' sizes",
@@ -56,7 +60,10 @@ enum APIRoutes {
             schema: Schema.object(
                 ["version": Schema.integer(Limits.version), "collage": .object(["type": "object"])],
                 required: ["version", "collage"]),
-            responses: [200: "{version, collage, media}", 409: "stale version", 422: "invalid document"]
+            responses: [
+                200: "{version, collage, media}", 402: "it follows a premium layout, and Collage Premium is locked",
+                409: "stale version", 422: "invalid document",
+            ]
         ) { app, request throws(HTTPError) in try replaceCollage(app, request) },
         Route(
             "DELETE", "/api/collages/{id}", "deleteCollage", "Delete a collage",
@@ -81,10 +88,18 @@ enum APIRoutes {
                     "edits": .object(["type": "array", "items": .object(["type": "object"])]),
                 ], required: ["version", "edits"]),
             responses: [
-                200: "{version, collage, media}", 409: "stale version: the body carries the current document",
-                422: "an edit was refused",
+                200: "{version, collage, media}", 402: "an edit applies a premium layout, and Collage Premium is locked",
+                409: "stale version: the body carries the current document", 422: "an edit was refused",
             ]
         ) { app, request throws(HTTPError) in try applyEdits(app, request) },
+        Route(
+            "POST", "/api/collages/{id}/preview", "previewEdits",
+            "The collage as edits would leave it, nothing saved (trying a premium layout before unlocking it)",
+            body: "{edits: [Edit]}",
+            schema: Schema.object(
+                ["edits": .object(["type": "array", "items": .object(["type": "object"])])], required: ["edits"]),
+            responses: [200: "{version, collage, media, layout}", 404: "no such collage", 422: "an edit was refused"]
+        ) { app, request throws(HTTPError) in try previewEdits(app, request) },
         historyRoute(undo: true),
         historyRoute(undo: false),
         Route(
@@ -118,6 +133,19 @@ enum APIRoutes {
             "The pixel size an export with these options would have (the same options as export), without rendering",
             query: exportQuery, responses: [200: "{width, height, dpi?}", 422: "bad options", 404: "no such collage"]
         ) { app, request throws(HTTPError) in try exportSize(app, request) },
+        Route(
+            "GET", "/api/licence", "getLicence", "Whether Collage Premium is unlocked on this machine, and for whom",
+            responses: [200: "{unlocked, licence?, problem?, premiumLayouts}"]
+        ) { app, _ in licenceResponse(app) },
+        Route(
+            "POST", "/api/licence", "addLicence", "Unlock Collage Premium with a licence key (kept for this user)",
+            body: "{key}", schema: Schema.object(["key": Schema.string], required: ["key"]),
+            responses: [200: "{unlocked, licence, premiumLayouts}", 422: "the key was refused; nothing changed"]
+        ) { app, request throws(HTTPError) in try addLicence(app, request) },
+        Route(
+            "DELETE", "/api/licence", "removeLicence", "Remove this user's licence (premium layouts lock again)",
+            responses: [200: "{unlocked: false, premiumLayouts}"]
+        ) { app, _ throws(HTTPError) in try removeLicence(app) },
         Route("GET", "/api/photos", "listPhotos", "Photos in the library", responses: [200: "list"]) {
             app, _ throws(HTTPError) in try listPhotos(app)
         },
@@ -213,7 +241,7 @@ enum APIRoutes {
         let aspect = try text("aspect")
         let stored = try kit { () throws(Failure) in
             try NewCollageRequest(title: title, template: template, aspect: aspect, photos: photos).create(
-                in: app.library)
+                in: app.library, access: app.access)
         }
         return try document(app, stored, status: .created)
     }
@@ -246,6 +274,16 @@ enum APIRoutes {
         }
         let id = request.parameter("id")
         return try saving(app, id) { () throws(Failure) in
+            let access = app.access
+            if !access.isUnlocked {
+                let current: Collage
+                do throws(LibraryError) {
+                    current = try app.library.collage(id).collage
+                } catch {
+                    throw error.failure
+                }
+                try access.check(replacing: current, with: replacement)
+            }
             do throws(LibraryError) {
                 return try app.library.replace(id, with: replacement, expectedVersion: version)
             } catch {
@@ -309,7 +347,61 @@ enum APIRoutes {
         _ app: CollageApp, _ id: String, _ edits: () throws(Failure) -> EditRequest
     ) throws(HTTPError) -> HTTPResponse {
         let request = try kit(edits)
-        return try saving(app, id) { () throws(Failure) in try request.apply(to: id, in: app.library) }
+        return try saving(app, id) { () throws(Failure) in try request.apply(to: id, in: app.library, access: app.access) }
+    }
+
+    /// The collage with the edits applied in memory, answered as a saved document is (with its
+    /// resolved layout) but stored nowhere. Premium layouts may be tried this way while locked.
+    static func previewEdits(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        guard let edits = try request.json().member("edits") else { throw HTTPError(.badRequest, "edits: is required") }
+        let decoded = try kit { () throws(Failure) in try EditRequest(edits: edits, version: nil) }
+        let previewed = try library { () throws(LibraryError) in
+            try app.library.preview(decoded.edits, of: request.parameter("id"))
+        }
+        return try document(app, previewed)
+    }
+
+    // MARK: - Licence
+
+    /// `{unlocked, licence?, problem?, premiumLayouts}`: what the Unlock sheet shows.
+    static func licenceJSON(_ state: LicenceState) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "unlocked": .bool(false),
+            "premiumLayouts": .array(Template.catalog.filter(\.isPremium).map { .string($0.id) }),
+        ]
+        switch state {
+        case .none: break
+        case .valid(let licence):
+            members["unlocked"] = .bool(true)
+            members["licence"] = .object([
+                "id": .string(licence.id), "licensee": .string(licence.licensee), "issued": .string(licence.issued),
+            ])
+        case .invalid(let error):
+            members["problem"] = .string(error.description)
+        }
+        return .object(members)
+    }
+
+    static func licenceResponse(_ app: CollageApp) -> HTTPResponse { .json(licenceJSON(app.licences.current())) }
+
+    static func addLicence(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        guard let key = try request.json().member("key")?.stringValue else {
+            throw HTTPError(.badRequest, "key: expected the licence key as a string")
+        }
+        do {
+            return .json(licenceJSON(.valid(try app.licences.add(key))))
+        } catch {
+            throw error.httpError
+        }
+    }
+
+    static func removeLicence(_ app: CollageApp) throws(HTTPError) -> HTTPResponse {
+        do {
+            try app.licences.remove()
+        } catch {
+            throw error.httpError
+        }
+        return licenceResponse(app)
     }
 
     /// Runs a use case, its failure becoming the API's answer.

@@ -1,6 +1,7 @@
 import CollageCore
 import CollageKit
 import CollageLibrary
+import CollageLicence
 import CollageRender
 import Foundation
 import Stickers
@@ -17,17 +18,22 @@ public final class CollageApp: Sendable {
     let allowedHosts: Set<String>
     let web: WebResources
     let version: String
+    /// The user's licence, read afresh for every request that needs it: a key added on the
+    /// command line or in another tab unlocks this editor at once.
+    let licences: LicenceStore
 
     /// An app over `library`.
     /// - Parameters:
     ///   - model: the subject model for stickers and smart crops; `nil` turns both off.
     ///   - allowedHosts: the `Host` header values accepted, e.g. `127.0.0.1:8080`, `localhost:8080`.
+    ///   - licences: where the user's licence is kept (``LicenceStore/standard(environment:)`` by default).
     public init(
         library: Library, model: SubjectModel?, allowedHosts: Set<String>, token: String = CollageApp.newToken(),
-        version: String = "0.1.0"
+        version: String = "0.1.0", licences: LicenceStore = .standard()
     ) {
         self.library = library
         self.model = model
+        self.licences = licences
         self.token = token
         self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
         self.web = WebResources()
@@ -201,13 +207,20 @@ public final class CollageApp: Sendable {
     /// model, so the page, thumbnails and exports agree.
     var photoSource: LibrarySubjectFocusSource { LibrarySubjectFocusSource(library: library, model: model) }
 
+    /// What the stored licence allows now.
+    var access: PremiumAccess { PremiumAccess(store: licences) }
+
     /// The OpenAPI document for this server's routes.
     public var openAPIDocument: JSONValue { Self.router.openAPI(version: version) }
 }
 
 extension Failure {
     /// How the API reports this failure: its status (the table is CollageKit's), fields by name.
-    var httpError: HTTPError { HTTPError(HTTPStatus.of(httpStatus), text(optionPrefix: "")) }
+    var httpError: HTTPError {
+        var text = text(optionPrefix: "")
+        if kind == .locked { text += "; add a licence key (POST /api/licence) to unlock every premium layout" }
+        return HTTPError(HTTPStatus.of(httpStatus), text)
+    }
 }
 
 extension LibraryError {
@@ -221,5 +234,15 @@ func library<T>(_ body: () throws(LibraryError) -> T) throws(HTTPError) -> T {
         return try body()
     } catch {
         throw error.httpError
+    }
+}
+
+extension LicenceError {
+    /// A refused key is the request's fault (422); a licence file that cannot be written is ours (500).
+    var httpError: HTTPError {
+        switch self {
+        case .cannotWrite, .unreadable: HTTPError(.internalError, description)
+        default: HTTPError(.unprocessable, description)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import CollageLibrary
+import CollageLicence
 import Foundation
 import Stickers
 import Synchronization
@@ -19,9 +20,12 @@ public final class CollageServer: Sendable {
     public var port: Int { server.port }
 
     /// Starts serving `library` on `host`:`port` (0 picks a free port).
-    /// - Parameter allowRemote: needed to bind anything but a loopback address.
+    /// - Parameters:
+    ///   - allowRemote: needed to bind anything but a loopback address.
+    ///   - licences: where the user's licence is kept.
     public init(
-        library: Library, model: SubjectModel?, host: String = "127.0.0.1", port: Int = 8080, allowRemote: Bool = false
+        library: Library, model: SubjectModel?, host: String = "127.0.0.1", port: Int = 8080, allowRemote: Bool = false,
+        licences: LicenceStore = .standard()
     ) throws(ServerError) {
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
         guard loopback || allowRemote else { throw .remoteNotAllowed(host) }
@@ -39,7 +43,7 @@ public final class CollageServer: Sendable {
         let boundPort = server.port
         var hosts: Set<String> = ["127.0.0.1:\(boundPort)", "localhost:\(boundPort)", "[::1]:\(boundPort)"]
         hosts.insert((bindHost.contains(":") ? "[\(bindHost)]" : bindHost) + ":\(boundPort)")
-        app = CollageApp(library: library, model: model, allowedHosts: hosts)
+        app = CollageApp(library: library, model: model, allowedHosts: hosts, licences: licences)
         holder.set(app)
     }
 

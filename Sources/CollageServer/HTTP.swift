@@ -74,6 +74,8 @@ public struct HTTPStatus: Hashable, Sendable {
     public static let methodNotAllowed = HTTPStatus(code: 405, reason: "Method Not Allowed")
     /// 409.
     public static let conflict = HTTPStatus(code: 409, reason: "Conflict")
+    /// 402: the request needs Collage Premium.
+    public static let paymentRequired = HTTPStatus(code: 402, reason: "Payment Required")
     /// 413.
     public static let payloadTooLarge = HTTPStatus(code: 413, reason: "Payload Too Large")
     /// 415.
@@ -90,7 +92,8 @@ public struct HTTPStatus: Hashable, Sendable {
     /// The status with `code`, among those above (500 for any other).
     public static func of(_ code: Int) -> HTTPStatus {
         [
-            ok, created, noContent, notModified, badRequest, forbidden, notFound, methodNotAllowed, conflict,
+            ok, created, noContent, notModified, badRequest, paymentRequired, forbidden, notFound, methodNotAllowed,
+            conflict,
             payloadTooLarge, unsupportedMediaType, misdirected, unprocessable, internalError, unavailable,
         ].first { $0.code == code } ?? internalError
     }

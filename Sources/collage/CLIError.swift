@@ -18,6 +18,8 @@ enum CLIError: Error, Sendable {
     case ioError(String)
     /// Something changed meanwhile (a stale version); trying again can work: exit 75.
     case tempFailure(String)
+    /// It needs Collage Premium, which is not unlocked here (a premium layout): exit 77.
+    case locked(String)
     /// Anything else that went wrong while working: exit 1.
     case failure(String)
 
@@ -31,6 +33,7 @@ enum CLIError: Error, Sendable {
         case .cannotCreate: ExitCode.cannotCreate
         case .ioError: ExitCode.ioError
         case .tempFailure: ExitCode.tempFailure
+        case .locked: ExitCode.locked
         case .failure: ExitCode.failure
         }
     }
@@ -39,7 +42,8 @@ enum CLIError: Error, Sendable {
         switch self {
         case .usage(let message), .noSubject(let message), .data(let message), .noInput(let message),
             .unavailable(let message),
-            .cannotCreate(let message), .ioError(let message), .tempFailure(let message), .failure(let message):
+            .cannotCreate(let message), .ioError(let message), .tempFailure(let message), .locked(let message),
+            .failure(let message):
             message
         }
     }
@@ -57,6 +61,7 @@ enum ExitCode {
     static let cannotCreate: Int32 = 73
     static let ioError: Int32 = 74
     static let tempFailure: Int32 = 75
+    static let locked: Int32 = 77
 
     /// The table printed at the end of `collage --help`.
     static let summary = """
@@ -71,6 +76,7 @@ enum ExitCode {
           73  an output file or the library cannot be written
           74  the library database could not be read or written
           75  the collage changed since its version was read: reload and try again
+          77  a premium layout needs Collage Premium: unlock it with 'collage licence add KEY'
         """
 }
 
@@ -93,6 +99,7 @@ extension Failure {
         case .cannotWrite: .cannotCreate(text)
         case .storage: .ioError(text)
         case .conflict, .busy: .tempFailure(text)
+        case .locked: .locked(text + "; unlock every premium layout with 'collage licence add KEY'")
         case .failed: .failure(text)
         }
     }

@@ -1,6 +1,7 @@
 import CollageCore
 import CollageKit
 import CollageLibrary
+import CollageLicence
 import CollageRender
 import Foundation
 import Stickers
@@ -13,7 +14,7 @@ enum NewCommand: Command {
         usage: "[--library DIR] [--title T] [--layout ID] [--aspect W:H] [--json] [photo-id | file]…",
         options: [
             LibraryAccess.option, .value("--title", "TEXT", "The title (default \"Untitled\")"),
-            .value("--layout", "ID", "The template (default grid2x2; see 'collage templates')"),
+            .value("--layout", "ID", "The template (default grid2x2; see 'collage templates'; premium ones need a licence)"),
             .value("--aspect", "W:H", "Canvas shape, e.g. 1:1, 4:5, 16:9 or a preset such as a4 (default 1:1)"),
             .flag("--json", "Print the new collage's summary as JSON"),
         ],
@@ -48,7 +49,7 @@ enum NewCommand: Command {
         }
         let stored: StoredCollage
         do {
-            stored = try request.create(in: library)
+            stored = try request.create(in: library, access: PremiumAccess(store: .standard()))
         } catch {
             throw error.cliError
         }
@@ -256,12 +257,21 @@ enum LayoutCommand: Command {
     static let spec = CommandSpec(
         name: "layout", abstract: "Apply a template to a collage (photos snap into its slots)",
         usage: "[--library DIR] [--json] ID TEMPLATE",
-        options: [LibraryAccess.option, .flag("--json", "Print the collage's summary as JSON")], positionals: 2...2)
+        options: [LibraryAccess.option, .flag("--json", "Print the collage's summary as JSON")],
+        discussion: """
+            Premium layouts (see 'collage templates') need Collage Premium: without it this exits 77.
+            A collage that follows a premium layout already keeps it, and stays editable, without one.
+            """,
+        positionals: 2...2)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         let library = try LibraryAccess.open(arguments)
-        let stored = try LibraryAccess.run { () throws(LibraryError) in
-            try library.apply([.applyTemplate(id: arguments.positionals[1])], to: arguments.positionals[0])
+        let stored: StoredCollage
+        do throws(Failure) {
+            stored = try EditRequest(edits: [.applyTemplate(id: arguments.positionals[1])]).apply(
+                to: arguments.positionals[0], in: library, access: PremiumAccess(store: .standard()))
+        } catch {
+            throw error.cliError
         }
         if arguments.has("--json") {
             Output.printJSON(RecordJSON.summary(stored))
@@ -307,7 +317,8 @@ enum EditCommand: Command {
             request = try EditRequest(
                 edits: json,
                 version: arguments.value("--version").map { text throws(Failure) in try EditRequest.version(text) })
-            stored = try request.apply(to: arguments.positionals[0], in: library)
+            stored = try request.apply(
+                to: arguments.positionals[0], in: library, access: PremiumAccess(store: .standard()))
         } catch {
             throw error.cliError
         }

@@ -1,4 +1,6 @@
 import CollageCore
+import CollageKit
+import CollageLicence
 import CollageRender
 import Foundation
 
@@ -10,7 +12,7 @@ enum MakeCommand: Command {
         usage:
             "--layout ID [--aspect W:H] [--size PX | --scale N | --print WxHin@DPI] [style options] photo… -o out.jpg",
         options: [
-            .value("--layout", "ID", "The template (see 'collage templates'); default grid2x2"),
+            .value("--layout", "ID", "The template (see 'collage templates'; premium ones need a licence); default grid2x2"),
             .value(
                 "--aspect", "W:H",
                 "Canvas shape: 1:1, 4:5, 16:9, a preset such as a4 (default 1:1, or the print's shape)"),
@@ -44,6 +46,11 @@ enum MakeCommand: Command {
             throw .usage(
                 "--layout expects a template id, got \"\(layout)\"; one of: "
                     + Template.catalog.map(\.id).joined(separator: ", "))
+        }
+        do throws(Failure) {
+            try PremiumAccess(store: .standard()).check(applying: template)
+        } catch {
+            throw error.cliError
         }
         var aspect = try arguments.value("--aspect", expected: "W:H such as 4:5, or a preset such as a4") { text in
             AspectRatio(parsingOrPreset: text)

@@ -1,4 +1,5 @@
 import CollageCore
+import CollageLicence
 
 /// `collage templates`: the layouts, and their frames on a given canvas.
 enum TemplatesCommand: Command {
@@ -62,6 +63,9 @@ enum TemplatesCommand: Command {
         }
         guard let canvas else {
             Output.print(Output.table(rows))
+            Output.print(
+                LicenceStore.standard().licence.map { "\nPremium layouts are unlocked (licensed to \($0.licensee))." }
+                    ?? "\nPremium layouts need \(LicenceKey.productName): 'collage licence add KEY' unlocks them.")
             return
         }
         Output.print(

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Where this user's licence is kept: one file, `licence.key`, in `$XDG_CONFIG_HOME/collage/`
+/// (else `~/.config/collage/`), so every library on the machine is unlocked by it, and copying
+/// the file to another machine unlocks that one too: an offline app's "restore purchases".
+public struct LicenceStore: Sendable {
+    /// The licence file.
+    public let file: URL
+    /// The keys whose licences this store accepts.
+    public let trustedKeys: [TrustedKey]
+
+    /// A store in `folder`.
+    public init(folder: URL, trusting trustedKeys: [TrustedKey] = TrustedKey.builtIn) {
+        file = folder.appendingPathComponent("licence.key")
+        self.trustedKeys = trustedKeys
+    }
+
+    /// The user's store: in `$XDG_CONFIG_HOME/collage`, else `~/.config/collage`.
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> LicenceStore {
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+            return LicenceStore(folder: URL(fileURLWithPath: config).appendingPathComponent("collage"))
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return LicenceStore(folder: URL(fileURLWithPath: home).appendingPathComponent(".config/collage"))
+    }
+
+    /// What the store holds now, read afresh each time (another process may have added a key).
+    public func current() -> LicenceState {
+        let text: String
+        do {
+            text = try String(contentsOf: file, encoding: .utf8)
+        } catch {
+            guard FileManager.default.fileExists(atPath: file.path) else { return .none }
+            return .invalid(.unreadable(path: file.path, reason: Self.reason(error)))
+        }
+        // The file is a key and nothing else; anything longer is not ours to parse.
+        guard text.utf8.count <= 4096 else {
+            return .invalid(.unreadable(path: file.path, reason: "it is \(text.utf8.count) bytes, too long for a key"))
+        }
+        do {
+            return .valid(try Licence(key: text, trusting: trustedKeys))
+        } catch {
+            return .invalid(error)
+        }
+    }
+
+    /// The valid licence, if there is one.
+    public var licence: Licence? {
+        if case .valid(let licence) = current() { return licence }
+        return nil
+    }
+
+    /// Verifies `key` and keeps it, replacing any licence stored before. A refused key changes
+    /// nothing: the licence stored before (if any) stays.
+    /// - Throws: ``LicenceError`` for a bad key, or when the file cannot be written.
+    @discardableResult
+    public func add(_ key: String) throws(LicenceError) -> Licence {
+        guard key.utf8.count <= 4096 else { throw .malformed("it is \(key.utf8.count) characters, far longer than a key") }
+        let licence = try Licence(key: key, trusting: trustedKeys)
+        let folder = file.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".licence-\(UUID().uuidString).tmp")
+        do {
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // Written whole under another name, then renamed: a crash leaves the old licence or the new.
+            guard
+                FileManager.default.createFile(
+                    atPath: temporary.path, contents: Data((licence.key + "\n").utf8),
+                    attributes: [.posixPermissions: 0o600])
+            else {
+                throw CocoaError(.fileWriteUnknown)
+            }
+            guard rename(temporary.path, file.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw .cannotWrite(path: file.path, reason: Self.reason(error))
+        }
+        return licence
+    }
+
+    /// Removes the stored licence; `false` when there was none.
+    /// - Throws: ``LicenceError/cannotWrite(path:reason:)`` when the file cannot be removed.
+    @discardableResult
+    public func remove() throws(LicenceError) -> Bool {
+        guard FileManager.default.fileExists(atPath: file.path) else { return false }
+        do {
+            try FileManager.default.removeItem(at: file)
+        } catch {
+            throw .cannotWrite(path: file.path, reason: Self.reason(error))
+        }
+        return true
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? POSIXError { return String(cString: strerror(error.code.rawValue)) }
+        if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? POSIXError {
+            return String(cString: strerror(underlying.code.rawValue))
+        }
+        return (error as NSError).localizedDescription
+    }
+}
+
+/// What a ``LicenceStore`` holds.
+public enum LicenceState: Hashable, Sendable {
+    /// No licence file.
+    case none
+    /// A licence that verifies.
+    case valid(Licence)
+    /// A licence file that cannot be read or does not verify (say one copied from a build that
+    /// trusts other keys); premium stays locked and the error says why.
+    case invalid(LicenceError)
+}
