@@ -73,7 +73,8 @@ let package = Package(
         .target(
             name: "CollageServer",
             dependencies: [
-                "CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageKit", "CollageLicence", "CMicroHTTPD",
+                "CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageKit", "CollageLicence",
+                "CMicroHTTPD",
             ],
             resources: [.copy("Resources/web")]),
 
@@ -81,13 +82,16 @@ let package = Package(
         .executableTarget(
             name: "collage",
             dependencies: [
-                "CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageKit", "CollageLicence", "CollageServer",
+                "CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageKit", "CollageLicence",
+                "CollageServer",
             ]),
 
         // What the test targets share: temporary folders, photo files, tools, the in-process API client.
         .target(
             name: "CollageTestSupport",
-            dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageLicence", "CollageServer"],
+            dependencies: [
+                "CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageLicence", "CollageServer",
+            ],
             path: "Tests/Support"),
 
         .testTarget(name: "CollageCoreTests", dependencies: ["CollageCore"]),

@@ -24,7 +24,8 @@ public struct Licence: Hashable, Sendable {
     /// - Throws: ``LicenceError`` saying which part is wrong: not a key, damaged, cut short,
     ///   unsigned, signed by an unknown key, altered, forged, or for another product.
     public init(key text: String, trusting trustedKeys: [TrustedKey] = TrustedKey.builtIn) throws(LicenceError) {
-        let key = String(text.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }.map(Character.init))
+        let key = String(
+            text.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }.map(Character.init))
         guard !key.isEmpty else { throw .empty }
         let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let format = parts[0]
@@ -104,7 +105,9 @@ public struct LicenceDetails: Hashable, Sendable {
         self.product = try printable(product, "product", limit: 64)
         self.id = try printable(id, "licence id", limit: 64)
         self.licensee = try printable(licensee, "licensee", limit: 200)
-        guard LicenceKey.isDay(issued) else { throw .malformed("its date of issue \"\(issued.prefix(20))\" is not YYYY-MM-DD") }
+        guard LicenceKey.isDay(issued) else {
+            throw .malformed("its date of issue \"\(issued.prefix(20))\" is not YYYY-MM-DD")
+        }
         self.issued = issued
     }
 

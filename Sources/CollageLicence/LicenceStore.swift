@@ -55,7 +55,9 @@ public struct LicenceStore: Sendable {
     /// - Throws: ``LicenceError`` for a bad key, or when the file cannot be written.
     @discardableResult
     public func add(_ key: String) throws(LicenceError) -> Licence {
-        guard key.utf8.count <= 4096 else { throw .malformed("it is \(key.utf8.count) characters, far longer than a key") }
+        guard key.utf8.count <= 4096 else {
+            throw .malformed("it is \(key.utf8.count) characters, far longer than a key")
+        }
         let licence = try Licence(key: key, trusting: trustedKeys)
         let folder = file.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".licence-\(UUID().uuidString).tmp")
@@ -70,7 +72,9 @@ public struct LicenceStore: Sendable {
             else {
                 throw CocoaError(.fileWriteUnknown)
             }
-            guard rename(temporary.path, file.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            guard rename(temporary.path, file.path) == 0 else {
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw .cannotWrite(path: file.path, reason: Self.reason(error))

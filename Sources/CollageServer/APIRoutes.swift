@@ -88,7 +88,8 @@ enum APIRoutes {
                     "edits": .object(["type": "array", "items": .object(["type": "object"])]),
                 ], required: ["version", "edits"]),
             responses: [
-                200: "{version, collage, media}", 402: "an edit applies a premium layout, and Collage Premium is locked",
+                200: "{version, collage, media}",
+                402: "an edit applies a premium layout, and Collage Premium is locked",
                 409: "stale version: the body carries the current document", 422: "an edit was refused",
             ]
         ) { app, request throws(HTTPError) in try applyEdits(app, request) },
@@ -347,7 +348,9 @@ enum APIRoutes {
         _ app: CollageApp, _ id: String, _ edits: () throws(Failure) -> EditRequest
     ) throws(HTTPError) -> HTTPResponse {
         let request = try kit(edits)
-        return try saving(app, id) { () throws(Failure) in try request.apply(to: id, in: app.library, access: app.access) }
+        return try saving(app, id) { () throws(Failure) in
+            try request.apply(to: id, in: app.library, access: app.access)
+        }
     }
 
     /// The collage with the edits applied in memory, answered as a saved document is (with its

@@ -33,7 +33,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "keygen":
     guard let path = option("--out", in: arguments) else { fail("keygen needs --out FILE", code: 64) }
-    guard !FileManager.default.fileExists(atPath: path) else { fail("\(path) exists; it is never overwritten", code: 73) }
+    guard !FileManager.default.fileExists(atPath: path) else {
+        fail("\(path) exists; it is never overwritten", code: 73)
+    }
     guard let key = SigningKey.generate() else { fail("libsodium could not make a key") }
     guard
         FileManager.default.createFile(

@@ -14,7 +14,9 @@ enum NewCommand: Command {
         usage: "[--library DIR] [--title T] [--layout ID] [--aspect W:H] [--json] [photo-id | file]…",
         options: [
             LibraryAccess.option, .value("--title", "TEXT", "The title (default \"Untitled\")"),
-            .value("--layout", "ID", "The template (default grid2x2; see 'collage templates'; premium ones need a licence)"),
+            .value(
+                "--layout", "ID", "The template (default grid2x2; see 'collage templates'; premium ones need a licence)"
+            ),
             .value("--aspect", "W:H", "Canvas shape, e.g. 1:1, 4:5, 16:9 or a preset such as a4 (default 1:1)"),
             .flag("--json", "Print the new collage's summary as JSON"),
         ],

@@ -12,7 +12,9 @@ enum MakeCommand: Command {
         usage:
             "--layout ID [--aspect W:H] [--size PX | --scale N | --print WxHin@DPI] [style options] photo… -o out.jpg",
         options: [
-            .value("--layout", "ID", "The template (see 'collage templates'; premium ones need a licence); default grid2x2"),
+            .value(
+                "--layout", "ID", "The template (see 'collage templates'; premium ones need a licence); default grid2x2"
+            ),
             .value(
                 "--aspect", "W:H",
                 "Canvas shape: 1:1, 4:5, 16:9, a preset such as a4 (default 1:1, or the print's shape)"),

@@ -16,15 +16,25 @@ enum CommandRunner {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }()
 
+    /// A configuration folder with no licence in it.
+    static let lockedConfig: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "collage-locked-config-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }()
+
     static func run(
         _ arguments: [String], stdin: Data? = nil, in directory: URL? = nil, environment: [String: String] = [:]
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        // Each run sees no licence unless the test gives one (XDG_CONFIG_HOME): the developer's
+        // own licence, if any, must not change what a test sees.
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["XDG_CONFIG_HOME": lockedConfig.path].merging(environment) { $1 }
+        ) { $1 }
         if let directory { process.currentDirectoryURL = directory }
         let output = Pipe()
         let errors = Pipe()

@@ -1,5 +1,6 @@
 import CollageCore
 import CollageLibrary
+import CollageLicence
 import CollageRender
 import CollageServer
 import Foundation
@@ -22,7 +23,9 @@ struct FacesAgreeTests {
 
         let library = try Library(root: root)
         defer { library.close() }
-        let app = CollageApp(library: library, model: nil, allowedHosts: ["test.local"])
+        let app = CollageApp(
+            library: library, model: nil, allowedHosts: ["test.local"],
+            licences: LicenceStore(folder: directory.appendingPathComponent("config")))
         let cases: [[String: String]] = [
             ["scale": "1e300"], ["scale": "-1e300"], ["scale": "0"], ["size": "99999999999999999999"],
             ["size": "40000"], ["print": "1e300x1e300in@300"], ["print": "6x4in@1e300"], ["quality": "1e300"],
@@ -56,7 +59,9 @@ struct FacesAgreeTests {
 
         let library = try Library(root: root)
         defer { library.close() }
-        let app = CollageApp(library: library, model: nil, allowedHosts: ["test.local"])
+        let app = CollageApp(
+            library: library, model: nil, allowedHosts: ["test.local"],
+            licences: LicenceStore(folder: directory.appendingPathComponent("config")))
         // Each case: the flags, and the same request as the API's JSON body.
         let cases: [([String], String)] = [
             (["--instance", "0"], #"{"instance": 0}"#), (["--instance", "1e300"], #"{"instance": 1e300}"#),

@@ -1,5 +1,6 @@
 import CollageCore
 import CollageRender
+import CollageTestSupport
 import Foundation
 import Testing
 
@@ -8,6 +9,8 @@ struct LibraryCommandTests {
     final class Workspace {
         let directory: URL
         var library: URL { directory.appendingPathComponent("my library") }
+        /// The commands' environment: no licence until ``unlock()``.
+        var environment: [String: String] = [:]
 
         init() throws {
             directory = try CommandRunner.temporaryDirectory()
@@ -22,7 +25,12 @@ struct LibraryCommandTests {
         }
 
         func run(_ arguments: [String], stdin: Data? = nil) throws -> CommandRunner.Result {
-            try CommandRunner.run(arguments + ["--library", library.path], stdin: stdin)
+            try CommandRunner.run(arguments + ["--library", library.path], stdin: stdin, environment: environment)
+        }
+
+        /// Stores a valid test licence for the commands that follow.
+        func unlock() throws {
+            environment["XDG_CONFIG_HOME"] = try TestLicence.unlockedConfig(in: directory).path
         }
 
         func json(_ arguments: [String]) throws -> JSONValue {
@@ -79,7 +87,8 @@ struct LibraryCommandTests {
         let files = try [("a.jpg", [200, 0, 0] as [UInt8]), ("b.jpg", [0, 200, 0]), ("c.jpg", [0, 0, 200])].map {
             try space.photo($0.0, $0.1)
         }
-        // `new` imports files it is given.
+        // `new` imports files it is given; magazine is a premium layout.
+        try space.unlock()
         let created = try space.json(["new", "--title", "Été", "--layout", "magazine", "--aspect", "4:5"] + files)
         let id = try #require(created.member("id")?.string)
         #expect(created.member("items") == .number(3) && created.member("version") == .number(1))

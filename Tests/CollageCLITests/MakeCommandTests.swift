@@ -1,5 +1,6 @@
 import CollageCore
 import CollageRender
+import CollageTestSupport
 import Foundation
 import Testing
 
@@ -19,9 +20,11 @@ struct MakeCommandTests {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out put.jpg")
+        // Magazine is a premium layout: this machine has a licence.
         let result = try CommandRunner.run(
             ["make", "--layout", "magazine", "--aspect", "4:5", "--size", "1200", "--radius", "8"]
-                + (try photos(in: directory)) + ["-o", output.path])
+                + (try photos(in: directory)) + ["-o", output.path],
+            environment: ["XDG_CONFIG_HOME": try TestLicence.unlockedConfig(in: directory).path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("(960 × 1200 JPEG)"))
         let image = try Bitmap.read(output)

@@ -1,4 +1,5 @@
 import CollageCore
+import Foundation
 import Testing
 
 @Suite("Templates")
@@ -131,5 +132,31 @@ struct TemplateTests {
     private func expectWithinOnePixel(_ frame: Rect, _ want: Rect, _ label: String = "") {
         let deltas = [frame.x - want.x, frame.y - want.y, frame.width - want.width, frame.height - want.height]
         #expect(deltas.allSatisfy { abs($0) <= 1 }, "\(label): \(frame) vs \(want)")
+    }
+}
+
+/// Which layouts need Collage Premium, and which edits apply one.
+struct PremiumTemplateTests {
+    @Test func theGridsAndTheStripStayFree() {
+        let free = Set(Template.free.map(\.id))
+        #expect(free.isSuperset(of: ["grid2x2", "strip", "sideBySide", "stacked", "grid3x3", "grid2x3", "grid3x2"]))
+        #expect(!free.contains("magazine") && !free.contains("triptych"))
+    }
+
+    @Test func onlyEditsThatPutTheCollageOnANewPremiumLayoutNeedIt() {
+        let grid = Collage(
+            id: "c", title: "t", created: Date(), canvas: Size(width: 100, height: 100), templateID: "grid2x2")
+        #expect(grid.premiumTemplates(appliedBy: [.applyTemplate(id: "strip"), .rename(title: "x")]).isEmpty)
+        #expect(
+            grid.premiumTemplates(appliedBy: [.applyTemplate(id: "magazine"), .applyTemplate(id: "magazine")]).map(\.id)
+                == ["magazine"])
+        var magazine = grid
+        magazine.templateID = "magazine"
+        // Re-applying the layout a collage follows (a reflow) is not a new unlock.
+        #expect(magazine.premiumTemplates(appliedBy: [.applyTemplate(id: "magazine")]).isEmpty)
+        #expect(magazine.premiumTemplates(appliedBy: [.applyTemplate(id: "triptych")]).map(\.id) == ["triptych"])
+        #expect(grid.premiumTemplate(replacingWith: magazine)?.id == "magazine")
+        #expect(magazine.premiumTemplate(replacingWith: magazine) == nil)
+        #expect(magazine.premiumTemplate(replacingWith: grid) == nil)
     }
 }

@@ -1,1 +1,130 @@
+import CollageLicence
+import CollageTestSupport
+import Foundation
 import Testing
+
+/// Licence keys: what a good key says, and a distinct refusal for each way a key can be wrong.
+struct LicenceKeyTests {
+    let good = TestLicence.key()
+
+    /// The key's five dot-separated parts.
+    func parts(_ key: String) -> [String] {
+        key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    @Test func aSignedKeyVerifiesAndSaysWhoItIsFor() throws {
+        let licence = try Licence(key: good)
+        #expect(licence.product == "collage-premium")
+        #expect(licence.licensee == "Ada Lovelace <ada@example.com>")
+        #expect(licence.id == "CL-TEST-0001")
+        #expect(licence.issued == "2026-12-02")
+        #expect(licence.signingKeyID == TestLicence.signingKey.id)
+        #expect(!good.contains { $0.isWhitespace })
+        #expect(good.hasPrefix("collage1."))
+    }
+
+    @Test func aKeyWrappedOverLinesOrPaddedWithSpacesStillReads() throws {
+        let middle = good.index(good.startIndex, offsetBy: 120)
+        let wrapped = "  \n" + good[..<middle] + "\r\n  " + good[middle...] + "\n"
+        #expect(try Licence(key: wrapped).key == good)
+    }
+
+    @Test func nothingAtAllIsRefusedAsEmpty() {
+        #expect(throws: LicenceError.empty) { try Licence(key: " \n\t") }
+    }
+
+    @Test func textThatIsNoKeyIsRefusedAsSuch() {
+        #expect(throws: LicenceError.notALicenceKey(start: "hello")) { try Licence(key: "hello") }
+        #expect(throws: LicenceError.notALicenceKey(start: "XXXX-YYYY-ZZ…")) { try Licence(key: "XXXX-YYYY-ZZZZ-WWWW") }
+    }
+
+    @Test func aKeyOfANewerFormatSaysToUpdate() {
+        let newer = "collage2" + good.dropFirst("collage1".count)
+        #expect(throws: LicenceError.newerFormat("collage2")) { try Licence(key: newer) }
+    }
+
+    @Test func aKeyCutBeforeItsSignatureIsCutShort() {
+        let cut = String(good.prefix(100))
+        #expect(throws: LicenceError.cutShort(length: 100)) { try Licence(key: cut) }
+    }
+
+    @Test func aKeyCutInItsSignatureSaysHowMuchIsMissing() {
+        let cut = String(good.dropLast(30))
+        #expect(throws: LicenceError.truncated(have: 56, need: 86)) { try Licence(key: cut) }
+    }
+
+    @Test func aKeyWithoutItsSignatureIsMissingOne() {
+        let unsigned = parts(good).prefix(4).joined(separator: ".")
+        #expect(throws: LicenceError.missingSignature) { try Licence(key: unsigned) }
+        #expect(throws: LicenceError.missingSignature) { try Licence(key: unsigned + ".") }
+    }
+
+    @Test func aDamagedPartIsNamed() {
+        var broken = parts(good)
+        broken[2] = "not*base64"
+        #expect(throws: LicenceError.malformed("its details are not base64url text")) {
+            try Licence(key: broken.joined(separator: "."))
+        }
+        #expect(throws: LicenceError.self) { try Licence(key: good + "x") }
+    }
+
+    @Test func aKeySignedByAnUntrustedKeyNamesItsKeyID() throws {
+        let stranger = try #require(SigningKey.generate())
+        let details = try LicenceDetails(id: "CL-1", licensee: "Mallory", issued: "2026-12-02")
+        #expect(throws: LicenceError.unknownSigningKey(stranger.id)) { try Licence(key: stranger.issue(details)) }
+    }
+
+    @Test func detailsChangedAfterIssueAreTampered() {
+        // Another licence's details under this one's checksum and signature.
+        var altered = parts(good)
+        altered[2] = parts(TestLicence.key(licensee: "Eve <eve@example.com>"))[2]
+        #expect(throws: LicenceError.tampered) { try Licence(key: altered.joined(separator: ".")) }
+    }
+
+    @Test func aSignatureFromAnotherLicenceIsNotValid() {
+        // Details and checksum agree, but the signature belongs to another licence: a forgery.
+        var forged = parts(good)
+        forged[4] = parts(TestLicence.key(licensee: "Eve <eve@example.com>"))[4]
+        #expect(throws: LicenceError.badSignature) { try Licence(key: forged.joined(separator: ".")) }
+    }
+
+    @Test func aGenuineLicenceForAnotherProductIsRefused() {
+        let other = TestLicence.key(product: "photo-frames-pro")
+        #expect(throws: LicenceError.otherProduct("photo-frames-pro")) { try Licence(key: other) }
+    }
+
+    @Test func aBuildThatDoesNotTrustTheTestKeyRefusesItsLicences() throws {
+        let sellerOnly = TrustedKey.builtIn.filter { $0.id != TestLicence.signingKey.id }
+        #expect(!sellerOnly.isEmpty)
+        #expect(throws: LicenceError.unknownSigningKey(TestLicence.signingKey.id)) {
+            try Licence(key: good, trusting: sellerOnly)
+        }
+    }
+
+    @Test func everyRefusalHasItsOwnMessage() {
+        let errors: [LicenceError] = [
+            .empty, .notALicenceKey(start: "x"), .newerFormat("collage2"), .malformed("x"), .missingSignature,
+            .cutShort(length: 9), .truncated(have: 1, need: 86), .unknownSigningKey("abcd1234"), .tampered,
+            .badSignature, .otherProduct("x"),
+        ]
+        let messages = Set(errors.map { $0.description.prefix(40) })
+        #expect(messages.count == errors.count)
+    }
+
+    @Test func detailsAreCheckedBeforeSigning() {
+        #expect(throws: LicenceError.self) { try LicenceDetails(id: "", licensee: "Ada", issued: "2026-12-02") }
+        #expect(throws: LicenceError.self) {
+            try LicenceDetails(id: "CL-1", licensee: "A\u{7}da", issued: "2026-12-02")
+        }
+        #expect(throws: LicenceError.self) { try LicenceDetails(id: "CL-1", licensee: "Ada", issued: "2 December") }
+    }
+
+    @Test func aSigningKeyFileReadsBackAsTheSameKey() throws {
+        let key = try #require(SigningKey.generate())
+        let again = try #require(SigningKey(fileContents: key.fileContents))
+        #expect(again.id == key.id)
+        #expect(again.publicKey == key.publicKey)
+        #expect(SigningKey(fileContents: key.fileContents.replacingOccurrences(of: key.id, with: "00000000")) == nil)
+        #expect(SigningKey(fileContents: "hello") == nil)
+    }
+}

@@ -1,5 +1,6 @@
 import CollageCore
 import CollageLibrary
+import CollageLicence
 import CollageRender
 import CollageTestSupport
 import Foundation
@@ -21,7 +22,8 @@ final class LiveServer: @unchecked Sendable {
     init(model: SubjectModel? = nil) throws {
         folder = try TemporaryFolder("collage-server")
         library = try Library(root: folder.file("library"))
-        server = try CollageServer(library: library, model: model, port: 0)
+        server = try CollageServer(
+            library: library, model: model, port: 0, licences: LicenceStore(folder: folder.file("config/collage")))
     }
 
     deinit {

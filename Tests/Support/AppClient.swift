@@ -1,5 +1,6 @@
 import CollageCore
 import CollageLibrary
+import CollageLicence
 import CollageServer
 import Foundation
 import Stickers
@@ -41,11 +42,17 @@ public final class AppClient: Sendable {
     /// The Host every request names.
     public static let host = "test.local"
 
-    /// An app over a fresh library.
-    public init(model: SubjectModel? = nil) throws {
+    /// Where the app keeps the user's licence: a folder of the client's own, empty at first
+    /// (premium locked), whatever licence the machine's user has.
+    public let licences: LicenceStore
+
+    /// An app over a fresh library; `unlocked` stores a valid test licence first.
+    public init(model: SubjectModel? = nil, unlocked: Bool = false) throws {
         folder = try TemporaryFolder("collage-app")
         library = try Library(root: folder.file("library"))
-        app = CollageApp(library: library, model: model, allowedHosts: [Self.host])
+        licences = LicenceStore(folder: folder.file("config/collage"))
+        if unlocked { try licences.add(TestLicence.key()) }
+        app = CollageApp(library: library, model: model, allowedHosts: [Self.host], licences: licences)
     }
 
     deinit { library.close() }

@@ -30,6 +30,8 @@ public struct JSONBox: Sendable {
 
     /// The text, when this is a string.
     public var string: String? { if case .string(let text) = value { text } else { nil } }
+    /// The truth value, when this is one.
+    public var bool: Bool? { if case .bool(let flag) = value { flag } else { nil } }
     /// The number, when this is one.
     public var number: Double? { if case .number(let number) = value { number } else { nil } }
     /// Elements of an array or members of an object; 0 otherwise.
