@@ -8,7 +8,9 @@ struct TemplatesCommandTests {
         let result = try CommandRunner.run(["templates"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == Template.catalog.count + 1)
+        // A header, a row a layout, and how to unlock the premium ones.
+        #expect(lines.count == Template.catalog.count + 2)
+        #expect(lines.last?.contains("'collage licence add KEY' unlocks them") == true)
         #expect(lines.contains { $0.hasPrefix("magazine") && $0.hasSuffix("premium") && $0.contains(" 3 ") })
         #expect(lines.contains { $0.hasPrefix("grid2x2") && $0.hasSuffix("free") })
     }

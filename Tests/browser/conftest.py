@@ -1,6 +1,7 @@
 """Fixtures of the browser tests: Debian's chromium, driven by Playwright, and a fresh
 `collage serve` with its own library for each test."""
 import contextlib
+import os
 import re
 import shutil
 import subprocess
@@ -10,7 +11,21 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-COLLAGE = Path(__file__).resolve().parents[2] / ".build" / "debug" / "collage"
+ROOT = Path(__file__).resolve().parents[2]
+COLLAGE = ROOT / ".build" / "debug" / "collage"
+SIGNER = ROOT / ".build" / "debug" / "collage-licence"
+TEST_SIGNING_KEY = ROOT / "Tests" / "Fixtures" / "licence" / "test-signing.key"
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "unlocked: the server's user has a Collage Premium licence (the test key)")
+
+
+def signed_licence_key(licensee="Browser Test <browser@example.com>"):
+    """A licence key signed with the tests' key, which the debug build trusts."""
+    return subprocess.run(
+        [str(SIGNER), "sign", "--key", str(TEST_SIGNING_KEY), "--licensee", licensee],
+        check=True, capture_output=True, text=True).stdout.strip()
 
 
 @pytest.fixture(scope="session")
@@ -22,19 +37,26 @@ def browser():
 
 
 @pytest.fixture()
-def server():
-    """A fresh library and `collage serve` on a free port; yields its base URL."""
+def server(request):
+    """A fresh library and `collage serve` on a free port; yields its base URL. The server's user
+    has a configuration folder of their own: no licence, unless the test is marked `unlocked`."""
     library = tempfile.mkdtemp(prefix="collage-browser-")
+    config = tempfile.mkdtemp(prefix="collage-browser-config-")
+    environment = {**os.environ, "XDG_CONFIG_HOME": config}
+    if request.node.get_closest_marker("unlocked"):
+        subprocess.run([str(COLLAGE), "licence", "add", signed_licence_key()], env=environment, check=True,
+                       capture_output=True)
     process = subprocess.Popen(
         [str(COLLAGE), "serve", "--port", "0", "--library", library],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
     line = process.stdout.readline()
     match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
     assert match, f"serve printed {line!r}; stderr: {process.stderr.read() if process.poll() is not None else ''}"
-    yield {"url": match.group(1), "library": library}
+    yield {"url": match.group(1), "library": library, "config": config}
     process.send_signal(2)  # Ctrl-C: a clean stop
     assert process.wait(timeout=20) == 0
     shutil.rmtree(library, ignore_errors=True)
+    shutil.rmtree(config, ignore_errors=True)
 
 
 @contextlib.contextmanager

@@ -273,6 +273,7 @@ def test_keyboard_layout_picker_and_swap(page):
     assert api(page, f"/api/collages/{cid}")["collage"]["template"] == "grid2x2"
 
 
+@pytest.mark.unlocked
 def test_export_matches_the_canvas(page):
     new_collage(page, layout="magazine")
     add_photos(page, ["astronaut.png", "coffee.png", "chelsea.png"])
@@ -495,6 +496,7 @@ EXPORT_CASES = {
 MEAN_DIFFERENCE_BOUND = 6
 
 
+@pytest.mark.unlocked
 @pytest.mark.parametrize("case", list(EXPORT_CASES))
 def test_the_canvas_is_the_export(page, case):
     layout, photos, edits = EXPORT_CASES[case]
@@ -734,6 +736,7 @@ def test_upload_results_stay_in_view_until_read(page, tmp_path):
     expect(page.locator(".toast.error")).to_have_count(0)
 
 
+@pytest.mark.unlocked
 def test_the_library_searches_sorts_and_shows_an_empty_collages_layout(page):
     for title in ["Beach", "Alps", "City nights"]:
         new_collage(page, title, layout="magazine")

@@ -1,6 +1,7 @@
 // The page: a library view and an editor view, switched by the URL's hash (#/ and #/c/ID).
 import { api, setStatus } from './api.js';
 import { Editor } from './editor.js';
+import { isLocked, loadLicence, offerUnlock, premium } from './licence.js';
 import { ask, fillSelect, layoutButton, layoutPreview, toast, toastUploadFailures } from './ui.js';
 
 const state = { templates: [], presets: [], editor: null, collages: [], deleting: new Map() };
@@ -155,9 +156,19 @@ async function startFromPhotos(files) {
   const ranked = [...state.templates].sort((a, b) => distance(a) - distance(b) || Number(a.premium) - Number(b.premium));
   const canvas = { width: 1, height: 1 };
   grid.replaceChildren(...ranked.map((template, index) => {
-    const button = layoutButton(template, canvas, photos.map((photo) => photo.thumbnail),
-      { note: template.slots === count ? 'Fits all' : '' });
+    const thumbnails = photos.map((photo) => photo.thumbnail);
+    const button = layoutButton(template, canvas, thumbnails,
+      { note: template.slots === count ? 'Fits all' : '', locked: isLocked(template) });
     button.addEventListener('click', async () => {
+      if (isLocked(template)) {
+        // The sheet opens over this one; unlocking makes the collage with the layout chosen.
+        const choice = await offerUnlock({ template, templates: state.templates, canvas, photos: thumbnails });
+        if (choice !== 'unlocked') { button.focus(); return; }
+        for (const badge of grid.querySelectorAll('.layout-option .premium.locked')) {
+          badge.className = 'premium';
+          badge.textContent = '★ Pro';
+        }
+      }
       // One collage per choice, however often the button is pressed while it is being made.
       for (const option of grid.querySelectorAll('button')) option.disabled = true;
       try {
@@ -225,12 +236,31 @@ async function start() {
     setStatus(`Cannot reach the editor's server: ${error.message}`, 'error');
     return;
   }
-  fillSelect(document.getElementById('create-template'),
-    state.templates.map((t) => [t.id, `${t.name}${t.premium ? ' ★' : ''}`]), 'grid2x2');
+  try {
+    await loadLicence();
+  } catch (error) {
+    setStatus(`Premium layouts stay locked: ${error.message}`, 'error');
+  }
+  // The layout menu marks premium layouts, with a lock while premium is locked.
+  const fillTemplates = () => {
+    const select = document.getElementById('create-template');
+    fillSelect(select, state.templates.map((t) => [t.id, `${t.name}${t.premium ? (premium.unlocked ? ' ★' : ' (Premium)') : ''}`]),
+      select.value || 'grid2x2');
+  };
+  fillTemplates();
+  window.addEventListener('licencechange', fillTemplates);
+  // A key added on the command line or in another window unlocks this page when it is looked at again.
+  window.addEventListener('focus', () => loadLicence().catch(() => {}));
   fillSelect(document.getElementById('create-aspect'), state.presets.map((p) => [p.id, `${p.name} (${p.id})`]), '1:1');
   document.getElementById('create-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     const form = new FormData(event.target);
+    const template = state.templates.find((candidate) => candidate.id === form.get('template'));
+    if (isLocked(template)) {
+      const choice = await offerUnlock({ template, templates: state.templates });
+      if (choice !== 'unlocked') return;
+      toast(`Collage Premium unlocked${premium.licence ? ` for ${premium.licence.licensee}` : ''}: every layout is yours`, 'success');
+    }
     try {
       const created = await api.create({
         title: form.get('title'), template: form.get('template'), aspect: form.get('aspect'),

@@ -8,6 +8,7 @@ import { Gestures } from './gestures.js';
 import { Lifting } from './lift.js';
 import { mergeable } from './merge.js';
 import { Panels } from './panel.js';
+import { Premium } from './premium.js';
 import { $, mixin, newID, toast, toastUploadFailures } from './ui.js';
 
 export class Editor {
@@ -55,6 +56,7 @@ export class Editor {
     document.title = `${this.doc.collage.title} — Collage`;
     this.setUpToolbar();
     this.setUpPanel();
+    this.setUpPremium();
     this.setUpCanvas();
     this.render();
     setStatus('All changes saved');
@@ -69,6 +71,8 @@ export class Editor {
     $('tray-target').hidden = true;
     $('crop').setAttribute('aria-pressed', 'false');
     $('editor-missing').hidden = true;
+    $('canvas').classList.remove('previewing');
+    $('preview-banner').hidden = true;
   }
 
   /** Every tool on or off: nothing can be pressed while no collage is open. */
@@ -99,6 +103,8 @@ export class Editor {
    * version brings the latest document instead.
    */
   save(send) {
+    // A change is made to the saved collage, never to a layout being tried.
+    this.endPreview();
     this.saving = this.saving.then(async () => {
       if (this.closed) return;
       const request = send();
@@ -342,4 +348,4 @@ export class Editor {
   }
 }
 
-mixin(Editor, CanvasView, Gestures, Dialogs, Lifting, Panels);
+mixin(Editor, CanvasView, Gestures, Dialogs, Lifting, Panels, Premium);

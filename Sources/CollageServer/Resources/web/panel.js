@@ -1,5 +1,6 @@
 // The side panel (a bottom sheet on a phone): Photos, Layouts, Background and Stickers tabs.
 import { api, setStatus } from './api.js';
+import { isLocked, premium } from './licence.js';
 import { $, layoutButton, newID, toast } from './ui.js';
 
 /** Curated backgrounds: a few calm palettes and see-through, beside the custom colour. */
@@ -267,13 +268,15 @@ export class Panels {
   drawLayouts() {
     const canvas = this.collage.canvas;
     const photos = this.photosInOrder();
-    const key = [this.collage.template, canvas.width, canvas.height, ...photos].join('|');
+    const key = [this.collage.template, canvas.width, canvas.height, premium.unlocked, ...photos].join('|');
     if (key === this.drawnLayouts) return;
     this.drawnLayouts = key;
     // Redrawn after a choice: the keyboard stays on the layout it chose.
     const focused = document.activeElement?.closest?.('#layout-grid .layout-option')?.dataset.template;
     $('layout-grid').replaceChildren(...this.app.templates.map((template) => {
-      const button = layoutButton(template, canvas, photos, { pressed: template.id === this.collage.template });
+      // The layout the collage follows is never locked for it, even when it is premium.
+      const locked = isLocked(template) && template.id !== this.savedCollage().template;
+      const button = layoutButton(template, canvas, photos, { pressed: template.id === this.collage.template, locked });
       button.addEventListener('click', () => this.chooseLayout(template));
       return button;
     }));
@@ -281,6 +284,7 @@ export class Panels {
   }
 
   async chooseLayout(template) {
+    if (isLocked(template) && template.id !== this.savedCollage().template) return this.offerPremium(template);
     await this.commit([{ op: 'applyTemplate', template: template.id }]);
     const loose = this.collage.items.filter((item) => item.content.type === 'photo' && item.slot === undefined);
     if (this.collage.template === template.id && loose.length) {

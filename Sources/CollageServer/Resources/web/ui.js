@@ -35,15 +35,17 @@ export function layoutPreview(template, canvas, photos = []) {
 
 /**
  * A button showing one layout drawn with `photos` (see `layoutPreview`), its name, and a badge
- * for premium layouts; `note` adds a line under the name ("Fits all").
+ * for premium layouts (with a lock while premium is `locked`); `note` adds a line under the name
+ * ("Fits all").
  */
-export function layoutButton(template, canvas, photos, { pressed = null, note = '' } = {}) {
+export function layoutButton(template, canvas, photos, { pressed = null, note = '', locked = false } = {}) {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'layout-option';
   button.dataset.template = template.id;
   if (pressed !== null) button.setAttribute('aria-pressed', String(pressed));
-  button.setAttribute('aria-label', `${template.name}, ${template.slots} photos${template.premium ? ', premium' : ''}`);
+  const tier = template.premium ? (locked ? ', premium, locked' : ', premium') : '';
+  button.setAttribute('aria-label', `${template.name}, ${template.slots} photos${tier}`);
   const name = document.createElement('span');
   name.textContent = template.name;
   button.append(layoutPreview(template, canvas, photos), name);
@@ -55,8 +57,10 @@ export function layoutButton(template, canvas, photos, { pressed = null, note = 
   }
   if (template.premium) {
     const badge = document.createElement('span');
-    badge.className = 'premium';
-    badge.textContent = '★ Pro';
+    badge.className = locked ? 'premium locked' : 'premium';
+    // A drawn padlock: an emoji needs a colour-emoji font, which not every machine has.
+    if (locked) badge.innerHTML = '<svg viewBox="0 0 24 24"><rect x="4" y="10" width="16" height="12" rx="2"/><path d="M8 10V7a4 4 0 0 1 8 0v3"/></svg>';
+    badge.append(locked ? 'Pro' : '★ Pro');
     badge.setAttribute('aria-hidden', 'true');
     button.append(badge);
   }
