@@ -27,7 +27,7 @@ run: release
 ## Renders sample collages and a sticker from the sample photos into out/, without the editor.
 samples: release
 	@mkdir -p out
-	.build/release/collage make --layout magazine --aspect 4:5 --radius 12 --background '#fdf6ec' \
+	.build/release/collage make --layout strip --aspect 3:2 --radius 12 --background '#fdf6ec' \
 		samples/astronaut.png samples/coffee.png samples/chelsea.png -o out/sample-collage.jpg
 	.build/release/collage render Examples/scrapbook.json -o out/scrapbook.png
 	.build/release/collage sticker samples/chelsea.png --outline 10 --shadow -o out/cat-sticker.png
