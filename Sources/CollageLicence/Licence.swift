@@ -30,8 +30,9 @@ public struct Licence: Hashable, Sendable {
         let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let format = parts[0]
         guard format == LicenceKey.prefix else {
-            if format.hasPrefix("collage"), format.dropFirst("collage".count).allSatisfy(\.isNumber),
-                format.count > "collage".count
+            let number = format.dropFirst("collage".count)
+            if format.hasPrefix("collage"), !number.isEmpty, number.count <= 4,
+                number.allSatisfy({ ("0"..."9").contains($0) })
             {
                 throw .newerFormat(format)
             }
@@ -159,7 +160,7 @@ public enum LicenceKey {
     }
 
     static func isHex(_ text: String, bytes: Int) -> Bool {
-        text.count == 2 * bytes && text.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+        text.count == 2 * bytes && text.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
     }
 
     static func isDay(_ text: String) -> Bool {

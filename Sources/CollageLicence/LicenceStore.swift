@@ -26,16 +26,22 @@ public struct LicenceStore: Sendable {
 
     /// What the store holds now, read afresh each time (another process may have added a key).
     public func current() -> LicenceState {
+        // The file is a key and nothing else: a regular file of a few hundred bytes. Anything
+        // else (a huge file, a pipe that never ends) is refused before it is read.
+        var status = stat()
+        guard stat(file.path, &status) == 0 else {
+            return errno == ENOENT
+                ? .none : .invalid(.unreadable(path: file.path, reason: String(cString: strerror(errno))))
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG, status.st_size <= 4096 else {
+            return .invalid(
+                .unreadable(path: file.path, reason: "it is not a licence key file (\(status.st_size) bytes)"))
+        }
         let text: String
         do {
             text = try String(contentsOf: file, encoding: .utf8)
         } catch {
-            guard FileManager.default.fileExists(atPath: file.path) else { return .none }
             return .invalid(.unreadable(path: file.path, reason: Self.reason(error)))
-        }
-        // The file is a key and nothing else; anything longer is not ours to parse.
-        guard text.utf8.count <= 4096 else {
-            return .invalid(.unreadable(path: file.path, reason: "it is \(text.utf8.count) bytes, too long for a key"))
         }
         do {
             return .valid(try Licence(key: text, trusting: trustedKeys))
@@ -64,17 +70,13 @@ public struct LicenceStore: Sendable {
         do {
             try FileManager.default.createDirectory(
                 at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            // Written whole under another name, then renamed: a crash leaves the old licence or the new.
-            guard
-                FileManager.default.createFile(
-                    atPath: temporary.path, contents: Data((licence.key + "\n").utf8),
-                    attributes: [.posixPermissions: 0o600])
-            else {
-                throw CocoaError(.fileWriteUnknown)
-            }
+            // Written whole and flushed under another name, then renamed: a crash or a power cut
+            // leaves the old licence or the new, never half of one.
+            try Self.writeDurably(Data((licence.key + "\n").utf8), to: temporary)
             guard rename(temporary.path, file.path) == 0 else {
                 throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
             }
+            Self.flushFolder(folder)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw .cannotWrite(path: file.path, reason: Self.reason(error))
@@ -93,6 +95,24 @@ public struct LicenceStore: Sendable {
             throw .cannotWrite(path: file.path, reason: Self.reason(error))
         }
         return true
+    }
+
+    /// Creates `url` (only if it does not exist) readable by its owner alone, writes `data` and
+    /// flushes it to the disk.
+    public static func writeDurably(_ data: Data, to url: URL) throws {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        try handle.write(contentsOf: data)
+        try handle.synchronize()
+    }
+
+    /// Flushes a folder's entries, so a rename in it survives a power cut.
+    private static func flushFolder(_ folder: URL) {
+        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
     }
 
     private static func reason(_ error: any Error) -> String {

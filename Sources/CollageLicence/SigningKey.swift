@@ -56,13 +56,13 @@ public struct SigningKey: Sendable {
         """
     }
 
-    /// Signs a licence and returns its key, the one line a customer pastes.
-    public func issue(_ details: LicenceDetails) -> String {
+    /// Signs a licence and returns its key, the one line a customer pastes; `nil` only when
+    /// libsodium cannot sign (it failed to start).
+    public func issue(_ details: LicenceDetails) -> String? {
         let payload = details.json
         let signed = [LicenceKey.prefix, id, LicenceKey.base64URLEncode(payload), LicenceKey.check(of: payload)]
             .joined(separator: ".")
-        // Signing with a valid seed cannot fail; an empty signature would simply not verify.
-        let signature = Ed25519.sign(Array(signed.utf8), seed: seed) ?? []
+        guard let signature = Ed25519.sign(Array(signed.utf8), seed: seed) else { return nil }
         return signed + "." + LicenceKey.base64URLEncode(signature)
     }
 }

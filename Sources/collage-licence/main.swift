@@ -33,14 +33,14 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "keygen":
     guard let path = option("--out", in: arguments) else { fail("keygen needs --out FILE", code: 64) }
-    guard !FileManager.default.fileExists(atPath: path) else {
-        fail("\(path) exists; it is never overwritten", code: 73)
-    }
     guard let key = SigningKey.generate() else { fail("libsodium could not make a key") }
-    guard
-        FileManager.default.createFile(
-            atPath: path, contents: Data(key.fileContents.utf8), attributes: [.posixPermissions: 0o600])
-    else { fail("cannot write \(path)", code: 73) }
+    // Created only if absent, and owner-only from the first byte: a private key is never
+    // written over another, nor readable by anyone else even for a moment.
+    do {
+        try LicenceStore.writeDurably(Data(key.fileContents.utf8), to: URL(fileURLWithPath: path))
+    } catch {
+        fail("cannot write \(path) (\(error.localizedDescription)); an existing file is never overwritten", code: 73)
+    }
     print("key id:     \(key.id)")
     print("public key: \(key.publicKey)")
     print("Trust it in Sources/CollageLicence/TrustedKey+BuiltIn.swift: TrustedKey(publicKey: \"\(key.publicKey)\")")
@@ -59,7 +59,8 @@ case "sign":
     do {
         let details = try LicenceDetails(
             id: id, licensee: licensee, issued: option("--issued", in: arguments) ?? formatter.string(from: Date()))
-        print(key.issue(details))
+        guard let licence = key.issue(details) else { fail("libsodium could not sign the licence") }
+        print(licence)
     } catch {
         fail(error.description, code: 65)
     }

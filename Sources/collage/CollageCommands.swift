@@ -29,12 +29,15 @@ enum NewCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         let library = try LibraryAccess.open(arguments)
+        let access = PremiumAccess(store: .standard())
         let request: NewCollageRequest
         do throws(Failure) {
-            // Photos may be files, imported first; the request is checked before anything is imported.
-            _ = try NewCollageRequest(
+            // Photos may be files, imported first; the request (and the premium gate) is checked
+            // before anything is imported.
+            let checked = try NewCollageRequest(
                 title: arguments.value("--title"), template: arguments.value("--layout"),
                 aspect: arguments.value("--aspect"))
+            try access.check(applying: checked.template)
             let photoIDs = try arguments.positionals.map { reference throws(Failure) -> String in
                 guard FileManager.default.fileExists(atPath: reference) else { return reference }
                 do throws(LibraryError) {
@@ -51,7 +54,7 @@ enum NewCommand: Command {
         }
         let stored: StoredCollage
         do {
-            stored = try request.create(in: library, access: PremiumAccess(store: .standard()))
+            stored = try request.create(in: library, access: access)
         } catch {
             throw error.cliError
         }

@@ -60,7 +60,14 @@ enum LicenceCommand: Command {
         case (nil, nil): throw .usage("'collage licence add' needs the key, '-' (standard input) or --file FILE")
         case (.some, .some): throw .usage("give the key or --file, not both")
         case ("-", nil):
-            return String(decoding: FileHandle.standardInput.readData(ofLength: 65_536), as: UTF8.self)
+            // Read to the end (a key pasted over two lines arrives in pieces), at most 64 KiB.
+            var data = Data()
+            while data.count <= 65_536 {
+                let chunk = FileHandle.standardInput.readData(ofLength: 65_536)
+                if chunk.isEmpty { break }
+                data += chunk
+            }
+            return String(decoding: data.prefix(65_537), as: UTF8.self)
         case (let key?, nil): return key
         case (nil, let path?):
             let url = URL(fileURLWithPath: path)

@@ -65,13 +65,25 @@ struct LicenceKeyTests {
         #expect(throws: LicenceError.malformed("its details are not base64url text")) {
             try Licence(key: broken.joined(separator: "."))
         }
-        #expect(throws: LicenceError.self) { try Licence(key: good + "x") }
+        #expect(throws: LicenceError.malformed("its signature is not 86 base64url characters")) {
+            try Licence(key: good + "x")
+        }
+        // Look-alike digits from other scripts are damage, not another key.
+        var fullwidth = parts(good)
+        fullwidth[1] = String(fullwidth[1].dropLast()) + "ａ"
+        #expect(throws: LicenceError.malformed("its key id \"\(fullwidth[1])\" is not 8 hex digits")) {
+            try Licence(key: fullwidth.joined(separator: "."))
+        }
+        #expect(throws: LicenceError.notALicenceKey(start: "collage½.c1b…")) {
+            try Licence(key: "collage½" + good.dropFirst("collage1".count))
+        }
     }
 
     @Test func aKeySignedByAnUntrustedKeyNamesItsKeyID() throws {
         let stranger = try #require(SigningKey.generate())
         let details = try LicenceDetails(id: "CL-1", licensee: "Mallory", issued: "2026-12-02")
-        #expect(throws: LicenceError.unknownSigningKey(stranger.id)) { try Licence(key: stranger.issue(details)) }
+        let key = try #require(stranger.issue(details))
+        #expect(throws: LicenceError.unknownSigningKey(stranger.id)) { try Licence(key: key) }
     }
 
     @Test func detailsChangedAfterIssueAreTampered() {
@@ -93,6 +105,13 @@ struct LicenceKeyTests {
         #expect(throws: LicenceError.otherProduct("photo-frames-pro")) { try Licence(key: other) }
     }
 
+    @Test func aDebugBuildTrustsTheTestKeyBesideTheSellers() {
+        #expect(TrustedKey.builtIn.contains { $0.id == TestLicence.signingKey.id })
+        #expect(TrustedKey.builtIn.count == 2)
+    }
+
+    /// What a release build does (it lists the seller's key alone); `scripts/package-test` runs
+    /// the shipped binary itself against a test-signed key.
     @Test func aBuildThatDoesNotTrustTheTestKeyRefusesItsLicences() throws {
         let sellerOnly = TrustedKey.builtIn.filter { $0.id != TestLicence.signingKey.id }
         #expect(!sellerOnly.isEmpty)

@@ -98,6 +98,29 @@ struct PremiumAPITests {
             ).status == 402)
     }
 
+    @Test func undoAndRedoBringBackAPremiumLayoutWhenLocked() throws {
+        let (client, photos) = try clientWithPhotos(unlocked: true)
+        let created = try client.json(
+            "POST", "/api/collages", #"{"template": "triptych", "photos": ["\#(photos[0])", "\#(photos[1])"]}"#)
+        let id = try #require(created.json["collage"]["id"].string)
+        try client.licences.remove()
+        let free = try client.json(
+            "POST", "/api/collages/\(id)/edits",
+            #"{"version": 1, "edits": [{"op": "applyTemplate", "template": "grid2x2"}]}"#)
+        #expect(free.status == 200 && free.json["collage"]["template"].string == "grid2x2")
+        // The person's own history: back to triptych, forward to the grid, back again.
+        let undone = try client.json("POST", "/api/collages/\(id)/undo", #"{"version": 2}"#)
+        #expect(undone.status == 200 && undone.json["collage"]["template"].string == "triptych")
+        let redone = try client.json("POST", "/api/collages/\(id)/redo", #"{"version": 3}"#)
+        #expect(redone.status == 200 && redone.json["collage"]["template"].string == "grid2x2")
+        // But choosing triptych again is applying a premium layout anew.
+        #expect(
+            try client.json(
+                "POST", "/api/collages/\(id)/edits",
+                #"{"version": 4, "edits": [{"op": "applyTemplate", "template": "triptych"}]}"#
+            ).status == 402)
+    }
+
     @Test func aPreviewShowsAPremiumLayoutWithoutSavingIt() throws {
         let (client, photos) = try clientWithPhotos()
         let created = try client.json(

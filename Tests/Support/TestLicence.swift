@@ -26,11 +26,12 @@ public enum TestLicence {
         product: String = LicenceKey.product
     ) -> String {
         // The details are fixed and valid, so this cannot throw.
-        guard let details = try? LicenceDetails(product: product, id: id, licensee: licensee, issued: "2026-12-02")
+        guard let details = try? LicenceDetails(product: product, id: id, licensee: licensee, issued: "2026-12-02"),
+            let key = signingKey.issue(details)
         else {
-            preconditionFailure("invalid test licence details")
+            preconditionFailure("the test licence could not be signed")
         }
-        return signingKey.issue(details)
+        return key
     }
 
     /// A configuration folder (`XDG_CONFIG_HOME`) whose `collage/licence.key` holds a valid key.

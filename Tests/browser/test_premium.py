@@ -99,12 +99,23 @@ def test_back_to_my_layout_leaves_the_collage_as_it_was(page):
     new_collage(page, "Keep")
     add_photos(page, ["coffee.png", "chelsea.png"])
     cid = collage_id(page)
+    version = api(page, f"/api/collages/{cid}")["version"]
     before = canvas_shot(page)
     page.click("#tab-layouts")
     layout_button(page, "Hero").click()
     page.click("#unlock-try")
     expect(page.locator("#preview-banner")).to_be_visible()
     expect(page.locator("#canvas")).to_have_class(re.compile(r"\bpreviewing\b"))
+    # Nothing on the tried layout can be focused or dragged: it is not the collage.
+    assert page.evaluate("document.getElementById('canvas').inert") is True
+    page.evaluate("document.querySelector('#canvas .item').focus()")
+    assert page.evaluate("document.activeElement.closest('#canvas') === null")
+    box = page.locator("#canvas .item").first.bounding_box()
+    page.mouse.move(box["x"] + 40, box["y"] + 40)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 140, box["y"] + 120, steps=5)
+    page.mouse.up()
+    assert api(page, f"/api/collages/{cid}")["version"] == version
     page.click("#preview-end")
     expect(page.locator("#preview-banner")).to_be_hidden()
     wait_for_images(page)

@@ -97,6 +97,12 @@ export class Dialogs {
       if (!prepared) {
         prepared = await this.renderExport(options());
         if (!prepared) return;
+        // A browser that shares images may still not take every format (HEIC, AVIF).
+        if (!navigator.canShare({ files: [prepared] })) {
+          toast(`This browser cannot share ${form.format.value.toUpperCase()} files: choose JPEG or PNG to share`, 'error');
+          prepared = null;
+          return;
+        }
       }
       try {
         await navigator.share({ files: [prepared], title: this.collage.title });

@@ -5,6 +5,7 @@ import { api, setStatus } from './api.js';
 import { CanvasView } from './canvas-view.js';
 import { Dialogs } from './dialogs.js';
 import { Gestures } from './gestures.js';
+import { loadLicence } from './licence.js';
 import { Lifting } from './lift.js';
 import { mergeable } from './merge.js';
 import { Panels } from './panel.js';
@@ -34,6 +35,7 @@ export class Editor {
   /** Stops this editor: work still under way (a save, a lift, an upload) finishes without drawing. */
   close() {
     this.closed = true;
+    this.previewing = null;
     for (const remove of this.listeners) remove();
     this.listeners = [];
     for (const drawn of this.stickerPixels.drawn.values()) URL.revokeObjectURL(drawn.url);
@@ -72,6 +74,7 @@ export class Editor {
     $('crop').setAttribute('aria-pressed', 'false');
     $('editor-missing').hidden = true;
     $('canvas').classList.remove('previewing');
+    $('canvas').inert = false;
     $('preview-banner').hidden = true;
   }
 
@@ -120,6 +123,11 @@ export class Editor {
           setStatus('This collage changed elsewhere; showing the latest version', 'error');
           toast(`This collage changed in another window, and your last change touched the same thing.${clash} `
             + 'Kept: the other window\'s version, shown now.', 'error');
+        } else if (error.status === 402) {
+          // Premium was locked elsewhere (the licence removed): the page learns it and says so.
+          setStatus('Not saved: that layout needs Collage Premium', 'error');
+          toast('Not saved: that layout needs Collage Premium, which is not unlocked on this computer', 'error');
+          loadLicence().catch(() => {});
         } else {
           setStatus(`Not saved: ${error.message}`, 'error');
           toast(`Not saved: ${error.message}`, 'error');

@@ -64,7 +64,9 @@ export class Gestures {
     this.listen(stage, 'drop', (event) => {
       event.preventDefault();
       stage.classList.remove('dropping');
-      const target = dropTarget(event);
+      // Frames seen while a layout is tried are not the collage's: the drop just adds.
+      const target = this.previewing ? null : dropTarget(event);
+      this.endPreview();
       mark(null);
       const photo = event.dataTransfer.getData('application/x-collage-photo');
       if (photo) {

@@ -56,17 +56,22 @@ export function offerUnlock({ template = null, templates = [], canvas = { width:
       tryButton.removeEventListener('click', onTry);
       $('unlock-cancel').removeEventListener('click', onCancel);
       dialog.removeEventListener('click', onBackdrop);
+      dialog.removeEventListener('cancel', onEscape);
       if (dialog.open) dialog.close();
       resolve(result);
     };
     const onTry = () => { result = 'try'; finish(); };
-    const onCancel = () => finish();
-    const onBackdrop = (event) => { if (event.target === dialog) finish(); };
+    const onCancel = () => { if (!checking) finish(); };
+    let checking = false;
+    const onBackdrop = (event) => { if (event.target === dialog && !checking) finish(); };
+    // While a key is being checked the sheet stays: what it answers decides what happens next.
+    const onEscape = (event) => { if (checking) event.preventDefault(); };
     const onSubmit = async (event) => {
       event.preventDefault();
       const text = key.value.trim();
       if (!text) { showError('Paste your licence key first: one line that starts with “collage1.”'); return; }
       submit.disabled = true;
+      checking = true;
       submit.textContent = 'Checking…';
       try {
         remember(await api.addLicence(text));
@@ -76,6 +81,7 @@ export function offerUnlock({ template = null, templates = [], canvas = { width:
       } catch (failure) {
         showError(failure.message.charAt(0).toUpperCase() + failure.message.slice(1));
       } finally {
+        checking = false;
         submit.disabled = false;
         submit.textContent = 'Unlock';
       }
@@ -91,6 +97,7 @@ export function offerUnlock({ template = null, templates = [], canvas = { width:
     tryButton.addEventListener('click', onTry);
     $('unlock-cancel').addEventListener('click', onCancel);
     dialog.addEventListener('click', onBackdrop);
+    dialog.addEventListener('cancel', onEscape);
     dialog.showModal();
     (tryButton.hidden ? key : tryButton).focus();
   });

@@ -110,6 +110,8 @@ export class Panels {
    * Replace was pressed for, or adds it (into the first empty slot, else on top).
    */
   usePhoto(photoID) {
+    // A photo goes into the saved collage: a layout being tried is put away first.
+    this.endPreview();
     const target = this.trayTarget;
     this.clearTrayTarget();
     // On a phone the sheet closes once the photo is in, so the canvas shows where it went.

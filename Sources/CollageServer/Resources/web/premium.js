@@ -54,6 +54,8 @@ export class Premium {
     // The history and version are the saved collage's: nothing here is a step to undo.
     this.doc = { ...preview, history: saved.history, version: saved.version };
     $('canvas').classList.add('previewing');
+    // Nothing on a tried layout can be focused, dragged or dropped on: it is not the collage.
+    $('canvas').inert = true;
     $('preview-text').textContent = `Trying ${template.name}: nothing is saved until you unlock it`;
     $('preview-banner').hidden = false;
     setStatus(`Previewing ${template.name}`);
@@ -66,9 +68,11 @@ export class Premium {
     if (!this.previewing) return;
     this.doc = this.previewing.saved;
     this.previewing = null;
+    if (this.closed) return;
     $('canvas').classList.remove('previewing');
+    $('canvas').inert = false;
     $('preview-banner').hidden = true;
     setStatus('All changes saved');
-    if (!this.closed) this.render();
+    this.render();
   }
 }
