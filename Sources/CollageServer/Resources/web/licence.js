@@ -50,22 +50,18 @@ export function offerUnlock({ template = null, templates = [], canvas = { width:
   key.removeAttribute('aria-invalid');
   return new Promise((resolve) => {
     let result = null;
+    let checking = false;
     const finish = () => {
-      dialog.removeEventListener('close', finish);
-      $('unlock-form').removeEventListener('submit', onSubmit);
-      tryButton.removeEventListener('click', onTry);
-      $('unlock-cancel').removeEventListener('click', onCancel);
-      dialog.removeEventListener('click', onBackdrop);
-      dialog.removeEventListener('cancel', onEscape);
+      for (const [target, type, handler] of listeners) target.removeEventListener(type, handler);
       if (dialog.open) dialog.close();
       resolve(result);
     };
-    const onTry = () => { result = 'try'; finish(); };
-    const onCancel = () => { if (!checking) finish(); };
-    let checking = false;
-    const onBackdrop = (event) => { if (event.target === dialog && !checking) finish(); };
-    // While a key is being checked the sheet stays: what it answers decides what happens next.
-    const onEscape = (event) => { if (checking) event.preventDefault(); };
+    const showError = (message) => {
+      error.textContent = message;
+      error.hidden = false;
+      key.setAttribute('aria-invalid', 'true');
+      key.focus();
+    };
     const onSubmit = async (event) => {
       event.preventDefault();
       const text = key.value.trim();
@@ -86,18 +82,17 @@ export function offerUnlock({ template = null, templates = [], canvas = { width:
         submit.textContent = 'Unlock';
       }
     };
-    const showError = (message) => {
-      error.textContent = message;
-      error.hidden = false;
-      key.setAttribute('aria-invalid', 'true');
-      key.focus();
-    };
-    dialog.addEventListener('close', finish);
-    $('unlock-form').addEventListener('submit', onSubmit);
-    tryButton.addEventListener('click', onTry);
-    $('unlock-cancel').addEventListener('click', onCancel);
-    dialog.addEventListener('click', onBackdrop);
-    dialog.addEventListener('cancel', onEscape);
+    // While a key is being checked the sheet stays (Escape, Not now and the backdrop wait):
+    // what the check answers decides what happens next.
+    const listeners = [
+      [dialog, 'close', finish],
+      [dialog, 'cancel', (event) => { if (checking) event.preventDefault(); }],
+      [dialog, 'click', (event) => { if (event.target === dialog && !checking) finish(); }],
+      [$('unlock-form'), 'submit', onSubmit],
+      [tryButton, 'click', () => { result = 'try'; finish(); }],
+      [$('unlock-cancel'), 'click', () => { if (!checking) finish(); }],
+    ];
+    for (const [target, type, handler] of listeners) target.addEventListener(type, handler);
     dialog.showModal();
     (tryButton.hidden ? key : tryButton).focus();
   });
