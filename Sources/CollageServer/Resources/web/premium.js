@@ -56,7 +56,7 @@ export class Premium {
     $('canvas').classList.add('previewing');
     // Nothing on a tried layout can be focused, dragged or dropped on: it is not the collage.
     $('canvas').inert = true;
-    $('preview-text').textContent = `Trying ${template.name}: nothing is saved until you unlock it`;
+    $('preview-text').textContent = `Trying ${template.name}`;
     $('preview-banner').hidden = false;
     setStatus(`Previewing ${template.name}`);
     this.render();
