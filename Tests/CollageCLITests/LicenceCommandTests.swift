@@ -130,7 +130,16 @@ struct LicenceCommandTests {
         #expect(try machine.run(["licence", "add", TestLicence.key()]).status == 0)
         let made = try machine.run(["new", "--json", "--layout", "magazine", machine.photo] + library)
         let id = try #require(try JSONValue.parse(made.stdout).member("id")?.string)
+        // A document on a premium layout, as someone else might send it.
+        let document = machine.folder.file("received.json")
+        let saved = try machine.run([
+            "make", "--layout", "magazine", machine.photo, "--save-document", document.path, "-o",
+            machine.folder.file("first.png").path,
+        ])
+        #expect(saved.status == 0, "\(saved.stderr)")
         #expect(try machine.run(["licence", "remove"]).status == 0)
+        let rendered = try machine.run(["render", document.path, "-o", machine.folder.file("again.png").path])
+        #expect(rendered.status == 0, "\(rendered.stderr)")
         #expect(
             try JSONValue.parse(machine.run(["licence", "show", "--json"]).stdout).member("unlocked") == .bool(false))
 
