@@ -13,7 +13,12 @@ enum MakeCommand: Command {
             "--layout ID [--aspect W:H] [--size PX | --scale N | --print WxHin@DPI] [style options] photo… -o out.jpg",
         options: [
             .value(
-                "--layout", "ID", "The template (see 'collage templates'; premium ones need a licence); default grid2x2"
+                "--layout", "ID",
+                "The template (see 'collage templates'; premium ones need a licence), or auto; default grid2x2"),
+            .value("--seed", "N", "With --layout auto: another N, another good layout (default 0)"),
+            .value("--hero", "K", "With --layout auto: photo K (1 = the first) is made clearly the largest"),
+            .value(
+                "--max-crop", "PCT", "With --layout auto: crop at most PCT % of a photo to fill the canvas (default 10)"
             ),
             .value(
                 "--aspect", "W:H",
@@ -32,8 +37,13 @@ enum MakeCommand: Command {
             count are placed free in the middle (and a note says so).
             The canvas has a long side of 1,200 points, so the default --scale 3 gives 3,600 pixels.
 
+            --layout auto makes a layout for these photos: each keeps its shape (cropped by at most
+            --max-crop so the canvas fills exactly), the gaps are exactly --spacing and the margins
+            --padding, photos read in order from the top left, and --seed N walks through alternatives.
+
             Examples:
               collage make --layout magazine --aspect 4:5 a.jpg b.jpg c.jpg -o trip.jpg
+              collage make --layout auto --aspect 16:9 --hero 1 *.jpg -o wall.jpg
               collage make --layout grid2x2 --print 6x4in@300 --radius 8 *.jpg -o print.jpg
               collage make --layout strip --background transparent a.png b.png c.png -o strip.png
             """,
@@ -44,15 +54,19 @@ enum MakeCommand: Command {
         let output = try OutputArguments.parse(arguments)
         let model = try SmartCropArguments.model(arguments)
         let layout = arguments.value("--layout") ?? "grid2x2"
-        guard let template = Template.named(layout) else {
+        let template = Template.named(layout)
+        if template == nil, layout != autoLayout {
             throw .usage(
-                "--layout expects a template id, got \"\(layout)\"; one of: "
-                    + Template.catalog.map(\.id).joined(separator: ", "))
+                "--layout expects a template id or auto, got \"\(layout)\"; one of: "
+                    + (Template.catalog.map(\.id) + [autoLayout]).joined(separator: ", "))
         }
-        do throws(Failure) {
-            try PremiumAccess(store: .standard()).check(applying: template)
-        } catch {
-            throw error.cliError
+        let autoOptions = try autoLayoutOptions(arguments, photos: arguments.positionals.count, auto: template == nil)
+        if let template {
+            do throws(Failure) {
+                try PremiumAccess(store: .standard()).check(applying: template)
+            } catch {
+                throw error.cliError
+            }
         }
         var aspect = try arguments.value("--aspect", expected: "W:H such as 4:5, or a preset such as a4") { text in
             AspectRatio(parsingOrPreset: text)
@@ -71,18 +85,24 @@ enum MakeCommand: Command {
 
         var collage = Collage(
             id: UUID().uuidString.lowercased(), title: arguments.value("--title") ?? "Collage", created: Date(),
-            canvas: canvas, templateID: template.id)
+            canvas: canvas, templateID: template?.id)
+        let paths = arguments.positionals.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let frames: [Rect?] =
+            if let autoOptions {
+                try arrange(paths, canvas: canvas, style: style, options: autoOptions)
+            } else {
+                paths.map { _ in nil }
+            }
         do {
             collage = try collage.applying(.setStyle(style))
-            for (index, photo) in arguments.positionals.enumerated() {
-                let path = URL(fileURLWithPath: photo).standardizedFileURL.path
-                collage = try collage.applying(.addItem(id: "photo\(index + 1)", content: .photo(path), frame: nil))
+            for (index, (path, frame)) in zip(paths, frames).enumerated() {
+                collage = try collage.applying(.addItem(id: "photo\(index + 1)", content: .photo(path), frame: frame))
             }
         } catch {
             throw .usage(error.description)
         }
-        let extra = arguments.positionals.count - template.slotCount
-        if extra > 0 {
+        let extra = arguments.positionals.count - (template?.slotCount ?? Int.max)
+        if let template, extra > 0 {
             Output.printError(
                 "collage: note: \(template.id) has \(template.slotCount) slots; \(extra) more photo\(extra == 1 ? " was" : "s were") placed free in the middle"
             )
@@ -98,5 +118,60 @@ enum MakeCommand: Command {
             collage,
             photos: DirectoryPhotoSource(baseDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)),
             model: model, output: output, json: arguments.has("--json"))
+    }
+
+    /// The `--layout` value that makes a layout for the photos given (``AutoLayout``).
+    static let autoLayout = "auto"
+
+    /// `--seed`, `--hero` and `--max-crop`, read only with `--layout auto`.
+    static func autoLayoutOptions(
+        _ arguments: ParsedArguments, photos: Int, auto: Bool
+    ) throws(CLIError) -> AutoLayout.Options? {
+        guard auto else {
+            for flag in ["--seed", "--hero", "--max-crop"] where arguments.value(flag) != nil {
+                throw .usage("\(flag) only applies with --layout auto")
+            }
+            return nil
+        }
+        guard photos <= AutoLayout.Options.maximumPhotos else {
+            throw .usage("--layout auto arranges at most \(AutoLayout.Options.maximumPhotos) photos, got \(photos)")
+        }
+        var options = AutoLayout.Options()
+        options.seed =
+            try arguments.value("--seed", expected: "a whole number from 0 to 2^53") { text in
+                Double(text).flatMap { $0 >= 0 && $0 <= 9_007_199_254_740_992 && $0.rounded() == $0 ? UInt64($0) : nil }
+            } ?? 0
+        options.hero = try arguments.value("--hero", expected: "the number of one of the photos, 1 to \(photos)") {
+            text in Int(text).flatMap { (1...photos).contains($0) ? $0 - 1 : nil }
+        }
+        options.maximumCrop =
+            try arguments.value("--max-crop", expected: "a percentage of a photo from 0 to 50") { text in
+                Double(text.hasSuffix("%") ? String(text.dropLast()) : text).flatMap {
+                    $0 >= 0 && $0 <= 50 ? $0 / 100 : nil
+                }
+            } ?? AutoLayout.Options.defaultMaximumCrop
+        return options
+    }
+
+    /// Frames for the photos at `paths`, made for their shapes (each header is read, no pixels).
+    static func arrange(
+        _ paths: [String], canvas: Size, style: Style, options: AutoLayout.Options
+    ) throws(CLIError) -> [Rect?] {
+        var aspects: [Double] = []
+        for path in paths {
+            do {
+                let info = try ImageFiles.inspect(URL(fileURLWithPath: path))
+                aspects.append(Double(info.width) / Double(info.height))
+            } catch {
+                throw error.failure.cliError
+            }
+        }
+        do {
+            return try AutoLayout.arrange(
+                aspectRatios: aspects, canvas: canvas, spacing: style.spacing, padding: style.padding, options: options
+            ).frames
+        } catch {
+            throw .usage(error.description)
+        }
     }
 }

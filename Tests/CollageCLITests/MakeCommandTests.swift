@@ -153,6 +153,52 @@ struct MakeCommandTests {
         #expect(result.status == 73)
         #expect(result.stderr.contains("/nonexistent-folder/out.jpg: cannot write"))
     }
+
+    @Test func anAutoLayoutKeepsEachPhotosShapeAndFillsTheCanvas() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sizes = [(300, 200), (200, 300), (240, 240), (400, 150), (210, 280)]
+        let colors: [[UInt8]] = [[220, 30, 30], [30, 200, 40], [40, 60, 220], [230, 200, 20], [150, 40, 170]]
+        let files = try zip(sizes, colors).enumerated().map { index, pair in
+            let file = directory.appendingPathComponent("p\(index).png")
+            try Bitmap(width: pair.0.0, height: pair.0.1, color: pair.1).write(to: file, format: .png)
+            return file.path
+        }
+        let output = directory.appendingPathComponent("auto.png")
+        let document = directory.appendingPathComponent("auto.json")
+        let result = try CommandRunner.run(
+            ["make", "--layout", "auto", "--max-crop", "0", "--aspect", "3:2", "--size", "900", "--spacing", "10"]
+                + files + ["--save-document", document.path, "-o", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let collage = try CollageDocument.decode(try JSONValue.parse(Data(contentsOf: document)))
+        #expect(collage.templateID == nil)
+        let image = try Bitmap.read(output)
+        let scale = Double(image.width) / collage.canvas.width
+        for (item, (size, color)) in zip(collage.items, zip(sizes, colors)) {
+            // Its own shape, within a point, and its own colour in the middle of its frame.
+            #expect(abs(item.frame.width / item.frame.height - Double(size.0) / Double(size.1)) * item.frame.height < 1)
+            let center = item.frame.center
+            #expect(close(image[Int(center.x * scale), Int(center.y * scale)], color))
+        }
+        // The same seed, the same layout; the options are checked.
+        let again = try CommandRunner.run(
+            ["make", "--layout", "auto", "--max-crop", "0", "--aspect", "3:2", "--spacing", "10"] + files
+                + ["--save-document", directory.appendingPathComponent("again.json").path, "-o", output.path])
+        #expect(again.status == 0)
+        let frames = try CollageDocument.decode(
+            try JSONValue.parse(Data(contentsOf: directory.appendingPathComponent("again.json")))
+        ).items.map(\.frame)
+        #expect(frames == collage.items.map(\.frame))
+        let badHero = try CommandRunner.run(["make", "--layout", "auto", "--hero", "9"] + files + ["-o", output.path])
+        #expect(
+            badHero.status == 64 && badHero.stderr.contains("--hero expects the number of one of the photos, 1 to 5"))
+        let badCrop = try CommandRunner.run(
+            ["make", "--layout", "auto", "--max-crop", "1e300"] + files + ["-o", output.path])
+        #expect(badCrop.status == 64 && badCrop.stderr.contains("--max-crop expects a percentage"))
+        let notAuto = try CommandRunner.run(
+            ["make", "--layout", "strip", "--seed", "3"] + files + ["-o", output.path])
+        #expect(notAuto.status == 64 && notAuto.stderr.contains("--seed only applies with --layout auto"))
+    }
 }
 
 func close(_ pixel: [UInt8], _ expected: [UInt8], tolerance: Int = 12) -> Bool {

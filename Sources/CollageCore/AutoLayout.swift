@@ -1,0 +1,322 @@
+import Foundation
+
+/// A layout made for the photos at hand: every photo keeps its shape (or is cropped by at most
+/// ``Options/maximumCrop`` so the canvas fills exactly), the gaps between photos are exactly the
+/// spacing and the margins exactly the padding.
+///
+/// The method is Blocked Recursive Image Composition (Atkins, ACM Multimedia 2008): a layout is
+/// a binary tree whose leaves are the photos, in reading order, and whose inner nodes put their
+/// two halves side by side or one above the other. For a tree, every box's width is a linear
+/// function of its height (`width = α·height + β`, β carrying the spacing), so the whole tree's
+/// shape, and every frame in it, follow exactly from the photos' aspect ratios. The search
+/// looks, from a seed, for the tree that fills the canvas with the least cropping and the most
+/// even photo sizes (or with one photo clearly the largest, the hero).
+public enum AutoLayout {
+    /// What the search is asked for.
+    public struct Options: Hashable, Sendable {
+        /// The same seed (with the same photos and canvas) gives the same layout; another seed
+        /// another good one.
+        public var seed: UInt64
+        /// The index of the photo that should be clearly the largest, if any.
+        public var hero: Int?
+        /// The largest share of a photo's area that may be cropped so the canvas fills exactly
+        /// (0 keeps every photo whole and leaves any space over as background).
+        public var maximumCrop: Double
+
+        /// The crop allowed when none is asked for: a tenth of a photo at most.
+        public static let defaultMaximumCrop = 0.1
+        /// The most photos one auto layout arranges.
+        public static let maximumPhotos = 40
+
+        /// Options; the defaults keep the photos' order with no hero and a crop of 10 % at most.
+        public init(seed: UInt64 = 0, hero: Int? = nil, maximumCrop: Double = Options.defaultMaximumCrop) {
+            self.seed = seed
+            self.hero = hero
+            self.maximumCrop = maximumCrop
+        }
+    }
+
+    /// A layout: a frame per photo, in the order given, and what it cost.
+    public struct Result: Hashable, Sendable {
+        /// Each photo's frame in canvas points.
+        public let frames: [Rect]
+        /// Each photo's share of area lost to cropping (0 when its frame has its shape).
+        public let cropLoss: [Double]
+        /// The share of the inner canvas (inside the padding) that no photo or gap covers.
+        public let emptyShare: Double
+    }
+
+    /// Why no layout could be made.
+    public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// No photos, or more than ``Options/maximumPhotos``.
+        case photoCount(Int)
+        /// An aspect ratio that is not a positive finite number.
+        case invalidAspectRatio(index: Int)
+        /// A hero index outside the photos.
+        case invalidHero(Int, count: Int)
+        /// A maximum crop outside 0…0.5.
+        case invalidCrop(Double)
+        /// The canvas less its padding leaves no room for the photos and their gaps.
+        case noRoom
+
+        /// A sentence naming the problem.
+        public var description: String {
+            switch self {
+            case .photoCount(let count):
+                "an automatic layout arranges 1 to \(Options.maximumPhotos) photos, got \(count)"
+            case .invalidAspectRatio(let index): "photo \(index + 1) has no usable size"
+            case .invalidHero(let hero, let count): "the hero must be one of the photos, 1 to \(count), got \(hero + 1)"
+            case .invalidCrop(let crop):
+                "the largest crop is a share of a photo from 0 to 50 %, got \(JSONValue.format(crop * 100)) %"
+            case .noRoom: "the canvas less its padding has no room for the photos and the spacing between them"
+            }
+        }
+    }
+
+    /// Arranges photos of the given aspect ratios (width ÷ height) on `canvas`.
+    /// - Throws: ``Failure`` for no photos or too many, a bad ratio, hero or crop, or no room.
+    public static func arrange(
+        aspectRatios: [Double], canvas: Size, spacing: Double, padding: Double, options: Options = Options()
+    ) throws(Failure) -> Result {
+        let count = aspectRatios.count
+        guard (1...Options.maximumPhotos).contains(count) else { throw .photoCount(count) }
+        if let bad = aspectRatios.firstIndex(where: { !$0.isFinite || $0 <= 0 || $0 > 1000 || $0 < 0.001 }) {
+            throw .invalidAspectRatio(index: bad)
+        }
+        if let hero = options.hero, !(0..<count).contains(hero) { throw .invalidHero(hero, count: count) }
+        guard options.maximumCrop.isFinite, (0...0.5).contains(options.maximumCrop) else {
+            throw .invalidCrop(options.maximumCrop)
+        }
+        let inner = Size(width: canvas.width - 2 * padding, height: canvas.height - 2 * padding)
+        let gaps = Double(count - 1) * spacing
+        guard inner.width > gaps, inner.height > gaps, spacing >= 0, padding >= 0 else { throw .noRoom }
+
+        let problem = Problem(
+            aspects: aspectRatios, inner: inner, spacing: spacing, padding: padding, options: options)
+        var random = SplitMix64(seed: options.seed)
+        var best = problem.evaluate(Tree.random(0..<count, using: &random))
+        // Random starts, each improved by changing one split at a time while that helps: a few
+        // hundred trees for a handful of photos, fewer (larger) for many.
+        let starts = max(8, 240 / count)
+        for _ in 0..<starts {
+            var current = problem.evaluate(Tree.random(0..<count, using: &random))
+            var stale = 0
+            while stale < 4 * count {
+                let candidate = problem.evaluate(current.tree.mutated(using: &random))
+                if candidate.score < current.score {
+                    current = candidate
+                    stale = 0
+                } else {
+                    stale += 1
+                }
+            }
+            if current.score < best.score { best = current }
+        }
+        return problem.place(best)
+    }
+}
+
+// MARK: - Trees
+
+/// A slicing layout: photos at the leaves, in reading order; an inner node puts its halves side
+/// by side (`across`) or one above the other.
+private indirect enum Tree: Hashable {
+    case photo(Int)
+    case split(across: Bool, Tree, Tree)
+
+    /// A random tree over the photos `range`, split at a random place with a random direction.
+    static func random(_ range: Range<Int>, using random: inout SplitMix64) -> Tree {
+        guard range.count > 1 else { return .photo(range.lowerBound) }
+        let cut = range.lowerBound + 1 + random.next(below: range.count - 1)
+        return .split(
+            across: random.next(below: 2) == 0, Tree.random(range.lowerBound..<cut, using: &random),
+            Tree.random(cut..<range.upperBound, using: &random))
+    }
+
+    var leaves: Int {
+        switch self {
+        case .photo: 1
+        case .split(_, let first, let second): first.leaves + second.leaves
+        }
+    }
+
+    var firstPhoto: Int {
+        switch self {
+        case .photo(let index): index
+        case .split(_, let first, _): first.firstPhoto
+        }
+    }
+
+    /// One small change: a node's direction flipped, or a subtree grown anew with its photos.
+    func mutated(using random: inout SplitMix64) -> Tree {
+        let target = random.next(below: max(1, leaves - 1))
+        var seen = 0
+        return changing(target, seen: &seen, using: &random)
+    }
+
+    private func changing(_ target: Int, seen: inout Int, using random: inout SplitMix64) -> Tree {
+        guard case .split(let across, let first, let second) = self else { return self }
+        if seen == target {
+            seen += 1
+            if random.next(below: 3) > 0 { return .split(across: !across, first, second) }
+            let start = firstPhoto
+            return Tree.random(start..<start + leaves, using: &random)
+        }
+        seen += 1
+        let changedFirst = first.changing(target, seen: &seen, using: &random)
+        let changedSecond = second.changing(target, seen: &seen, using: &random)
+        return .split(across: across, changedFirst, changedSecond)
+    }
+}
+
+// MARK: - Evaluation
+
+/// One search: the photos, the room, and how a tree is scored and placed.
+private struct Problem {
+    let aspects: [Double]
+    let inner: Size
+    let spacing: Double
+    let padding: Double
+    let options: AutoLayout.Options
+
+    /// A tree with what it needs: the aspect factor that fills the room, and its score (lower is better).
+    struct Scored {
+        let tree: Tree
+        let factor: Double
+        let score: Double
+    }
+
+    /// A box's width as a function of its height, `α·height + β`, with every photo's aspect
+    /// ratio multiplied by `factor`.
+    func line(_ tree: Tree, factor: Double) -> (alpha: Double, beta: Double) {
+        switch tree {
+        case .photo(let index): return (aspects[index] * factor, 0)
+        case .split(let across, let first, let second):
+            let a = line(first, factor: factor)
+            let b = line(second, factor: factor)
+            if across { return (a.alpha + b.alpha, a.beta + b.beta + spacing) }
+            let alpha = 1 / (1 / a.alpha + 1 / b.alpha)
+            return (alpha, alpha * (a.beta / a.alpha + b.beta / b.alpha - spacing))
+        }
+    }
+
+    /// The factor on every photo's aspect ratio that makes the tree exactly as wide as the room
+    /// when exactly as tall, kept within the crop allowed.
+    func fillingFactor(_ tree: Tree) -> Double {
+        let limit = 1 / (1 - options.maximumCrop)
+        func excess(_ factor: Double) -> Double {
+            let (alpha, beta) = line(tree, factor: factor)
+            return alpha * inner.height + beta - inner.width
+        }
+        var low = log(1 / limit)
+        var high = log(limit)
+        if excess(exp(low)) >= 0 { return exp(low) }
+        if excess(exp(high)) <= 0 { return exp(high) }
+        // Wider photos make a wider tree: halve the interval until the fill is exact enough.
+        for _ in 0..<40 {
+            let middle = (low + high) / 2
+            if excess(exp(middle)) > 0 { high = middle } else { low = middle }
+        }
+        return exp((low + high) / 2)
+    }
+
+    func evaluate(_ tree: Tree) -> Scored {
+        let factor = fillingFactor(tree)
+        let frames = place(tree, factor: factor)
+        let areas = frames.frames.map { $0.width * $0.height }
+        guard let smallest = areas.min(), let largest = areas.max(), smallest > 0,
+            frames.frames.allSatisfy({ $0.width >= 1 && $0.height >= 1 })
+        else { return Scored(tree: tree, factor: factor, score: .infinity) }
+        let crop = 1 - min(factor, 1 / factor)
+        // Empty room, cropping, and uneven sizes each cost; with a hero, it must be clearly
+        // the largest and the others as even as possible.
+        var score = 20 * frames.empty + 10 * crop
+        if let hero = options.hero {
+            let others = areas.enumerated().filter { $0.offset != hero }.map(\.element)
+            let next = others.max() ?? 0
+            let ratio = next > 0 ? areas[hero] / next : 4
+            score += max(0, log(2.5) - log(ratio))
+            if let low = others.min(), let high = others.max(), low > 0 { score += 0.1 * log(high / low) }
+        } else {
+            score += 0.1 * log(largest / smallest)
+        }
+        return Scored(tree: tree, factor: factor, score: score)
+    }
+
+    /// Frames for a tree at `factor`, scaled into the room (centred where it does not fill it).
+    func place(_ tree: Tree, factor: Double) -> (frames: [Rect], empty: Double) {
+        let (alpha, beta) = line(tree, factor: factor)
+        var width = alpha * inner.height + beta
+        var height = inner.height
+        if width > inner.width {
+            width = inner.width
+            height = (inner.width - beta) / alpha
+        }
+        var frames = [Rect](repeating: Rect(x: 0, y: 0, width: 0, height: 0), count: aspects.count)
+        let box = Rect(
+            x: padding + (inner.width - width) / 2, y: padding + (inner.height - height) / 2, width: width,
+            height: height)
+        lay(tree, in: box, factor: factor, into: &frames)
+        let empty = max(0, 1 - (width * height) / (inner.width * inner.height))
+        return (frames, empty)
+    }
+
+    private func lay(_ tree: Tree, in box: Rect, factor: Double, into frames: inout [Rect]) {
+        switch tree {
+        case .photo(let index): frames[index] = box
+        case .split(let across, let first, let second):
+            let a = line(first, factor: factor)
+            if across {
+                let firstWidth = a.alpha * box.height + a.beta
+                lay(
+                    first, in: Rect(x: box.x, y: box.y, width: firstWidth, height: box.height), factor: factor,
+                    into: &frames)
+                lay(
+                    second,
+                    in: Rect(
+                        x: box.x + firstWidth + spacing, y: box.y, width: box.width - firstWidth - spacing,
+                        height: box.height), factor: factor, into: &frames)
+            } else {
+                let firstHeight = (box.width - a.beta) / a.alpha
+                lay(
+                    first, in: Rect(x: box.x, y: box.y, width: box.width, height: firstHeight), factor: factor,
+                    into: &frames)
+                lay(
+                    second,
+                    in: Rect(
+                        x: box.x, y: box.y + firstHeight + spacing, width: box.width,
+                        height: box.height - firstHeight - spacing), factor: factor, into: &frames)
+            }
+        }
+    }
+
+    /// The result the caller sees: the frames, and what each photo lost.
+    func place(_ scored: Scored) -> AutoLayout.Result {
+        let (frames, empty) = place(scored.tree, factor: scored.factor)
+        let loss = 1 - min(scored.factor, 1 / scored.factor)
+        return AutoLayout.Result(
+            frames: frames, cropLoss: [Double](repeating: loss < 1e-9 ? 0 : loss, count: frames.count),
+            emptyShare: empty < 1e-9 ? 0 : empty)
+    }
+}
+
+// MARK: - Seeded randomness
+
+/// SplitMix64: small, fast and the same on every platform, so a seed means the same layout
+/// everywhere (the standard library's generator is not seedable).
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound`.
+    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
+}
