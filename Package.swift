@@ -63,6 +63,9 @@ let package = Package(
         .target(name: "CollageLicence", dependencies: ["CSodium"]),
         .executableTarget(name: "collage-licence", dependencies: ["CollageLicence"]),
 
+        // bench/layout's timing and geometry harness for AutoLayout (never shipped).
+        .executableTarget(name: "layout-bench", dependencies: ["CollageCore"], path: "bench/layout/Swift"),
+
         // The use cases both faces call: options read once, one failure table, one JSON per record.
         .target(
             name: "CollageKit",

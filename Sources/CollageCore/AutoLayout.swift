@@ -124,10 +124,12 @@ private indirect enum Tree: Hashable {
     case photo(Int)
     case split(across: Bool, Tree, Tree)
 
-    /// A random tree over the photos `range`, split at a random place with a random direction.
+    /// A random tree over the photos `range`, split at a random place (nearer the middle more
+    /// often, so sizes start even) with a random direction.
     static func random(_ range: Range<Int>, using random: inout SplitMix64) -> Tree {
         guard range.count > 1 else { return .photo(range.lowerBound) }
-        let cut = range.lowerBound + 1 + random.next(below: range.count - 1)
+        let places = range.count - 1
+        let cut = range.lowerBound + 1 + (random.next(below: places) + random.next(below: places) + 1) / 2
         return .split(
             across: random.next(below: 2) == 0, Tree.random(range.lowerBound..<cut, using: &random),
             Tree.random(cut..<range.upperBound, using: &random))
@@ -236,11 +238,17 @@ private struct Problem {
             let next = others.max() ?? 0
             let ratio = next > 0 ? areas[hero] / next : 4
             score += max(0, log(2.5) - log(ratio))
-            if let low = others.min(), let high = others.max(), low > 0 { score += 0.1 * log(high / low) }
+            if let low = others.min(), let high = others.max(), low > 0 { score += unevenness(high / low) }
         } else {
-            score += 0.1 * log(largest / smallest)
+            score += unevenness(largest / smallest)
         }
         return Scored(tree: tree, factor: factor, score: score)
+    }
+
+    /// What uneven sizes cost: a little up to a ratio of 4 between the largest photo and the
+    /// smallest, much more beyond, where the smallest photos become hard to see.
+    func unevenness(_ ratio: Double) -> Double {
+        0.1 * log(ratio) + 0.6 * max(0, log(ratio / 4))
     }
 
     /// Frames for a tree at `factor`, scaled into the room (centred where it does not fill it).
@@ -292,7 +300,15 @@ private struct Problem {
 
     /// The result the caller sees: the frames, and what each photo lost.
     func place(_ scored: Scored) -> AutoLayout.Result {
-        let (frames, empty) = place(scored.tree, factor: scored.factor)
+        let (exact, empty) = place(scored.tree, factor: scored.factor)
+        // Edges to a thousandth of a point, as template frames are: documents read cleanly, and
+        // two edges a spacing apart stay exactly that apart.
+        func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+        let frames = exact.map { frame in
+            let left = rounded(frame.x)
+            let top = rounded(frame.y)
+            return Rect(x: left, y: top, width: rounded(frame.maxX) - left, height: rounded(frame.maxY) - top)
+        }
         let loss = 1 - min(scored.factor, 1 / scored.factor)
         return AutoLayout.Result(
             frames: frames, cropLoss: [Double](repeating: loss < 1e-9 ? 0 : loss, count: frames.count),
