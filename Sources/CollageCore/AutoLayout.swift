@@ -23,16 +23,24 @@ public enum AutoLayout {
         /// (0 keeps every photo whole and leaves any space over as background).
         public var maximumCrop: Double
 
+        /// Whether the photos read in the order given, from the top left; `false` lets the search
+        /// place them anywhere (a hero in the middle of the list can then take the top row).
+        public var keepsOrder: Bool
+
         /// The crop allowed when none is asked for: a tenth of a photo at most.
         public static let defaultMaximumCrop = 0.1
         /// The most photos one auto layout arranges.
         public static let maximumPhotos = 40
 
         /// Options; the defaults keep the photos' order with no hero and a crop of 10 % at most.
-        public init(seed: UInt64 = 0, hero: Int? = nil, maximumCrop: Double = Options.defaultMaximumCrop) {
+        public init(
+            seed: UInt64 = 0, hero: Int? = nil, maximumCrop: Double = Options.defaultMaximumCrop,
+            keepsOrder: Bool = true
+        ) {
             self.seed = seed
             self.hero = hero
             self.maximumCrop = maximumCrop
+            self.keepsOrder = keepsOrder
         }
     }
 
@@ -93,26 +101,53 @@ public enum AutoLayout {
 
         let problem = Problem(
             aspects: aspectRatios, inner: inner, spacing: spacing, padding: padding, options: options)
-        var random = SplitMix64(seed: options.seed)
-        var best = problem.evaluate(Tree.random(0..<count, using: &random))
+        // The search itself is the same for every seed; the seed picks among the good layouts it
+        // found, best first, so each Shuffle is another good layout rather than a random one.
+        var random = SplitMix64(seed: 0x5EED)
+        var order = Array(0..<count)
+        var found: [String: Problem.Scored] = [:]
+        func remember(_ scored: Problem.Scored) {
+            guard scored.score.isFinite else { return }
+            let key = problem.place(scored.tree, factor: scored.factor).frames
+                .map { "\(Int(($0.x).rounded())),\(Int(($0.y).rounded())),\(Int($0.width.rounded()))" }.joined(
+                    separator: ";")
+            if let known = found[key], known.score <= scored.score { return }
+            found[key] = scored
+        }
         // Random starts, each improved by changing one split at a time while that helps: a few
         // hundred trees for a handful of photos, fewer (larger) for many.
-        let starts = max(8, 240 / count)
+        let starts = max(12, 360 / count)
         for _ in 0..<starts {
-            var current = problem.evaluate(Tree.random(0..<count, using: &random))
+            if !options.keepsOrder { random.shuffle(&order) }
+            var current = problem.evaluate(Tree.random(order[...], using: &random))
             var stale = 0
             while stale < 4 * count {
-                let candidate = problem.evaluate(current.tree.mutated(using: &random))
+                let candidate = problem.evaluate(
+                    current.tree.mutated(swappingPhotos: !options.keepsOrder, using: &random))
                 if candidate.score < current.score {
                     current = candidate
                     stale = 0
+                    // Good layouts met on the way are alternatives for the next seeds.
+                    if candidate.score <= (found.values.map(\.score).min() ?? .infinity) + 0.3 { remember(candidate) }
                 } else {
                     stale += 1
                 }
             }
-            if current.score < best.score { best = current }
+            remember(current)
         }
-        return problem.place(best)
+        // Ties are broken by the frames themselves, so the order is the same in every process.
+        let ranked = found.sorted {
+            $0.value.score < $1.value.score || ($0.value.score == $1.value.score && $0.key < $1.key)
+        }
+        .map(\.value)
+        guard let best = ranked.first else { throw .noRoom }
+        // Good: within a small margin of the best (about 3 % more crop, or 1.5 % more empty
+        // canvas); where that leaves fewer than three, the next best up to a wider margin, so a
+        // Shuffle shows something new whenever the photos allow it.
+        var good = ranked.filter { $0.score <= best.score + 0.3 }
+        if good.count < 3 { good = Array(ranked.filter { $0.score <= best.score + 1.5 }.prefix(3)) }
+        let chosen = good[Int(options.seed % UInt64(good.count))]
+        return problem.place(chosen)
     }
 }
 
@@ -124,15 +159,32 @@ private indirect enum Tree: Hashable {
     case photo(Int)
     case split(across: Bool, Tree, Tree)
 
-    /// A random tree over the photos `range`, split at a random place (nearer the middle more
-    /// often, so sizes start even) with a random direction.
-    static func random(_ range: Range<Int>, using random: inout SplitMix64) -> Tree {
-        guard range.count > 1 else { return .photo(range.lowerBound) }
-        let places = range.count - 1
-        let cut = range.lowerBound + 1 + (random.next(below: places) + random.next(below: places) + 1) / 2
+    /// A random tree over `photos` in this order, split at a random place (nearer the middle
+    /// more often, so sizes start even) with a random direction.
+    static func random(_ photos: ArraySlice<Int>, using random: inout SplitMix64) -> Tree {
+        guard photos.count > 1 else { return .photo(photos.first ?? 0) }
+        let places = photos.count - 1
+        let cut = photos.startIndex + 1 + (random.next(below: places) + random.next(below: places) + 1) / 2
         return .split(
-            across: random.next(below: 2) == 0, Tree.random(range.lowerBound..<cut, using: &random),
-            Tree.random(cut..<range.upperBound, using: &random))
+            across: random.next(below: 2) == 0, Tree.random(photos[..<cut], using: &random),
+            Tree.random(photos[cut...], using: &random))
+    }
+
+    /// The photos at the leaves, in reading order.
+    var photos: [Int] {
+        switch self {
+        case .photo(let index): [index]
+        case .split(_, let first, let second): first.photos + second.photos
+        }
+    }
+
+    /// The tree with photos `a` and `b` in each other's places.
+    func swapping(_ a: Int, _ b: Int) -> Tree {
+        switch self {
+        case .photo(let index): .photo(index == a ? b : index == b ? a : index)
+        case .split(let across, let first, let second):
+            .split(across: across, first.swapping(a, b), second.swapping(a, b))
+        }
     }
 
     var leaves: Int {
@@ -142,15 +194,12 @@ private indirect enum Tree: Hashable {
         }
     }
 
-    var firstPhoto: Int {
-        switch self {
-        case .photo(let index): index
-        case .split(_, let first, _): first.firstPhoto
+    /// One small change: a node's direction flipped, a subtree grown anew with its photos, or
+    /// (when the order is free) two photos trading places.
+    func mutated(swappingPhotos: Bool, using random: inout SplitMix64) -> Tree {
+        if swappingPhotos, leaves > 1, random.next(below: 3) == 0 {
+            return swapping(random.next(below: leaves), random.next(below: leaves))
         }
-    }
-
-    /// One small change: a node's direction flipped, or a subtree grown anew with its photos.
-    func mutated(using random: inout SplitMix64) -> Tree {
         let target = random.next(below: max(1, leaves - 1))
         var seen = 0
         return changing(target, seen: &seen, using: &random)
@@ -161,8 +210,7 @@ private indirect enum Tree: Hashable {
         if seen == target {
             seen += 1
             if random.next(below: 3) > 0 { return .split(across: !across, first, second) }
-            let start = firstPhoto
-            return Tree.random(start..<start + leaves, using: &random)
+            return Tree.random(photos[...], using: &random)
         }
         seen += 1
         let changedFirst = first.changing(target, seen: &seen, using: &random)
@@ -237,7 +285,7 @@ private struct Problem {
             let others = areas.enumerated().filter { $0.offset != hero }.map(\.element)
             let next = others.max() ?? 0
             let ratio = next > 0 ? areas[hero] / next : 4
-            score += max(0, log(2.5) - log(ratio))
+            score += 8 * max(0, log(2) - log(ratio))
             if let low = others.min(), let high = others.max(), low > 0 { score += unevenness(high / low) }
         } else {
             score += unevenness(largest / smallest)
@@ -335,4 +383,11 @@ struct SplitMix64 {
 
     /// A number in `0..<bound`.
     mutating func next(below bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
+
+    /// Shuffles `array` in place (Fisher–Yates), the same way for the same seed everywhere.
+    mutating func shuffle(_ array: inout [Int]) {
+        for index in stride(from: array.count - 1, to: 0, by: -1) {
+            array.swapAt(index, next(below: index + 1))
+        }
+    }
 }

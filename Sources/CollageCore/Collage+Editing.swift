@@ -83,6 +83,22 @@ extension Collage {
         case .applyTemplate(let id):
             guard let template = Template.named(id) else { throw .unknownTemplate(id) }
             snap(into: template)
+            arrangement = nil
+        case .arrange(let frames, let arrangement):
+            for (id, frame) in frames.sorted(by: { $0.key < $1.key }) {
+                let index = try indexOf(id)
+                try validate(frame)
+                items[index].frame = frame
+                items[index].rotation = .zero
+                items[index].slot = nil
+                items[index].crop = nil
+            }
+            if let hero = arrangement.hero { _ = try indexOf(hero) }
+            guard arrangement.maximumCrop.isFinite, (0...0.5).contains(arrangement.maximumCrop) else {
+                throw .invalidCrop("an arrangement crops at most half a photo")
+            }
+            templateID = nil
+            self.arrangement = arrangement
         case .setStyle(let style):
             try validate(style, canvas: canvas)
             let before = template?.frames(for: self)

@@ -21,12 +21,15 @@ public struct Collage: Hashable, Sendable {
     public var templateID: String?
     /// The items, back to front: the last one is drawn on top.
     public var items: [CollageItem]
+    /// How the photos were laid out for their shapes (``AutoLayout``), when they were.
+    public var arrangement: Arrangement?
 
     /// A collage; dates are rounded to the millisecond.
     public init(
         id: String, title: String, created: Date, updated: Date? = nil, canvas: Size, style: Style = Style(),
-        templateID: String? = nil, items: [CollageItem] = []
+        templateID: String? = nil, items: [CollageItem] = [], arrangement: Arrangement? = nil
     ) {
+        self.arrangement = arrangement
         self.id = id
         self.title = title
         self.created = created.roundedToMilliseconds
@@ -48,6 +51,46 @@ public struct Collage: Hashable, Sendable {
 
     /// The position of the item with `id` in ``items`` (its z-order), if present.
     public func zIndex(of id: String) -> Int? { items.firstIndex { $0.id == id } }
+
+    /// The photos in the order a layout fills: slotted ones by slot, then the others back to front.
+    public var photosInLayoutOrder: [CollageItem] {
+        let photos = items.enumerated().filter { if case .photo = $0.element.content { true } else { false } }
+        return photos.sorted { lhs, rhs in
+            switch (lhs.element.slot, rhs.element.slot) {
+            case (let left?, let right?): left < right
+            case (.some, nil): true
+            case (nil, .some): false
+            case (nil, nil): lhs.offset < rhs.offset
+            }
+        }.map(\.element)
+    }
+}
+
+/// How a collage's photos were laid out for their own shapes (see ``AutoLayout``): what makes the
+/// same layout again, or with the next seed another one (a Shuffle).
+public struct Arrangement: Hashable, Sendable {
+    /// The search's seed.
+    public var seed: UInt64
+    /// The id of the item made clearly the largest, if any.
+    public var hero: String?
+    /// The largest share of a photo's area the layout may crop.
+    public var maximumCrop: Double
+    /// Whether the photos keep their order, reading from the top left.
+    public var keepsOrder: Bool
+
+    /// The largest seed a document keeps (JSON numbers are exact up to 2⁵³).
+    public static let maximumSeed: UInt64 = 1 << 53
+
+    /// An arrangement.
+    public init(
+        seed: UInt64 = 0, hero: String? = nil, maximumCrop: Double = AutoLayout.Options.defaultMaximumCrop,
+        keepsOrder: Bool = true
+    ) {
+        self.seed = seed
+        self.hero = hero
+        self.maximumCrop = maximumCrop
+        self.keepsOrder = keepsOrder
+    }
 }
 
 /// One photo or sticker placed on the canvas.

@@ -8,8 +8,9 @@ import Foundation
 public enum CollageDocument {
     /// The value of the `format` field.
     public static let format = "collage"
-    /// The newest format version this build reads and the one it writes.
-    public static let version = 1
+    /// The newest format version this build reads and the one it writes. Version 2 added
+    /// `arrangement`; version 1 documents read as before.
+    public static let version = 2
     /// The largest canvas side a document may declare, in points.
     public static let maximumCanvasSide: Double = Limits.canvasSide.upperBound
 
@@ -57,7 +58,57 @@ public enum CollageDocument {
             "items": .array(collage.items.map(jsonValue(of:))),
         ]
         if let templateID = collage.templateID { members["template"] = .string(templateID) }
+        if let arrangement = collage.arrangement { members["arrangement"] = jsonValue(of: arrangement) }
         return .object(members)
+    }
+
+    /// An arrangement as `{"seed", "maximumCrop", "keepsOrder", "hero"?}`.
+    public static func jsonValue(of arrangement: Arrangement) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "seed": .number(Double(arrangement.seed)), "maximumCrop": .number(arrangement.maximumCrop),
+            "keepsOrder": .bool(arrangement.keepsOrder),
+        ]
+        if let hero = arrangement.hero { members["hero"] = .string(hero) }
+        return .object(members)
+    }
+
+    /// An arrangement read from its JSON value; `nil` when it is not one.
+    public static func arrangement(from value: JSONValue) -> Arrangement? {
+        var reader = JSONReader()
+        let arrangement = readArrangement(value, at: "arrangement", with: &reader)
+        return reader.issues.isEmpty ? arrangement : nil
+    }
+
+    /// Reads `{"seed", "maximumCrop"?, "hero"?}`.
+    static func readArrangement(_ value: JSONValue?, at path: String, with reader: inout JSONReader) -> Arrangement? {
+        guard let members = reader.object(value, at: path, known: ["seed", "maximumCrop", "keepsOrder", "hero"]) else {
+            return nil
+        }
+        let seed = reader.number(
+            members["seed"], at: reader.join(path, "seed"), expected: "a whole number from 0 to 2^53",
+            rule: { $0 >= 0 && $0 <= Double(Arrangement.maximumSeed) && $0.rounded() == $0 })
+        var arrangement = Arrangement()
+        if let crop = members["maximumCrop"] {
+            guard
+                let value = reader.number(
+                    crop, at: reader.join(path, "maximumCrop"), expected: "a share of a photo from 0 to 0.5",
+                    rule: { (0...0.5).contains($0) })
+            else { return nil }
+            arrangement.maximumCrop = value
+        }
+        if let keeps = members["keepsOrder"] {
+            guard case .bool(let flag) = keeps else {
+                reader.fail(reader.join(path, "keepsOrder"), "expected true or false, got \(keeps.kindDescription)")
+                return nil
+            }
+            arrangement.keepsOrder = flag
+        }
+        if let hero = members["hero"], hero != .null {
+            arrangement.hero = reader.string(hero, at: reader.join(path, "hero"), maxLength: 128)
+        }
+        guard let seed else { return nil }
+        arrangement.seed = UInt64(seed)
+        return arrangement
     }
 
     /// An item as a JSON value.
@@ -142,7 +193,10 @@ public enum CollageDocument {
     }
 
     private static func read(_ value: JSONValue, with reader: inout JSONReader) -> Collage? {
-        let fields = ["format", "version", "id", "title", "created", "updated", "canvas", "style", "template", "items"]
+        let fields = [
+            "format", "version", "id", "title", "created", "updated", "canvas", "style", "template", "items",
+            "arrangement",
+        ]
         guard let root = reader.object(value, at: "", known: fields) else { return nil }
         if let format = reader.string(root["format"], at: "format"), format != self.format {
             reader.fail("format", "expected \"\(self.format)\", got \"\(format)\"")
@@ -185,13 +239,20 @@ public enum CollageDocument {
                 reader.fail("items", "a collage holds at most \(Limits.maximumItems) items, got \(elements.count)")
             }
         }
+        var arrangement: Arrangement?
+        if let value = root["arrangement"], value != .null {
+            arrangement = readArrangement(value, at: "arrangement", with: &reader)
+            if let hero = arrangement?.hero, !items.contains(where: { $0.id == hero }) {
+                reader.fail("arrangement.hero", "no item has the id \"\(hero.prefix(40))\"")
+            }
+        }
         guard let id, let title, let created, let updated, let canvas, let style else { return nil }
         for (index, item) in items.enumerated() {
             checkFrame(item.frame, on: canvas, at: "items[\(index)].frame", with: &reader)
         }
         return Collage(
             id: id, title: title, created: created, updated: updated, canvas: canvas, style: style,
-            templateID: template?.id, items: items)
+            templateID: template?.id, items: items, arrangement: arrangement)
     }
 
     /// A frame may reach ``Limits/canvasMultiple`` canvases in size and distance, no further: the

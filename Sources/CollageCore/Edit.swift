@@ -22,6 +22,10 @@ public enum Edit: Hashable, Sendable {
     case placeInSlot(id: String, slot: Int)
     /// Follows a template: photos snap into its slots in order, extra photos stay free.
     case applyTemplate(id: String)
+    /// Lays photos out in frames made for their shapes (``AutoLayout`` computes them): the collage
+    /// follows no template, each listed item takes its frame upright and uncropped, and the
+    /// arrangement is kept so the same layout, or the next, can be made again.
+    case arrange(frames: [String: Rect], arrangement: Arrangement)
     /// Changes background, spacing, padding and corner radius; slotted items re-flow.
     case setStyle(Style)
     /// Changes the canvas shape, keeping its longer side; slotted items re-flow.

@@ -11,7 +11,7 @@ public enum EditCodec {
         ("addItem", ["id", "content", "frame?"]), ("removeItem", ["id"]), ("moveItem", ["id", "origin"]),
         ("resizeItem", ["id", "frame"]), ("rotateItem", ["id", "degrees"]), ("reorder", ["id", "move"]),
         ("swapContents", ["first", "second"]), ("placeInSlot", ["id", "slot"]),
-        ("applyTemplate", ["template"]), ("setStyle", ["style"]),
+        ("applyTemplate", ["template"]), ("arrange", ["frames", "arrangement"]), ("setStyle", ["style"]),
         ("setAspect", ["aspect"]), ("setCrop", ["id", "crop"]), ("setStickerStyle", ["id", "style"]),
         ("rename", ["title"]),
     ]
@@ -60,6 +60,11 @@ public enum EditCodec {
         case .placeInSlot(let id, let slot):
             members = ["op": "placeInSlot", "id": .string(id), "slot": .number(Double(slot))]
         case .applyTemplate(let id): members = ["op": "applyTemplate", "template": .string(id)]
+        case .arrange(let frames, let arrangement):
+            members = [
+                "op": "arrange", "frames": .object(frames.mapValues(CollageDocument.jsonValue(of:))),
+                "arrangement": CollageDocument.jsonValue(of: arrangement),
+            ]
         case .setStyle(let style): members = ["op": "setStyle", "style": CollageDocument.jsonValue(of: style)]
         case .setAspect(let aspect): members = ["op": "setAspect", "aspect": .string(aspect.description)]
         case .setCrop(let id, let crop):
@@ -146,6 +151,22 @@ public enum EditCodec {
             return .placeInSlot(id: itemID, slot: slot)
         case "applyTemplate":
             return reader.string(members["template"], at: field("template")).map { .applyTemplate(id: $0) }
+        case "arrange":
+            guard case .object(let frameMembers) = members["frames"] ?? .null else {
+                reader.fail(field("frames"), "expected an object of item ids and frames")
+                return nil
+            }
+            var frames: [String: Rect] = [:]
+            for (id, value) in frameMembers.sorted(by: { $0.key < $1.key }) {
+                guard let frame = CollageDocument.readFrame(value, at: reader.join(field("frames"), id), with: &reader)
+                else { continue }
+                frames[id] = frame
+            }
+            let arrangement = CollageDocument.readArrangement(
+                members["arrangement"], at: field("arrangement"), with: &reader)
+            guard frames.count == frameMembers.count, frameMembers.count <= Limits.maximumItems, let arrangement
+            else { return nil }
+            return .arrange(frames: frames, arrangement: arrangement)
         case "setStyle":
             guard let value = members["style"] else {
                 reader.fail(field("style"), "is required")

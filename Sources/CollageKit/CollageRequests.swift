@@ -4,8 +4,9 @@ import CollageLibrary
 /// A request to make a collage, as either face receives it (the command line's `new --layout
 /// strip --aspect 4:5`, the API's `POST /api/collages`), checked when it is made.
 public struct NewCollageRequest: Sendable, Equatable {
-    /// The template the collage follows.
-    public let template: Template
+    /// The template the collage follows; `nil` when its photos are laid out for their shapes
+    /// (`auto`, see ``ArrangeRequest``).
+    public let template: Template?
     /// The canvas shape.
     public let aspect: AspectRatio
     /// The title.
@@ -15,6 +16,8 @@ public struct NewCollageRequest: Sendable, Equatable {
 
     /// The template used when none is named.
     public static let defaultTemplate = "grid2x2"
+    /// The template name that lays the photos out for their shapes instead of a template.
+    public static let automatic = "auto"
 
     /// A request, checked; absent values take the defaults (grid2x2, 1:1, "Untitled").
     /// - Throws: ``Failure`` of kind `invalidOption` naming `template` or `aspect`.
@@ -24,10 +27,12 @@ public struct NewCollageRequest: Sendable, Equatable {
         throws(Failure)
     {
         let templateID = template ?? Self.defaultTemplate
-        guard let named = Template.named(templateID) else {
+        let named = Template.named(templateID)
+        guard named != nil || templateID == Self.automatic else {
             throw Failure(
                 .invalidOption,
-                "expects a template id such as grid2x2 or strip, got \"\(templateID.prefix(40))\"", field: "template")
+                "expects a template id such as grid2x2 or strip, or auto, got \"\(templateID.prefix(40))\"",
+                field: "template")
         }
         let aspectText = aspect ?? "1:1"
         guard let shape = AspectRatio(parsingOrPreset: aspectText) else {
@@ -51,13 +56,21 @@ public struct NewCollageRequest: Sendable, Equatable {
     /// Makes the collage in the library.
     /// - Throws: ``Failure``: `locked` for a premium layout without Collage Premium, `notFound`
     ///   for an unknown photo.
-    public func create(in library: Library, access: PremiumAccess) throws(Failure) -> StoredCollage {
-        try access.check(applying: template)
+    public func create(
+        in library: Library, access: PremiumAccess, arranging arrangement: ArrangeRequest? = nil
+    ) throws(Failure) -> StoredCollage {
+        if let template { try access.check(applying: template) }
+        let created: StoredCollage
         do {
-            return try library.createCollage(title: title, templateID: template.id, aspect: aspect, photoIDs: photos)
+            created = try library.createCollage(
+                title: title, templateID: template?.id, aspect: aspect, photoIDs: photos)
         } catch {
             throw error.failure
         }
+        guard template == nil, !photos.isEmpty else { return created }
+        let request: ArrangeRequest
+        if let arrangement { request = arrangement } else { request = try ArrangeRequest() }
+        return try request.apply(to: created.collage.id, in: library)
     }
 }
 

@@ -192,13 +192,15 @@ extension Library {
         try connection.run(
             """
             INSERT INTO collages (id, title, created_at, updated_at, canvas_width, canvas_height, background,
-                spacing, padding, corner_radius, template_id, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                spacing, padding, corner_radius, template_id, version, arrangement)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 collage.id, collage.title, collage.created.timeIntervalSince1970,
                 collage.updated.timeIntervalSince1970, collage.canvas.width, collage.canvas.height,
                 collage.style.background.hexString, collage.style.spacing, collage.style.padding,
                 collage.style.cornerRadius, collage.templateID, version,
+                collage.arrangement.map { CollageDocument.jsonValue(of: $0).serialized(pretty: false) },
             ])
         for (z, item) in collage.items.enumerated() {
             try connection.run(
@@ -215,11 +217,18 @@ extension Library {
         }
     }
 
+    /// An arrangement as the column keeps it; one that does not read back is dropped (the frames
+    /// it made stay), never a reason the collage cannot open.
+    static func arrangement(from text: String) -> Arrangement? {
+        guard let value = try? JSONValue.parse(Data(text.utf8)) else { return nil }
+        return CollageDocument.arrangement(from: value)
+    }
+
     static func load(_ id: String, from connection: Connection) throws(LibraryError) -> StoredCollage {
         let rows = try connection.query(
             """
             SELECT id, title, created_at, updated_at, canvas_width, canvas_height, background, spacing, padding,
-                corner_radius, template_id, version FROM collages WHERE id = ?
+                corner_radius, template_id, version, arrangement FROM collages WHERE id = ?
             """, [id]
         ) { row throws(LibraryError) -> (Collage, Int) in
             let style = Style(
@@ -229,7 +238,8 @@ extension Library {
                 id: try row.text("id"), title: try row.text("title"), created: try row.date("created_at"),
                 updated: try row.date("updated_at"),
                 canvas: Size(width: try row.double("canvas_width"), height: try row.double("canvas_height")),
-                style: style, templateID: try row.optionalText("template_id"))
+                style: style, templateID: try row.optionalText("template_id"),
+                arrangement: try row.optionalText("arrangement").flatMap(Self.arrangement(from:)))
             return (collage, try row.int("version"))
         }
         guard let first = rows.first else {

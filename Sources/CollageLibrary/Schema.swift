@@ -97,6 +97,9 @@ enum Schema {
                 CREATE INDEX collage_history_refs_by_ref ON collage_history_refs (ref);
                 CREATE INDEX collage_history_refs_by_step ON collage_history_refs (collage_id, stack, position);
                 """),
+        Migration(
+            name: "v5: how a collage's photos were laid out for their shapes (seed, hero, crop)",
+            sql: "ALTER TABLE collages ADD COLUMN arrangement TEXT; -- CollageDocument's arrangement JSON, or NULL"),
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -94,6 +94,24 @@ enum APIRoutes {
             ]
         ) { app, request throws(HTTPError) in try applyEdits(app, request) },
         Route(
+            "POST", "/api/collages/{id}/arrange", "arrangeCollage",
+            "Lay the collage's photos out for their own shapes (a smart layout): seed (another seed, another "
+                + "layout), hero (an item id), maximumCrop (0-0.5), keepsOrder; what is not given stays as the "
+                + "collage has it",
+            body: "{version, seed?, hero?, maximumCrop?, keepsOrder?}",
+            schema: Schema.object(
+                [
+                    "version": Schema.integer(Limits.version),
+                    "seed": Schema.number(0...Double(Arrangement.maximumSeed)), "hero": Schema.string,
+                    "maximumCrop": Schema.number(0...0.5), "keepsOrder": .object(["type": "boolean"]),
+                ], required: ["version"]),
+            responses: [
+                200: "{version, collage, media, layout}", 404: "no such collage",
+                409: "stale version: the body carries the current document",
+                422: "no photos to lay out, or a hero that is not one of them",
+            ]
+        ) { app, request throws(HTTPError) in try arrangeCollage(app, request) },
+        Route(
             "POST", "/api/collages/{id}/preview", "previewEdits",
             "The collage as edits would leave it, nothing saved (trying a premium layout before unlocking it)",
             body: "{edits: [Edit]}",
@@ -351,6 +369,37 @@ enum APIRoutes {
         return try saving(app, id) { () throws(Failure) in
             try request.apply(to: id, in: app.library, access: app.access)
         }
+    }
+
+    /// A smart layout of the collage's photos, at the version the page last saw.
+    static func arrangeCollage(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let body = try request.json()
+        let version = try versionNumber(body.member("version"))
+        func number(_ name: String) throws(HTTPError) -> Double? {
+            guard let value = body.member(name), value != .null else { return nil }
+            guard let number = value.numberValue else { throw HTTPError(.badRequest, "\(name): expected a number") }
+            return number
+        }
+        var hero: ArrangeRequest.Hero?
+        if let value = body.member("hero"), value != .null {
+            guard let id = value.stringValue else { throw HTTPError(.badRequest, "hero: expected an item id") }
+            hero = .item(id)
+        }
+        var keepsOrder: Bool?
+        if let value = body.member("keepsOrder"), value != .null {
+            guard case .bool(let flag) = value else {
+                throw HTTPError(.badRequest, "keepsOrder: expected true or false")
+            }
+            keepsOrder = flag
+        }
+        let seed = try number("seed")
+        let maximumCrop = try number("maximumCrop")
+        let arrange = try kit { () throws(Failure) in
+            try ArrangeRequest(
+                seed: seed, hero: hero, maximumCrop: maximumCrop, keepsOrder: keepsOrder, version: version)
+        }
+        let id = request.parameter("id")
+        return try saving(app, id) { () throws(Failure) in try arrange.apply(to: id, in: app.library) }
     }
 
     /// The collage with the edits applied in memory, answered as a saved document is (with its

@@ -15,11 +15,11 @@ enum NewCommand: Command {
         options: [
             LibraryAccess.option, .value("--title", "TEXT", "The title (default \"Untitled\")"),
             .value(
-                "--layout", "ID", "The template (default grid2x2; see 'collage templates'; premium ones need a licence)"
-            ),
+                "--layout", "ID",
+                "The template (default grid2x2; see 'collage templates'; premium ones need a licence), or auto"),
             .value("--aspect", "W:H", "Canvas shape, e.g. 1:1, 4:5, 16:9 or a preset such as a4 (default 1:1)"),
             .flag("--json", "Print the new collage's summary as JSON"),
-        ],
+        ] + AutoLayoutArguments.specs,
         discussion: """
             Photos are photo ids (or unique prefixes of at least 6 characters) from 'collage photos',
             or image files, which are imported first. They fill the layout's slots in order.
@@ -28,6 +28,10 @@ enum NewCommand: Command {
     )
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        let automatic = arguments.value("--layout") == NewCollageRequest.automatic
+        let arrangement = try AutoLayoutArguments.parse(arguments, auto: automatic).map {
+            values throws(CLIError) in try AutoLayoutArguments.request(values)
+        }
         let library = try LibraryAccess.open(arguments)
         let access = PremiumAccess(store: .standard())
         let request: NewCollageRequest
@@ -37,7 +41,7 @@ enum NewCommand: Command {
             let checked = try NewCollageRequest(
                 title: arguments.value("--title"), template: arguments.value("--layout"),
                 aspect: arguments.value("--aspect"))
-            try access.check(applying: checked.template)
+            if let template = checked.template { try access.check(applying: template) }
             let photoIDs = try arguments.positionals.map { reference throws(Failure) -> String in
                 guard FileManager.default.fileExists(atPath: reference) else { return reference }
                 do throws(LibraryError) {
@@ -54,11 +58,11 @@ enum NewCommand: Command {
         }
         let stored: StoredCollage
         do {
-            stored = try request.create(in: library, access: access)
+            stored = try request.create(in: library, access: access, arranging: arrangement)
         } catch {
             throw error.cliError
         }
-        let layout = request.template.id
+        let layout = request.template?.id ?? "laid out for its photos"
         if arguments.has("--json") {
             Output.printJSON(RecordJSON.summary(stored))
         } else {
@@ -260,28 +264,46 @@ enum RemoveCommand: Command {
 /// `collage layout`.
 enum LayoutCommand: Command {
     static let spec = CommandSpec(
-        name: "layout", abstract: "Apply a template to a collage (photos snap into its slots)",
-        usage: "[--library DIR] [--json] ID TEMPLATE",
-        options: [LibraryAccess.option, .flag("--json", "Print the collage's summary as JSON")],
+        name: "layout",
+        abstract: "Apply a template to a collage (photos snap into its slots), or lay it out for its photos",
+        usage: "[--library DIR] [--json] ID (TEMPLATE | auto [--seed N] [--hero K] [--max-crop PCT])",
+        options: [LibraryAccess.option, .flag("--json", "Print the collage's summary as JSON")]
+            + AutoLayoutArguments.specs,
         discussion: """
             Premium layouts (see 'collage templates') need Collage Premium: without it this exits 77.
             A collage that follows a premium layout already keeps it, and stays editable, without one.
+
+            'auto' lays the collage's photos out for their own shapes (see 'collage make --help'):
+            the seed, hero and crop are kept with the collage, so 'layout ID auto' again keeps the
+            layout and '--seed' with another number gives another (a shuffle). Free for everyone.
             """,
         positionals: 2...2)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        let target = arguments.positionals[1]
+        let automatic = target == NewCollageRequest.automatic
+        let arrangement = try AutoLayoutArguments.parse(arguments, auto: automatic).map {
+            values throws(CLIError) in try AutoLayoutArguments.request(values)
+        }
         let library = try LibraryAccess.open(arguments)
         let stored: StoredCollage
         do throws(Failure) {
-            stored = try EditRequest(edits: [.applyTemplate(id: arguments.positionals[1])]).apply(
-                to: arguments.positionals[0], in: library, access: PremiumAccess(store: .standard()))
+            if let arrangement {
+                stored = try arrangement.apply(to: arguments.positionals[0], in: library)
+            } else {
+                stored = try EditRequest(edits: [.applyTemplate(id: target)]).apply(
+                    to: arguments.positionals[0], in: library, access: PremiumAccess(store: .standard()))
+            }
         } catch {
             throw error.cliError
         }
         if arguments.has("--json") {
             Output.printJSON(RecordJSON.summary(stored))
+        } else if let arranged = stored.collage.arrangement, automatic {
+            Output.print(
+                "\(stored.collage.id) is laid out for its photos (seed \(arranged.seed), version \(stored.version))")
         } else {
-            Output.print("\(stored.collage.id) now follows \(arguments.positionals[1]) (version \(stored.version))")
+            Output.print("\(stored.collage.id) now follows \(target) (version \(stored.version))")
         }
     }
 }

@@ -15,11 +15,6 @@ enum MakeCommand: Command {
             .value(
                 "--layout", "ID",
                 "The template (see 'collage templates'; premium ones need a licence), or auto; default grid2x2"),
-            .value("--seed", "N", "With --layout auto: another N, another good layout (default 0)"),
-            .value("--hero", "K", "With --layout auto: photo K (1 = the first) is made clearly the largest"),
-            .value(
-                "--max-crop", "PCT", "With --layout auto: crop at most PCT % of a photo to fill the canvas (default 10)"
-            ),
             .value(
                 "--aspect", "W:H",
                 "Canvas shape: 1:1, 4:5, 16:9, a preset such as a4 (default 1:1, or the print's shape)"),
@@ -30,7 +25,7 @@ enum MakeCommand: Command {
             .value("--title", "TEXT", "A title for the collage (used with --save-document)"),
             .value("--save-document", "FILE", "Also write the collage as a JSON document"),
             .flag("--json", "Print what was written as JSON"),
-        ] + OutputArguments.specs + SmartCropArguments.specs,
+        ] + AutoLayoutArguments.specs + OutputArguments.specs + SmartCropArguments.specs,
         discussion: """
             Photos fill the layout's slots in order, each cropped to fill its slot around its subject
             (found by the subject model, when installed) or else its centre; photos beyond the slot
@@ -123,34 +118,20 @@ enum MakeCommand: Command {
     /// The `--layout` value that makes a layout for the photos given (``AutoLayout``).
     static let autoLayout = "auto"
 
-    /// `--seed`, `--hero` and `--max-crop`, read only with `--layout auto`.
+    /// The search's options from `--seed`, `--hero` and `--max-crop`, for the photos given.
     static func autoLayoutOptions(
         _ arguments: ParsedArguments, photos: Int, auto: Bool
     ) throws(CLIError) -> AutoLayout.Options? {
-        guard auto else {
-            for flag in ["--seed", "--hero", "--max-crop"] where arguments.value(flag) != nil {
-                throw .usage("\(flag) only applies with --layout auto")
-            }
-            return nil
-        }
+        guard let values = try AutoLayoutArguments.parse(arguments, auto: auto) else { return nil }
         guard photos <= AutoLayout.Options.maximumPhotos else {
             throw .usage("--layout auto arranges at most \(AutoLayout.Options.maximumPhotos) photos, got \(photos)")
         }
-        var options = AutoLayout.Options()
-        options.seed =
-            try arguments.value("--seed", expected: "a whole number from 0 to 2^53") { text in
-                Double(text).flatMap { $0 >= 0 && $0 <= 9_007_199_254_740_992 && $0.rounded() == $0 ? UInt64($0) : nil }
-            } ?? 0
-        options.hero = try arguments.value("--hero", expected: "the number of one of the photos, 1 to \(photos)") {
-            text in Int(text).flatMap { (1...photos).contains($0) ? $0 - 1 : nil }
+        if let hero = values.hero, hero > photos {
+            throw .usage("--hero expects the number of one of the photos, 1 to \(photos), got \(hero)")
         }
-        options.maximumCrop =
-            try arguments.value("--max-crop", expected: "a percentage of a photo from 0 to 50") { text in
-                Double(text.hasSuffix("%") ? String(text.dropLast()) : text).flatMap {
-                    $0 >= 0 && $0 <= 50 ? $0 / 100 : nil
-                }
-            } ?? AutoLayout.Options.defaultMaximumCrop
-        return options
+        return AutoLayout.Options(
+            seed: UInt64(values.seed ?? 0), hero: values.hero.map { $0 - 1 },
+            maximumCrop: values.maximumCrop ?? AutoLayout.Options.defaultMaximumCrop, keepsOrder: !values.anyOrder)
     }
 
     /// Frames for the photos at `paths`, made for their shapes (each header is read, no pixels).

@@ -183,4 +183,37 @@ struct LibraryCommandTests {
         #expect(process.terminationStatus == 0)
         #expect(FileManager.default.fileExists(atPath: space.library.appendingPathComponent("library.sqlite").path))
     }
+
+    @Test func aCollageLaidOutForItsPhotosKeepsItsArrangementAndShuffles() throws {
+        let space = try Workspace()
+        let files = try [(300, 200), (200, 300), (240, 240), (400, 150)].enumerated().map { index, size in
+            let file = space.directory.appendingPathComponent("shape \(index).png")
+            try Bitmap(width: size.0, height: size.1, color: [UInt8(50 * index), 120, 200]).write(
+                to: file, format: .png)
+            return file.path
+        }
+        let created = try space.json(["new", "--layout", "auto", "--hero", "2", "--any-order"] + files)
+        let id = try #require(created.member("id")?.string)
+        let shown = try space.json(["show", id]).member("collage")
+        #expect(shown?.member("template") == nil)
+        #expect(shown?.member("arrangement")?.member("hero") == .string("i2"))
+        #expect(shown?.member("arrangement")?.member("keepsOrder") == .bool(false))
+        let frames = { () throws -> JSONValue? in try space.json(["show", id]).member("collage")?.member("items") }
+        let before = try frames()
+        let shuffled = try space.run(["layout", id, "auto", "--seed", "1"])
+        #expect(
+            shuffled.status == 0 && shuffled.stdout.contains("laid out for its photos (seed 1"), "\(shuffled.stderr)")
+        #expect(try frames() != before)
+        // The hero and the order were kept: only the seed changed.
+        let arrangement = try space.json(["show", id]).member("collage")?.member("arrangement")
+        #expect(arrangement?.member("hero") == .string("i2") && arrangement?.member("seed") == .number(1))
+        #expect(try space.run(["layout", id, "auto", "--seed", "0"]).status == 0)
+        #expect(try frames() == before)
+        let bad = try space.run(["layout", id, "auto", "--hero", "9"])
+        #expect(bad.status == 64 && bad.stderr.contains("--hero expects the number of one of the photos, 1 to 4"))
+        let notAuto = try space.run(["layout", id, "strip", "--seed", "2"])
+        #expect(notAuto.status == 64 && notAuto.stderr.contains("--seed only applies with --layout auto"))
+        #expect(try space.run(["layout", id, "strip"]).status == 0)
+        #expect(try space.json(["show", id]).member("collage")?.member("arrangement") == nil)
+    }
 }

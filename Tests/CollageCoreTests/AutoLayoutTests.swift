@@ -72,8 +72,10 @@ struct AutoLayoutTests {
             ).frames
         }
         #expect(try layout(42) == layout(42))
-        let others = try Set((0..<6).map { try layout($0).map { "\($0)" }.joined() })
-        #expect(others.count > 1)
+        // Each next seed is another good layout (they come round again after the last good one):
+        // a Shuffle always changes what is seen.
+        let others = try (0..<4).map { try layout($0) }
+        for index in 0..<3 { #expect(others[index] != others[index + 1], "seeds \(index) and \(index + 1)") }
     }
 
     @Test func readingOrderRunsFromTheTopLeftToTheBottomRight() throws {
@@ -106,7 +108,8 @@ struct AutoLayoutTests {
             let result = try AutoLayout.arrange(
                 aspectRatios: Self.mixed(count, seed: 5), canvas: canvas, spacing: 10, padding: 10)
             #expect(result.emptyShare == 0, "\(count) photos leave \(result.emptyShare) empty")
-            #expect((result.cropLoss.max() ?? 1) <= 0.02, "\(count) photos lose \(result.cropLoss)")
+            // A little crop buys even sizes; bench/layout measures the mean over many sets (≤ 2 %).
+            #expect((result.cropLoss.max() ?? 1) <= 0.05, "\(count) photos lose \(result.cropLoss)")
         }
     }
 
@@ -140,5 +143,74 @@ struct AutoLayoutTests {
         #expect(throws: AutoLayout.Failure.noRoom) {
             try AutoLayout.arrange(aspectRatios: [1, 1, 1], canvas: size, spacing: 60, padding: 10)
         }
+    }
+}
+
+/// The arrangement kept in documents: version 2 writes it, version 1 documents still read.
+struct ArrangementDocumentTests {
+    func collage() -> Collage {
+        let photos = (1...3).map { index in
+            CollageItem(
+                id: "p\(index)", content: .photo("photo\(index).jpg"),
+                frame: Rect(x: Double(index) * 10, y: 10, width: 100, height: 80))
+        }
+        return Collage(
+            id: "c", title: "Arranged", created: Date(timeIntervalSince1970: 1_800_000_000),
+            canvas: Size(width: 1200, height: 800), templateID: "strip", items: photos)
+    }
+
+    @Test func anArrangeEditLaysPhotosOutAndIsKeptThroughJSON() throws {
+        let frames = [
+            "p1": Rect(x: 12, y: 12, width: 500, height: 400), "p2": Rect(x: 524, y: 12, width: 300, height: 400),
+        ]
+        let arranged = try collage().applying(
+            .arrange(frames: frames, arrangement: Arrangement(seed: 3, hero: "p1", maximumCrop: 0.05)))
+        #expect(arranged.templateID == nil)
+        #expect(arranged.item("p1")?.frame == frames["p1"] && arranged.item("p1")?.slot == nil)
+        #expect(arranged.item("p3")?.frame == collage().item("p3")?.frame)
+        let again = try CollageDocument.decode(CollageDocument.encode(arranged))
+        #expect(again.arrangement == Arrangement(seed: 3, hero: "p1", maximumCrop: 0.05))
+        #expect(again == arranged)
+        // A template takes over from the arrangement.
+        #expect(try arranged.applying(.applyTemplate(id: "strip")).arrangement == nil)
+        #expect(throws: EditError.unknownItem("zz")) {
+            try collage().applying(
+                .arrange(frames: ["zz": Rect(x: 0, y: 0, width: 50, height: 50)], arrangement: .init()))
+        }
+    }
+
+    @Test func aVersionOneDocumentStillOpens() throws {
+        let text = #"""
+            {"format": "collage", "version": 1, "id": "old", "title": "From before",
+             "created": "2026-01-01T00:00:00.000Z", "updated": "2026-01-01T00:00:00.000Z",
+             "canvas": {"width": 1200, "height": 1200}, "template": "grid2x2", "items": []}
+            """#
+        let collage = try CollageDocument.decode(Data(text.utf8))
+        #expect(collage.title == "From before" && collage.arrangement == nil && collage.templateID == "grid2x2")
+    }
+
+    @Test func aBadArrangementIsNamedWithItsPath() {
+        let text = #"""
+            {"format": "collage", "version": 2, "id": "x", "title": "x",
+             "created": "2026-01-01T00:00:00.000Z", "updated": "2026-01-01T00:00:00.000Z",
+             "canvas": {"width": 1200, "height": 1200}, "items": [],
+             "arrangement": {"seed": -1, "maximumCrop": 1e300, "hero": "ghost"}}
+            """#
+        do {
+            _ = try CollageDocument.decode(Data(text.utf8))
+            Issue.record("a bad arrangement was read")
+        } catch {
+            let paths = Set(error.issues.map(\.path))
+            #expect(paths.isSuperset(of: ["arrangement.seed", "arrangement.maximumCrop"]), "\(error.issues)")
+        }
+    }
+
+    @Test func withAnyOrderTheHeroCanLeadFromTheMiddleOfTheList() throws {
+        let aspects = [1.0, 1.5, 1.5, 1.5]
+        let result = try AutoLayout.arrange(
+            aspectRatios: aspects, canvas: Size(width: 1200, height: 1200), spacing: 12, padding: 12,
+            options: .init(hero: 1, keepsOrder: false))
+        let areas = result.frames.map { $0.width * $0.height }
+        for index in [0, 2, 3] { #expect(areas[1] > 2 * areas[index]) }
     }
 }

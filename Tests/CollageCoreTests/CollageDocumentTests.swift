@@ -29,7 +29,7 @@ struct CollageDocumentTests {
             return
         }
         #expect(members["format"] == .string("collage"))
-        #expect(members["version"] == .number(1))
+        #expect(members["version"] == .number(2))
     }
 
     @Test func reportsThePathOfABadField() throws {
@@ -93,7 +93,7 @@ struct CollageDocumentTests {
     }
 
     @Test func aNewerVersionIsRefusedWithAHint() {
-        let text = #"{"format": "collage", "version": 2}"#
+        let text = #"{"format": "collage", "version": 3}"#
         do {
             _ = try CollageDocument.decode(Data(text.utf8))
         } catch {

@@ -12,6 +12,9 @@ struct EditCodecTests {
         .rotateItem(id: "a", degrees: -30), .reorder(id: "a", move: .back), .swapContents(first: "a", second: "b"),
         .placeInSlot(id: "a", slot: 2),
         .applyTemplate(id: "strip"),
+        .arrange(
+            frames: ["a": Rect(x: 1, y: 2, width: 30, height: 40), "b": Rect(x: 40, y: 2, width: 20, height: 40)],
+            arrangement: Arrangement(seed: 7, hero: "a", maximumCrop: 0.05, keepsOrder: false)),
         .setStyle(Style(background: .transparent, spacing: 3, padding: 4, cornerRadius: 5)),
         .setAspect(AspectRatio.square), .setCrop(id: "a", crop: Crop(focus: Point(x: 0.1, y: 0.2), zoom: 2)),
         .setCrop(id: "a", crop: nil), .setStickerStyle(id: "b", style: StickerStyle(outlineWidth: 8, shadow: false)),
@@ -21,7 +24,7 @@ struct EditCodecTests {
     @Test func everyEditRoundTrips() throws {
         let json = JSONValue.array(Self.everyEdit.map(EditCodec.jsonValue(of:)))
         #expect(try EditCodec.decode(Data(json.serialized().utf8)) == Self.everyEdit)
-        #expect(EditCodec.operations.count == 14, "every case of Edit has an operation name")
+        #expect(EditCodec.operations.count == 15, "every case of Edit has an operation name")
     }
 
     @Test func aSingleObjectIsOneEdit() throws {

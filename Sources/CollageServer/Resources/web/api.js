@@ -41,6 +41,7 @@ export const api = {
   undo: (id, version) => request('POST', `/api/collages/${encodeURIComponent(id)}/undo`, { version }),
   redo: (id, version) => request('POST', `/api/collages/${encodeURIComponent(id)}/redo`, { version }),
   replace: (id, version, collage) => request('PUT', `/api/collages/${encodeURIComponent(id)}`, { version, collage }),
+  arrange: (id, body) => request('POST', `/api/collages/${encodeURIComponent(id)}/arrange`, body),
   preview: (id, edits) => request('POST', `/api/collages/${encodeURIComponent(id)}/preview`, { edits }),
   licence: () => request('GET', '/api/licence'),
   addLicence: (key) => request('POST', '/api/licence', { key }),

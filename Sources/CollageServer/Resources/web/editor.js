@@ -147,12 +147,15 @@ export class Editor {
    * changes are kept; only a real clash falls back to showing the newer version.
    */
   commit(edits) {
-    return this.save(async () => {
+    let reflows = false;
+    const saved = this.save(async () => {
       const base = this.doc;
       // A function builds its edits from the document as the saves before it left it, so
       // quick key presses and slider moves each start from the last one's result.
       if (typeof edits === 'function') edits = edits(base);
       if (!edits?.length) return base;
+      reflows = edits.some((edit) => edit.op === 'setStyle' || edit.op === 'setAspect'
+        || (edit.op === 'addItem' && edit.content?.type === 'photo'));
       try {
         return await api.edit(this.id, base.version, edits);
       } catch (error) {
@@ -160,11 +163,14 @@ export class Editor {
         if (!current) throw error;
         const merge = mergeable(edits, base.collage, current.collage);
         if (!merge.ok) { error.clash = merge.reason; throw error; }
-        const saved = await api.edit(this.id, current.version, merge.edits);
+        const merged = await api.edit(this.id, current.version, merge.edits);
         toast('Merged with a change made in another window: both are kept');
-        return saved;
+        return merged;
       }
     });
+    // A smart layout is made for its photos, the spacing and the canvas: when they change, it
+    // is made again with the same seed, as a template re-flows.
+    return saved.then(() => (reflows && this.collage.arrangement && !this.closed ? this.arrange() : undefined));
   }
 
   /**

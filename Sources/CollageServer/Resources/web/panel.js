@@ -41,6 +41,13 @@ export class Panels {
     this.listen($('outline-input'), 'input', () => { $('outline-value').textContent = `${$('outline-input').value} pt`; });
     this.listen($('outline-input'), 'change', () => this.setStickerStyle({ outline: Number($('outline-input').value) }));
     this.listen($('shadow-input'), 'change', () => this.setStickerStyle({ shadow: $('shadow-input').checked }));
+    this.listen($('smart-layout'), 'click', () => this.arrange());
+    this.listen($('smart-shuffle'), 'click', () => this.arrange({ seed: (this.collage.arrangement?.seed ?? 0) + 1 }));
+    this.listen($('smart-hero'), 'click', () => {
+      const item = this.selectedItem();
+      // A hero leads best from anywhere: the photos need not keep their order.
+      if (item?.content.type === 'photo') this.arrange({ hero: item.id, keepsOrder: false }).then(() => this.select(item.id));
+    });
     this.loadTray();
   }
 
@@ -205,6 +212,14 @@ export class Panels {
     }));
   }
 
+  /**
+   * Lays the photos out for their own shapes (the server's AutoLayout); `fields` change the seed
+   * (Shuffle), the hero or the order, and what is not given stays as the collage has it.
+   */
+  arrange(fields = {}) {
+    return this.save(() => api.arrange(this.id, { version: this.doc.version, ...fields }));
+  }
+
   /** Changes some of the style's fields, keeping the rest as the collage has them. */
   setStyle(fields) { return this.commit((doc) => [{ op: 'setStyle', style: { ...doc.collage.style, ...fields } }]); }
 
@@ -246,6 +261,12 @@ export class Panels {
       marked ||= same;
       button.setAttribute('aria-pressed', String(same));
     }
+    const arrangement = this.collage.arrangement;
+    $('smart-layout').setAttribute('aria-pressed', String(!!arrangement));
+    $('smart-shuffle').disabled = !arrangement;
+    const selected = this.selectedItem();
+    $('smart-hero').disabled = !arrangement || selected?.content.type !== 'photo';
+    $('smart-hero').setAttribute('aria-pressed', String(!!arrangement && arrangement.hero === selected?.id));
     if (!$('panel-layouts').hidden) this.drawLayouts();
     if (!$('panel-stickers').hidden) this.drawStickerTray();
     const item = this.selectedItem();

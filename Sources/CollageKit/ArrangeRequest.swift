@@ -1,0 +1,135 @@
+import CollageCore
+import CollageLibrary
+
+/// A request to lay a collage's photos out for their own shapes (``AutoLayout``), as either face
+/// receives it (`collage layout ID auto --seed 3`, `POST /api/collages/{id}/arrange`), checked when
+/// it is made.
+public struct ArrangeRequest: Sendable, Equatable {
+    /// The search's seed; `nil` keeps the collage's own (0 for one not arranged yet).
+    public let seed: UInt64?
+    /// The photo item to make clearly the largest, if any: by id, or by its number in layout
+    /// order (1 is the first), as the command line counts the photos it was given.
+    public let hero: Hero?
+    /// The largest share of a photo's area that may be cropped to fill the canvas.
+    public let maximumCrop: Double?
+    /// Whether the photos keep their order; `nil` keeps the collage's own choice.
+    public let keepsOrder: Bool?
+    /// The version the sender last saw; `nil` applies to whatever is current.
+    public let version: Int?
+
+    /// A request, checked.
+    /// - Throws: ``Failure`` of kind `invalidOption` naming `seed` or `maximumCrop`.
+    public init(
+        seed: Double? = nil, hero: Hero? = nil, maximumCrop: Double? = nil, keepsOrder: Bool? = nil,
+        version: Int? = nil
+    )
+        throws(Failure)
+    {
+        if let seed {
+            guard seed >= 0, seed <= Double(Arrangement.maximumSeed), seed.rounded() == seed else {
+                throw Failure(
+                    .invalidOption, "expects a whole number from 0 to 2^53, got \(JSONValue.format(seed))",
+                    field: "seed")
+            }
+        }
+        if let maximumCrop {
+            guard maximumCrop.isFinite, (0...0.5).contains(maximumCrop) else {
+                throw Failure(
+                    .invalidOption, "expects a share of a photo from 0 to 0.5, got \(JSONValue.format(maximumCrop))",
+                    field: "maximumCrop")
+            }
+        }
+        self.seed = seed.map { UInt64($0) }
+        self.hero = hero
+        self.maximumCrop = maximumCrop
+        self.keepsOrder = keepsOrder
+        self.version = version
+    }
+
+    /// Which photo is the hero.
+    public enum Hero: Sendable, Equatable {
+        /// The photo item with this id.
+        case item(String)
+        /// The photo with this number in layout order, 1 for the first.
+        case number(Int)
+    }
+
+    /// The arrangement this request makes of `collage`: its own settings where the request names
+    /// none (a new seed alone keeps the hero).
+    /// - Throws: ``Failure`` naming `hero` when it is not one of the collage's photos.
+    public func arrangement(for collage: Collage) throws(Failure) -> Arrangement {
+        let current = collage.arrangement ?? Arrangement()
+        let photos = collage.photosInLayoutOrder
+        var heroID = current.hero
+        switch hero {
+        case .item(let id):
+            guard photos.contains(where: { $0.id == id }) else {
+                throw Failure(
+                    .invalidInput, "must be one of the collage's photos; it has no photo item \"\(id.prefix(40))\"",
+                    field: "hero")
+            }
+            heroID = id
+        case .number(let number):
+            guard photos.indices.contains(number - 1) else {
+                throw Failure(
+                    .invalidOption, "expects the number of one of the photos, 1 to \(photos.count), got \(number)",
+                    field: "hero")
+            }
+            heroID = photos[number - 1].id
+        case nil: break
+        }
+        return Arrangement(
+            seed: seed ?? current.seed, hero: heroID, maximumCrop: maximumCrop ?? current.maximumCrop,
+            keepsOrder: keepsOrder ?? current.keepsOrder)
+    }
+
+    /// Lays out the photos of the collage `id` and stores the result as one change.
+    /// - Throws: ``Failure``: `notFound` for an unknown collage, `invalidInput` for a collage with
+    ///   no photos (or more than ``AutoLayout/Options/maximumPhotos``) or a hero that is not one
+    ///   of its photos, `conflict` when it changed meanwhile.
+    public func apply(to id: String, in library: Library) throws(Failure) -> StoredCollage {
+        let stored: StoredCollage
+        do {
+            stored = try library.collage(id)
+        } catch {
+            throw error.failure
+        }
+        let edit = try edit(for: stored.collage, in: library)
+        do {
+            return try library.apply([edit], to: stored.collage.id, expectedVersion: version ?? stored.version)
+        } catch {
+            throw error.failure
+        }
+    }
+
+    /// The `arrange` edit for `collage`, its photos' shapes read from the library.
+    func edit(for collage: Collage, in library: Library) throws(Failure) -> Edit {
+        let photos = collage.photosInLayoutOrder
+        let arrangement = try arrangement(for: collage)
+        var aspects: [Double] = []
+        for photo in photos {
+            do {
+                let record = try library.photo(photo.content.reference)
+                aspects.append(Double(record.width) / Double(record.height))
+            } catch {
+                throw error.failure
+            }
+        }
+        let heroIndex = arrangement.hero.flatMap { hero in photos.firstIndex { $0.id == hero } }
+        do {
+            let result = try AutoLayout.arrange(
+                aspectRatios: aspects, canvas: collage.canvas, spacing: collage.style.spacing,
+                padding: collage.style.padding,
+                options: AutoLayout.Options(
+                    seed: arrangement.seed, hero: heroIndex, maximumCrop: arrangement.maximumCrop,
+                    keepsOrder: arrangement.keepsOrder))
+            let frames = Dictionary(uniqueKeysWithValues: zip(photos.map(\.id), result.frames))
+            return .arrange(frames: frames, arrangement: arrangement)
+        } catch {
+            throw Failure(
+                .invalidInput,
+                error == .photoCount(0) ? "the collage has no photos to lay out" : "cannot lay out its photos: \(error)"
+            )
+        }
+    }
+}
