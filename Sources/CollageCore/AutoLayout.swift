@@ -95,6 +95,9 @@ public enum AutoLayout {
         guard options.maximumCrop.isFinite, (0...0.5).contains(options.maximumCrop) else {
             throw .invalidCrop(options.maximumCrop)
         }
+        guard Limits.canvasSide.contains(canvas.width), Limits.canvasSide.contains(canvas.height),
+            spacing.isFinite, padding.isFinite
+        else { throw .noRoom }
         let inner = Size(width: canvas.width - 2 * padding, height: canvas.height - 2 * padding)
         let gaps = Double(count - 1) * spacing
         guard inner.width > gaps, inner.height > gaps, spacing >= 0, padding >= 0 else { throw .noRoom }
@@ -275,7 +278,9 @@ private struct Problem {
         let frames = place(tree, factor: factor)
         let areas = frames.frames.map { $0.width * $0.height }
         guard let smallest = areas.min(), let largest = areas.max(), smallest > 0,
-            frames.frames.allSatisfy({ $0.width >= 1 && $0.height >= 1 })
+            frames.frames.allSatisfy({
+                $0.width >= EditRules.minimumItemSide && $0.height >= EditRules.minimumItemSide
+            })
         else { return Scored(tree: tree, factor: factor, score: .infinity) }
         let crop = 1 - min(factor, 1 / factor)
         // Empty room, cropping, and uneven sizes each cost; with a hero, it must be clearly

@@ -33,6 +33,8 @@ extension Collage {
         case .removeItem(let id):
             let index = try indexOf(id)
             items.remove(at: index)
+            // A hero that is gone leaves the arrangement without one, never naming a missing item.
+            if arrangement?.hero == id { arrangement?.hero = nil }
         case .moveItem(let id, let origin):
             let index = try indexOf(id)
             guard origin.x.isFinite, origin.y.isFinite else { throw .notFinite(field: "origin") }
@@ -40,16 +42,19 @@ extension Collage {
             try validate(moved)
             items[index].frame = moved
             keepSlotWhileCentred(index)
+            leaveArrangement(movingItemAt: index)
         case .resizeItem(let id, let frame):
             let index = try indexOf(id)
             try validate(frame)
             items[index].frame = frame
             // As with a move: growing or shrinking a photo in place is not leaving the layout.
             keepSlotWhileCentred(index)
+            leaveArrangement(movingItemAt: index)
         case .rotateItem(let id, let degrees):
             let index = try indexOf(id)
             guard degrees.isFinite else { throw .notFinite(field: "degrees") }
             items[index].rotation = Angle(degrees: degrees)
+            leaveArrangement(movingItemAt: index)
         case .reorder(let id, let move):
             let index = try indexOf(id)
             let target =
@@ -93,9 +98,14 @@ extension Collage {
                 items[index].slot = nil
                 items[index].crop = nil
             }
-            if let hero = arrangement.hero { _ = try indexOf(hero) }
+            if let hero = arrangement.hero {
+                guard case .photo = items[try indexOf(hero)].content else { throw .notAPhoto(hero) }
+            }
             guard arrangement.maximumCrop.isFinite, (0...0.5).contains(arrangement.maximumCrop) else {
                 throw .invalidCrop("an arrangement crops at most half a photo")
+            }
+            guard arrangement.seed <= Arrangement.maximumSeed else {
+                throw .invalidStyle("an arrangement's seed is at most 2^53")
             }
             templateID = nil
             self.arrangement = arrangement
@@ -179,6 +189,13 @@ extension Collage {
     }
 
     /// Photos already in slots keep their order, then free photos follow from the back of the stack.
+    /// A photo moved, resized or turned by hand makes the layout the person's own: the
+    /// arrangement is dropped, so nothing later lays the photos out again over their hand's work.
+    private mutating func leaveArrangement(movingItemAt index: Int) {
+        guard arrangement != nil, case .photo = items[index].content else { return }
+        arrangement = nil
+    }
+
     private mutating func snap(into template: Template) {
         templateID = template.id
         let photos = items.indices.filter {

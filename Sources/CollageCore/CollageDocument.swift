@@ -48,7 +48,8 @@ public enum CollageDocument {
     public static func jsonValue(of collage: Collage) -> JSONValue {
         var members: [String: JSONValue] = [
             "format": .string(format),
-            "version": .number(Double(version)),
+            // Version 1 where nothing needs 2, so older builds still read what is shared with them.
+            "version": .number(Double(collage.arrangement == nil ? 1 : version)),
             "id": .string(collage.id),
             "title": .string(collage.title),
             "created": .string(DateText.format(collage.created)),

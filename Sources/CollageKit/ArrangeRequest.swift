@@ -52,6 +52,8 @@ public struct ArrangeRequest: Sendable, Equatable {
         case item(String)
         /// The photo with this number in layout order, 1 for the first.
         case number(Int)
+        /// No hero: every photo sized by the layout alone.
+        case nobody
     }
 
     /// The arrangement this request makes of `collage`: its own settings where the request names
@@ -60,7 +62,7 @@ public struct ArrangeRequest: Sendable, Equatable {
     public func arrangement(for collage: Collage) throws(Failure) -> Arrangement {
         let current = collage.arrangement ?? Arrangement()
         let photos = collage.photosInLayoutOrder
-        var heroID = current.hero
+        var heroID = current.hero.flatMap { hero in photos.contains { $0.id == hero } ? hero : nil }
         switch hero {
         case .item(let id):
             guard photos.contains(where: { $0.id == id }) else {
@@ -76,6 +78,7 @@ public struct ArrangeRequest: Sendable, Equatable {
                     field: "hero")
             }
             heroID = photos[number - 1].id
+        case .nobody: heroID = nil
         case nil: break
         }
         return Arrangement(
@@ -94,7 +97,7 @@ public struct ArrangeRequest: Sendable, Equatable {
         } catch {
             throw error.failure
         }
-        let edit = try edit(for: stored.collage, in: library)
+        let edit = try edit(for: stored.collage, aspects: Self.aspects(of: stored.collage, in: library))
         do {
             return try library.apply([edit], to: stored.collage.id, expectedVersion: version ?? stored.version)
         } catch {
@@ -102,24 +105,29 @@ public struct ArrangeRequest: Sendable, Equatable {
         }
     }
 
-    /// The `arrange` edit for `collage`, its photos' shapes read from the library.
-    func edit(for collage: Collage, in library: Library) throws(Failure) -> Edit {
-        let photos = collage.photosInLayoutOrder
-        let arrangement = try arrangement(for: collage)
-        var aspects: [Double] = []
-        for photo in photos {
+    /// Each photo's aspect ratio (width ÷ height) by the reference the collage's items use.
+    static func aspects(of collage: Collage, in library: Library) throws(Failure) -> [String: Double] {
+        var aspects: [String: Double] = [:]
+        for photo in collage.photosInLayoutOrder where aspects[photo.content.reference] == nil {
             do {
                 let record = try library.photo(photo.content.reference)
-                aspects.append(Double(record.width) / Double(record.height))
+                aspects[photo.content.reference] = Double(record.width) / Double(record.height)
             } catch {
                 throw error.failure
             }
         }
+        return aspects
+    }
+
+    /// The `arrange` edit for `collage`, from its photos' aspect ratios by reference.
+    func edit(for collage: Collage, aspects: [String: Double]) throws(Failure) -> Edit {
+        let photos = collage.photosInLayoutOrder
+        let arrangement = try arrangement(for: collage)
         let heroIndex = arrangement.hero.flatMap { hero in photos.firstIndex { $0.id == hero } }
         do {
             let result = try AutoLayout.arrange(
-                aspectRatios: aspects, canvas: collage.canvas, spacing: collage.style.spacing,
-                padding: collage.style.padding,
+                aspectRatios: photos.map { aspects[$0.content.reference] ?? 1 }, canvas: collage.canvas,
+                spacing: collage.style.spacing, padding: collage.style.padding,
                 options: AutoLayout.Options(
                     seed: arrangement.seed, hero: heroIndex, maximumCrop: arrangement.maximumCrop,
                     keepsOrder: arrangement.keepsOrder))
@@ -131,5 +139,32 @@ public struct ArrangeRequest: Sendable, Equatable {
                 error == .photoCount(0) ? "the collage has no photos to lay out" : "cannot lay out its photos: \(error)"
             )
         }
+    }
+
+    /// The edits a change to an arranged collage needs: the change, then the layout made again
+    /// (same seed and hero) when the change altered what it was made for (spacing, border,
+    /// shape, the photos), so every face keeps a smart layout smart, in one version.
+    static func keepingArranged(
+        _ edits: [Edit], on collage: Collage, in library: Library
+    ) throws(Failure) -> [Edit] {
+        guard collage.arrangement != nil,
+            edits.contains(where: { edit in
+                switch edit {
+                case .setStyle, .setAspect, .removeItem, .swapContents: true
+                case .addItem(_, let content, _): if case .photo = content { true } else { false }
+                default: false
+                }
+            })
+        else { return edits }
+        let next: Collage
+        do {
+            next = try collage.applying(edits)
+        } catch {
+            // The edits themselves are refused: the library says why when they are applied.
+            return edits
+        }
+        guard next.arrangement != nil, !next.photosInLayoutOrder.isEmpty else { return edits }
+        let again = try ArrangeRequest()
+        return edits + [try again.edit(for: next, aspects: aspects(of: next, in: library))]
     }
 }

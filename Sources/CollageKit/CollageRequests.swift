@@ -60,17 +60,39 @@ public struct NewCollageRequest: Sendable, Equatable {
         in library: Library, access: PremiumAccess, arranging arrangement: ArrangeRequest? = nil
     ) throws(Failure) -> StoredCollage {
         if let template { try access.check(applying: template) }
-        let created: StoredCollage
+        // A smart layout is made before the collage is stored: it is stored laid out, or not at all.
+        var finishing: (Collage) throws(LibraryError) -> Collage = { $0 }
+        if template == nil, !photos.isEmpty {
+            let request: ArrangeRequest
+            if let arrangement { request = arrangement } else { request = try ArrangeRequest() }
+            var aspects: [String: Double] = [:]
+            for id in photos {
+                do {
+                    let record = try library.photo(id)
+                    aspects[record.id] = Double(record.width) / Double(record.height)
+                } catch {
+                    throw error.failure
+                }
+            }
+            let known = aspects
+            finishing = { collage throws(LibraryError) in
+                do {
+                    return try collage.applying(request.edit(for: collage, aspects: known))
+                } catch let error as Failure {
+                    throw .invalid(error.text(optionPrefix: ""))
+                } catch let error as EditError {
+                    throw .edit(error)
+                } catch {
+                    throw .invalid("\(error)")
+                }
+            }
+        }
         do {
-            created = try library.createCollage(
-                title: title, templateID: template?.id, aspect: aspect, photoIDs: photos)
+            return try library.createCollage(
+                title: title, templateID: template?.id, aspect: aspect, photoIDs: photos, finishing: finishing)
         } catch {
             throw error.failure
         }
-        guard template == nil, !photos.isEmpty else { return created }
-        let request: ArrangeRequest
-        if let arrangement { request = arrangement } else { request = try ArrangeRequest() }
-        return try request.apply(to: created.collage.id, in: library)
     }
 }
 
@@ -131,17 +153,18 @@ public struct EditRequest: Sendable {
     ///   follow yet and premium is locked, `conflict` when the collage moved past ``version``,
     ///   `invalidInput` when an edit is refused, `notFound` for an unknown collage.
     public func apply(to id: String, in library: Library, access: PremiumAccess) throws(Failure) -> StoredCollage {
-        if !access.isUnlocked, edits.contains(where: { if case .applyTemplate = $0 { true } else { false } }) {
-            let current: Collage
-            do {
-                current = try library.collage(id).collage
-            } catch {
-                throw error.failure
-            }
-            try access.check(edits, on: current)
-        }
+        let stored: StoredCollage
         do {
-            return try library.apply(edits, to: id, expectedVersion: version)
+            stored = try library.collage(id)
+        } catch {
+            throw error.failure
+        }
+        if !access.isUnlocked { try access.check(edits, on: stored.collage) }
+        let all = try ArrangeRequest.keepingArranged(edits, on: stored.collage, in: library)
+        do {
+            // A layout made again was made for the collage as read: it applies only to that version.
+            let expected = all.count > edits.count ? (version ?? stored.version) : version
+            return try library.apply(all, to: stored.collage.id, expectedVersion: expected)
         } catch {
             throw error.failure
         }

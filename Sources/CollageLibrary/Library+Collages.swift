@@ -3,9 +3,13 @@ import Foundation
 
 extension Library {
     /// Makes a collage following `templateID` on a canvas of `aspect`, filled with photos.
-    /// - Parameter photoIDs: photo ids (or unique prefixes) in slot order.
+    /// - Parameters:
+    ///   - photoIDs: photo ids (or unique prefixes) in slot order.
+    ///   - finishing: a last change made before anything is stored (laying the photos out for
+    ///     their shapes), so the new collage is stored once, finished, or not at all.
     public func createCollage(
-        title: String, templateID: String?, aspect: AspectRatio, photoIDs: [String] = []
+        title: String, templateID: String?, aspect: AspectRatio, photoIDs: [String] = [],
+        finishing: (Collage) throws(LibraryError) -> Collage = { $0 }
     ) throws(LibraryError) -> StoredCollage {
         let photos = try photoIDs.map { id throws(LibraryError) in try photo(id) }
         let date = now()
@@ -20,6 +24,9 @@ extension Library {
         } catch {
             throw .edit(error)
         }
+        collage = try finishing(collage)
+        let issues = CollageDocument.issues(in: collage)
+        guard issues.isEmpty else { throw .invalidCollage(issues) }
         return try database.write { connection throws(LibraryError) in
             try Self.insert(collage, version: 1, into: connection)
             return StoredCollage(collage: collage, version: 1)
@@ -273,6 +280,9 @@ extension Library {
                 rotation: Angle(degrees: try row.double("rotation")), crop: crop, slot: try row.optionalInt("slot"),
                 stickerStyle: stickerStyle)
         }
+        // A hero whose item is gone (removed by a repair) is forgotten: the collage still opens
+        // and saves, laid out as it is.
+        if let hero = collage.arrangement?.hero, collage.item(hero) == nil { collage.arrangement?.hero = nil }
         return StoredCollage(collage: collage, version: version)
     }
 }

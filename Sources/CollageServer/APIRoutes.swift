@@ -96,13 +96,14 @@ enum APIRoutes {
         Route(
             "POST", "/api/collages/{id}/arrange", "arrangeCollage",
             "Lay the collage's photos out for their own shapes (a smart layout): seed (another seed, another "
-                + "layout), hero (an item id), maximumCrop (0-0.5), keepsOrder; what is not given stays as the "
-                + "collage has it",
+                + "layout), hero (an item id, or null for none), maximumCrop (0-0.5), keepsOrder; what is not given "
+                + "stays as the collage has it",
             body: "{version, seed?, hero?, maximumCrop?, keepsOrder?}",
             schema: Schema.object(
                 [
                     "version": Schema.integer(Limits.version),
-                    "seed": Schema.number(0...Double(Arrangement.maximumSeed)), "hero": Schema.string,
+                    "seed": Schema.number(0...Double(Arrangement.maximumSeed)),
+                    "hero": .object(["type": "string", "nullable": .bool(true)]),
                     "maximumCrop": Schema.number(0...0.5), "keepsOrder": .object(["type": "boolean"]),
                 ], required: ["version"]),
             responses: [
@@ -380,10 +381,17 @@ enum APIRoutes {
             guard let number = value.numberValue else { throw HTTPError(.badRequest, "\(name): expected a number") }
             return number
         }
+        // No hero member keeps the collage's hero; `null` takes it away.
         var hero: ArrangeRequest.Hero?
-        if let value = body.member("hero"), value != .null {
-            guard let id = value.stringValue else { throw HTTPError(.badRequest, "hero: expected an item id") }
-            hero = .item(id)
+        if let value = body.member("hero") {
+            if value == .null {
+                hero = .nobody
+            } else {
+                guard let id = value.stringValue else {
+                    throw HTTPError(.badRequest, "hero: expected an item id, or null for none")
+                }
+                hero = .item(id)
+            }
         }
         var keepsOrder: Bool?
         if let value = body.member("keepsOrder"), value != .null {

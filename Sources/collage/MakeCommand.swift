@@ -96,6 +96,12 @@ enum MakeCommand: Command {
         } catch {
             throw .usage(error.description)
         }
+        if let autoOptions {
+            // The saved document can make the same layout again, or the next one.
+            collage.arrangement = Arrangement(
+                seed: autoOptions.seed, hero: autoOptions.hero.map { "photo\($0 + 1)" },
+                maximumCrop: autoOptions.maximumCrop, keepsOrder: autoOptions.keepsOrder)
+        }
         let extra = arguments.positionals.count - (template?.slotCount ?? Int.max)
         if let template, extra > 0 {
             Output.printError(

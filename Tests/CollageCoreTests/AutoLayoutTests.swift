@@ -171,6 +171,19 @@ struct ArrangementDocumentTests {
         let again = try CollageDocument.decode(CollageDocument.encode(arranged))
         #expect(again.arrangement == Arrangement(seed: 3, hero: "p1", maximumCrop: 0.05))
         #expect(again == arranged)
+        guard case .object(let written) = try JSONValue.parse(CollageDocument.encode(arranged)) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(written["version"] == .number(2))
+        // A photo moved by hand makes the layout the person's own; a sticker does not.
+        #expect(try arranged.applying(.moveItem(id: "p2", origin: Point(x: 40, y: 40))).arrangement == nil)
+        #expect(try arranged.applying(.rotateItem(id: "p2", degrees: 5)).arrangement == nil)
+        #expect(try arranged.applying(.rename(title: "Still arranged")).arrangement != nil)
+        // Deleting the hero leaves an arrangement without one, and the collage stays valid.
+        let withoutHero = try arranged.applying(.removeItem(id: "p1"))
+        #expect(withoutHero.arrangement?.hero == nil && withoutHero.arrangement?.seed == 3)
+        #expect(CollageDocument.issues(in: withoutHero).isEmpty)
         // A template takes over from the arrangement.
         #expect(try arranged.applying(.applyTemplate(id: "strip")).arrangement == nil)
         #expect(throws: EditError.unknownItem("zz")) {

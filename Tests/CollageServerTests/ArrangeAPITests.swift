@@ -45,12 +45,12 @@ struct ArrangeAPITests {
     @Test func anotherSeedIsAnotherLayoutAndTheSameSeedTheSame() throws {
         let (client, id, _) = try collage()
         let first = try client.library.collage(id).collage.items.map(\.frame)
-        let shuffled = try client.json("POST", "/api/collages/\(id)/arrange", #"{"version": 2, "seed": 1}"#)
+        let shuffled = try client.json("POST", "/api/collages/\(id)/arrange", #"{"version": 1, "seed": 1}"#)
         #expect(shuffled.status == 200, "\(shuffled.text)")
         #expect(shuffled.json["collage"]["arrangement"]["seed"].number == 1)
         let second = try client.library.collage(id).collage.items.map(\.frame)
         #expect(second != first)
-        let back = try client.json("POST", "/api/collages/\(id)/arrange", #"{"version": 3, "seed": 0}"#)
+        let back = try client.json("POST", "/api/collages/\(id)/arrange", #"{"version": 2, "seed": 0}"#)
         #expect(back.status == 200)
         #expect(try client.library.collage(id).collage.items.map(\.frame) == first)
         // The layout the page draws is the stored one.
@@ -61,12 +61,12 @@ struct ArrangeAPITests {
         let (client, id, _) = try collage()
         let hero = "i3"
         let made = try client.json(
-            "POST", "/api/collages/\(id)/arrange", #"{"version": 2, "hero": "\#(hero)", "keepsOrder": false}"#)
+            "POST", "/api/collages/\(id)/arrange", #"{"version": 1, "hero": "\#(hero)", "keepsOrder": false}"#)
         #expect(made.status == 200, "\(made.text)")
         for seed in [0, 1] {
             if seed == 1 {
                 #expect(
-                    try client.json("POST", "/api/collages/\(id)/arrange", #"{"version": 3, "seed": 1}"#).status == 200)
+                    try client.json("POST", "/api/collages/\(id)/arrange", #"{"version": 2, "seed": 1}"#).status == 200)
             }
             let items = try client.library.collage(id).collage.items
             let areas = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0.frame.width * $0.frame.height) })
@@ -78,16 +78,16 @@ struct ArrangeAPITests {
     @Test func badRequestsAreRefusedAndChangeNothing() throws {
         let (client, id, _) = try collage()
         let cases: [(String, Int)] = [
-            (#"{"version": 2, "seed": -1}"#, 422), (#"{"version": 2, "seed": 1e300}"#, 422),
-            (#"{"version": 2, "maximumCrop": 0.9}"#, 422), (#"{"version": 2, "hero": "nobody"}"#, 422),
-            (#"{"version": 2, "hero": 5}"#, 400), (#"{"version": 2, "keepsOrder": "yes"}"#, 400),
-            (#"{"version": 1}"#, 409), (#"{"seed": 1}"#, 400),
+            (#"{"version": 1, "seed": -1}"#, 422), (#"{"version": 1, "seed": 1e300}"#, 422),
+            (#"{"version": 1, "maximumCrop": 0.9}"#, 422), (#"{"version": 1, "hero": "nobody"}"#, 422),
+            (#"{"version": 1, "hero": 5}"#, 400), (#"{"version": 1, "keepsOrder": "yes"}"#, 400),
+            (#"{"version": 9}"#, 409), (#"{"seed": 1}"#, 400),
         ]
         for (body, status) in cases {
             let answer = try client.json("POST", "/api/collages/\(id)/arrange", body)
             #expect(answer.status == status, "\(body): \(answer.text)")
         }
-        #expect(try client.library.collage(id).version == 2)
+        #expect(try client.library.collage(id).version == 1)
         let empty = try client.json("POST", "/api/collages", #"{"template": "grid2x2"}"#)
         let emptyID = try #require(empty.json["collage"]["id"].string)
         let nothing = try client.json("POST", "/api/collages/\(emptyID)/arrange", #"{"version": 1}"#)
@@ -97,18 +97,54 @@ struct ArrangeAPITests {
 
     @Test func theArrangementSurvivesARestartAndATemplateEndsIt() throws {
         let (client, id, _) = try collage()
-        _ = try client.json("POST", "/api/collages/\(id)/arrange", #"{"version": 2, "seed": 4, "maximumCrop": 0.05}"#)
+        _ = try client.json("POST", "/api/collages/\(id)/arrange", #"{"version": 1, "seed": 4, "maximumCrop": 0.05}"#)
         // Another process reading the same library file.
         let again = try Library(root: client.library.root)
         defer { again.close() }
         #expect(try again.collage(id).collage.arrangement == Arrangement(seed: 4, maximumCrop: 0.05))
         let templated = try client.json(
             "POST", "/api/collages/\(id)/edits",
-            #"{"version": 3, "edits": [{"op": "applyTemplate", "template": "grid3x2"}]}"#)
+            #"{"version": 2, "edits": [{"op": "applyTemplate", "template": "grid3x2"}]}"#)
         #expect(templated.status == 200)
         #expect(try client.library.collage(id).collage.arrangement == nil)
         // Undo brings the arranged collage back, arrangement and all.
-        #expect(try client.json("POST", "/api/collages/\(id)/undo", #"{"version": 4}"#).status == 200)
+        #expect(try client.json("POST", "/api/collages/\(id)/undo", #"{"version": 3}"#).status == 200)
         #expect(try client.library.collage(id).collage.arrangement?.seed == 4)
+    }
+
+    @Test func aStyleChangeLaysTheCollageOutAgainInTheSameStep() throws {
+        let (client, id, _) = try collage()
+        let wider = try client.json(
+            "POST", "/api/collages/\(id)/edits",
+            ##"{"version": 1, "edits": [{"op": "setStyle", "style": {"background": "#ffffff", "spacing": 40, "padding": 30, "cornerRadius": 0}}]}"##
+        )
+        #expect(wider.status == 200, "\(wider.text)")
+        #expect(wider.json["version"].number == 2)
+        let collage = try client.library.collage(id).collage
+        #expect(collage.arrangement != nil)
+        let frames = collage.items.map(\.frame)
+        #expect(abs((frames.map(\.x).min() ?? 0) - 30) < 0.01 && abs((frames.map(\.y).min() ?? 0) - 30) < 0.01)
+        let right = frames.map(\.maxX).max() ?? 0
+        for frame in frames where frame.maxX < right - 0.5 {
+            #expect(frames.contains { abs($0.x - (frame.maxX + 40)) < 0.01 }, "\(frame)")
+        }
+        // Moving a photo by hand makes the layout the person's own: nothing lays it out again.
+        let moved = try client.json(
+            "POST", "/api/collages/\(id)/edits",
+            #"{"version": 2, "edits": [{"op": "moveItem", "id": "i1", "origin": {"x": 100, "y": 100}}]}"#)
+        #expect(moved.status == 200)
+        #expect(try client.library.collage(id).collage.arrangement == nil)
+    }
+
+    @Test func aNewSmartCollageThatCannotBeLaidOutIsNotStored() throws {
+        let client = try AppClient()
+        let upload = try client.upload([("a.jpg", try client.photoData([200, 10, 10]))])
+        let photo = try #require(upload.json["photos"][0]["id"].string)
+        let many = Array(repeating: "\"\(photo)\"", count: 41).joined(separator: ", ")
+        let refused = try client.json("POST", "/api/collages", #"{"template": "auto", "photos": [\#(many)]}"#)
+        #expect(refused.status >= 400 && refused.status < 500, "\(refused.text)")
+        #expect(try client.library.collages().isEmpty)
+        let one = try client.json("POST", "/api/collages", #"{"template": "auto", "photos": ["\#(photo)"]}"#)
+        #expect(one.status == 201 && one.json["version"].number == 1)
     }
 }

@@ -43,17 +43,32 @@ def test_smart_layout_keeps_every_photo_whole_shuffles_and_makes_a_hero(page):
     areas = {i["id"]: i["frame"]["width"] * i["frame"]["height"] for i in hero["items"]}
     assert all(areas[coffee["id"]] > 1.5 * area for key, area in areas.items() if key != coffee["id"]), areas
 
+    # Pressed again, the photo is no longer the hero.
+    page.click("#tab-layouts")
+    page.click("#smart-hero")
+    saved(page)
+    expect(page.locator("#smart-hero")).to_have_attribute("aria-pressed", "false")
+    assert "hero" not in api(page, f"/api/collages/{cid}")["collage"]["arrangement"]
+    page.click("#smart-hero")
+    saved(page)
+
     # More spacing: the layout is made again, gaps exact, with the same seed and hero.
+    api_version = api(page, f"/api/collages/{cid}")["version"]
     page.click("#tab-background")
     page.locator("#spacing-input").fill("30")
     page.locator("#spacing-input").dispatch_event("change")
     saved(page)
-    page.wait_for_timeout(300)
-    saved(page)
-    spaced = api(page, f"/api/collages/{cid}")["collage"]
+    spaced_doc = api(page, f"/api/collages/{cid}")
+    spaced = spaced_doc["collage"]
     assert spaced["style"]["spacing"] == 30 and spaced["arrangement"]["hero"] == coffee["id"]
+    # One step: the spacing and the layout made again for it.
+    assert spaced_doc["version"] == api_version + 1
     frames = [i["frame"] for i in spaced["items"]]
-    assert min(f["x"] for f in frames) >= spaced["style"]["padding"] - 0.01
+    # Every photo that has a neighbour to its right or below meets it exactly 30 points away.
+    right = max(f["x"] + f["width"] for f in frames)
+    for f in frames:
+        if f["x"] + f["width"] < right - 0.5:
+            assert any(abs(g["x"] - (f["x"] + f["width"] + 30)) < 0.01 for g in frames), f
 
     # What the canvas shows is what exports.
     wait_for_images(page)

@@ -147,15 +147,12 @@ export class Editor {
    * changes are kept; only a real clash falls back to showing the newer version.
    */
   commit(edits) {
-    let reflows = false;
-    const saved = this.save(async () => {
+    return this.save(async () => {
       const base = this.doc;
       // A function builds its edits from the document as the saves before it left it, so
       // quick key presses and slider moves each start from the last one's result.
       if (typeof edits === 'function') edits = edits(base);
       if (!edits?.length) return base;
-      reflows = edits.some((edit) => edit.op === 'setStyle' || edit.op === 'setAspect'
-        || (edit.op === 'addItem' && edit.content?.type === 'photo'));
       try {
         return await api.edit(this.id, base.version, edits);
       } catch (error) {
@@ -168,9 +165,6 @@ export class Editor {
         return merged;
       }
     });
-    // A smart layout is made for its photos, the spacing and the canvas: when they change, it
-    // is made again with the same seed, as a template re-flows.
-    return saved.then(() => (reflows && this.collage.arrangement && !this.closed ? this.arrange() : undefined));
   }
 
   /**

@@ -42,11 +42,15 @@ export class Panels {
     this.listen($('outline-input'), 'change', () => this.setStickerStyle({ outline: Number($('outline-input').value) }));
     this.listen($('shadow-input'), 'change', () => this.setStickerStyle({ shadow: $('shadow-input').checked }));
     this.listen($('smart-layout'), 'click', () => this.arrange());
-    this.listen($('smart-shuffle'), 'click', () => this.arrange({ seed: (this.collage.arrangement?.seed ?? 0) + 1 }));
+    // The next seed of the collage as the saves before left it, so quick presses each shuffle.
+    this.listen($('smart-shuffle'), 'click', () => this.arrange((doc) => ({ seed: (doc.collage.arrangement?.seed ?? 0) + 1 })));
     this.listen($('smart-hero'), 'click', () => {
       const item = this.selectedItem();
-      // A hero leads best from anywhere: the photos need not keep their order.
-      if (item?.content.type === 'photo') this.arrange({ hero: item.id, keepsOrder: false }).then(() => this.select(item.id));
+      if (item?.content.type !== 'photo') return;
+      // Pressed again, the photo stops being the hero; a hero leads best from anywhere, so the
+      // photos need not keep their order.
+      const fields = this.collage.arrangement?.hero === item.id ? { hero: null } : { hero: item.id, keepsOrder: false };
+      this.arrange(fields).then(() => this.select(item.id));
     });
     this.loadTray();
   }
@@ -213,11 +217,15 @@ export class Panels {
   }
 
   /**
-   * Lays the photos out for their own shapes (the server's AutoLayout); `fields` change the seed
-   * (Shuffle), the hero or the order, and what is not given stays as the collage has it.
+   * Lays the photos out for their own shapes (the server's AutoLayout); `fields` (or a function
+   * of the latest document giving them) change the seed (Shuffle), the hero or the order, and
+   * what is not given stays as the collage has it. Spacing, shape and photo changes lay an
+   * arranged collage out again on the server, in the same step.
    */
   arrange(fields = {}) {
-    return this.save(() => api.arrange(this.id, { version: this.doc.version, ...fields }));
+    return this.save(() => api.arrange(this.id, {
+      version: this.doc.version, ...(typeof fields === 'function' ? fields(this.doc) : fields),
+    }));
   }
 
   /** Changes some of the style's fields, keeping the rest as the collage has them. */
