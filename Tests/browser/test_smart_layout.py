@@ -87,3 +87,18 @@ def test_smart_layout_keeps_every_photo_whole_shuffles_and_makes_a_hero(page):
     saved(page)
     expect(page.locator("#smart-layout")).to_have_attribute("aria-pressed", "false")
     assert "arrangement" not in api(page, f"/api/collages/{cid}")["collage"]
+
+
+def test_new_from_photos_offers_a_smart_layout_first(page):
+    page.set_input_files("#start-photos", [str(ROOT / "samples" / name) for name in ["coffee.png", "rocket.jpg", "horse.png"]])
+    expect(page.locator("#suggest-title")).to_have_text("Choose a layout", timeout=30000)
+    smart = page.locator("#suggest-smart")
+    expect(smart).to_be_visible()
+    expect(smart).to_contain_text("Made for your 3 photos")
+    smart.click()
+    expect(page.locator("#editor-view")).to_be_visible()
+    saved(page)
+    doc = api(page, f"/api/collages/{collage_id(page)}")
+    assert doc["version"] == 1 and doc["collage"]["arrangement"]["seed"] == 0 and len(doc["collage"]["items"]) == 3
+    page.click("#tab-layouts")
+    expect(page.locator("#smart-layout")).to_have_attribute("aria-pressed", "true")

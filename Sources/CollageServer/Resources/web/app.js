@@ -128,6 +128,8 @@ async function startFromPhotos(files) {
   const grid = document.getElementById('suggest-grid');
   const progress = document.getElementById('suggest-progress');
   grid.replaceChildren();
+  const smart = document.getElementById('suggest-smart');
+  smart.hidden = true;
   document.getElementById('suggest-title').textContent = 'Uploading your photos…';
   document.getElementById('suggest-text').textContent = '';
   progress.hidden = false;
@@ -155,6 +157,24 @@ async function startFromPhotos(files) {
   const distance = (template) => (template.slots >= count ? template.slots - count : 100 + count - template.slots);
   const ranked = [...state.templates].sort((a, b) => distance(a) - distance(b) || Number(a.premium) - Number(b.premium));
   const canvas = { width: 1, height: 1 };
+  // One collage per choice, however often a button is pressed while it is being made.
+  const make = async (template) => {
+    for (const option of dialog.querySelectorAll('#suggest-grid button, #suggest-smart')) option.disabled = true;
+    try {
+      const created = await api.create({ title: 'Untitled', template, aspect: '1:1', photos: photos.map((photo) => photo.id) });
+      dialog.close();
+      location.hash = `#/c/${created.collage.id}`;
+    } catch (error) {
+      toast(error.message, 'error');
+      for (const option of dialog.querySelectorAll('#suggest-grid button, #suggest-smart')) option.disabled = false;
+    }
+  };
+  // First: a layout made for these photos, every one of them whole (up to 40).
+  smart.hidden = count > 40;
+  smart.disabled = false;
+  document.getElementById('suggest-smart-text').textContent =
+    `Made for your ${count === 1 ? 'photo' : `${count} photos`}: each keeps its shape, with even gaps`;
+  smart.onclick = () => make('auto');
   grid.replaceChildren(...ranked.map((template, index) => {
     const thumbnails = photos.map((photo) => photo.thumbnail);
     const button = layoutButton(template, canvas, thumbnails,
@@ -169,16 +189,7 @@ async function startFromPhotos(files) {
           badge.textContent = '★ Pro';
         }
       }
-      // One collage per choice, however often the button is pressed while it is being made.
-      for (const option of grid.querySelectorAll('button')) option.disabled = true;
-      try {
-        const created = await api.create({ title: 'Untitled', template: template.id, aspect: '1:1', photos: photos.map((photo) => photo.id) });
-        dialog.close();
-        location.hash = `#/c/${created.collage.id}`;
-      } catch (error) {
-        toast(error.message, 'error');
-        for (const option of grid.querySelectorAll('button')) option.disabled = false;
-      }
+      await make(template.id);
     });
     if (index === 0) queueMicrotask(() => button.focus());
     return button;
