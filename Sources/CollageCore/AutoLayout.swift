@@ -373,12 +373,14 @@ private struct Problem {
 
 /// SplitMix64: small, fast and the same on every platform, so a seed means the same layout
 /// everywhere (the standard library's generator is not seedable).
-struct SplitMix64 {
+package struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    /// A generator that starts from `seed`.
+    package init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

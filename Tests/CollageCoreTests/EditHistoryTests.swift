@@ -3,17 +3,8 @@ import Testing
 
 @Suite("Undo and redo")
 struct EditHistoryTests {
-    /// A deterministic generator, so a failing sequence can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// A deterministic generator (CollageCore's own), so a failing sequence can be replayed.
+    typealias SplitMix = SplitMix64
 
     static func randomEdit(for collage: Collage, counter: Int, using rng: inout SplitMix) -> Edit {
         let ids = collage.items.map(\.id)
@@ -40,7 +31,7 @@ struct EditHistoryTests {
 
     @Test(arguments: 1...25)
     func undoingEverySequenceReturnsTheOriginal(seed: Int) throws {
-        var rng = SplitMix(state: UInt64(seed))
+        var rng = SplitMix(seed: UInt64(seed))
         let original = try Fixtures.collage(template: "magazine", photos: 5)
         var history = EditHistory(original, limit: 1000)
         var applied = 0
