@@ -171,7 +171,10 @@ enum APIRoutes {
         },
         Route(
             "POST", "/api/photos", "uploadPhotos", "Upload photos (several files per request)", body: "multipart",
-            responses: [201: "{photos, errors}", 413: "over the upload limit", 415: "not multipart"]
+            responses: [
+                201: "{photos, errors}", 413: "over the upload limit", 415: "not multipart",
+                503: "too many uploads waiting to be imported (Retry-After)",
+            ]
         ) { app, request throws(HTTPError) in try upload(app, request) },
         Route(
             "GET", "/api/photos/{id}/thumbnail", "photoThumbnail", "A 512 px JPEG (ETag; immutable)",
@@ -632,14 +635,33 @@ enum APIRoutes {
         }
         let format = options.format
         guard let data = try? Data(contentsOf: file) else { throw HTTPError(.internalError, "the export went missing") }
-        let name = stored.collage.title.filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }
-        let fileName = (name.isEmpty ? "collage" : name) + "." + (format == .jpeg ? "jpg" : format.rawValue)
         return HTTPResponse(
             headers: [
                 "Content-Type": mimeType(format),
-                "Content-Disposition": "attachment; filename=\"\(fileName.replacingOccurrences(of: "\"", with: ""))\"",
+                "Content-Disposition": contentDisposition(title: stored.collage.title, format: format),
                 "X-Image-Width": "\(result.width)", "X-Image-Height": "\(result.height)",
             ], body: data)
+    }
+
+    /// `attachment` named after the title: a plain ASCII `filename` (accents folded) for old
+    /// clients, and the title itself, UTF-8 and percent-encoded, as `filename*` (RFC 6266), so
+    /// "Été à Paris" downloads as "Été à Paris.jpg" and header bytes stay ASCII.
+    static func contentDisposition(title: String, format: OutputFormat) -> String {
+        let suffix = "." + (format == .jpeg ? "jpg" : format.rawValue)
+        let name = String(title.filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }.prefix(120))
+            .trimmingCharacters(in: .whitespaces)
+        let fallback = name.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)
+            .unicodeScalars.filter { $0.isASCII }.map(String.init).joined()
+            .trimmingCharacters(in: .whitespaces)
+        let plain = (fallback.isEmpty ? "collage" : fallback) + suffix
+        guard !name.isEmpty, name.unicodeScalars.contains(where: { !$0.isASCII }) else {
+            return "attachment; filename=\"\(plain)\""
+        }
+        var allowed = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        allowed.insert(charactersIn: "-._~")
+        let encoded = (name + suffix).addingPercentEncoding(withAllowedCharacters: allowed) ?? plain
+        return "attachment; filename=\"\(plain)\"; filename*=UTF-8''\(encoded)"
     }
 
     /// The export's query parameters, described with their ranges.
@@ -742,7 +764,9 @@ enum APIRoutes {
             }
         }
         var photos: [JSONValue] = []
-        for (file, outcome) in zip(named, PhotoImport.importAll(named, into: app.library)) {
+        // The files are on disk already; decoding them is the expensive part, and takes its turn.
+        let outcomes = try app.imports.run { () throws(HTTPError) in PhotoImport.importAll(named, into: app.library) }
+        for (file, outcome) in zip(named, outcomes) {
             switch outcome {
             case .imported(let result):
                 photos.append(RecordJSON.adding(photoLinks(result.photo), to: RecordJSON.imported(result)))

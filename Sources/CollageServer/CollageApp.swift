@@ -60,6 +60,9 @@ public final class CollageApp: Sendable {
     let thumbnails = WorkGate(name: "thumbnails", running: 2, waiting: 32)
     /// Sticker lifts: the model runs on every core already, so one at a time.
     let lifts = WorkGate(name: "sticker lifts", running: 1, waiting: 4)
+    /// Photo imports (decoding, thumbnails, previews): one upload's files are imported on every
+    /// core, so one upload at a time; others wait their turn (a large one can take minutes).
+    let imports = WorkGate(name: "photo imports", running: 1, waiting: 8, patience: .seconds(300))
 
     /// Answers one request.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {

@@ -247,4 +247,21 @@ final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     func increment() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
+
+    @Test func anExportIsNamedAfterItsTitleInAnyLanguage() throws {
+        let client = try AppClient()
+        let created = try client.json("POST", "/api/collages", #"{"title": "Été à Paris ✿", "template": "grid2x2"}"#)
+        let id = try #require(created.json["collage"]["id"].string)
+        let export = try client.send("GET", "/api/collages/\(id)/export?format=png&size=200")
+        #expect(export.status == 200)
+        let disposition = try #require(export.headers["content-disposition"])
+        let ascii = disposition.unicodeScalars.allSatisfy { $0.isASCII }
+        #expect(ascii, "header bytes stay ASCII: \(disposition)")
+        #expect(disposition.contains(#"filename="Ete a Paris.png""#))
+        #expect(disposition.contains("filename*=UTF-8''%C3%89t%C3%A9%20%C3%A0%20Paris.png"))
+        let plain = try client.json("POST", "/api/collages", #"{"title": "Summer 2026", "template": "grid2x2"}"#)
+        let plainID = try #require(plain.json["collage"]["id"].string)
+        let plainExport = try client.send("GET", "/api/collages/\(plainID)/export?format=jpeg&size=200")
+        #expect(plainExport.headers["content-disposition"] == #"attachment; filename="Summer 2026.jpg""#)
+    }
 }

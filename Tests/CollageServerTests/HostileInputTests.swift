@@ -3,6 +3,7 @@ import CollageLibrary
 import CollageRender
 import CollageTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CollageServer
@@ -249,6 +250,36 @@ struct HostileInputTests {
         release.signal()
         group.wait()
         #expect(gate.runningNow == 0)
+    }
+
+    @Test func uploadsAreImportedOneAtATime() throws {
+        let client = try AppClient()
+        let release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        // Another upload's import holds the turn.
+        DispatchQueue.global().async(group: group) {
+            _ = try? client.app.imports.run { () throws(HTTPError) in
+                started.signal()
+                release.wait()
+            }
+        }
+        started.wait()
+        let answer = Mutex<Int?>(nil)
+        let photo = try client.photoData([10, 200, 90])
+        DispatchQueue.global().async(group: group) {
+            let status = try? client.upload([("waits.jpg", photo)]).status
+            answer.withLock { $0 = status }
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        // Its files are stored, but nothing is decoded or imported until the turn is free.
+        #expect(try client.library.photos().isEmpty)
+        #expect(answer.withLock { $0 } == nil)
+        release.signal()
+        group.wait()
+        #expect(answer.withLock { $0 } == 201)
+        #expect(try client.library.photos().count == 1)
+        #expect(client.app.imports.runningNow == 0)
     }
 
     @Test func aCancelledRenderStopsAndWritesNothing() throws {

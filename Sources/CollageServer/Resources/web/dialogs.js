@@ -137,7 +137,10 @@ export class Dialogs {
       const response = await api.download(this.id, params);
       if (!response.ok) throw new Error((await response.json()).error.message);
       const blob = await response.blob();
-      const name = (response.headers.get('Content-Disposition') || '').match(/filename="([^"]+)"/)?.[1] ?? 'collage';
+      // The title as it is (filename*, UTF-8), else the plain ASCII name.
+      const disposition = response.headers.get('Content-Disposition') || '';
+      const encoded = disposition.match(/filename\*=UTF-8''([^;]+)/i)?.[1];
+      const name = encoded ? decodeURIComponent(encoded) : disposition.match(/filename="([^"]+)"/)?.[1] ?? 'collage';
       return new File([blob], name, { type: blob.type });
     } catch (error) {
       setStatus(`Export failed: ${error.message}`, 'error');
