@@ -188,7 +188,6 @@ extension Collage {
         return frames.indices.first { !taken.contains($0) }.map { ($0, frames[$0]) }
     }
 
-    /// Photos already in slots keep their order, then free photos follow from the back of the stack.
     /// A photo moved, resized or turned by hand makes the layout the person's own: the
     /// arrangement is dropped, so nothing later lays the photos out again over their hand's work.
     private mutating func leaveArrangement(movingItemAt index: Int) {
@@ -196,19 +195,10 @@ extension Collage {
         arrangement = nil
     }
 
+    /// Photos already in slots keep their order, then free photos follow from the back of the stack.
     private mutating func snap(into template: Template) {
         templateID = template.id
-        let photos = items.indices.filter {
-            if case .photo = items[$0].content { true } else { false }
-        }
-        let ordered = photos.sorted { lhs, rhs in
-            switch (items[lhs].slot, items[rhs].slot) {
-            case (let left?, let right?): left < right
-            case (.some, nil): true
-            case (nil, .some): false
-            case (nil, nil): lhs < rhs
-            }
-        }
+        let ordered = photoIndicesInLayoutOrder
         let frames = template.frames(for: self)
         var extras: [String] = []
         for (position, index) in ordered.enumerated() {

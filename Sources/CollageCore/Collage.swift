@@ -53,16 +53,19 @@ public struct Collage: Hashable, Sendable {
     public func zIndex(of id: String) -> Int? { items.firstIndex { $0.id == id } }
 
     /// The photos in the order a layout fills: slotted ones by slot, then the others back to front.
-    public var photosInLayoutOrder: [CollageItem] {
-        let photos = items.enumerated().filter { if case .photo = $0.element.content { true } else { false } }
+    public var photosInLayoutOrder: [CollageItem] { photoIndicesInLayoutOrder.map { items[$0] } }
+
+    /// The positions in ``items`` of the photos, in layout order.
+    var photoIndicesInLayoutOrder: [Int] {
+        let photos = items.indices.filter { if case .photo = items[$0].content { true } else { false } }
         return photos.sorted { lhs, rhs in
-            switch (lhs.element.slot, rhs.element.slot) {
+            switch (items[lhs].slot, items[rhs].slot) {
             case (let left?, let right?): left < right
             case (.some, nil): true
             case (nil, .some): false
-            case (nil, nil): lhs.offset < rhs.offset
+            case (nil, nil): lhs < rhs
             }
-        }.map(\.element)
+        }
     }
 }
 
