@@ -321,6 +321,8 @@ def test_new_from_photos_suggests_layouts_drawn_with_them(page):
     dialog = page.locator("#suggest-dialog")
     expect(dialog).to_be_visible()
     expect(page.locator("#suggest-title")).to_have_text("Choose a layout", timeout=30000)
+    # The title reads so before the upload too: wait for the text that comes with the layouts.
+    expect(page.locator("#suggest-text")).to_contain_text("For your 3 photos", timeout=60000)
     first = page.locator("#suggest-grid .layout-option").first
     expect(first).to_contain_text("Fits all")
     # Each suggestion is drawn with the photos just chosen.

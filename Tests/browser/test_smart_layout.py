@@ -91,7 +91,8 @@ def test_smart_layout_keeps_every_photo_whole_shuffles_and_makes_a_hero(page):
 
 def test_new_from_photos_offers_a_smart_layout_first(page):
     page.set_input_files("#start-photos", [str(ROOT / "samples" / name) for name in ["coffee.png", "rocket.jpg", "horse.png"]])
-    expect(page.locator("#suggest-title")).to_have_text("Choose a layout", timeout=30000)
+    # The dialog's title reads "Choose a layout" before the upload too: wait for what follows it.
+    expect(page.locator("#suggest-text")).to_contain_text("For your 3 photos", timeout=60000)
     smart = page.locator("#suggest-smart")
     expect(smart).to_be_visible()
     expect(smart).to_contain_text("Made for your 3 photos")
