@@ -356,3 +356,9 @@ int cvips_heifsave(CVipsImage *in, const char *path, int quality, int av1) {
     return vips_heifsave(in, path, "Q", quality, "compression",
                          av1 ? VIPS_FOREIGN_HEIF_COMPRESSION_AV1 : VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, NULL);
 }
+
+int cvips_text(const char *markup, const char *font, int width, int align, CVipsImage **out) {
+    VipsAlign alignment = align == 1 ? VIPS_ALIGN_CENTRE : align == 2 ? VIPS_ALIGN_HIGH : VIPS_ALIGN_LOW;
+    return vips_text(out, markup, "font", font, "width", width, "dpi", 72, "align", alignment, "rgba", TRUE,
+                     "wrap", VIPS_TEXT_WRAP_WORD_CHAR, NULL);
+}

@@ -22,13 +22,14 @@ extension Collage {
         case .addItem(let id, let content, let frame):
             guard item(id) == nil else { throw .duplicateItem(id) }
             guard items.count < Limits.maximumItems else { throw .tooManyItems(limit: Limits.maximumItems) }
-            var placed = CollageItem(id: id, content: content, frame: frame ?? defaultFrame())
+            var placed = CollageItem(id: id, content: content, frame: frame ?? defaultFrame(for: content))
             if case .sticker = content { placed.stickerStyle = StickerStyle() }
             if frame == nil, case .photo = content, let (slot, slotFrame) = firstEmptySlot() {
                 placed.frame = slotFrame
                 placed.slot = slot
             }
             try validate(placed.frame)
+            try validateText(of: placed)
             items.append(placed)
         case .removeItem(let id):
             let index = try indexOf(id)
@@ -46,6 +47,9 @@ extension Collage {
         case .resizeItem(let id, let frame):
             let index = try indexOf(id)
             try validate(frame)
+            var resized = items[index]
+            resized.frame = frame
+            try validateText(of: resized)
             items[index].frame = frame
             // As with a move: growing or shrinking a photo in place is not leaving the layout.
             keepSlotWhileCentred(index)
@@ -68,6 +72,10 @@ extension Collage {
         case .swapContents(let first, let second):
             guard first != second else { throw .swapWithItself(first) }
             let (a, b) = (try indexOf(first), try indexOf(second))
+            // A text fits its frame to its words; swapped into a photo's frame it would not.
+            for index in [a, b] where items[index].content.textBlock != nil {
+                throw .invalidText("item \"\(items[index].id)\" is text; only photos and stickers swap what they show")
+            }
             (items[a].content, items[b].content) = (items[b].content, items[a].content)
             (items[a].crop, items[b].crop) = (items[b].crop, items[a].crop)
             (items[a].stickerStyle, items[b].stickerStyle) = (items[b].stickerStyle, items[a].stickerStyle)
@@ -125,7 +133,7 @@ extension Collage {
             let index = try indexOf(id)
             if let crop {
                 guard case .photo = items[index].content else {
-                    throw .invalidCrop("item \"\(id)\" is a sticker; only photos are cropped")
+                    throw .invalidCrop("item \"\(id)\" is a \(items[index].content.kind); only photos are cropped")
                 }
                 try validate(crop)
             }
@@ -134,7 +142,8 @@ extension Collage {
             let index = try indexOf(id)
             if let style {
                 guard case .sticker = items[index].content else {
-                    throw .invalidStickerStyle("item \"\(id)\" is a photo; outlines and shadows are for stickers")
+                    throw .invalidStickerStyle(
+                        "item \"\(id)\" is a \(items[index].content.kind); this outline and shadow are for stickers")
                 }
                 guard style.outlineWidth.isFinite, (0...StickerStyle.maximumOutlineWidth).contains(style.outlineWidth)
                 else {
@@ -144,6 +153,15 @@ extension Collage {
                 }
             }
             items[index].stickerStyle = style
+        case .setText(let id, let block):
+            let index = try indexOf(id)
+            guard case .text = items[index].content else {
+                throw .invalidText("item \"\(id)\" is a \(items[index].content.kind), not text")
+            }
+            var changed = items[index]
+            changed.content = .text(block)
+            try validateText(of: changed)
+            items[index].content = .text(block)
         case .rename(let title):
             let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { throw .invalidTitle("a title must not be empty") }
@@ -160,9 +178,23 @@ extension Collage {
         return index
     }
 
-    private func defaultFrame() -> Rect {
+    private func defaultFrame(for content: ItemContent) -> Rect {
+        if case .text(let block) = content {
+            // Wide enough for a caption; the service layer fits the height to the words.
+            let width = max(EditRules.minimumItemSide, canvas.width * EditRules.defaultTextWidthFraction)
+            let height = max(EditRules.minimumItemSide, block.size * block.lineSpacing * 1.25 + 2 * block.inset)
+            return Rect(center: bounds.center, size: Size(width: width, height: height))
+        }
         let side = min(canvas.width, canvas.height) * EditRules.defaultItemFraction
         return Rect(center: bounds.center, size: Size(width: side, height: side))
+    }
+
+    private func validateText(of item: CollageItem) throws(EditError) {
+        guard case .text(let block) = item.content else { return }
+        if let problem = block.problems.first { throw .invalidText("\(problem.field): \(problem.message)") }
+        if let problem = block.problem(inWidth: item.frame.width, canvasHeight: canvas.height) {
+            throw .invalidText(problem)
+        }
     }
 
     /// A nudge, a short drag or a resize in place is not a decision to leave the layout: an item

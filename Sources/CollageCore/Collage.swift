@@ -129,26 +129,36 @@ public struct CollageItem: Hashable, Sendable {
 }
 
 /// What an item shows: a photo or a sticker, each named by a reference that the library or the
-/// renderer's photo source resolves (a library id, or a file path relative to the document).
+/// renderer's photo source resolves (a library id, or a file path relative to the document), or
+/// a text drawn with the renderer's fonts.
 public enum ItemContent: Hashable, Sendable {
     /// A photo, filled into its frame with an aspect-fill crop.
     case photo(String)
     /// A subject-lifted sticker (an image with alpha), fitted inside its frame.
     case sticker(String)
+    /// A caption or title, wrapped at its frame's width.
+    case text(TextBlock)
 
-    /// The reference, whichever the kind.
-    public var reference: String {
+    /// The image the item shows, as the library or a document's folder names it; `nil` for text.
+    public var reference: String? {
         switch self {
         case .photo(let reference), .sticker(let reference): reference
+        case .text: nil
         }
     }
 
-    /// `"photo"` or `"sticker"`, as written in documents.
+    /// `"photo"`, `"sticker"` or `"text"`, as written in documents.
     public var kind: String {
         switch self {
         case .photo: "photo"
         case .sticker: "sticker"
+        case .text: "text"
         }
+    }
+
+    /// The text block, for a text item.
+    public var textBlock: TextBlock? {
+        if case .text(let block) = self { block } else { nil }
     }
 }
 

@@ -8,9 +8,10 @@ import Foundation
 public enum CollageDocument {
     /// The value of the `format` field.
     public static let format = "collage"
-    /// The newest format version this build reads and the one it writes. Version 2 added
-    /// `arrangement`; version 1 documents read as before.
-    public static let version = 2
+    /// The newest format version this build reads and writes. Version 2 added `arrangement`,
+    /// version 3 text items; older documents read as before, and a document is written with the
+    /// oldest version that holds it, so older builds still read what they can show.
+    public static let version = 3
     /// The largest canvas side a document may declare, in points.
     public static let maximumCanvasSide: Double = Limits.canvasSide.upperBound
 
@@ -48,8 +49,7 @@ public enum CollageDocument {
     public static func jsonValue(of collage: Collage) -> JSONValue {
         var members: [String: JSONValue] = [
             "format": .string(format),
-            // Version 1 where nothing needs 2, so older builds still read what is shared with them.
-            "version": .number(Double(collage.arrangement == nil ? 1 : version)),
+            "version": .number(Double(oldestVersion(holding: collage))),
             "id": .string(collage.id),
             "title": .string(collage.title),
             "created": .string(DateText.format(collage.created)),
@@ -61,6 +61,12 @@ public enum CollageDocument {
         if let templateID = collage.templateID { members["template"] = .string(templateID) }
         if let arrangement = collage.arrangement { members["arrangement"] = jsonValue(of: arrangement) }
         return .object(members)
+    }
+
+    /// The oldest format version that holds everything in `collage`.
+    public static func oldestVersion(holding collage: Collage) -> Int {
+        if collage.items.contains(where: { $0.content.textBlock != nil }) { return 3 }
+        return collage.arrangement == nil ? 1 : 2
     }
 
     /// An arrangement as `{"seed", "maximumCrop", "keepsOrder", "hero"?}`.
@@ -149,9 +155,56 @@ public enum CollageDocument {
         .object(["outline": .number(style.outlineWidth), "shadow": .bool(style.shadow)])
     }
 
-    /// Content as `{"type": "photo" | "sticker", "ref"}`.
+    /// Content as `{"type": "photo" | "sticker", "ref"}`, or `{"type": "text", "text", "font", …}`.
     public static func jsonValue(of content: ItemContent) -> JSONValue {
-        .object(["type": .string(content.kind), "ref": .string(content.reference)])
+        switch content {
+        case .photo(let reference), .sticker(let reference):
+            return .object(["type": .string(content.kind), "ref": .string(reference)])
+        case .text(let block):
+            guard case .object(var members) = jsonValue(of: block) else { return .null }
+            members["type"] = .string(content.kind)
+            return .object(members)
+        }
+    }
+
+    /// A text block's fields, as a text item's content holds them beside `"type": "text"`.
+    public static func jsonValue(of block: TextBlock) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "text": .string(block.text), "font": .string(block.font), "weight": .number(Double(block.weight)),
+            "italic": .bool(block.italic), "size": .number(block.size), "color": .string(block.color.hexString),
+            "align": .string(block.alignment.rawValue), "lineSpacing": .number(block.lineSpacing),
+            "letterSpacing": .number(block.letterSpacing),
+        ]
+        if let background = block.background {
+            members["background"] = .object([
+                "color": .string(background.color.hexString), "opacity": .number(background.opacity),
+                "cornerRadius": .number(background.cornerRadius), "padding": .number(background.padding),
+            ])
+        }
+        if let outline = block.outline {
+            members["outline"] = .object(["color": .string(outline.color.hexString), "width": .number(outline.width)])
+        }
+        if let shadow = block.shadow {
+            members["shadow"] = .object([
+                "color": .string(shadow.color.hexString), "blur": .number(shadow.blur),
+                "x": .number(shadow.offset.x), "y": .number(shadow.offset.y),
+            ])
+        }
+        return .object(members)
+    }
+
+    /// A text block read from the JSON of a text item's content (with or without its `type`).
+    /// - Throws: ``DocumentError`` naming every problem with its field.
+    public static func textBlock(from value: JSONValue) throws(DocumentError) -> TextBlock {
+        var reader = JSONReader()
+        var fields = value
+        if case .object(var members) = value {
+            members["type"] = nil
+            fields = .object(members)
+        }
+        let block = readTextBlock(fields, at: "", with: &reader)
+        guard reader.issues.isEmpty, let block else { throw .invalid(reader.issues) }
+        return block
     }
 
     /// A rectangle as `{"x", "y", "width", "height"}`.
@@ -250,6 +303,9 @@ public enum CollageDocument {
         guard let id, let title, let created, let updated, let canvas, let style else { return nil }
         for (index, item) in items.enumerated() {
             checkFrame(item.frame, on: canvas, at: "items[\(index)].frame", with: &reader)
+            if let problem = item.content.textBlock?.problem(inWidth: item.frame.width, canvasHeight: canvas.height) {
+                reader.fail("items[\(index)].content.text", problem)
+            }
         }
         return Collage(
             id: id, title: title, created: created, updated: updated, canvas: canvas, style: style,
@@ -358,8 +414,8 @@ public enum CollageDocument {
         var crop: Crop?
         if let field = members["crop"], field != .null {
             crop = readCrop(field, at: "\(path).crop", with: &reader)
-            if crop != nil, case .sticker = content {
-                reader.fail("\(path).crop", "only photos are cropped; this item is a sticker")
+            if crop != nil, let content, content.kind != "photo" {
+                reader.fail("\(path).crop", "only photos are cropped; this item is a \(content.kind)")
             }
         }
         var slot: Int?
@@ -373,8 +429,10 @@ public enum CollageDocument {
         var stickerStyle: StickerStyle?
         if let field = members["stickerStyle"], field != .null {
             stickerStyle = readStickerStyle(field, at: "\(path).stickerStyle", with: &reader)
-            if stickerStyle != nil, case .photo = content {
-                reader.fail("\(path).stickerStyle", "only stickers have an outline and shadow; this item is a photo")
+            if stickerStyle != nil, let content, content.kind != "sticker" {
+                reader.fail(
+                    "\(path).stickerStyle", "only stickers have this outline and shadow; this item is a \(content.kind)"
+                )
             }
         }
         guard let id, let content, let frame else { return nil }
@@ -388,6 +446,11 @@ public enum CollageDocument {
     )
         -> ItemContent?
     {
+        if case .object(let members) = value, members["type"] == .string("text") {
+            var fields = members
+            fields["type"] = nil
+            return readTextBlock(.object(fields), at: path, with: &reader).map(ItemContent.text)
+        }
         guard let members = reader.object(value, at: path, known: ["type", "ref"]) else { return nil }
         let type = reader.string(members["type"], at: "\(path).type")
         let reference = reader.string(members["ref"], at: "\(path).ref")
@@ -396,9 +459,91 @@ public enum CollageDocument {
         case "photo": return .photo(reference)
         case "sticker": return .sticker(reference)
         default:
-            reader.fail("\(path).type", "expected \"photo\" or \"sticker\", got \"\(type)\"")
+            reader.fail("\(path).type", "expected \"photo\", \"sticker\" or \"text\", got \"\(type.prefix(40))\"")
             return nil
         }
+    }
+
+    static let textFields = [
+        "text", "font", "weight", "italic", "size", "color", "align", "lineSpacing", "letterSpacing", "background",
+        "outline", "shadow",
+    ]
+
+    /// Reads a text block's fields; every field but `text` is optional, taking ``TextBlock``'s default.
+    static func readTextBlock(_ value: JSONValue, at path: String, with reader: inout JSONReader) -> TextBlock? {
+        guard let members = reader.object(value, at: path, known: ["type"] + textFields) else { return nil }
+        let issuesBefore = reader.issues.count
+        func field(_ name: String) -> String { reader.join(path, name) }
+        func color(_ value: JSONValue?, at name: String) -> Color? {
+            guard let value, let text = reader.string(value, at: field(name), maxLength: 32) else { return nil }
+            guard let color = Color(parsing: text) else {
+                reader.fail(field(name), "expected a colour such as \"#1f1f1f\", got \"\(text)\"")
+                return nil
+            }
+            return color
+        }
+        func flag(_ value: JSONValue?, at name: String) -> Bool? {
+            guard let value else { return nil }
+            guard case .bool(let flag) = value else {
+                reader.fail(field(name), "expected true or false, got \(value.kindDescription)")
+                return nil
+            }
+            return flag
+        }
+        func object(_ name: String, known: [String]) -> [String: JSONValue]? {
+            guard let value = members[name], value != .null else { return nil }
+            return reader.object(value, at: field(name), known: known)
+        }
+        // Ranges are checked once, by TextBlock.problems, so edits and documents say the same.
+        func number(_ value: JSONValue?, at name: String) -> Double? {
+            guard let value else { return nil }
+            return reader.number(value, at: field(name), rule: { $0.isFinite })
+        }
+        let text = reader.string(members["text"], at: field("text"), nonEmpty: false, maxLength: Int.max)
+        var block = TextBlock(text: text ?? "")
+        if let font = members["font"].flatMap({ reader.string($0, at: field("font"), maxLength: 200) }) {
+            block.font = TextFont.named(font)?.family ?? font
+        }
+        if let weight = members["weight"] {
+            block.weight = reader.integer(weight, at: field("weight"), in: Limits.textWeight) ?? block.weight
+        }
+        block.italic = flag(members["italic"], at: "italic") ?? block.italic
+        block.size = number(members["size"], at: "size") ?? block.size
+        block.color = color(members["color"], at: "color") ?? block.color
+        if let align = members["align"].flatMap({ reader.string($0, at: field("align"), maxLength: 32) }) {
+            if let alignment = TextAlignment(rawValue: align) {
+                block.alignment = alignment
+            } else {
+                reader.fail(field("align"), "expected \"left\", \"center\" or \"right\", got \"\(align)\"")
+            }
+        }
+        block.lineSpacing = number(members["lineSpacing"], at: "lineSpacing") ?? block.lineSpacing
+        block.letterSpacing = number(members["letterSpacing"], at: "letterSpacing") ?? block.letterSpacing
+        if let background = object("background", known: ["color", "opacity", "cornerRadius", "padding"]) {
+            var box = TextBackground()
+            box.color = color(background["color"], at: "background.color") ?? box.color
+            box.opacity = number(background["opacity"], at: "background.opacity") ?? box.opacity
+            box.cornerRadius = number(background["cornerRadius"], at: "background.cornerRadius") ?? box.cornerRadius
+            box.padding = number(background["padding"], at: "background.padding") ?? box.padding
+            block.background = box
+        }
+        if let outline = object("outline", known: ["color", "width"]) {
+            var line = TextOutline()
+            line.color = color(outline["color"], at: "outline.color") ?? line.color
+            line.width = number(outline["width"], at: "outline.width") ?? line.width
+            block.outline = line
+        }
+        if let shadow = object("shadow", known: ["color", "blur", "x", "y"]) {
+            var cast = TextShadow()
+            cast.color = color(shadow["color"], at: "shadow.color") ?? cast.color
+            cast.blur = number(shadow["blur"], at: "shadow.blur") ?? cast.blur
+            cast.offset.x = number(shadow["x"], at: "shadow.x") ?? cast.offset.x
+            cast.offset.y = number(shadow["y"], at: "shadow.y") ?? cast.offset.y
+            block.shadow = cast
+        }
+        guard text != nil, reader.issues.count == issuesBefore else { return nil }
+        for problem in block.problems { reader.fail(field(problem.field), problem.message) }
+        return reader.issues.count == issuesBefore ? block : nil
     }
 
     static func readFrame(_ value: JSONValue?, at path: String, with reader: inout JSONReader) -> Rect? {

@@ -34,6 +34,8 @@ public enum Edit: Hashable, Sendable {
     case setCrop(id: String, crop: Crop?)
     /// Sets a sticker's outline and shadow; `nil` removes both.
     case setStickerStyle(id: String, style: StickerStyle?)
+    /// Changes a text item's words and look; its frame keeps its place and width.
+    case setText(id: String, text: TextBlock)
     /// Renames the collage.
     case rename(title: String)
 }
@@ -82,6 +84,9 @@ public enum EditError: Error, Hashable, Sendable, CustomStringConvertible {
     case notAPhoto(String)
     /// Adding an item to a collage that already holds ``Limits/maximumItems``.
     case tooManyItems(limit: Int)
+    /// A text that cannot be drawn (empty, too long, an unknown font…), or a text edit on an
+    /// item that is not text.
+    case invalidText(String)
 
     /// A sentence saying what was expected and what was received.
     public var description: String {
@@ -101,14 +106,14 @@ public enum EditError: Error, Hashable, Sendable, CustomStringConvertible {
             "a frame may be at most \(format(EditRules.maximumCanvasMultiple)) times the canvas each way, got "
                 + "\(format(width)) × \(format(height))"
         case .invalidStyle(let reason), .invalidCrop(let reason), .invalidTitle(let reason),
-            .invalidStickerStyle(let reason):
+            .invalidStickerStyle(let reason), .invalidText(let reason):
             reason
         case .swapWithItself(let id): "cannot swap item \"\(id)\" with itself"
         case .unknownSlot(let slot, let slots):
             slots == 0
                 ? "this collage has no layout, so it has no slot \(slot)"
                 : "no slot \(slot) in this layout: its slots are 0 to \(slots - 1)"
-        case .notAPhoto(let id): "item \"\(id)\" is a sticker; only photos go into slots"
+        case .notAPhoto(let id): "item \"\(id)\" is not a photo; only photos go into slots"
         case .tooManyItems(let limit): "a collage holds at most \(limit) items; remove one before adding another"
         }
     }
@@ -124,6 +129,8 @@ public enum EditRules {
     public static let maximumCanvasMultiple: Double = Limits.canvasMultiple
     /// The longest title, in characters.
     public static let maximumTitleLength = 200
+    /// An added text with no frame is this fraction of the canvas's width wide.
+    public static let defaultTextWidthFraction: Double = 0.7
     /// An added item with no frame is this fraction of the canvas's shorter side.
     public static let defaultItemFraction: Double = 0.4
     /// How far apart, as a fraction of the canvas's short side, photos stacked at the centre sit

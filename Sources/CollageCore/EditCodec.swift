@@ -13,7 +13,7 @@ public enum EditCodec {
         ("swapContents", ["first", "second"]), ("placeInSlot", ["id", "slot"]),
         ("applyTemplate", ["template"]), ("arrange", ["frames", "arrangement"]), ("setStyle", ["style"]),
         ("setAspect", ["aspect"]), ("setCrop", ["id", "crop"]), ("setStickerStyle", ["id", "style"]),
-        ("rename", ["title"]),
+        ("setText", ["id", "text"]), ("rename", ["title"]),
     ]
 
     /// Reads one edit (an object) or several (an array) from JSON text.
@@ -74,6 +74,8 @@ public enum EditCodec {
                 "op": "setStickerStyle", "id": .string(id),
                 "style": style.map(CollageDocument.jsonValue(of:)) ?? .null,
             ]
+        case .setText(let id, let block):
+            members = ["op": "setText", "id": .string(id), "text": CollageDocument.jsonValue(of: block)]
         case .rename(let title): members = ["op": "rename", "title": .string(title)]
         }
         return .object(members)
@@ -199,6 +201,15 @@ public enum EditCodec {
                 value == .null ? nil : CollageDocument.readStickerStyle(value, at: field("style"), with: &reader)
             guard let itemID, value == .null || style != nil else { return nil }
             return .setStickerStyle(id: itemID, style: style)
+        case "setText":
+            let itemID = id()
+            guard let value = members["text"] else {
+                reader.fail(field("text"), "is required: the text's fields, e.g. {\"text\": \"Summer\", \"size\": 48}")
+                return nil
+            }
+            let block = CollageDocument.readTextBlock(value, at: field("text"), with: &reader)
+            guard let itemID, let block else { return nil }
+            return .setText(id: itemID, text: block)
         default:
             return reader.string(members["title"], at: field("title"), nonEmpty: false, maxLength: 10_000)
                 .map { .rename(title: $0) }

@@ -39,6 +39,24 @@ public enum Limits {
     public static let styleLength: ClosedRange<Double> = 0...500
     /// A crop's zoom.
     public static let cropZoom: ClosedRange<Double> = 1...20
+    /// The longest text of a text item, in characters: a long caption, not a book.
+    public static let maximumTextLength = 2_000
+    /// A text's font size, in points.
+    public static let textSize: ClosedRange<Double> = 4...1_000
+    /// A text's weight, from thin to black.
+    public static let textWeight: ClosedRange<Int> = 100...900
+    /// A text's line spacing, as a multiple of the font's own.
+    public static let textLineSpacing: ClosedRange<Double> = 0.5...4
+    /// A text's letter spacing, as a fraction of its size.
+    public static let textLetterSpacing: ClosedRange<Double> = -0.2...1
+    /// The padding inside a text's background, in points.
+    public static let textPadding: ClosedRange<Double> = 0...200
+    /// A text's outline, in points.
+    public static let textOutline: ClosedRange<Double> = 0...50
+    /// A text shadow's blur, in points.
+    public static let textShadowBlur: ClosedRange<Double> = 0...100
+    /// How far a text shadow falls each way, in points.
+    public static let textShadowOffset: ClosedRange<Double> = -200...200
     /// A collage's version as clients send it back (every whole number a JSON double holds exactly).
     public static let version: ClosedRange<Int> = 1...(1 << 53)
 

@@ -108,10 +108,11 @@ public struct ArrangeRequest: Sendable, Equatable {
     /// Each photo's aspect ratio (width ÷ height) by the reference the collage's items use.
     static func aspects(of collage: Collage, in library: Library) throws(Failure) -> [String: Double] {
         var aspects: [String: Double] = [:]
-        for photo in collage.photosInLayoutOrder where aspects[photo.content.reference] == nil {
+        for photo in collage.photosInLayoutOrder {
+            guard let reference = photo.content.reference, aspects[reference] == nil else { continue }
             do {
-                let record = try library.photo(photo.content.reference)
-                aspects[photo.content.reference] = Double(record.width) / Double(record.height)
+                let record = try library.photo(reference)
+                aspects[reference] = Double(record.width) / Double(record.height)
             } catch {
                 throw error.failure
             }
@@ -126,7 +127,7 @@ public struct ArrangeRequest: Sendable, Equatable {
         let heroIndex = arrangement.hero.flatMap { hero in photos.firstIndex { $0.id == hero } }
         do {
             let result = try AutoLayout.arrange(
-                aspectRatios: photos.map { aspects[$0.content.reference] ?? 1 }, canvas: collage.canvas,
+                aspectRatios: photos.map { $0.content.reference.flatMap { aspects[$0] } ?? 1 }, canvas: collage.canvas,
                 spacing: collage.style.spacing, padding: collage.style.padding,
                 options: AutoLayout.Options(
                     seed: arrangement.seed, hero: heroIndex, maximumCrop: arrangement.maximumCrop,

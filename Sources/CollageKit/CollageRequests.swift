@@ -160,9 +160,11 @@ public struct EditRequest: Sendable {
             throw error.failure
         }
         if !access.isUnlocked { try access.check(edits, on: stored.collage) }
-        let all = try ArrangeRequest.keepingArranged(edits, on: stored.collage, in: library)
+        let all = try TextFitting.fitting(
+            try ArrangeRequest.keepingArranged(edits, on: stored.collage, in: library), on: stored.collage)
         do {
-            // A layout made again was made for the collage as read: it applies only to that version.
+            // A layout made again, or a text fitted, was made for the collage as read: it applies
+            // only to that version.
             let expected = all.count > edits.count ? (version ?? stored.version) : version
             return try library.apply(all, to: stored.collage.id, expectedVersion: expected)
         } catch {

@@ -213,15 +213,30 @@ extension Library {
             try connection.run(
                 """
                 INSERT INTO items (collage_id, id, z, kind, ref, x, y, width, height, rotation, crop_x, crop_y,
-                    crop_zoom, slot, outline, shadow) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    crop_zoom, slot, outline, shadow, text)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
-                    collage.id, item.id, z, item.content.kind, item.content.reference, item.frame.x, item.frame.y,
-                    item.frame.width, item.frame.height, item.rotation.degrees, item.crop?.focus.x,
+                    collage.id, item.id, z, item.content.kind, item.content.reference ?? "", item.frame.x,
+                    item.frame.y, item.frame.width, item.frame.height, item.rotation.degrees, item.crop?.focus.x,
                     item.crop?.focus.y, item.crop?.zoom, item.slot, item.stickerStyle?.outlineWidth,
                     item.stickerStyle?.shadow,
+                    item.content.textBlock.map { CollageDocument.jsonValue(of: $0).serialized(pretty: false) },
                 ])
         }
+    }
+
+    /// A text item's block as the column keeps it. One that does not read back (edited by hand,
+    /// say) keeps the collage openable: its words are kept if they can be, in the default look.
+    static func textBlock(from text: String) -> TextBlock {
+        guard let value = try? JSONValue.parse(Data(text.utf8)) else { return TextBlock(text: "?") }
+        if let block = try? CollageDocument.textBlock(from: value) { return block }
+        if case .object(let members) = value, case .string(let words)? = members["text"],
+            TextBlock.problem(inText: words) == nil
+        {
+            return TextBlock(text: words)
+        }
+        return TextBlock(text: "?")
     }
 
     /// An arrangement as the column keeps it; one that does not read back is dropped (the frames
@@ -256,12 +271,17 @@ extension Library {
         let version = first.1
         collage.items = try connection.query(
             """
-            SELECT id, kind, ref, x, y, width, height, rotation, crop_x, crop_y, crop_zoom, slot, outline, shadow
-            FROM items WHERE collage_id = ? ORDER BY z
+            SELECT id, kind, ref, x, y, width, height, rotation, crop_x, crop_y, crop_zoom, slot, outline, shadow,
+                text FROM items WHERE collage_id = ? ORDER BY z
             """, [id]
         ) { row throws(LibraryError) in
             let reference = try row.text("ref")
-            let content: ItemContent = try row.text("kind") == "sticker" ? .sticker(reference) : .photo(reference)
+            let content: ItemContent
+            switch try row.text("kind") {
+            case "sticker": content = .sticker(reference)
+            case "text": content = .text(Self.textBlock(from: try row.optionalText("text") ?? ""))
+            default: content = .photo(reference)
+            }
             var crop: Crop?
             if let x = try row.optionalDouble("crop_x"), let y = try row.optionalDouble("crop_y"),
                 let zoom = try row.optionalDouble("crop_zoom")

@@ -98,14 +98,17 @@ public struct LibraryPhotoSource: PhotoSource {
                 }
                 return file
             }
-            let photo = try library.photo(content.reference)
+            guard case .photo(let id) = content else {
+                throw LibraryError.invalid("a \(content.kind) item shows no image file")
+            }
+            let photo = try library.photo(id)
             let file = library.originalFile(of: photo)
             guard FileManager.default.fileExists(atPath: file.path) else {
                 throw LibraryError.missingPhotoFile(id: photo.id, path: file.path)
             }
             return file
         } catch {
-            throw .unresolvedReference(content.reference, reason: error.description)
+            throw .unresolvedReference(content.reference ?? content.kind, reason: error.description)
         }
     }
 }
@@ -157,7 +160,10 @@ extension Library {
                 stickerIDs.filter { !report.missingStickers.contains($0.0) }.map(\.1))
             let present = Set(photos.map(\.id)).subtracting(report.missingPhotos)
                 .union(Set(stickerIDs.map(\.0)).subtracting(report.missingStickers))
-            let items = try connection.query("SELECT collage_id, id, ref FROM items ORDER BY collage_id, z") {
+            // Text items name no file: nothing of theirs can go missing.
+            let items = try connection.query(
+                "SELECT collage_id, id, ref FROM items WHERE kind != 'text' ORDER BY collage_id, z"
+            ) {
                 row throws(LibraryError) in (try row.text("collage_id"), try row.text("id"), try row.text("ref"))
             }
             report.brokenItems = items.filter { !present.contains($0.2) }.map { ($0.0, $0.1) }

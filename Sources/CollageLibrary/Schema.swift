@@ -100,6 +100,34 @@ enum Schema {
         Migration(
             name: "v5: how a collage's photos were laid out for their shapes (seed, hero, crop)",
             sql: "ALTER TABLE collages ADD COLUMN arrangement TEXT; -- CollageDocument's arrangement JSON, or NULL"),
+        // SQLite cannot widen a CHECK in place: the table is rebuilt, its rows copied as they are.
+        Migration(
+            name: "v6: text items (captions and titles), their words and look kept as JSON",
+            sql: """
+                CREATE TABLE items_v6 (
+                    collage_id TEXT NOT NULL REFERENCES collages(id) ON DELETE CASCADE,
+                    id TEXT NOT NULL,
+                    z INTEGER NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('photo', 'sticker', 'text')),
+                    ref TEXT NOT NULL,            -- '' for text
+                    x REAL NOT NULL, y REAL NOT NULL, width REAL NOT NULL, height REAL NOT NULL,
+                    rotation REAL NOT NULL,
+                    crop_x REAL, crop_y REAL, crop_zoom REAL,
+                    slot INTEGER,
+                    outline REAL, shadow INTEGER,
+                    text TEXT,                    -- CollageDocument's text block JSON, for text items
+                    PRIMARY KEY (collage_id, id),
+                    CHECK ((kind = 'text') = (text IS NOT NULL))
+                );
+                INSERT INTO items_v6 (collage_id, id, z, kind, ref, x, y, width, height, rotation, crop_x, crop_y,
+                    crop_zoom, slot, outline, shadow)
+                    SELECT collage_id, id, z, kind, ref, x, y, width, height, rotation, crop_x, crop_y, crop_zoom,
+                        slot, outline, shadow FROM items;
+                DROP INDEX items_by_ref;
+                DROP TABLE items;
+                ALTER TABLE items_v6 RENAME TO items;
+                CREATE INDEX items_by_ref ON items (kind, ref);
+                """),
     ]
 
     static var currentVersion: Int { migrations.count }

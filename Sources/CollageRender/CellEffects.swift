@@ -50,9 +50,11 @@ enum CellEffects {
             .rotate(degrees: degrees).unpremultiply().castToUInt8()
     }
 
-    /// Puts a white outline `width` pixels wide around the opaque part of an RGBA image, grown
-    /// outwards by embedding the image in a margin first.
-    static func outline(_ image: VipsImage, width: Double) throws(VipsError) -> (VipsImage, margin: Int) {
+    /// Puts an outline `width` pixels wide (white unless `color` says otherwise) around the
+    /// opaque part of an RGBA image, grown outwards by embedding the image in a margin first.
+    static func outline(
+        _ image: VipsImage, width: Double, color: [Double] = [255, 255, 255, 255]
+    ) throws(VipsError) -> (VipsImage, margin: Int) {
         let margin = Int(width.rounded(.up)) + 2
         let canvasWidth = image.width + 2 * margin
         let canvasHeight = image.height + 2 * margin
@@ -60,10 +62,12 @@ enum CellEffects {
         // Non-zero where the subject is at least half opaque; the distance transform measures from it.
         let solid = try padded.extractBands(3, count: 1).linear(multiply: 1, add: -127).castToUInt8()
         let distance = try solid.distanceToNonZero()
-        let ring = try distance.linear(multiply: -255, add: (width + 0.5) * 255).castToUInt8()
-        let white = try VipsImage.solid(width: canvasWidth, height: canvasHeight, values: [255, 255, 255])
+        let opacity = (color.count > 3 ? color[3] : 255) / 255
+        var ring = try distance.linear(multiply: -255, add: (width + 0.5) * 255).castToUInt8()
+        if opacity < 1 { ring = try ring.linear(multiply: opacity, add: 0).castToUInt8() }
+        let line = try VipsImage.solid(width: canvasWidth, height: canvasHeight, values: Array(color.prefix(3)))
             .joining(ring)
-        return (try white.compositing([(padded, 0, 0)]), margin)
+        return (try line.compositing([(padded, 0, 0)]), margin)
     }
 
     /// Puts a soft shadow below an RGBA image, `sigma` pixels of blur, offset downwards.

@@ -52,7 +52,7 @@ public struct CollageRenderer: Sendable {
         var layers: [(image: VipsImage, x: Int, y: Int)] = []
         for item in collage.items where Self.isVisible(item, scale: scale, width: width, height: height) {
             try cancellation?.check()
-            let file = try photos.file(for: item.content)
+            let file = item.content.reference == nil ? nil : try photos.file(for: item.content)
             layers.append(try layer(for: item, file: file, scale: scale, style: collage.style, photos: photos))
         }
         let image = try vips("composite the collage") { () throws(VipsError) -> VipsImage in
@@ -146,8 +146,13 @@ public struct CollageRenderer: Sendable {
     static func isVisible(_ item: CollageItem, scale: Double, width: Int, height: Int) -> Bool {
         let box = item.frame.scaled(by: scale).boundingBox(rotatedBy: item.rotation)
         var margin = 2.0
-        if case .sticker = item.content {
-            margin += (item.stickerStyle?.outlineWidth ?? 0) * scale + 0.25 * max(box.width, box.height)
+        switch item.content {
+        case .photo: break
+        case .sticker: margin += (item.stickerStyle?.outlineWidth ?? 0) * scale + 0.25 * max(box.width, box.height)
+        // A text may be taller than its frame, and its outline and shadow reach further.
+        case .text(let block):
+            margin +=
+                max(box.width, box.height) + ((block.outline?.width ?? 0) + 3 * (block.shadow?.blur ?? 0)) * scale
         }
         return box.maxX + margin > 0 && box.maxY + margin > 0 && box.x - margin < Double(width)
             && box.y - margin < Double(height)
@@ -208,7 +213,7 @@ public struct CollageRenderer: Sendable {
     }
 
     private func layer(
-        for item: CollageItem, file: URL, scale: Double, style: Style, photos: some PhotoSource
+        for item: CollageItem, file: URL?, scale: Double, style: Style, photos: some PhotoSource
     ) throws(RenderError) -> (
         image: VipsImage, x: Int, y: Int
     ) {
@@ -217,18 +222,25 @@ public struct CollageRenderer: Sendable {
         let top = Int((item.frame.y * scale).rounded())
         let width = max(1, Int((item.frame.maxX * scale).rounded()) - left)
         let height = max(1, Int((item.frame.maxY * scale).rounded()) - top)
+        // A text's words may need more than its frame's height (a document not fitted since).
+        let drawnHeight = max(
+            Double(height), (item.content.textBlock?.roughHeight(inWidth: item.frame.width) ?? 0) * scale)
         // An item many times the output's size (zoomed far past the canvas edges) is built at
         // a size the memory budget allows and enlarged as it is placed; the enlargement is lazy,
         // so only the part on the canvas is ever computed.
-        let reduction = min(1, (Double(limits.maximumCellPixels) / (Double(width) * Double(height))).squareRoot())
+        let reduction = min(1, (Double(limits.maximumCellPixels) / (Double(width) * drawnHeight)).squareRoot())
         let (cellWidth, cellHeight) =
             reduction < 1
             ? (max(1, Int((Double(width) * reduction).rounded())), max(1, Int((Double(height) * reduction).rounded())))
             : (width, height)
         let cellScale = scale * Double(cellWidth) / Double(width)
         let cell: PlacedCell
-        switch item.content {
-        case .photo:
+        switch (item.content, file) {
+        case (.text(let block), _):
+            cell = try TextPlacement.place(block, width: cellWidth, height: cellHeight, scale: cellScale)
+        case (_, nil):
+            throw .unresolvedReference(item.id, reason: "the item names no file")
+        case (.photo, let file?):
             // Rotation reads its input out of order, so a rotated photo is decoded up front.
             let photo = try PhotoDecoder(limits: limits).cover(
                 file, width: cellWidth, height: cellHeight, crop: crop(for: item, file: file, photos: photos),
@@ -237,7 +249,7 @@ public struct CollageRenderer: Sendable {
                 image: try vips("round the corners of \(file.path)") { () throws(VipsError) -> VipsImage in
                     try CellEffects.roundCorners(photo, radius: style.cornerRadius * cellScale)
                 }, offsetX: 0, offsetY: 0)
-        case .sticker:
+        case (.sticker, let file?):
             cell = try StickerPlacement.place(
                 file, width: cellWidth, height: cellHeight, style: item.stickerStyle, scale: cellScale, limits: limits)
         }
@@ -275,6 +287,7 @@ public struct CollageRenderer: Sendable {
             let width = max(1, Int((item.frame.width * scale * reduction).rounded()))
             let height = max(1, Int((item.frame.height * scale * reduction).rounded()))
             do {
+                guard item.content.reference != nil else { continue }
                 let file = try photos.file(for: item.content)
                 switch item.content {
                 case .photo:
@@ -283,6 +296,8 @@ public struct CollageRenderer: Sendable {
                         materialize: true)
                 case .sticker:
                     _ = try decoder.fit(file, width: width, height: height, materialize: true)
+                case .text:
+                    break
                 }
             } catch {
                 return error

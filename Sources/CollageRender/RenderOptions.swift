@@ -129,8 +129,8 @@ public struct DirectoryPhotoSource: PhotoSource {
 
     /// The reference as an absolute file URL.
     public func file(for content: ItemContent) throws(RenderError) -> URL {
-        let reference = content.reference
-        guard !reference.isEmpty else { throw .unresolvedReference(reference, reason: "the reference is empty") }
+        let reference = content.reference ?? ""
+        guard !reference.isEmpty else { throw .unresolvedReference(reference, reason: "the item names no file") }
         if reference.hasPrefix("/") { return URL(fileURLWithPath: reference) }
         return baseDirectory.appendingPathComponent(reference).standardizedFileURL
     }

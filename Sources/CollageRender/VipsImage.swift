@@ -185,6 +185,11 @@ final class VipsImage: @unchecked Sendable {
         try map("flatten") { cvips_flatten($0, 255, 255, 255, $1) }
     }
 
+    /// Pango markup drawn as RGBA, wrapped at `width` pixels (see `cvips_text`).
+    static func text(markup: String, font: String, width: Int, align: Int) throws(VipsError) -> VipsImage {
+        try make("draw text") { cvips_text(markup, font, Int32(clamping: width), Int32(align), $0) }
+    }
+
     func settingDPI(_ dpi: Double) throws(VipsError) -> VipsImage { try map("set dpi") { cvips_set_dpi($0, dpi, $1) } }
 
     /// Every pixel as interleaved 8-bit samples (the image must be 8-bit).

@@ -127,16 +127,17 @@ enum APIRoutes {
             responses: [200: "image/jpeg", 304: "unchanged"]
         ) { app, request throws(HTTPError) in try collageThumbnail(app, request) },
         Route(
-            "GET", "/api/collages/{id}/items/{item}/sticker", "stickerItemImage",
-            "A sticker item as the renderer draws it (outline and shadow, unturned) at ?scale=pixels per point, as PNG; "
-                + "X-Collage-Offset says where its top-left sits from the frame's, in its pixels",
+            "GET", "/api/collages/{id}/items/{item}/drawn", "drawnItemImage",
+            "A sticker or text item as the renderer draws it (outline, shadow and background, unturned) at "
+                + "?scale=pixels per point, as PNG; X-Collage-Offset says where its top-left sits from the frame's, "
+                + "in its pixels",
             query: [
                 Schema.query("scale", Schema.number(Limits.exportScale), "pixels per canvas point (default 1)"),
                 Schema.query("v", Schema.string, "any text; the page names the document version, so caches refresh"),
             ],
             expensive: true,
-            responses: [200: "image/png", 404: "no such collage or item", 422: "not a sticker, or a bad scale"]
-        ) { app, request throws(HTTPError) in try stickerItemImage(app, request) },
+            responses: [200: "image/png", 404: "no such collage or item", 422: "a photo, or a bad scale"]
+        ) { app, request throws(HTTPError) in try drawnItemImage(app, request) },
         Route(
             "GET", "/api/collages/{id}/export", "exportCollage",
             "Render the collage: ?format=jpeg|png|webp|heic|avif and scale=N, size=PX or print=6x4in@300, quality=1-100 "
@@ -501,7 +502,8 @@ enum APIRoutes {
     static func documentJSON(_ app: CollageApp, _ stored: StoredCollage) throws(HTTPError) -> JSONValue {
         var media: [String: JSONValue] = [:]
         var photoCrops: [String: PhotoCrop] = [:]
-        for item in stored.collage.items where media[item.content.reference] == nil {
+        for item in stored.collage.items {
+            guard let reference = item.content.reference, media[reference] == nil else { continue }
             switch item.content {
             case .photo(let reference):
                 guard let photo = try? app.library.photo(reference) else { continue }
@@ -523,6 +525,8 @@ enum APIRoutes {
                     "preview": .string("/api/stickers/\(sticker.id)/image"),
                     "thumbnail": .string("/api/stickers/\(sticker.id)/image"),
                 ])
+            case .text:
+                continue
             }
         }
         let history = try library { () throws(LibraryError) in try app.library.historyState(of: stored.collage.id) }
@@ -593,8 +597,8 @@ enum APIRoutes {
         return try fileResponse(file, type: "image/jpeg", tag: tag, immutable: false)
     }
 
-    /// The page draws stickers with these pixels, so their outline and shadow are the export's.
-    static func stickerItemImage(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+    /// The page draws stickers and texts with these pixels, so what it shows is the export's.
+    static func drawnItemImage(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let stored = try library { () throws(LibraryError) in try app.library.collage(request.parameter("id")) }
         let id = request.parameter("item")
         guard let item = stored.collage.item(id) else {
@@ -605,17 +609,17 @@ enum APIRoutes {
         guard let scale = Double(text) else {
             throw HTTPError(.unprocessable, "scale: expected a number of pixels per point, got \"\(text.prefix(40))\"")
         }
-        let file = ScratchSpace.file("sticker")
+        let file = ScratchSpace.file("drawn")
         defer { try? FileManager.default.removeItem(at: file) }
-        let drawn = try app.thumbnails.run { () throws(HTTPError) -> StyledSticker in
+        let drawn = try app.thumbnails.run { () throws(HTTPError) -> DrawnItem in
             do throws(RenderError) {
-                return try CollageRenderer().writeStyledSticker(item, photos: app.photoSource, scale: scale, to: file)
+                return try CollageRenderer().writeDrawnItem(item, photos: app.photoSource, scale: scale, to: file)
             } catch {
                 throw error.failure.httpError
             }
         }
         guard let data = try? Data(contentsOf: file) else {
-            throw HTTPError(.internalError, "the sticker went missing")
+            throw HTTPError(.internalError, "the drawn item went missing")
         }
         return HTTPResponse(
             status: .ok,

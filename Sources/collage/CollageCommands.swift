@@ -136,12 +136,19 @@ enum ShowCommand: Command {
                             [
                                 item.id, item.content.kind, item.slot.map { "\($0 + 1)" } ?? "-",
                                 "\(format(item.frame.x)), \(format(item.frame.y)), \(format(item.frame.width)) × \(format(item.frame.height))",
-                                "\(format(item.rotation.degrees))°", String(item.content.reference.prefix(12)),
+                                "\(format(item.rotation.degrees))°", shows(item.content),
                             ]
                         }))
     }
 
     static func format(_ value: Double) -> String { JSONValue.format((value * 10).rounded() / 10) }
+
+    /// A photo's or sticker's id, or a text's first words in quotes.
+    static func shows(_ content: ItemContent) -> String {
+        guard let block = content.textBlock else { return String((content.reference ?? "").prefix(12)) }
+        let words = block.text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return "\"" + (words.count > 24 ? words.prefix(23) + "…" : words) + "\""
+    }
 }
 
 /// `collage rename`.

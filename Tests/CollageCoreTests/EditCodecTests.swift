@@ -19,12 +19,22 @@ struct EditCodecTests {
         .setAspect(AspectRatio.square), .setCrop(id: "a", crop: Crop(focus: Point(x: 0.1, y: 0.2), zoom: 2)),
         .setCrop(id: "a", crop: nil), .setStickerStyle(id: "b", style: StickerStyle(outlineWidth: 8, shadow: false)),
         .setStickerStyle(id: "b", style: nil), .rename(title: "New title"),
+        .setText(
+            id: "t",
+            text: TextBlock(
+                text: "Two\nlines", font: "Lobster Two", weight: 700, italic: true, size: 48,
+                color: Color(red: 200, green: 10, blue: 20), alignment: .right, lineSpacing: 1.4, letterSpacing: 0.05,
+                background: TextBackground(color: .black, opacity: 0.5, cornerRadius: 8, padding: 6),
+                outline: TextOutline(color: .white, width: 3),
+                shadow: TextShadow(
+                    color: Color(red: 0, green: 0, blue: 0, alpha: 90), blur: 5, offset: Point(x: 1, y: 3)))),
+        .setText(id: "t", text: TextBlock(text: "plain")),
     ]
 
     @Test func everyEditRoundTrips() throws {
         let json = JSONValue.array(Self.everyEdit.map(EditCodec.jsonValue(of:)))
         #expect(try EditCodec.decode(Data(json.serialized().utf8)) == Self.everyEdit)
-        #expect(EditCodec.operations.count == 15, "every case of Edit has an operation name")
+        #expect(EditCodec.operations.count == 16, "every case of Edit has an operation name")
     }
 
     @Test func aSingleObjectIsOneEdit() throws {

@@ -38,7 +38,7 @@ struct RenderStickerTests {
             id: "s", content: .sticker("disc.png"), frame: Rect(x: 100, y: 100, width: 200, height: 200),
             stickerStyle: StickerStyle(outlineWidth: 10, shadow: false))
         let source = DirectoryPhotoSource(baseDirectory: fixtures.directory)
-        let drawn = try CollageRenderer().writeStyledSticker(
+        let drawn = try CollageRenderer().writeDrawnItem(
             item, photos: source, scale: 1, to: fixtures.url("styled.png"))
         let image = try Bitmap.read(fixtures.url("styled.png"))
         #expect(drawn.scale == 1 && image.width == drawn.width && image.height == drawn.height)
@@ -51,12 +51,12 @@ struct RenderStickerTests {
         let huge = CollageItem(
             id: "h", content: .sticker("disc.png"), frame: Rect(x: 0, y: 0, width: 20, height: 20),
             stickerStyle: StickerStyle(outlineWidth: StickerStyle.maximumOutlineWidth, shadow: true))
-        let bounded = try CollageRenderer().writeStyledSticker(
+        let bounded = try CollageRenderer().writeDrawnItem(
             huge, photos: source, scale: Limits.exportScale.upperBound, to: fixtures.url("huge.png"))
         #expect(bounded.scale < Limits.exportScale.upperBound)
-        #expect(bounded.width * bounded.height <= CollageRenderer.maximumStyledStickerPixels * 11 / 10)
+        #expect(bounded.width * bounded.height <= CollageRenderer.maximumDrawnItemPixels * 11 / 10)
         #expect(throws: RenderError.self) {
-            try CollageRenderer().writeStyledSticker(item, photos: source, scale: .nan, to: fixtures.url("nan.png"))
+            try CollageRenderer().writeDrawnItem(item, photos: source, scale: .nan, to: fixtures.url("nan.png"))
         }
     }
 

@@ -67,6 +67,8 @@ def open_page(browser, server, **context_options):
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(server["url"])
+    # The page's script starts after "load": wait until its controls are live, as a person would.
+    page.wait_for_selector("html[data-ready]", state="attached")
     try:
         yield page
     finally:

@@ -104,6 +104,11 @@ int cvips_set_orientation(CVipsImage *in, int orientation, CVipsImage **out);
 int cvips_flatten(CVipsImage *in, double red, double green, double blue, CVipsImage **out);
 /// Sets the resolution in pixels per inch (stored as pixels per millimetre).
 int cvips_set_dpi(CVipsImage *in, double dpi, CVipsImage **out);
+/// Lays out Pango `markup` in `font` ("Family 40", sizes in pixels at 72 DPI), wrapping words
+/// (or, inside a word too long for a line, characters) at `width` pixels and aligning the lines
+/// on their low (0), centre (1) or high (2) edge. RGBA, so colour emoji keep their colours; the
+/// image is cropped to the ink.
+int cvips_text(const char *markup, const char *font, int width, int align, CVipsImage **out);
 
 // Savers.
 /// Baseline JPEG streams row by row; progressive (with optimised Huffman tables) buffers the

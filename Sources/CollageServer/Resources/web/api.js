@@ -48,9 +48,9 @@ export const api = {
   photos: () => request('GET', '/api/photos'),
   lift: (photoID, body) => request('POST', `/api/photos/${encodeURIComponent(photoID)}/stickers`, body),
   exportSize: (id, params) => request('GET', `/api/collages/${encodeURIComponent(id)}/export-size?${new URLSearchParams(params)}`),
-  /** A sticker item as the renderer draws it (its work is bounded, and it needs the token). */
-  stickerItem: (id, item, params) => fetch(
-    `/api/collages/${encodeURIComponent(id)}/items/${encodeURIComponent(item)}/sticker?${new URLSearchParams(params)}`,
+  /** A sticker or text item as the renderer draws it (its work is bounded, and it needs the token). */
+  drawnItem: (id, item, params) => fetch(
+    `/api/collages/${encodeURIComponent(id)}/items/${encodeURIComponent(item)}/drawn?${new URLSearchParams(params)}`,
     { headers: { 'X-Collage-Token': token } }),
   exportURL: (id, params) => `/api/collages/${encodeURIComponent(id)}/export?${new URLSearchParams(params)}`,
   /** Starts an export; it needs the page's token, so a page on another site cannot start one. */

@@ -119,6 +119,10 @@ function deleteWithUndo(collage) {
 
 window.addEventListener('pagehide', () => { for (const finish of [...state.deleting.values()]) finish(); });
 
+let markReady;
+/** Settles when the layouts, presets and licence are known and the page's controls are live. */
+const pageReady = new Promise((resolve) => { markReady = resolve; });
+
 /**
  * "New from photos": the chosen files are uploaded, then the layouts are offered drawn with
  * them, the ones with a frame for every photo first; picking one makes the collage.
@@ -147,6 +151,7 @@ async function startFromPhotos(files) {
     progress.hidden = true;
   }
   toastUploadFailures(result);
+  await pageReady;
   const photos = result.photos ?? [];
   // Cancelled while the photos went up: they stay in the library, and no dialog comes back.
   if (!photos.length || !dialog.open) { dialog.close(); return; }
@@ -283,15 +288,19 @@ async function start() {
       setStatus(error.message, 'error');
     }
   });
-  document.getElementById('start-photos').addEventListener('change', (event) => {
-    const files = [...event.target.files];
-    event.target.value = '';
-    if (files.length) startFromPhotos(files);
-  });
   document.getElementById('library-search').addEventListener('input', arrangeLibrary);
   document.getElementById('library-sort').addEventListener('change', arrangeLibrary);
   window.addEventListener('hashchange', route);
   route();
+  document.documentElement.dataset.ready = 'true';
+  markReady();
 }
 
+// Photos picked while the page is still starting are not lost: the upload begins at once and the
+// layouts are offered once they are known.
+document.getElementById('start-photos').addEventListener('change', (event) => {
+  const files = [...event.target.files];
+  event.target.value = '';
+  if (files.length) startFromPhotos(files);
+});
 start();

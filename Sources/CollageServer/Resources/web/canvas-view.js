@@ -214,7 +214,7 @@ export class CanvasView {
   /** The styled sticker's pixels and where they sit, or `null` when the server said no. */
   async fetchSticker(item, pixels) {
     try {
-      const response = await api.stickerItem(this.id, item.id, { scale: pixels, v: this.doc.version });
+      const response = await api.drawnItem(this.id, item.id, { scale: pixels, v: this.doc.version });
       if (!response.ok) return null;
       const [offsetX, offsetY] = (response.headers.get('X-Collage-Offset') ?? '0,0').split(',').map(Number);
       const blob = await response.blob();
