@@ -22,7 +22,13 @@ enum MakeCommand: Command {
             .value("--padding", "PT", "Points between the edge and the photos (default 12)"),
             .value("--radius", "PT", "Corner radius of each photo in points (default 0)"),
             .value("--background", "COLOR", "#rrggbb, #rrggbbaa or transparent (default #ffffff)"),
-            .value("--title", "TEXT", "A title for the collage (used with --save-document)"),
+            .value(
+                "--title", "TEXT",
+                "A title on the collage: centred near the bottom, over the photos, on a white pill (also the document's title)"
+            ),
+            .value(
+                "--title-font", "FAMILY",
+                "The title's font (default Inter): \(TextFont.catalog.map(\.family).joined(separator: ", "))"),
             .value("--save-document", "FILE", "Also write the collage as a JSON document"),
             .flag("--json", "Print what was written as JSON"),
         ] + AutoLayoutArguments.specs + OutputArguments.specs + SmartCropArguments.specs,
@@ -40,7 +46,8 @@ enum MakeCommand: Command {
               collage make --layout magazine --aspect 4:5 a.jpg b.jpg c.jpg -o trip.jpg
               collage make --layout auto --aspect 16:9 --hero 1 *.jpg -o wall.jpg
               collage make --layout grid2x2 --print 6x4in@300 --radius 8 *.jpg -o print.jpg
-              collage make --layout strip --background transparent a.png b.png c.png -o strip.png
+                collage make --layout strip --background transparent a.png b.png c.png -o strip.png
+              collage make --layout auto --title "Summer 2026" --title-font "Lobster Two" *.jpg -o summer.jpg
             """,
         positionals: 1...Int.max
     )
@@ -95,6 +102,15 @@ enum MakeCommand: Command {
             }
         } catch {
             throw .usage(error.description)
+        }
+        if let title = arguments.value("--title") {
+            do throws(Failure) {
+                collage = try TitleOverlay.adding(title, font: arguments.value("--title-font"), to: collage)
+            } catch {
+                throw error.cliError
+            }
+        } else if arguments.value("--title-font") != nil {
+            throw .usage("--title-font sets the font of --title; give a --title too")
         }
         if let autoOptions {
             // The saved document can make the same layout again, or the next one.

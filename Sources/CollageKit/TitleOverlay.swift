@@ -1,0 +1,50 @@
+import CollageCore
+
+/// The title `collage make --title` puts on a collage: centred over the photos near the bottom
+/// edge, on a white pill so it reads over any photo, whatever the layout (a band would take room
+/// from the photos and change every layout's proportions). In the editor it is an ordinary text
+/// item: it can be moved, restyled or removed.
+public enum TitleOverlay {
+    /// The id of the title's text item.
+    public static let itemID = "title"
+
+    /// The look of a title on `canvas`: bold, about a sixteenth of the canvas's shorter side.
+    public static func block(_ title: String, font: String? = nil, on canvas: Size) -> TextBlock {
+        let size = (min(canvas.width, canvas.height) / 16).rounded()
+        return TextBlock(
+            text: title, font: font.flatMap { TextFont.named($0)?.family ?? $0 } ?? TextFont.defaultFamily,
+            weight: 700, size: max(Limits.textSize.lowerBound, size),
+            background: TextBackground(
+                color: .white, opacity: 0.92, cornerRadius: 500, padding: (size * 0.45).rounded()))
+    }
+
+    /// `collage` with the title on top of everything, fitted to its words.
+    /// - Throws: ``Failure`` of kind `invalidOption` naming `title` or `title-font` when the text
+    ///   cannot be a title (empty, too long, control characters) or the font is not curated.
+    public static func adding(_ title: String, font: String? = nil, to collage: Collage) throws(Failure) -> Collage {
+        let block = block(title, font: font, on: collage.canvas)
+        if let problem = TextBlock.problem(inText: title) { throw Failure(.invalidOption, problem, field: "title") }
+        if TextFont.named(block.font) == nil {
+            throw Failure(
+                .invalidOption, "expects one of \(TextFont.familyList), got \"\(block.font.prefix(60))\"",
+                field: "title-font")
+        }
+        let margin = max(collage.style.padding, min(collage.canvas.width, collage.canvas.height) * 0.04)
+        let width = collage.canvas.width * 0.8
+        var frame = Rect(x: (collage.canvas.width - width) / 2, y: 0, width: width, height: block.size * 2)
+        var titled: Collage
+        do {
+            titled = try collage.applying(.addItem(id: itemID, content: .text(block), frame: frame))
+            titled = try TextFitting.fitted(titled)
+            frame = titled.item(itemID)?.frame ?? frame
+            frame.y = collage.canvas.height - margin - frame.height
+            return try titled.applying(.moveItem(id: itemID, origin: frame.origin))
+        } catch let error as EditError {
+            throw Failure(.invalidOption, error.description, field: "title")
+        } catch let error as Failure {
+            throw error
+        } catch {
+            throw Failure(.invalidOption, "\(error)", field: "title")
+        }
+    }
+}
