@@ -18,6 +18,22 @@ enum APIRoutes {
                     "token": .string(app.token), "stickers": .bool(app.model != nil),
                     // The editor's gestures keep to the same bound the edits are checked against.
                     "minimumItemSide": .number(EditRules.minimumItemSide),
+                    "maximumTextLength": .number(Double(Limits.maximumTextLength)),
+                ]))
+        },
+        Route(
+            "GET", "/api/fonts", "listFonts", "The curated fonts of text items, in menu order",
+            responses: [200: "fonts"]
+        ) { _, _ in
+            .json(
+                .object([
+                    "fonts": .array(
+                        TextFont.catalog.map { font in
+                            .object([
+                                "family": .string(font.family), "kind": .string(font.kind),
+                                "cssFallback": .string(font.cssFallback), "licence": .string(font.licence),
+                            ])
+                        })
                 ]))
         },
         Route("GET", "/api/openapi.json", "getOpenAPI", "This document", responses: [200: "OpenAPI 3"]) { app, _ in

@@ -75,7 +75,7 @@ public final class AppClient: Sendable {
     ) throws -> TestResponse {
         var all = ["host": Self.host]
         for (name, value) in headers { all[name.lowercased()] = value }
-        if useToken, method != "GET" || target.contains("/export") {
+        if useToken, method != "GET" || target.contains("/export") || target.contains("/drawn") {
             all["x-collage-token"] = all["x-collage-token"] ?? app.token
         }
         if !body.isEmpty || ["POST", "PUT", "PATCH"].contains(method) { all["content-length"] = "\(body.count)" }
