@@ -29,6 +29,7 @@ async function request(method, path, body, extra = {}) {
 
 export const api = {
   templates: () => request('GET', '/api/templates'),
+  fonts: () => request('GET', '/api/fonts'),
   presets: () => request('GET', '/api/canvas-presets'),
   session: () => request('GET', '/api/session'),
   collages: () => request('GET', '/api/collages'),

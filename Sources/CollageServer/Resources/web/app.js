@@ -248,6 +248,7 @@ async function start() {
     const session = await api.session();
     state.stickers = session.stickers;
     state.minimumItemSide = session.minimumItemSide;
+    state.maximumTextLength = session.maximumTextLength;
   } catch (error) {
     setStatus(`Cannot reach the editor's server: ${error.message}`, 'error');
     return;

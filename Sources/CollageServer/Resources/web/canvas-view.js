@@ -2,6 +2,7 @@
 // the selection above it, and stickers with the renderer's own pixels.
 import { api } from './api.js';
 import { sourceRect } from './geometry.js';
+import { textCSS } from './text.js';
 import { $ } from './ui.js';
 
 /** Methods of the editor (mixed into `Editor`); `this` is the editor. */
@@ -67,6 +68,7 @@ export class CanvasView {
     if (focused) canvas.querySelector(`.item[data-id="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
     this.drawSelection();
     this.updateToolbar();
+    this.placeTextEditor();
     document.title = `${collage.title} — Collage`;
   }
 
@@ -124,13 +126,19 @@ export class CanvasView {
     element.dataset.id = item.id;
     element.tabIndex = 0;
     element.setAttribute('role', 'img');
-    element.setAttribute('aria-label', `${item.content.type} ${index + 1} of ${this.collage.items.length}`);
+    const kind = item.content.type === 'text' ? `text "${item.content.text.slice(0, 60)}"` : item.content.type;
+    element.setAttribute('aria-label', `${kind}, ${index + 1} of ${this.collage.items.length}`);
     const clip = document.createElement('div');
     clip.className = 'clip';
     const image = document.createElement('img');
     image.alt = '';
     image.draggable = false;
-    if (media) {
+    if (item.content.type === 'text') {
+      if (this.textEditing?.id === item.id && !this.textEditing.editor.classList.contains('resting')) {
+        element.classList.add('typing');
+      }
+      this.drawText(item, image, clip, frame, scale);
+    } else if (media) {
       image.src = media.preview;
       const box = { width: frame.width * scale, height: frame.height * scale };
       if (item.content.type === 'photo') {
@@ -162,20 +170,49 @@ export class CanvasView {
   }
 
   /**
+   * A text is shown with the renderer's own pixels, as a sticker is. Until they arrive it is
+   * written in the browser's fonts, in its look, so a new text never shows as nothing.
+   */
+  drawText(item, image, clip, frame, scale) {
+    const placeholder = () => {
+      const words = document.createElement('div');
+      words.className = 'text-fallback';
+      words.textContent = item.content.text;
+      Object.assign(words.style, textCSS(item.content, scale));
+      clip.append(words);
+      return () => words.remove();
+    };
+    const key = [JSON.stringify(item.content), item.frame.width, item.frame.height].join('|');
+    this.drawRendered(item, image, frame, key, placeholder, () => this.textDrawn?.(item));
+  }
+
+  /**
    * A sticker is shown with the renderer's own pixels (its outline and shadow exactly as the
    * export draws them), fetched at the screen's resolution for the frame's size. Until they
    * arrive, and while a gesture changes the frame, the last pixels drawn for it are stretched
    * to the frame, or the plain sticker is fitted in it.
    */
   drawSticker(item, image, frame, box, media) {
-    const fitted = () => {
+    const style = item.stickerStyle ?? {};
+    const key = [item.content.ref, style.outline ?? 0, !!style.shadow, item.frame.width, item.frame.height].join('|');
+    this.drawRendered(item, image, frame, key, () => {
       const k = Math.min(box.width / media.width, box.height / media.height);
       Object.assign(image.style, {
         width: `${media.width * k}px`, height: `${media.height * k}px`,
         left: `${(box.width - media.width * k) / 2}px`, top: `${(box.height - media.height * k) / 2}px`,
       });
-    };
+    });
+  }
+
+  /**
+   * Shows the renderer's drawing of a sticker or text item (`key` names its look), fetched at
+   * the screen's resolution; the last drawing of the item, stretched to a frame a gesture is
+   * changing, or else `placeholder`, shows until it comes.
+   */
+  drawRendered(item, image, frame, look, placeholder, drawnCallback = () => {}) {
+    let clearPlaceholder = () => {};
     const place = (drawn) => {
+      clearPlaceholder();
       // CSS pixels per pixel of the drawn image, stretched if the frame changed since.
       const kx = (this.viewScale / drawn.scale) * (frame.width / drawn.frame.width);
       const ky = (this.viewScale / drawn.scale) * (frame.height / drawn.frame.height);
@@ -185,20 +222,22 @@ export class CanvasView {
         left: `${drawn.offsetX * kx}px`, top: `${drawn.offsetY * ky}px`,
       });
     };
-    const style = item.stickerStyle ?? {};
     const pixels = Math.round(this.viewScale * (window.devicePixelRatio || 1) * 1000) / 1000;
-    const key = [item.content.ref, style.outline ?? 0, !!style.shadow, item.frame.width, item.frame.height, pixels].join('|');
+    const key = `${look}|${pixels}`;
     const cache = this.stickerPixels;
     const latest = cache.latest.get(item.id);
-    if (latest) place(latest); else fitted();
+    // A text's last drawing shows other words: while new ones are on their way, the placeholder.
+    if (latest && (item.content.type !== 'text' || latest.look === look)) place(latest);
+    else clearPlaceholder = placeholder() ?? clearPlaceholder;
     if (frame !== item.frame) return;
     const known = cache.drawn.get(key);
-    if (known) { place(known); cache.latest.set(item.id, known); return; }
-    // One request per look of a sticker, however often the canvas is redrawn meanwhile.
+    if (known) { place(known); cache.latest.set(item.id, known); drawnCallback(); return; }
+    // One request per look of an item, however often the canvas is redrawn meanwhile.
     if (!cache.pending.has(key)) {
-      cache.pending.set(key, this.fetchSticker(item, pixels).then((drawn) => {
+      cache.pending.set(key, this.fetchDrawn(item, pixels).then((drawn) => {
         cache.pending.delete(key);
         if (!drawn || this.closed) { if (drawn) URL.revokeObjectURL(drawn.url); return null; }
+        drawn.look = look;
         cache.drawn.set(key, drawn);
         this.evictStickerPixels();
         return drawn;
@@ -208,11 +247,12 @@ export class CanvasView {
       if (!drawn || this.closed || !image.isConnected) return;
       cache.latest.set(item.id, drawn);
       place(drawn);
+      drawnCallback();
     });
   }
 
-  /** The styled sticker's pixels and where they sit, or `null` when the server said no. */
-  async fetchSticker(item, pixels) {
+  /** The drawn item's pixels and where they sit, or `null` when the server said no. */
+  async fetchDrawn(item, pixels) {
     try {
       const response = await api.drawnItem(this.id, item.id, { scale: pixels, v: this.doc.version });
       if (!response.ok) return null;

@@ -10,6 +10,7 @@ import { Lifting } from './lift.js';
 import { mergeable } from './merge.js';
 import { Panels } from './panel.js';
 import { Premium } from './premium.js';
+import { TextEditing } from './text.js';
 import { $, mixin, newID, toast, toastUploadFailures } from './ui.js';
 
 export class Editor {
@@ -34,6 +35,7 @@ export class Editor {
 
   /** Stops this editor: work still under way (a save, a lift, an upload) finishes without drawing. */
   close() {
+    this.finishTextEditing();
     this.closed = true;
     this.previewing = null;
     for (const remove of this.listeners) remove();
@@ -59,6 +61,7 @@ export class Editor {
     this.setUpToolbar();
     this.setUpPanel();
     this.setUpPremium();
+    this.setUpText();
     this.setUpCanvas();
     this.render();
     setStatus('All changes saved');
@@ -181,6 +184,7 @@ export class Editor {
   redo() { return this.travel('redo'); }
 
   select(id) {
+    if (this.textEditing && this.textEditing.id !== id) this.finishTextEditing();
     this.selected = id;
     for (const element of $('canvas').querySelectorAll('.item')) {
       element.classList.toggle('selected', element.dataset.id === id);
@@ -233,7 +237,8 @@ export class Editor {
     if (this.closed || this.collage.items.some((candidate) => candidate.id === item.id)) return;
     // Undo here takes back this delete only: after any other change it would undo that one.
     const version = this.doc.version;
-    toast(`${item.content.type === 'photo' ? 'Photo' : 'Sticker'} deleted`, 'info', {
+    const kind = { photo: 'Photo', sticker: 'Sticker', text: 'Text' }[item.content.type] ?? 'Item';
+    toast(`${kind} deleted`, 'info', {
       label: 'Undo', timeout: 8000,
       run: () => {
         if (this.closed || this.doc.version !== version) {
@@ -356,4 +361,4 @@ export class Editor {
   }
 }
 
-mixin(Editor, CanvasView, Gestures, Dialogs, Lifting, Panels, Premium);
+mixin(Editor, CanvasView, Gestures, Dialogs, Lifting, Panels, Premium, TextEditing);

@@ -297,6 +297,11 @@ export class Gestures {
     }
     const item = this.selectedItem();
     if (!item) return;
+    if (event.key === 'Enter' && item.content.type === 'text' && !event.target.closest('button, a, [role=toolbar]')) {
+      event.preventDefault();
+      this.startTextEditing(item.id);
+      return;
+    }
     // Item keys act on the item the keyboard is on (or the canvas, after a click), never while a
     // button or link has focus: Delete on a focused toolbar button must not remove a photo.
     if (event.target.closest('button, a, [role=toolbar]')) return;

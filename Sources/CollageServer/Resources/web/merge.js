@@ -17,6 +17,7 @@ function touched(edit, base) {
     case 'rotateItem': return item(edit.id, 'rotation');
     case 'setCrop': return item(edit.id, 'content', 'crop');
     case 'setStickerStyle': return item(edit.id, 'content', 'stickerStyle');
+    case 'setText': return item(edit.id, 'content');
     case 'reorder': return [...item(edit.id), 'order'];
     case 'swapContents': return [...item(edit.first, 'content'), ...item(edit.second, 'content')];
     case 'placeInSlot': return [...item(edit.id, 'slot'), `slot:${edit.slot}`, 'layout'];

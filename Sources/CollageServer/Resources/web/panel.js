@@ -1,4 +1,4 @@
-// The side panel (a bottom sheet on a phone): Photos, Layouts, Background and Stickers tabs.
+// The side panel (a bottom sheet on a phone): Photos, Layouts, Background, Stickers and Text tabs.
 import { api, setStatus } from './api.js';
 import { isLocked, premium } from './licence.js';
 import { $, layoutButton, newID, toast } from './ui.js';
@@ -10,7 +10,7 @@ const palettes = [
   ['Bold', [['Tomato', '#e63946'], ['Marigold', '#f4a261'], ['Teal', '#2a9d8f'], ['Forest', '#264d3b'], ['Navy', '#1d3557'], ['Plum', '#5b2a6e']]],
 ];
 const transparentBackground = '#ffffff00';
-const tabs = ['photos', 'layouts', 'background', 'stickers'];
+const tabs = ['photos', 'layouts', 'background', 'stickers', 'text'];
 
 /** Methods of the editor (mixed into `Editor`); `this` is the editor. */
 export class Panels {
@@ -277,6 +277,7 @@ export class Panels {
     $('smart-hero').setAttribute('aria-pressed', String(!!arrangement && arrangement.hero === selected?.id));
     if (!$('panel-layouts').hidden) this.drawLayouts();
     if (!$('panel-stickers').hidden) this.drawStickerTray();
+    this.updateTextPanel();
     const item = this.selectedItem();
     const sticker = item?.content.type === 'sticker' ? item : null;
     $('sticker-style').hidden = !sticker;

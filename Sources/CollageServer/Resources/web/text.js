@@ -1,0 +1,335 @@
+// Text items: added in a ready-made look from the Text tab, styled there, and typed in place.
+// While typing, the words show in an overlay in the browser's own font engine; when typing
+// pauses they are saved, and the renderer's pixels (the export's) take the overlay's place.
+import { api } from './api.js';
+import { $, newID, toast } from './ui.js';
+
+/** Ready-made looks; `size` is a fraction of the canvas's shorter side. */
+const presets = [
+  { name: 'Title', sample: 'Your title', size: 0.085, look: { font: 'Inter', weight: 800, color: '#1f1f1f' } },
+  {
+    name: 'Label', sample: 'A label', size: 0.04,
+    look: { font: 'Inter', weight: 600, color: '#ffffff', background: { color: '#1f1f1f', opacity: 0.8, cornerRadius: 500 } },
+  },
+  {
+    name: 'Caption', sample: 'A caption', size: 0.045,
+    look: { font: 'Lato', weight: 400, color: '#ffffff', shadow: { color: '#00000099', blur: 3, x: 0, y: 1.5 } },
+  },
+  { name: 'Handwritten', sample: 'With love', size: 0.075, look: { font: 'Dancing Script', weight: 700, color: '#1f1f1f' } },
+  {
+    name: 'Poster', sample: 'SUMMER', size: 0.1,
+    look: { font: 'Lobster Two', weight: 700, italic: true, color: '#ffd23f', outline: { color: '#1f1f1f', width: 3 } },
+  },
+  { name: 'Classic', sample: 'Once upon a time', size: 0.055, look: { font: 'EB Garamond', weight: 400, italic: true, color: '#1f1f1f' } },
+];
+
+/** The curated fonts, as the server lists them (loaded once per page). */
+let fontList = null;
+
+/** How a text's look reads in CSS, for the overlay and the placeholder drawn before the pixels. */
+export function textCSS(block, scale, fonts = fontList ?? []) {
+  const fallback = fonts.find((font) => font.family === block.font)?.cssFallback ?? 'sans-serif';
+  const css = {
+    fontFamily: `"${block.font}", ${fallback}`, fontSize: `${block.size * scale}px`,
+    fontWeight: String(block.weight ?? 400), fontStyle: block.italic ? 'italic' : 'normal',
+    color: (block.color ?? '#1f1f1f').slice(0, 7), textAlign: block.align ?? 'center',
+    lineHeight: String(1.2 * (block.lineSpacing ?? 1)), letterSpacing: `${block.letterSpacing ?? 0}em`,
+    padding: `${(block.background?.padding ?? 0) * scale}px`,
+  };
+  if (block.outline) css.webkitTextStroke = `${block.outline.width * scale}px ${block.outline.color.slice(0, 7)}`;
+  return css;
+}
+
+/** The text block of a text item's content: its fields without the `type`. */
+export function blockOf(content) {
+  const { type, ...block } = content;
+  return block;
+}
+
+/** Methods of the editor (mixed into `Editor`); `this` is the editor. */
+export class TextEditing {
+  async setUpText() {
+    this.listen($('edit-text'), 'click', () => this.selected && this.startTextEditing(this.selected));
+    this.listen($('canvas'), 'dblclick', (event) => {
+      const element = event.target.closest('.item.text');
+      if (element) this.startTextEditing(element.dataset.id);
+    });
+    const look = (id, read, event = 'change') => this.listen($(id), event, () => this.setTextLook(read()));
+    look('text-font', () => ({ font: $('text-font').value }));
+    look('text-weight', () => ({ weight: Number($('text-weight').value) }));
+    look('text-italic', () => ({ italic: $('text-italic').checked }));
+    look('text-size', () => ({ size: Number($('text-size').value) }));
+    look('text-color', () => ({ color: $('text-color').value }));
+    look('text-line', () => ({ lineSpacing: Number($('text-line').value) }));
+    look('text-letter', () => ({ letterSpacing: Number($('text-letter').value) }));
+    for (const align of ['left', 'center', 'right']) {
+      this.listen($(`text-align-${align}`), 'click', () => this.setTextLook({ align }));
+    }
+    look('text-pill', () => ({ background: $('text-pill').checked ? this.pillFields() : null }));
+    for (const id of ['text-pill-color', 'text-pill-opacity', 'text-pill-radius', 'text-pill-padding']) {
+      look(id, () => ({ background: this.pillFields() }));
+    }
+    look('text-outline', () => ({ outline: $('text-outline').checked ? this.outlineFields() : null }));
+    for (const id of ['text-outline-color', 'text-outline-width']) look(id, () => ({ outline: this.outlineFields() }));
+    look('text-shadow', () => ({ shadow: $('text-shadow').checked ? { color: '#00000080', blur: 4, x: 0, y: 2 } : null }));
+    for (const id of ['text-size', 'text-line', 'text-letter', 'text-pill-opacity', 'text-pill-radius', 'text-pill-padding',
+      'text-outline-width', 'text-color', 'text-pill-color', 'text-outline-color']) {
+      this.listen($(id), 'input', () => this.showTextValues());
+    }
+    try {
+      fontList ??= (await api.fonts()).fonts;
+    } catch (error) {
+      toast(`The fonts could not be listed: ${error.message}`, 'error');
+      fontList = [];
+    }
+    if (this.closed) return;
+    $('text-font').replaceChildren(...fontList.map((font) => {
+      const option = document.createElement('option');
+      option.value = font.family;
+      option.textContent = `${font.family} · ${font.kind}`;
+      option.style.fontFamily = `"${font.family}", ${font.cssFallback}`;
+      return option;
+    }));
+    this.drawTextPresets();
+    this.updateTextPanel();
+  }
+
+  /** One button per ready-made look, each written in that look. */
+  drawTextPresets() {
+    $('text-presets').replaceChildren(...presets.map((preset) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'text-preset';
+      button.setAttribute('aria-label', `Add ${preset.name.toLowerCase()} text`);
+      button.title = `Add ${preset.name.toLowerCase()} text`;
+      const sample = document.createElement('span');
+      sample.textContent = preset.name;
+      const style = textCSS({ ...preset.look, size: 22 }, 1);
+      delete style.padding;
+      Object.assign(sample.style, style);
+      if (preset.look.background) {
+        Object.assign(sample.style, { background: preset.look.background.color, borderRadius: '999px', padding: '2px 10px', fontSize: '15px' });
+      }
+      // Light words are shown on a darker tile, so every sample can be read.
+      if (preset.look.color === '#ffffff' && !preset.look.background) button.style.background = '#6b7280';
+      if (preset.look.color === '#ffd23f') button.style.background = '#fff7dd';
+      button.append(sample);
+      button.addEventListener('click', () => this.addText(preset));
+      return button;
+    }));
+  }
+
+  /**
+   * Adds a text in a ready-made look at the centre, and starts typing in it at once: keys pressed
+   * while the new text is being saved go into it, not to the button that made it.
+   */
+  async addText(preset) {
+    this.endPreview();
+    const canvas = this.collage.canvas;
+    const size = Math.max(8, Math.round(Math.min(canvas.width, canvas.height) * preset.size));
+    const look = structuredClone(preset.look);
+    if (look.background) look.background.padding = Math.round(size * 0.35);
+    if (look.outline) look.outline.width = Math.max(1, Math.round(size * 0.03 * 2) / 2);
+    const id = newID();
+    const content = { type: 'text', text: preset.sample, size, ...look };
+    // Where the server will put it (CollageCore's default frame for a text), until it says.
+    const width = canvas.width * 0.7, height = size * 1.25 + 2 * (look.background?.padding ?? 0);
+    const provisional = {
+      id, content, rotation: 0, frame: { x: (canvas.width - width) / 2, y: (canvas.height - height) / 2, width, height },
+    };
+    this.startTextEditing(id, { selectAll: true, provisional });
+    await this.commit([{ op: 'addItem', id, content }]);
+    const editing = this.textEditing?.id === id ? this.textEditing : null;
+    if (this.closed || !this.collage.items.some((item) => item.id === id)) {
+      if (editing) { this.textEditing = null; editing.editor.remove(); }
+      return;
+    }
+    this.select(id);
+    if (editing) {
+      editing.provisional = null;
+      this.placeTextEditor();
+      this.flushText(editing);
+    }
+  }
+
+  pillFields() {
+    return {
+      color: $('text-pill-color').value, opacity: Number($('text-pill-opacity').value),
+      cornerRadius: Number($('text-pill-radius').value), padding: Number($('text-pill-padding').value),
+    };
+  }
+
+  outlineFields() { return { color: $('text-outline-color').value, width: Number($('text-outline-width').value) }; }
+
+  /** Changes some of the selected text's look, keeping its words and the rest of its look. */
+  setTextLook(fields) {
+    const id = this.selected;
+    return this.commit((doc) => {
+      const item = doc.collage.items.find((candidate) => candidate.id === id);
+      if (!item || item.content.type !== 'text') return null;
+      const block = { ...blockOf(item.content), ...fields };
+      // The words being typed go with the look, so a change of font does not undo typing.
+      if (this.textEditing?.id === id && this.textEditing.editor.value.trim()) block.text = this.textEditing.editor.value;
+      for (const key of Object.keys(block)) if (block[key] === null) delete block[key];
+      return [{ op: 'setText', id, text: block }];
+    });
+  }
+
+  showTextValues() {
+    $('text-size-value').textContent = `${$('text-size').value} pt`;
+    $('text-line-value').textContent = `${Number($('text-line').value).toFixed(2)}×`;
+    $('text-letter-value').textContent = `${Number($('text-letter').value).toFixed(2)} em`;
+    $('text-pill-opacity-value').textContent = `${Math.round(Number($('text-pill-opacity').value) * 100)} %`;
+    $('text-pill-radius-value').textContent = `${$('text-pill-radius').value} pt`;
+    $('text-pill-padding-value').textContent = `${$('text-pill-padding').value} pt`;
+    $('text-outline-width-value').textContent = `${$('text-outline-width').value} pt`;
+    for (const id of ['text-color', 'text-pill-color', 'text-outline-color']) $(`${id}-value`).textContent = $(id).value;
+  }
+
+  /** The Text tab's controls follow the selected text. */
+  updateTextPanel() {
+    const item = this.selectedItem();
+    const block = item?.content.type === 'text' ? blockOf(item.content) : null;
+    $('text-style').hidden = !block;
+    $('edit-text').hidden = !block;
+    if (!block) return;
+    const font = $('text-font');
+    if (![...font.options].some((option) => option.value === block.font)) {
+      font.append(new Option(block.font, block.font));
+    }
+    font.value = block.font;
+    $('text-weight').value = String([300, 400, 600, 700, 900].reduce((best, weight) =>
+      (Math.abs(weight - (block.weight ?? 400)) < Math.abs(best - (block.weight ?? 400)) ? weight : best), 400));
+    $('text-italic').checked = !!block.italic;
+    $('text-size').max = String(Math.max(240, Math.ceil(block.size)));
+    $('text-size').value = String(block.size);
+    $('text-color').value = (block.color ?? '#1f1f1f').slice(0, 7);
+    for (const align of ['left', 'center', 'right']) {
+      $(`text-align-${align}`).setAttribute('aria-pressed', String((block.align ?? 'center') === align));
+    }
+    $('text-line').value = String(block.lineSpacing ?? 1);
+    $('text-letter').value = String(block.letterSpacing ?? 0);
+    $('text-pill').checked = !!block.background;
+    $('text-pill-options').hidden = !block.background;
+    const pill = block.background ?? { color: '#ffffff', opacity: 0.9, cornerRadius: 100, padding: Math.round(block.size * 0.35) };
+    $('text-pill-color').value = pill.color.slice(0, 7);
+    $('text-pill-opacity').value = String(pill.opacity);
+    $('text-pill-radius').value = String(Math.min(100, pill.cornerRadius));
+    $('text-pill-padding').value = String(pill.padding);
+    $('text-outline').checked = !!block.outline;
+    $('text-outline-options').hidden = !block.outline;
+    const outline = block.outline ?? { color: '#1f1f1f', width: 2 };
+    $('text-outline-color').value = outline.color.slice(0, 7);
+    $('text-outline-width').value = String(outline.width);
+    $('text-shadow').checked = !!block.shadow;
+    this.showTextValues();
+  }
+
+  /**
+   * Typing in place: a text area over the item, in the item's look. The drawn words hide while
+   * keys are pressed and come back, from the renderer, once the pause has saved them.
+   */
+  startTextEditing(id, { selectAll = false, provisional = null } = {}) {
+    const item = provisional ?? this.collage.items.find((candidate) => candidate.id === id);
+    if (!item || item.content.type !== 'text' || this.previewing) return;
+    if (this.textEditing?.id === id) { this.textEditing.editor.focus(); return; }
+    this.finishTextEditing();
+    if (this.selected !== id && !provisional) this.select(id);
+    const editor = document.createElement('textarea');
+    editor.className = 'text-editor resting';
+    editor.id = 'text-editor';
+    editor.setAttribute('aria-label', 'Text: type, then Escape when done');
+    editor.maxLength = this.app.maximumTextLength ?? 2000;
+    editor.value = item.content.text;
+    editor.spellcheck = true;
+    $('stage').append(editor);
+    const editing = { id, editor, timer: 0, sent: item.content.text, provisional };
+    this.textEditing = editing;
+    this.placeTextEditor();
+    editor.focus({ preventScroll: true });
+    if (selectAll) editor.select(); else editor.setSelectionRange(editor.value.length, editor.value.length);
+    editor.addEventListener('input', () => {
+      editor.classList.remove('resting');
+      $('canvas').querySelector(`.item[data-id="${CSS.escape(id)}"]`)?.classList.add('typing');
+      this.placeTextEditor();
+      clearTimeout(editing.timer);
+      editing.timer = setTimeout(() => this.flushText(editing), 600);
+    });
+    editor.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' || (event.key === 'Enter' && (event.ctrlKey || event.metaKey))) {
+        event.preventDefault();
+        event.stopPropagation();
+        this.finishTextEditing();
+        $('canvas').querySelector(`.item[data-id="${CSS.escape(id)}"]`)?.focus({ preventScroll: true });
+      }
+    });
+    editor.addEventListener('blur', () => { if (this.textEditing === editing) this.finishTextEditing(); });
+    this.updateToolbar();
+  }
+
+  /** Saves what was typed, when it is something new. */
+  flushText(editing = this.textEditing) {
+    if (!editing) return this.saving;
+    clearTimeout(editing.timer);
+    const text = editing.editor.value;
+    // Not saved yet: the words go once the text is there (addText sends them).
+    if (editing.provisional || text === editing.sent || !text.trim()) return this.saving;
+    editing.sent = text;
+    return this.setTextWords(editing.id, text);
+  }
+
+  setTextWords(id, text) {
+    return this.commit((doc) => {
+      const item = doc.collage.items.find((candidate) => candidate.id === id);
+      if (!item || item.content.type !== 'text' || item.content.text === text) return null;
+      return [{ op: 'setText', id, text: { ...blockOf(item.content), text } }];
+    });
+  }
+
+  /** Ends typing: the words are saved, and a text typed empty is removed (it would show nothing). */
+  finishTextEditing() {
+    const editing = this.textEditing;
+    if (!editing) return;
+    this.textEditing = null;
+    clearTimeout(editing.timer);
+    const text = editing.editor.value;
+    editing.editor.remove();
+    if (this.closed) return;
+    if (!text.trim()) {
+      this.commit([{ op: 'removeItem', id: editing.id }]).then(() => {
+        if (this.selected === editing.id) this.select(null);
+      });
+      return;
+    }
+    if (text !== editing.sent) this.setTextWords(editing.id, text);
+    else this.render();
+  }
+
+  /** Keeps the text area on its item: after a save (the frame grows with the lines) and a redraw. */
+  placeTextEditor() {
+    const editing = this.textEditing;
+    if (!editing) return;
+    const item = this.collage.items.find((candidate) => candidate.id === editing.id) ?? editing.provisional;
+    if (!item || item.content.type !== 'text') { this.finishTextEditing(); return; }
+    const canvas = $('canvas');
+    const scale = this.viewScale;
+    const editor = editing.editor;
+    Object.assign(editor.style, textCSS(item.content, scale), {
+      left: `${canvas.offsetLeft + item.frame.x * scale}px`, top: `${canvas.offsetTop + item.frame.y * scale}px`,
+      width: `${item.frame.width * scale}px`, height: `${item.frame.height * scale}px`,
+      transform: `rotate(${item.rotation}deg)`,
+    });
+    editor.style.height = `${Math.max(item.frame.height * scale, editor.scrollHeight)}px`;
+    if (!editor.classList.contains('resting')) {
+      canvas.querySelector(`.item[data-id="${CSS.escape(editing.id)}"]`)?.classList.add('typing');
+    }
+  }
+
+  /** The renderer's pixels for the words being typed have arrived: they replace the overlay's. */
+  textDrawn(item) {
+    const editing = this.textEditing;
+    if (!editing || editing.id !== item.id || item.content.text !== editing.editor.value) return;
+    editing.editor.classList.add('resting');
+    $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`)?.classList.remove('typing');
+  }
+}
