@@ -29,6 +29,9 @@ samples: release
 	@mkdir -p out
 	.build/release/collage make --layout strip --aspect 3:2 --radius 12 --background '#fdf6ec' \
 		samples/astronaut.png samples/coffee.png samples/chelsea.png -o out/sample-collage.jpg
+	.build/release/collage make --layout auto --aspect 4:5 --title 'Summer 2026 ☀️' --title-font 'Lobster Two' \
+		samples/coffee.png samples/chelsea.png samples/rocket.jpg samples/astronaut.png samples/horse.png \
+		-o out/titled-collage.jpg
 	.build/release/collage render Examples/scrapbook.json -o out/scrapbook.png
 	.build/release/collage sticker samples/chelsea.png --outline 10 --shadow -o out/cat-sticker.png
 

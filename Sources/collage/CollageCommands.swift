@@ -332,6 +332,11 @@ enum EditCommand: Command {
             Example:
               collage edit k3x9 '{"op": "rotateItem", "id": "i1", "degrees": 8}'
               collage edit k3x9 '[{"op": "applyTemplate", "template": "strip"}, {"op": "rename", "title": "Trip"}]'
+              collage edit k3x9 '{"op": "addItem", "id": "cap", "content": {"type": "text", "text": "Day one"}}'
+              collage edit k3x9 '{"op": "setText", "id": "cap", "text": {"text": "Day two", "font": "Lato", "size": 48}}'
+            A text's fields (all but "text" optional): font, weight, italic, size, color, align,
+            lineSpacing, letterSpacing, background, outline, shadow (see the README's document
+            format); its frame's height is fitted to the words after every edit.
             """,
         positionals: 2...2)
 

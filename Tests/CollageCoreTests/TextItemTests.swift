@@ -64,7 +64,8 @@ struct TextItemTests {
         // Fields of the wrong kind are named, each with its path.
         let mistyped = try issues(
             in: try document(replacingText: [
-                "weight": .number(950), "color": "reddish", "align": "middle", "letterSpacing": .string("wide"), "bold": .bool(true),
+                "weight": .number(950), "color": "reddish", "align": "middle", "letterSpacing": .string("wide"),
+                "bold": .bool(true),
             ]))
         for field in ["weight", "color", "align", "letterSpacing", "bold"] {
             #expect(mistyped.contains { $0.hasPrefix("\(base).\(field):") }, "\(field) is named: \(mistyped)")
@@ -72,7 +73,8 @@ struct TextItemTests {
         // Values out of range, once the fields read.
         let ranged = try issues(
             in: try document(replacingText: [
-                "text": "", "font": "Comic Sans", "size": .number(1e300), "lineSpacing": .number(-1), "shadow": .object(["blur": .number(1000)]),
+                "text": "", "font": "Comic Sans", "size": .number(1e300), "lineSpacing": .number(-1),
+                "shadow": .object(["blur": .number(1000)]),
             ]))
         #expect(ranged.contains { $0.hasPrefix("\(base).text: expected some text") }, "\(ranged)")
         #expect(ranged.contains { $0.hasPrefix("\(base).font: no font named \"Comic Sans\"") })
