@@ -41,6 +41,10 @@ public enum Limits {
     public static let cropZoom: ClosedRange<Double> = 1...20
     /// The longest text of a text item, in characters: a long caption, not a book.
     public static let maximumTextLength = 2_000
+    /// The most code points in a text: room for every character to carry a mark or a joiner.
+    public static let maximumTextScalars = 8_000
+    /// The most code points one character may join (the longest emoji sequences use ten).
+    public static let maximumScalarsPerCharacter = 16
     /// A text's font size, in points.
     public static let textSize: ClosedRange<Double> = 4...1_000
     /// A text's weight, from thin to black.

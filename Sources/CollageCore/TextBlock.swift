@@ -92,7 +92,8 @@ public struct TextBlock: Hashable, Sendable {
         let em = size * max(0.5, 1 + letterSpacing)
         var lines = 0.0
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lines += max(1, (Double(paragraph.count) * em / lineWidth).rounded(.up))
+            // Code points, not characters: a character of many marks is drawn taller, not narrower.
+            lines += max(1, (Double(paragraph.unicodeScalars.count) * em / lineWidth).rounded(.up))
         }
         return lines * size * lineSpacing * 1.3 + 2 * inset
     }
@@ -111,12 +112,26 @@ public struct TextBlock: Hashable, Sendable {
     /// show, stay within ``Limits/maximumTextLength``, and hold no control characters but line
     /// breaks and tabs (they have no glyphs, and the font machinery refuses some of them).
     public static func problem(inText text: String) -> String? {
-        if text.allSatisfy({ $0.isWhitespace }) {
-            return "expected some text, got \(text.isEmpty ? "none" : "only spaces")"
+        let visible = text.unicodeScalars.contains {
+            !$0.properties.isWhitespace && !$0.properties.isDefaultIgnorableCodePoint
+        }
+        if !visible {
+            return "expected some text, got \(text.isEmpty ? "none" : "only spaces or invisible characters")"
         }
         let count = text.count
         guard count <= Limits.maximumTextLength else {
             return "expected at most \(Limits.maximumTextLength) characters, got \(count)"
+        }
+        // Characters are counted as a reader sees them; what is drawn grows with code points, and
+        // one character can hold thousands of them (combining marks, joined emoji).
+        let scalars = text.unicodeScalars.count
+        guard scalars <= Limits.maximumTextScalars else {
+            return "expected at most \(Limits.maximumTextScalars) code points, got \(scalars)"
+        }
+        for (offset, character) in text.enumerated()
+        where character.unicodeScalars.count > Limits.maximumScalarsPerCharacter {
+            return "character \(offset + 1) joins \(character.unicodeScalars.count) code points; at most "
+                + "\(Limits.maximumScalarsPerCharacter) may make one character"
         }
         for (offset, scalar) in text.unicodeScalars.enumerated() {
             let value = scalar.value

@@ -5,8 +5,9 @@ import CollageRender
 /// height follows from it. Core cannot measure text (the fonts are the renderer's), so each face
 /// adds the resizes that fit after a change, in the same version as the change.
 enum TextFitting {
-    /// `edits`, then a resize for each text item whose frame, after them, is not the height its
-    /// words need. The frame keeps its top-left corner, so a caption grows downwards as it is typed.
+    /// `edits`, then a resize for each text item the edits added, reworded, restyled or made wider
+    /// or narrower whose frame is not the height its words need (only those: measuring draws the
+    /// words). The frame keeps its top-left corner, so a caption grows downwards as it is typed.
     /// - Throws: ``Failure`` when a text cannot be laid out.
     static func fitting(_ edits: [Edit], on collage: Collage) throws(Failure) -> [Edit] {
         // Edits that are refused are refused by the library, with its words.
@@ -14,6 +15,11 @@ enum TextFitting {
         var fits: [Edit] = []
         for item in next.items {
             guard case .text(let block) = item.content else { continue }
+            if let before = collage.item(item.id), before.content == item.content,
+                before.frame.width == item.frame.width, !edits.isEmpty
+            {
+                continue
+            }
             let height: Double
             do {
                 height = try CollageRenderer.fittedTextHeight(block, width: item.frame.width)

@@ -55,6 +55,16 @@ enum CellEffects {
     static func outline(
         _ image: VipsImage, width: Double, color: [Double] = [255, 255, 255, 255]
     ) throws(VipsError) -> (VipsImage, margin: Int) {
+        let (line, margin) = try ring(around: image, width: width, color: color)
+        let padded = try image.embed(x: margin, y: margin, width: line.width, height: line.height)
+        return (try line.compositing([(padded, 0, 0)]), margin)
+    }
+
+    /// The outline alone: `color` everywhere within `width` pixels of the image's at least half
+    /// opaque pixels, on an image grown by the returned margin on every side.
+    static func ring(
+        around image: VipsImage, width: Double, color: [Double]
+    ) throws(VipsError) -> (VipsImage, margin: Int) {
         let margin = Int(width.rounded(.up)) + 2
         let canvasWidth = image.width + 2 * margin
         let canvasHeight = image.height + 2 * margin
@@ -67,7 +77,7 @@ enum CellEffects {
         if opacity < 1 { ring = try ring.linear(multiply: opacity, add: 0).castToUInt8() }
         let line = try VipsImage.solid(width: canvasWidth, height: canvasHeight, values: Array(color.prefix(3)))
             .joining(ring)
-        return (try line.compositing([(padded, 0, 0)]), margin)
+        return (line, margin)
     }
 
     /// Puts a soft shadow below an RGBA image, `sigma` pixels of blur, offset downwards.

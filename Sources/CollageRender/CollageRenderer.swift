@@ -222,13 +222,22 @@ public struct CollageRenderer: Sendable {
         let top = Int((item.frame.y * scale).rounded())
         let width = max(1, Int((item.frame.maxX * scale).rounded()) - left)
         let height = max(1, Int((item.frame.maxY * scale).rounded()) - top)
-        // A text's words may need more than its frame's height (a document not fitted since).
-        let drawnHeight = max(
-            Double(height), (item.content.textBlock?.roughHeight(inWidth: item.frame.width) ?? 0) * scale)
+        // What is drawn can be larger than the frame: a text's words may need more than its
+        // height (a document not fitted since), and its outline and shadow reach past it.
+        var (drawnWidth, drawnHeight) = (Double(width), Double(height))
+        if let block = item.content.textBlock {
+            let margin = 2 * TextPlacement.margin(of: block) * scale
+            drawnWidth += margin
+            drawnHeight = max(drawnHeight, block.roughHeight(inWidth: item.frame.width) * scale) + margin
+        }
         // An item many times the output's size (zoomed far past the canvas edges) is built at
         // a size the memory budget allows and enlarged as it is placed; the enlargement is lazy,
-        // so only the part on the canvas is ever computed.
-        let reduction = min(1, (Double(limits.maximumCellPixels) / (Double(width) * drawnHeight)).squareRoot())
+        // so only the part on the canvas is ever computed. Text is also kept within what Cairo
+        // draws on (32,767 pixels a side).
+        var reduction = min(1, (Double(limits.maximumCellPixels) / (drawnWidth * drawnHeight)).squareRoot())
+        if item.content.textBlock != nil {
+            reduction = min(reduction, TextPlacement.maximumSide / max(drawnWidth, drawnHeight))
+        }
         let (cellWidth, cellHeight) =
             reduction < 1
             ? (max(1, Int((Double(width) * reduction).rounded())), max(1, Int((Double(height) * reduction).rounded())))

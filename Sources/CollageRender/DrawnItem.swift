@@ -37,12 +37,17 @@ extension CollageRenderer {
                     (item.stickerStyle?.outlineWidth ?? 0) * scale
                     + (shadow ? 3.6 * max(2, 0.04 * min(width, height)) + 2 : 0)
             case .text(let block):
-                let shadow = block.shadow.map { 3 * $0.blur + max(abs($0.offset.x), abs($0.offset.y)) } ?? 0
-                margin += ((block.outline?.width ?? 0) + shadow) * scale
+                margin += TextPlacement.margin(of: block) * scale
             }
             return (width + 2 * margin) * (height + 2 * margin)
         }
         var scale = requested
+        if let block = item.content.textBlock {
+            let side =
+                max(item.frame.width, block.roughHeight(inWidth: item.frame.width)) + 2
+                * TextPlacement.margin(of: block)
+            scale = min(scale, TextPlacement.maximumSide / side)
+        }
         for _ in 0..<20 where pixels(scale) > Double(maximumDrawnItemPixels) {
             scale *= (Double(maximumDrawnItemPixels) / pixels(scale)).squareRoot() * 0.98
         }
@@ -92,9 +97,11 @@ extension CollageRenderer {
     /// ``CollageCore/EditRules/minimumItemSide``.
     /// - Throws: ``RenderError`` when the text cannot be laid out.
     public static func fittedTextHeight(_ block: TextBlock, width: Double) throws(RenderError) -> Double {
-        // Measured at twice the canvas's resolution: fine enough that a frame's height is within
-        // a point of the words at any export size.
-        let scale = min(2, 8_000 / max(1, width))
+        // Measured at twice the canvas's resolution (fine enough that a frame's height is within
+        // a point of the words at any export size), or less for a large text: at most about
+        // 16 megapixels are drawn to measure it.
+        let side = max(1, width) * max(1, block.roughHeight(inWidth: width))
+        let scale = min(2, 8_000 / max(1, width), (16_000_000 / side).squareRoot())
         let height = try TextPlacement.fittedHeight(block, width: width, scale: scale)
         return max(EditRules.minimumItemSide, (height * 4).rounded(.up) / 4)
     }

@@ -7,15 +7,23 @@ import Foundation
 /// Sizes are multiplied by the scale and laid out at 72 DPI, where a point is a pixel, so a text
 /// drawn for a screen and for a print wraps at the same words.
 enum TextPlacement {
+    /// The longest side of a text's image, in pixels: Cairo draws on at most 32,767.
+    static let maximumSide: Double = 30_000
+
+    /// How far a text's outline and shadow reach past its words, in points.
+    static func margin(of block: TextBlock) -> Double {
+        let shadow = block.shadow.map { 3 * $0.blur + max(abs($0.offset.x), abs($0.offset.y)) } ?? 0
+        return (block.outline?.width ?? 0) + shadow + 2
+    }
+
     /// The text of `block` in a frame `width` × `height` pixels, at `scale` pixels per point. The
     /// image is centred on the frame's centre (so turning it turns it about the frame's centre);
     /// the words start at the top of the frame, or are centred in a frame taller than they need.
     static func place(_ block: TextBlock, width: Int, height: Int, scale: Double) throws(RenderError) -> PlacedCell {
         try vips("draw the text \"\(block.text.prefix(40))\"") { () throws(VipsError) -> PlacedCell in
             let inset = block.inset * scale
-            let glyphs = try drawGlyphs(
-                block, wrapWidth: wrapWidth(block, frameWidth: Double(width), scale: scale),
-                scale: scale)
+            let wrap = wrapWidth(block, frameWidth: Double(width), scale: scale)
+            let glyphs = try drawGlyphs(block, wrapWidth: wrap, scale: scale)
             let contentHeight = Double(glyphs.height) + 2 * inset
             let top = max(0, (Double(height) - contentHeight) / 2)
             let textX = inset + alignedX(block.alignment, inkWidth: glyphs.width, in: Double(width) - 2 * inset)
@@ -36,19 +44,25 @@ enum TextPlacement {
             var lettersX = textX
             var lettersY = textY
             if let outline = block.outline, outline.width * scale >= 0.25 {
-                let (outlined, margin) = try CellEffects.outline(
-                    letters, width: outline.width * scale, color: components(outline.color))
-                letters = outlined
+                // The outline follows the letters' shapes, however see-through their colour (a
+                // hollow, outline-only title is a common look): it is traced from opaque letters.
+                var solid = block
+                solid.color.alpha = 255
+                let shapes = block.color.alpha == 255 ? glyphs : try drawGlyphs(solid, wrapWidth: wrap, scale: scale)
+                let (line, margin) = try CellEffects.ring(
+                    around: shapes, width: outline.width * scale, color: components(outline.color))
+                letters = try line.compositing([(glyphs, margin, margin)])
                 lettersX -= Double(margin)
                 lettersY -= Double(margin)
             }
             if let shadow = block.shadow, shadow.color.alpha > 0 {
                 let sigma = max(0.5, shadow.blur * scale)
                 let margin = Int((sigma * 3).rounded(.up)) + 1
-                let alpha = try letters.extractBands(3, count: 1)
-                    .embed(x: margin, y: margin, width: letters.width + 2 * margin, height: letters.height + 2 * margin)
-                    .gaussianBlur(sigma: sigma).linear(multiply: Double(shadow.color.alpha) / 255, add: 0)
-                    .castToUInt8()
+                let alpha = try softened(
+                    letters.extractBands(3, count: 1).embed(
+                        x: margin, y: margin, width: letters.width + 2 * margin, height: letters.height + 2 * margin),
+                    sigma: sigma
+                ).linear(multiply: Double(shadow.color.alpha) / 255, add: 0).castToUInt8()
                 let shade = try VipsImage.solid(
                     width: alpha.width, height: alpha.height,
                     values: [shadow.color.red, shadow.color.green, shadow.color.blue].map(Double.init)
@@ -72,6 +86,17 @@ enum TextPlacement {
                 block, wrapWidth: wrapWidth(block, frameWidth: width * scale, scale: scale), scale: scale)
             return Double(glyphs.height) / scale + 2 * block.inset
         }
+    }
+
+    /// A Gaussian blur whose cost does not grow with `sigma`: a wide blur is made on a reduced
+    /// copy (at most 8 pixels of sigma) and enlarged back, which a soft shadow cannot tell apart.
+    private static func softened(_ mask: VipsImage, sigma: Double) throws(VipsError) -> VipsImage {
+        let shrink = max(1, (sigma / 8).rounded(.up))
+        guard shrink > 1 else { return try mask.gaussianBlur(sigma: sigma) }
+        let small = try mask.resize(horizontal: 1 / shrink, vertical: 1 / shrink).gaussianBlur(sigma: sigma / shrink)
+        return try small.resize(
+            horizontal: Double(mask.width) / Double(small.width), vertical: Double(mask.height) / Double(small.height)
+        ).embed(x: 0, y: 0, width: mask.width, height: mask.height)
     }
 
     private static func wrapWidth(_ block: TextBlock, frameWidth: Double, scale: Double) -> Int {
@@ -120,17 +145,19 @@ enum TextPlacement {
         return "<span \(attributes.joined(separator: " "))>\(escaped(block.text))</span>"
     }
 
-    private static func escaped(_ text: String) -> String {
+    /// Escapes by Unicode scalar, not by `Character`: a `<` that a combining mark or joiner makes
+    /// part of a larger character is still a `<` to Pango's markup parser.
+    static func escaped(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&apos;"
-            default: result.append(character)
+            default: result.unicodeScalars.append(scalar)
             }
         }
         return result

@@ -99,8 +99,16 @@ struct TextItemTests {
             TextBlock.problem(inText: "bell\u{7}")
                 == "control character U+0007 at position 5; only line breaks and tabs may be in a text")
         #expect(TextBlock.problem(inText: "nul\u{0}") != nil)
-        #expect(TextBlock.problem(inText: "   \n ") == "expected some text, got only spaces")
-        #expect(TextBlock.problem(inText: "two\nlines\tand a tab, אבג, 😀") == nil)
+        #expect(TextBlock.problem(inText: "   \n ") == "expected some text, got only spaces or invisible characters")
+        #expect(TextBlock.problem(inText: "two\nlines\tand a tab, אבג, 😀, 👩‍👩‍👧‍👦") == nil)
+        // Invisible characters alone show nothing.
+        #expect(TextBlock.problem(inText: "\u{200B}\u{2060}\u{FEFF}")?.hasPrefix("expected some text") == true)
+        // One character may not hide thousands of code points (marks, or joined emoji).
+        let marks = "e" + String(repeating: "\u{301}", count: 3_000)
+        #expect(
+            TextBlock.problem(inText: marks) == "character 1 joins 3001 code points; at most 16 may make one character")
+        let joined = Array(repeating: "😀", count: 301).joined(separator: "\u{200D}")
+        #expect(TextBlock.problem(inText: joined)?.contains("code points") == true)
         let refused = try? collage().applying(.setText(id: "title", text: TextBlock(text: long)))
         #expect(refused == nil)
         do {

@@ -196,6 +196,43 @@ struct RenderTextTests {
         #expect(ink.count > 1_000)
     }
 
+    @Test func markupHiddenInsideACharacterIsStillText() throws {
+        // A `<` joined to marks is part of a larger character; it must still be escaped, or
+        // nested <big> tags would grow the text without limit.
+        let sneaky = String(repeating: "\u{600}<big>\u{301}", count: 6) + "x"
+        let ink = Ink(try render(TextBlock(text: sneaky, size: 20), frame: Rect(x: 20, y: 20, width: 360, height: 40)))
+        #expect(ink.count > 0 && ink.height < 120, "drawn at its own size: \(ink.width) × \(ink.height)")
+    }
+
+    @Test func anOutlinedTextWithSeeThroughLettersStaysHollow() throws {
+        let hollow = TextBlock(
+            text: "O", size: 120, color: Color(red: 255, green: 255, blue: 255, alpha: 0),
+            outline: TextOutline(color: .black, width: 3))
+        let bitmap = try render(hollow, frame: Rect(x: 100, y: 20, width: 200, height: 150))
+        let ink = Ink(bitmap)
+        #expect(ink.count > 200, "the outline is drawn")
+        // The middle of the O, and the inside of its stroke, stay white: an outline, not a block.
+        let centre = bitmap[(ink.minX + ink.maxX) / 2, (ink.minY + ink.maxY) / 2]
+        #expect(centre.prefix(3).allSatisfy { $0 > 230 }, "\(centre)")
+        #expect(Double(ink.count) < Double(ink.width * ink.height) * 0.5)
+    }
+
+    @Test func aWideBlurAndAWideFrameStayWithinBounds() throws {
+        let block = TextBlock(
+            text: "Soft", size: 80,
+            shadow: TextShadow(
+                color: Color(red: 0, green: 0, blue: 0, alpha: 255), blur: 100, offset: Point(x: 0, y: 0)))
+        let ink = Ink(
+            try render(block, frame: Rect(x: 50, y: 50, width: 300, height: 100), canvas: Size(width: 400, height: 400))
+        )
+        #expect(ink.count > 0, "a faint, wide shadow")
+        // A frame ten canvases wide at a large scale is drawn within Cairo's 32,767 pixels.
+        let wide = try render(
+            TextBlock(text: "wide", size: 100), frame: Rect(x: 0, y: 100, width: 4_000, height: 120),
+            canvas: Size(width: 400, height: 400), scale: 20)
+        #expect(wide.width == 8_000)
+    }
+
     static func inkedColumns(_ bitmap: Bitmap) -> [Bool] {
         let ink = Ink(bitmap)
         var columns = [Bool](repeating: false, count: ink.width)
