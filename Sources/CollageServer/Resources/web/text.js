@@ -36,7 +36,11 @@ export function textCSS(block, scale, fonts = fontList ?? []) {
     lineHeight: String(1.2 * (block.lineSpacing ?? 1)), letterSpacing: `${block.letterSpacing ?? 0}em`,
     padding: `${(block.background?.padding ?? 0) * scale}px`,
   };
-  if (block.outline) css.webkitTextStroke = `${block.outline.width * scale}px ${block.outline.color.slice(0, 7)}`;
+  if (block.outline) {
+    // The renderer's outline lies outside the letters: a stroke twice as wide, painted under the fill.
+    css.webkitTextStroke = `${2 * block.outline.width * scale}px ${block.outline.color.slice(0, 7)}`;
+    css.paintOrder = 'stroke fill';
+  }
   return css;
 }
 
@@ -66,11 +70,21 @@ export class TextEditing {
       this.listen($(`text-align-${align}`), 'click', () => this.setTextLook({ align }));
     }
     look('text-pill', () => ({ background: $('text-pill').checked ? this.pillFields() : null }));
-    for (const id of ['text-pill-color', 'text-pill-opacity', 'text-pill-radius', 'text-pill-padding']) {
-      look(id, () => ({ background: this.pillFields() }));
+    // Each control changes its own field only: the others keep what the text has (a radius of
+    // 500 stays 500 when the colour changes, though the slider stops at 100).
+    const pillControls = [['text-pill-color', 'color', String], ['text-pill-opacity', 'opacity', Number],
+      ['text-pill-radius', 'cornerRadius', Number], ['text-pill-padding', 'padding', Number]];
+    for (const [id, field, read] of pillControls) {
+      this.listen($(id), 'change', () => this.setTextLook((block) => ({
+        background: { ...(block.background ?? this.pillFields()), [field]: read($(id).value) },
+      })));
     }
     look('text-outline', () => ({ outline: $('text-outline').checked ? this.outlineFields() : null }));
-    for (const id of ['text-outline-color', 'text-outline-width']) look(id, () => ({ outline: this.outlineFields() }));
+    for (const [id, field, read] of [['text-outline-color', 'color', String], ['text-outline-width', 'width', Number]]) {
+      this.listen($(id), 'change', () => this.setTextLook((block) => ({
+        outline: { ...(block.outline ?? this.outlineFields()), [field]: read($(id).value) },
+      })));
+    }
     look('text-shadow', () => ({ shadow: $('text-shadow').checked ? { color: '#00000080', blur: 4, x: 0, y: 2 } : null }));
     for (const id of ['text-size', 'text-line', 'text-letter', 'text-pill-opacity', 'text-pill-radius', 'text-pill-padding',
       'text-outline-width', 'text-color', 'text-pill-color', 'text-outline-color']) {
@@ -161,13 +175,17 @@ export class TextEditing {
 
   outlineFields() { return { color: $('text-outline-color').value, width: Number($('text-outline-width').value) }; }
 
-  /** Changes some of the selected text's look, keeping its words and the rest of its look. */
+  /**
+   * Changes some of the selected text's look, keeping its words and the rest of its look;
+   * `fields` may be a function of the text's block as the saves before left it.
+   */
   setTextLook(fields) {
     const id = this.selected;
     return this.commit((doc) => {
       const item = doc.collage.items.find((candidate) => candidate.id === id);
       if (!item || item.content.type !== 'text') return null;
-      const block = { ...blockOf(item.content), ...fields };
+      const current = blockOf(item.content);
+      const block = { ...current, ...(typeof fields === 'function' ? fields(current) : fields) };
       // The words being typed go with the look, so a change of font does not undo typing.
       if (this.textEditing?.id === id && this.textEditing.editor.value.trim()) block.text = this.textEditing.editor.value;
       for (const key of Object.keys(block)) if (block[key] === null) delete block[key];
@@ -198,7 +216,7 @@ export class TextEditing {
       font.append(new Option(block.font, block.font));
     }
     font.value = block.font;
-    $('text-weight').value = String([300, 400, 600, 700, 900].reduce((best, weight) =>
+    $('text-weight').value = String([300, 400, 600, 700, 800, 900].reduce((best, weight) =>
       (Math.abs(weight - (block.weight ?? 400)) < Math.abs(best - (block.weight ?? 400)) ? weight : best), 400));
     $('text-italic').checked = !!block.italic;
     $('text-size').max = String(Math.max(240, Math.ceil(block.size)));
@@ -248,14 +266,21 @@ export class TextEditing {
     this.placeTextEditor();
     editor.focus({ preventScroll: true });
     if (selectAll) editor.select(); else editor.setSelectionRange(editor.value.length, editor.value.length);
+    editor.addEventListener('compositionstart', () => { editing.composing = true; clearTimeout(editing.timer); });
+    editor.addEventListener('compositionend', () => {
+      editing.composing = false;
+      editing.timer = setTimeout(() => this.flushText(editing), 600);
+    });
     editor.addEventListener('input', () => {
       editor.classList.remove('resting');
       $('canvas').querySelector(`.item[data-id="${CSS.escape(id)}"]`)?.classList.add('typing');
       this.placeTextEditor();
       clearTimeout(editing.timer);
-      editing.timer = setTimeout(() => this.flushText(editing), 600);
+      // Words still being composed (an input method) are saved once they are chosen.
+      if (!editing.composing) editing.timer = setTimeout(() => this.flushText(editing), 600);
     });
     editor.addEventListener('keydown', (event) => {
+      if (event.isComposing || editing.composing) return;
       if (event.key === 'Escape' || (event.key === 'Enter' && (event.ctrlKey || event.metaKey))) {
         event.preventDefault();
         event.stopPropagation();
@@ -263,7 +288,10 @@ export class TextEditing {
         $('canvas').querySelector(`.item[data-id="${CSS.escape(id)}"]`)?.focus({ preventScroll: true });
       }
     });
-    editor.addEventListener('blur', () => { if (this.textEditing === editing) this.finishTextEditing(); });
+    // Another window taking the focus (to copy something, say) is not the end of typing.
+    editor.addEventListener('blur', () => {
+      if (this.textEditing === editing && document.hasFocus()) this.finishTextEditing();
+    });
     this.updateToolbar();
   }
 
@@ -273,7 +301,7 @@ export class TextEditing {
     clearTimeout(editing.timer);
     const text = editing.editor.value;
     // Not saved yet: the words go once the text is there (addText sends them).
-    if (editing.provisional || text === editing.sent || !text.trim()) return this.saving;
+    if (editing.provisional || editing.composing || text === editing.sent || !text.trim()) return this.saving;
     editing.sent = text;
     return this.setTextWords(editing.id, text);
   }
@@ -301,7 +329,10 @@ export class TextEditing {
       });
       return;
     }
-    if (text !== editing.sent) this.setTextWords(editing.id, text);
+    // Sent again unless the saved text already reads so: a save refused while typing (a text
+    // grown too tall, another window's change) must not cost the words.
+    const saved = this.collage.items.find((item) => item.id === editing.id)?.content.text;
+    if (text !== saved || text !== editing.sent) this.setTextWords(editing.id, text);
     else this.render();
   }
 
