@@ -63,11 +63,8 @@ extension SubjectModel {
                 cached.channels == 1
                 ? cached.pixels
                 : stride(from: 0, to: cached.pixels.count, by: cached.channels).map { cached.pixels[$0] }
-            let (labels, subjects) = try Self.components(
-                alpha, width: image.width, height: image.height, minimumFraction: MaskOptions().minimumSubjectFraction)
-            guard !subjects.isEmpty else { throw .noSubject(photo.originalName) }
-            return SubjectMask(
-                width: image.width, height: image.height, alpha: alpha, subjects: subjects, labels: labels)
+            return try SubjectMask(
+                alpha: alpha, width: image.width, height: image.height, path: photo.originalName)
         }
         let mask = try self.mask(of: image, options: MaskOptions(refine: refine), path: photo.originalName)
         if let maskImage = Bitmap(width: mask.width, height: mask.height, channels: 1, pixels: mask.alpha) {

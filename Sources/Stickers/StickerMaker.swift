@@ -52,10 +52,9 @@ public enum StickerMaker {
     ) throws(StickerError) -> Bitmap {
         try options.validate()
         let chosen = try mask.select(options.selection, path: path)
-        let alpha = mask.alpha(keeping: chosen)
-        guard let first = chosen.first else { throw .noSubject(path) }
-        var bounds = first.bounds
-        for subject in chosen.dropFirst() { bounds = union(bounds, subject.bounds) }
+        // The box holds every pixel the mask keeps, soft edges included: none is cut by its side.
+        let (alpha, kept) = mask.kept(chosen)
+        guard let bounds = kept else { throw .noSubject(path) }
         let margin = max(4, (max(bounds.width, bounds.height) * options.margin).rounded())
         let left = max(0, Int(bounds.x - margin))
         let top = max(0, Int(bounds.y - margin))
@@ -119,9 +118,4 @@ public enum StickerMaker {
         return image
     }
 
-    private static func union(_ a: Rect, _ b: Rect) -> Rect {
-        let x = min(a.x, b.x)
-        let y = min(a.y, b.y)
-        return Rect(x: x, y: y, width: max(a.maxX, b.maxX) - x, height: max(a.maxY, b.maxY) - y)
-    }
 }

@@ -31,7 +31,11 @@ public struct SubjectMask: Sendable {
     public let alpha: [UInt8]
     /// The subjects, largest first.
     public let subjects: [Subject]
+    /// Which subject each pixel is the core of (alpha at least half).
     let labels: SubjectLabels
+    /// Which region of any opacity each pixel is in: a subject with its soft edge (fur, hair,
+    /// glow) is one region; a faint blob apart from every subject is a region of its own.
+    let extents: SubjectLabels
 
     /// The index into ``subjects`` of the subject under (x, y), if any.
     public func subjectIndex(atX x: Int, y: Int) -> Int? {
@@ -55,42 +59,101 @@ public struct SubjectMask: Sendable {
         }
     }
 
-    /// The mask keeping only `chosen`: other subjects and stray specks become transparent; the soft
-    /// edge just around a chosen subject stays.
-    public func alpha(keeping chosen: [Subject]) -> [UInt8] {
-        // A table by label rather than a set: this runs over every pixel of a 12 MP photo.
+    /// The mask keeping only `chosen`: other subjects and stray specks become transparent.
+    public func alpha(keeping chosen: [Subject]) -> [UInt8] { kept(chosen).alpha }
+
+    /// The mask keeping only `chosen`, and the bounds of every pixel it keeps (`nil` when none).
+    ///
+    /// A pixel at least half opaque is kept when its subject is chosen. A softer pixel is kept
+    /// when its region of any opacity holds a chosen subject: the whole soft edge (a kitten's
+    /// glowing fur reaching far past the half-opaque core) stays, however far it reaches, and a
+    /// faint blob not joined to a chosen subject (a bokeh highlight) goes.
+    public func kept(_ chosen: [Subject]) -> (alpha: [UInt8], bounds: Rect?) {
+        // Tables by label rather than sets: this runs over every pixel of a 12 MP photo.
         let maximumLabel = Int(labels.values.max() ?? 0)
         var keep = [Bool](repeating: false, count: maximumLabel + 1)
         for subject in chosen { keep[Int(subject.label)] = true }
-        let halo = 3
-        let boxes = chosen.map { subject in
-            (
-                left: Int(subject.bounds.x) - halo, top: Int(subject.bounds.y) - halo,
-                right: Int(subject.bounds.maxX) + halo, bottom: Int(subject.bounds.maxY) + halo
-            )
+        var keepExtent = [Bool](repeating: false, count: Int(extents.values.max() ?? 0) + 1)
+        for index in labels.values.indices where keep[Int(labels.values[index])] && labels.values[index] != 0 {
+            keepExtent[Int(extents.values[index])] = true
+        }
+        keepExtent[0] = false
+        // A grid cell whose own region is not kept may still border one that is (the faintest
+        // edge falls below the region threshold on the coarse grid): its neighbours count too.
+        let (gridWidth, gridHeight) = (extents.width, extents.height)
+        var softKeep = [Bool](repeating: false, count: gridWidth * gridHeight)
+        for row in 0..<gridHeight {
+            for column in 0..<gridWidth {
+                var near = false
+                for dy in -1...1 where !near {
+                    let y = row + dy
+                    guard y >= 0, y < gridHeight else { continue }
+                    for dx in -1...1 {
+                        let x = column + dx
+                        guard x >= 0, x < gridWidth else { continue }
+                        if keepExtent[Int(extents.values[y * gridWidth + x])] {
+                            near = true
+                            break
+                        }
+                    }
+                }
+                softKeep[row * gridWidth + column] = near
+            }
         }
         var result = alpha
         let (width, height) = (width, height)
         let columns = (0..<width).map { labels.column(for: $0, of: width) }
+        var (minX, minY, maxX, maxY) = (width, height, -1, -1)
         labels.values.withUnsafeBufferPointer { labels in
             result.withUnsafeMutableBufferPointer { result in
                 for y in 0..<height {
                     let labelRow = self.labels.row(for: y, of: height) * self.labels.width
                     let row = y * width
+                    var rowKept = false
                     for x in 0..<width where result[row + x] != 0 {
-                        let label = Int(labels[labelRow + columns[x]])
-                        if label != 0 {
-                            if !keep[label] { result[row + x] = 0 }
-                        } else if !boxes.contains(where: {
-                            x >= $0.left && x < $0.right && y >= $0.top && y < $0.bottom
-                        }) {
+                        let cell = labelRow + columns[x]
+                        let label = Int(labels[cell])
+                        // Below the soft threshold a pixel is haze no one sees (2 % at most): it
+                        // goes, and the box stays tight.
+                        let drop =
+                            label != 0
+                            ? !keep[label] : !softKeep[cell] || Int(result[row + x]) < SubjectModel.softThreshold
+                        if drop {
                             result[row + x] = 0
+                            continue
                         }
+                        rowKept = true
+                        minX = min(minX, x)
+                        maxX = max(maxX, x)
+                    }
+                    if rowKept {
+                        minY = min(minY, y)
+                        maxY = y
                     }
                 }
             }
         }
-        return result
+        guard maxX >= minX, maxY >= minY else { return (result, nil) }
+        return (
+            result,
+            Rect(x: Double(minX), y: Double(minY), width: Double(maxX - minX + 1), height: Double(maxY - minY + 1))
+        )
+    }
+}
+
+extension SubjectMask {
+    /// A mask from its alpha (a cached one, say): the subjects and the soft regions around them.
+    /// - Throws: ``StickerError/noSubject(_:)`` when no region is large enough to be a subject.
+    public init(
+        alpha: [UInt8], width: Int, height: Int,
+        minimumSubjectFraction: Double = MaskOptions().minimumSubjectFraction, path: String = "the photo"
+    ) throws(StickerError) {
+        let (labels, subjects) = try SubjectModel.components(
+            alpha, width: width, height: height, threshold: 128, minimumFraction: minimumSubjectFraction)
+        guard !subjects.isEmpty else { throw .noSubject(path) }
+        let (extents, _) = try SubjectModel.components(
+            alpha, width: width, height: height, threshold: SubjectModel.softThreshold, minimumFraction: 1)
+        self.init(width: width, height: height, alpha: alpha, subjects: subjects, labels: labels, extents: extents)
     }
 }
 
@@ -149,10 +212,9 @@ extension SubjectModel {
             }
         }
         guard status == 0 else { throw .inference(cMessage(message)) }
-        let (labels, subjects) = try Self.components(
-            alpha, width: image.width, height: image.height, minimumFraction: options.minimumSubjectFraction)
-        guard !subjects.isEmpty else { throw .noSubject(path) }
-        return SubjectMask(width: image.width, height: image.height, alpha: alpha, subjects: subjects, labels: labels)
+        return try SubjectMask(
+            alpha: alpha, width: image.width, height: image.height,
+            minimumSubjectFraction: options.minimumSubjectFraction, path: path)
     }
 
     /// Where the subject is, in unit coordinates of the photo: the centre of mass of the mask and
@@ -196,8 +258,11 @@ extension SubjectModel {
     /// The long side the guided filter works at (see ``mask(of:options:path:)``).
     static let refinementSide = 512
 
+    /// The least opacity (of 255) that joins a pixel to a subject's soft region.
+    static let softThreshold = 6
+
     static func components(
-        _ alpha: [UInt8], width: Int, height: Int, minimumFraction: Double
+        _ alpha: [UInt8], width: Int, height: Int, threshold: Int, minimumFraction: Double
     ) throws(StickerError)
         -> (SubjectLabels, [Subject])
     {
@@ -211,7 +276,7 @@ extension SubjectModel {
         let count = alpha.withUnsafeBufferPointer { mask in
             labels.withUnsafeMutableBufferPointer { labelPointer in
                 library.components(
-                    mask.baseAddress, Int32(width), Int32(height), 128, Int32(componentSide),
+                    mask.baseAddress, Int32(width), Int32(height), Int32(threshold), Int32(componentSide),
                     labelPointer.baseAddress, &labelWidth, &labelHeight, &stats, Int32(maximum), &message,
                     message.count)
             }
