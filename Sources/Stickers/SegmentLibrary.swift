@@ -16,7 +16,10 @@ extension SubjectModel {
     /// warning about it on every lift), so the variable is left alone there.
     public static func prepareCommandLineProcess() {
         let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        guard cpu.contains(" avx512f") else { return }
+        guard let flags = cpu.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else { return }
+        let has = Set(flags.split(separator: " ").map(String.init))
+        // OpenCV's AVX512-SKX group is these five; without any one of them there is nothing to turn off.
+        guard ["avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"].allSatisfy(has.contains) else { return }
         setenv("OPENCV_CPU_DISABLE", "AVX512-SKX", 0)
     }
 }
