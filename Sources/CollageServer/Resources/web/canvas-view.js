@@ -182,6 +182,9 @@ export class CanvasView {
       clip.append(words);
       return () => words.remove();
     };
+    // While a gesture changes the frame's width, the words re-wrap live in the browser's fonts
+    // (stretching the last drawing would squash them); the renderer's come back on release.
+    if (frame !== item.frame && frame.width !== item.frame.width) { placeholder(); return; }
     const key = [JSON.stringify(item.content), item.frame.width, item.frame.height].join('|');
     this.drawRendered(item, image, frame, key, placeholder, () => this.textDrawn?.(item));
   }

@@ -6,7 +6,10 @@ import { $, newID, toast } from './ui.js';
 
 /** Ready-made looks; `size` is a fraction of the canvas's shorter side. */
 const presets = [
-  { name: 'Title', sample: 'Your title', size: 0.085, look: { font: 'Inter', weight: 800, color: '#1f1f1f' } },
+  {
+    name: 'Title', sample: 'Your title', size: 0.085,
+    look: { font: 'Inter', weight: 800, color: '#1f1f1f', shadow: { color: '#ffffffcc', blur: 5, x: 0, y: 0 } },
+  },
   {
     name: 'Label', sample: 'A label', size: 0.04,
     look: { font: 'Inter', weight: 600, color: '#ffffff', background: { color: '#1f1f1f', opacity: 0.8, cornerRadius: 500 } },
@@ -15,12 +18,18 @@ const presets = [
     name: 'Caption', sample: 'A caption', size: 0.045,
     look: { font: 'Lato', weight: 400, color: '#ffffff', shadow: { color: '#00000099', blur: 3, x: 0, y: 1.5 } },
   },
-  { name: 'Handwritten', sample: 'With love', size: 0.075, look: { font: 'Dancing Script', weight: 700, color: '#1f1f1f' } },
+  {
+    name: 'Handwritten', sample: 'With love', size: 0.075,
+    look: { font: 'Dancing Script', weight: 700, color: '#1f1f1f', shadow: { color: '#ffffffcc', blur: 5, x: 0, y: 0 } },
+  },
   {
     name: 'Poster', sample: 'SUMMER', size: 0.1,
     look: { font: 'Lobster Two', weight: 700, italic: true, color: '#ffd23f', outline: { color: '#1f1f1f', width: 3 } },
   },
-  { name: 'Classic', sample: 'Once upon a time', size: 0.055, look: { font: 'EB Garamond', weight: 400, italic: true, color: '#1f1f1f' } },
+  {
+    name: 'Classic', sample: 'Once upon a time', size: 0.055,
+    look: { font: 'EB Garamond', weight: 400, italic: true, color: '#1f1f1f', shadow: { color: '#ffffffcc', blur: 5, x: 0, y: 0 } },
+  },
 ];
 
 /** The curated fonts, as the server lists them (loaded once per page). */
@@ -36,12 +45,28 @@ export function textCSS(block, scale, fonts = fontList ?? []) {
     lineHeight: String(1.2 * (block.lineSpacing ?? 1)), letterSpacing: `${block.letterSpacing ?? 0}em`,
     padding: `${(block.background?.padding ?? 0) * scale}px`,
   };
+  if (block.background) {
+    const { color, opacity, cornerRadius } = block.background;
+    const [r, g, b] = [1, 3, 5].map((index) => parseInt(color.slice(index, index + 2), 16));
+    css.backgroundColor = `rgba(${r}, ${g}, ${b}, ${opacity})`;
+    css.borderRadius = `${cornerRadius * scale}px`;
+  }
+  if (block.shadow) {
+    const { color, blur, x, y } = block.shadow;
+    css.textShadow = `${x * scale}px ${y * scale}px ${2 * blur * scale}px ${color}`;
+  }
   if (block.outline) {
     // The renderer's outline lies outside the letters: a stroke twice as wide, painted under the fill.
     css.webkitTextStroke = `${2 * block.outline.width * scale}px ${block.outline.color.slice(0, 7)}`;
     css.paintOrder = 'stroke fill';
   }
   return css;
+}
+
+/** White or near-black, whichever sets off words of `color` (#rrggbb…). */
+function contrasting(color) {
+  const [r, g, b] = [1, 3, 5].map((index) => parseInt(color.slice(index, index + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? '#1f1f1f' : '#ffffff';
 }
 
 /** The text block of a text item's content: its fields without the `type`. */
@@ -70,6 +95,11 @@ export class TextEditing {
       this.listen($(`text-align-${align}`), 'click', () => this.setTextLook({ align }));
     }
     look('text-pill', () => ({ background: $('text-pill').checked ? this.pillFields() : null }));
+    // A box turned on is in the colour that sets the words off: dark under light words, white under dark.
+    this.listen($('text-pill'), 'input', () => {
+      const item = this.selectedItem();
+      if ($('text-pill').checked && item?.content.type === 'text') $('text-pill-color').value = contrasting(item.content.color);
+    });
     // Each control changes its own field only: the others keep what the text has (a radius of
     // 500 stays 500 when the colour changes, though the slider stops at 100).
     const pillControls = [['text-pill-color', 'color', String], ['text-pill-opacity', 'opacity', Number],
@@ -125,7 +155,7 @@ export class TextEditing {
         Object.assign(sample.style, { background: preset.look.background.color, borderRadius: '999px', padding: '2px 10px', fontSize: '15px' });
       }
       // Light words are shown on a darker tile, so every sample can be read.
-      if (preset.look.color === '#ffffff' && !preset.look.background) button.style.background = '#6b7280';
+      if (preset.look.color === '#ffffff' && !preset.look.background) button.style.background = 'linear-gradient(135deg, #35506b, #7a5c3e)';
       if (preset.look.color === '#ffd23f') button.style.background = '#fff7dd';
       button.append(sample);
       button.addEventListener('click', () => this.addText(preset));
@@ -148,11 +178,13 @@ export class TextEditing {
     const content = { type: 'text', text: preset.sample, size, ...look };
     // Where the server will put it (CollageCore's default frame for a text), until it says.
     const width = canvas.width * 0.7, height = size * 1.25 + 2 * (look.background?.padding ?? 0);
-    const provisional = {
-      id, content, rotation: 0, frame: { x: (canvas.width - width) / 2, y: (canvas.height - height) / 2, width, height },
-    };
+    // A second text does not land on the first: each new one a step lower, coming round.
+    const texts = this.collage.items.filter((item) => item.content.type === 'text').length;
+    const step = (texts % 4) * canvas.height * 0.12 * (texts % 2 ? 1 : -1);
+    const frame = { x: (canvas.width - width) / 2, y: Math.round((canvas.height - height) / 2 + step), width, height };
+    const provisional = { id, content, rotation: 0, frame };
     this.startTextEditing(id, { selectAll: true, provisional });
-    await this.commit([{ op: 'addItem', id, content }]);
+    await this.commit([{ op: 'addItem', id, content, frame }]);
     const editing = this.textEditing?.id === id ? this.textEditing : null;
     if (this.closed || !this.collage.items.some((item) => item.id === id)) {
       if (editing) { this.textEditing = null; editing.editor.remove(); }
@@ -258,6 +290,8 @@ export class TextEditing {
     editor.id = 'text-editor';
     editor.setAttribute('aria-label', 'Text: type, then Escape when done');
     editor.maxLength = this.app.maximumTextLength ?? 2000;
+    // Right-to-left words are ordered as the renderer orders them (by the paragraph's first letter).
+    editor.dir = 'auto';
     editor.value = item.content.text;
     editor.spellcheck = true;
     $('stage').append(editor);
@@ -345,10 +379,16 @@ export class TextEditing {
     const canvas = $('canvas');
     const scale = this.viewScale;
     const editor = editing.editor;
+    // The renderer sets the words' ink at the top of the frame; CSS puts some of the line above
+    // the capitals. Lifting the overlay by that much keeps the words in place when the drawing
+    // comes back (about a fifth of the size for the curated fonts).
+    const lift = 0.2 * item.content.size * scale;
     Object.assign(editor.style, textCSS(item.content, scale), {
-      left: `${canvas.offsetLeft + item.frame.x * scale}px`, top: `${canvas.offsetTop + item.frame.y * scale}px`,
+      left: `${canvas.offsetLeft + item.frame.x * scale}px`, top: `${canvas.offsetTop + item.frame.y * scale - lift}px`,
       width: `${item.frame.width * scale}px`, height: `${item.frame.height * scale}px`,
       transform: `rotate(${item.rotation}deg)`,
+      // Growing with new lines, the overlay still turns about the frame's centre, as the drawing does.
+      transformOrigin: `50% ${item.frame.height * scale / 2 + lift}px`,
     });
     editor.style.height = `${Math.max(item.frame.height * scale, editor.scrollHeight)}px`;
     if (!editor.classList.contains('resting')) {
