@@ -12,11 +12,16 @@ public struct StickerOptions: Hashable, Sendable {
     public var shadow: Bool
     /// Transparent room around the subject, as a fraction of its longer side.
     public var margin: Double
+    /// Whether partly transparent edges (hair, fur) take the subject's own colour rather than
+    /// keeping some of the old background's (see ``Foreground``).
+    public var cleanEdges: Bool
 
-    /// Options; by default every subject, no outline or shadow, a 3 % margin.
+    /// Options; by default every subject, no outline or shadow, a 3 % margin, clean edges.
     public init(
-        selection: SubjectSelection = .all, outlineWidth: Double = 0, shadow: Bool = false, margin: Double = 0.03
+        selection: SubjectSelection = .all, outlineWidth: Double = 0, shadow: Bool = false, margin: Double = 0.03,
+        cleanEdges: Bool = true
     ) {
+        self.cleanEdges = cleanEdges
         self.selection = selection
         self.outlineWidth = outlineWidth
         self.shadow = shadow
@@ -64,32 +69,35 @@ public enum StickerMaker {
         let cropHeight = bottom - top
         let channels = image.channels
         let imageWidth = image.width
-        // Fully transparent pixels keep no colour: nothing shows it, and runs of zeros make the
-        // PNG smaller and faster to write.
-        let pixels = [UInt8](unsafeUninitializedCapacity: cropWidth * cropHeight * 4) { target, initialized in
-            image.pixels.withUnsafeBufferPointer { source in
-                alpha.withUnsafeBufferPointer { alpha in
-                    for y in 0..<cropHeight {
-                        var from = (top + y) * imageWidth + left
-                        var to = y * cropWidth * 4
-                        for _ in 0..<cropWidth {
-                            let opacity = alpha[from]
-                            if opacity == 0 {
-                                (target[to], target[to + 1], target[to + 2], target[to + 3]) = (0, 0, 0, 0)
-                            } else {
-                                let pixel = from * channels
-                                target[to] = source[pixel]
-                                target[to + 1] = source[pixel + min(1, channels - 1)]
-                                target[to + 2] = source[pixel + min(2, channels - 1)]
-                                target[to + 3] = opacity
-                            }
-                            from += 1
-                            to += 4
-                        }
+        // The crop's colours and alpha, then the subject's own colours where the alpha is partial.
+        var cropRGB = [UInt8](repeating: 0, count: cropWidth * cropHeight * 3)
+        var cropAlpha = [UInt8](repeating: 0, count: cropWidth * cropHeight)
+        image.pixels.withUnsafeBufferPointer { source in
+            alpha.withUnsafeBufferPointer { alpha in
+                for y in 0..<cropHeight {
+                    for x in 0..<cropWidth {
+                        let from = (top + y) * imageWidth + left + x
+                        let to = y * cropWidth + x
+                        let pixel = from * channels
+                        cropAlpha[to] = alpha[from]
+                        cropRGB[to * 3] = source[pixel]
+                        cropRGB[to * 3 + 1] = source[pixel + min(1, channels - 1)]
+                        cropRGB[to * 3 + 2] = source[pixel + min(2, channels - 1)]
                     }
                 }
             }
-            initialized = cropWidth * cropHeight * 4
+        }
+        let colours =
+            options.cleanEdges
+            ? try Foreground.estimate(rgb: cropRGB, alpha: cropAlpha, width: cropWidth, height: cropHeight) : cropRGB
+        // Fully transparent pixels keep no colour: nothing shows it, and runs of zeros make the
+        // PNG smaller and faster to write.
+        var pixels = [UInt8](repeating: 0, count: cropWidth * cropHeight * 4)
+        for index in 0..<(cropWidth * cropHeight) where cropAlpha[index] != 0 {
+            pixels[index * 4] = colours[index * 3]
+            pixels[index * 4 + 1] = colours[index * 3 + 1]
+            pixels[index * 4 + 2] = colours[index * 3 + 2]
+            pixels[index * 4 + 3] = cropAlpha[index]
         }
         guard var sticker = Bitmap(width: cropWidth, height: cropHeight, channels: 4, pixels: pixels) else {
             throw .noSubject(path)
