@@ -188,15 +188,28 @@ public struct StickerStyle: Hashable, Sendable {
     public var outlineWidth: Double
     /// Whether a soft drop shadow falls below the sticker.
     public var shadow: Bool
+    /// A look drawn over the sticker's own pixels, if any.
+    public var effect: StickerEffect?
 
     /// The widest outline an edit accepts, in points.
     public static let maximumOutlineWidth: Double = Limits.itemOutline.upperBound
 
     /// A style; by default a 12-point white outline and a shadow, the look of a lifted subject.
-    public init(outlineWidth: Double = 12, shadow: Bool = true) {
+    public init(outlineWidth: Double = 12, shadow: Bool = true, effect: StickerEffect? = nil) {
         self.outlineWidth = outlineWidth
         self.shadow = shadow
+        self.effect = effect
     }
+}
+
+/// The looks a sticker can take, as phones offer them for lifted subjects.
+public enum StickerEffect: String, CaseIterable, Hashable, Sendable {
+    /// Flat, posterised colours with dark ink lines, as in a comic.
+    case comic
+    /// Inflated and rounded: lit from above, its edges curving away.
+    case puffy
+    /// An iridescent sheen that follows the sticker's own light and dark.
+    case shiny
 }
 
 /// How a collage looks around and between its items.

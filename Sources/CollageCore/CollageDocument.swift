@@ -9,7 +9,7 @@ public enum CollageDocument {
     /// The value of the `format` field.
     public static let format = "collage"
     /// The newest format version this build reads and writes. Version 2 added `arrangement`,
-    /// version 3 text items; older documents read as before, and a document is written with the
+    /// version 3 text items and sticker effects; older documents read as before, and a document is written with the
     /// oldest version that holds it, so older builds still read what they can show.
     public static let version = 3
     /// The largest canvas side a document may declare, in points.
@@ -65,7 +65,7 @@ public enum CollageDocument {
 
     /// The oldest format version that holds everything in `collage`.
     public static func oldestVersion(holding collage: Collage) -> Int {
-        if collage.items.contains(where: { $0.content.textBlock != nil }) { return 3 }
+        if collage.items.contains(where: { $0.content.textBlock != nil || $0.stickerStyle?.effect != nil }) { return 3 }
         return collage.arrangement == nil ? 1 : 2
     }
 
@@ -150,9 +150,11 @@ public enum CollageDocument {
         ])
     }
 
-    /// A sticker style as `{"outline", "shadow"}`.
+    /// A sticker style as `{"outline", "shadow", "effect"?}`.
     public static func jsonValue(of style: StickerStyle) -> JSONValue {
-        .object(["outline": .number(style.outlineWidth), "shadow": .bool(style.shadow)])
+        var members: [String: JSONValue] = ["outline": .number(style.outlineWidth), "shadow": .bool(style.shadow)]
+        if let effect = style.effect { members["effect"] = .string(effect.rawValue) }
+        return .object(members)
     }
 
     /// Content as `{"type": "photo" | "sticker", "ref"}`, or `{"type": "text", "text", "font", …}`.
@@ -562,7 +564,7 @@ public enum CollageDocument {
     )
         -> StickerStyle?
     {
-        guard let members = reader.object(value, at: path, known: ["outline", "shadow"]) else { return nil }
+        guard let members = reader.object(value, at: path, known: ["outline", "shadow", "effect"]) else { return nil }
         var style = StickerStyle(outlineWidth: 0, shadow: false)
         if let field = members["outline"],
             let width = reader.number(
@@ -577,6 +579,18 @@ public enum CollageDocument {
                 style.shadow = shadow
             } else {
                 reader.fail("\(path).shadow", "expected true or false, got \(field.kindDescription)")
+            }
+        }
+        if let field = members["effect"], field != .null,
+            let name = reader.string(field, at: "\(path).effect", maxLength: 40)
+        {
+            if let effect = StickerEffect(rawValue: name) {
+                style.effect = effect
+            } else {
+                reader.fail(
+                    "\(path).effect",
+                    "expected one of \(StickerEffect.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), "
+                        + "got \"\(name)\"")
             }
         }
         return style

@@ -23,15 +23,29 @@ public struct StickerRequest: Sendable, Equatable {
     public let outline: Double
     /// Whether the sticker casts a soft shadow.
     public let shadow: Bool
+    /// The look drawn over the sticker, if any.
+    public let effect: StickerEffect?
 
     /// A request, checked.
     /// - Throws: ``Failure`` of kind `invalidOption` naming the option (`instance`, `at`,
-    ///   `outline`), what it expects and what it got.
+    ///   `outline`, `effect`), what it expects and what it got.
     public init(
-        instance: Double? = nil, point: Point? = nil, outline: Double? = nil, shadow: Bool = false
+        instance: Double? = nil, point: Point? = nil, outline: Double? = nil, shadow: Bool = false,
+        effect: String? = nil
     )
         throws(Failure)
     {
+        if let effect {
+            guard let known = StickerEffect(rawValue: effect) else {
+                throw Failure(
+                    .invalidOption,
+                    "expects \(StickerEffect.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(effect.prefix(40))\"",
+                    field: "effect")
+            }
+            self.effect = known
+        } else {
+            self.effect = nil
+        }
         if instance != nil, point != nil {
             throw Failure(.invalidOption, "choose «instance» or «at», not both")
         }
@@ -96,7 +110,7 @@ public struct StickerRequest: Sendable, Equatable {
     /// The sticker options for a photo of this size.
     /// - Throws: ``Failure`` when the point lies outside the photo.
     public func options(photoWidth width: Int, height: Int) throws(Failure) -> StickerOptions {
-        var options = StickerOptions(outlineWidth: outline, shadow: shadow)
+        var options = StickerOptions(outlineWidth: outline, shadow: shadow, effect: effect)
         if let instance { options.selection = .instance(instance) }
         switch point {
         case .pixels(let x, let y):

@@ -213,8 +213,8 @@ extension Library {
             try connection.run(
                 """
                 INSERT INTO items (collage_id, id, z, kind, ref, x, y, width, height, rotation, crop_x, crop_y,
-                    crop_zoom, slot, outline, shadow, text)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    crop_zoom, slot, outline, shadow, text, effect)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     collage.id, item.id, z, item.content.kind, item.content.reference ?? "", item.frame.x,
@@ -222,6 +222,7 @@ extension Library {
                     item.crop?.focus.y, item.crop?.zoom, item.slot, item.stickerStyle?.outlineWidth,
                     item.stickerStyle?.shadow,
                     item.content.textBlock.map { CollageDocument.jsonValue(of: $0).serialized(pretty: false) },
+                    item.stickerStyle?.effect?.rawValue,
                 ])
         }
     }
@@ -272,7 +273,7 @@ extension Library {
         collage.items = try connection.query(
             """
             SELECT id, kind, ref, x, y, width, height, rotation, crop_x, crop_y, crop_zoom, slot, outline, shadow,
-                text FROM items WHERE collage_id = ? ORDER BY z
+                text, effect FROM items WHERE collage_id = ? ORDER BY z
             """, [id]
         ) { row throws(LibraryError) in
             let reference = try row.text("ref")
@@ -290,7 +291,10 @@ extension Library {
             }
             var stickerStyle: StickerStyle?
             if let outline = try row.optionalDouble("outline") {
-                stickerStyle = StickerStyle(outlineWidth: outline, shadow: (try row.optionalInt("shadow") ?? 0) != 0)
+                // An effect this build does not know (written by a newer one) is left off, not an error.
+                stickerStyle = StickerStyle(
+                    outlineWidth: outline, shadow: (try row.optionalInt("shadow") ?? 0) != 0,
+                    effect: try row.optionalText("effect").flatMap(StickerEffect.init(rawValue:)))
             }
             return CollageItem(
                 id: try row.text("id"), content: content,

@@ -128,6 +128,9 @@ enum Schema {
                 ALTER TABLE items_v6 RENAME TO items;
                 CREATE INDEX items_by_ref ON items (kind, ref);
                 """),
+        Migration(
+            name: "v7: a sticker item's effect (comic, puffy, shiny)",
+            sql: "ALTER TABLE items ADD COLUMN effect TEXT; -- StickerEffect's raw value, or NULL"),
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -1,13 +1,18 @@
-/// The white outline and soft shadow of a sticker, applied to pixels in memory: the same
+import CollageCore
+
+/// A sticker's effect, white outline and soft shadow, applied to pixels in memory: the same
 /// effects the renderer gives sticker items, for writing a finished sticker file.
 public enum StickerEffects {
-    /// `image` (RGBA) with a white outline `outlineWidth` pixels wide around its opaque part and
-    /// optionally a soft shadow below it; the result grows by the room they need.
-    public static func apply(to image: Bitmap, outlineWidth: Double, shadow: Bool) throws(RenderError) -> Bitmap {
+    /// `image` (RGBA) with `effect` drawn on it, a white outline `outlineWidth` pixels wide around
+    /// its opaque part and optionally a soft shadow below it; the result grows by the room they need.
+    public static func apply(
+        to image: Bitmap, outlineWidth: Double, shadow: Bool, effect: StickerEffect? = nil
+    ) throws(RenderError) -> Bitmap {
         guard image.channels == 4 else { throw .invalidOptions("a sticker needs an alpha channel") }
         do throws(VipsError) {
             var styled = try VipsImage.fromPixels(
                 image.pixels, width: image.width, height: image.height, bands: 4)
+            if let effect { styled = try StickerLooks.apply(effect, to: styled) }
             if outlineWidth > 0 { styled = try CellEffects.outline(styled, width: outlineWidth).0 }
             if shadow {
                 let sigma = max(2, 0.03 * Double(min(image.width, image.height)))

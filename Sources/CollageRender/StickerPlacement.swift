@@ -14,6 +14,7 @@ enum StickerPlacement {
             var image = fitted
             var offsetX = (width - fitted.width) / 2
             var offsetY = (height - fitted.height) / 2
+            if let effect = style?.effect { image = try StickerLooks.apply(effect, to: image) }
             if let style, style.outlineWidth > 0 {
                 let (outlined, margin) = try CellEffects.outline(image, width: style.outlineWidth * scale)
                 image = outlined

@@ -857,8 +857,16 @@ enum APIRoutes {
         }
         let instance = try number("instance")
         let outline = try number("outline")
+        var effect: String?
+        if let value = body.member("effect"), value != .null {
+            guard case .string(let name) = value else {
+                throw HTTPError(.badRequest, "effect: expected comic, puffy or shiny")
+            }
+            effect = name
+        }
         do throws(Failure) {
-            return try StickerRequest(instance: instance, point: point, outline: outline, shadow: shadow)
+            return try StickerRequest(
+                instance: instance, point: point, outline: outline, shadow: shadow, effect: effect)
         } catch {
             throw error.httpError
         }

@@ -12,6 +12,8 @@ public struct StickerOptions: Hashable, Sendable {
     public var shadow: Bool
     /// Transparent room around the subject, as a fraction of its longer side.
     public var margin: Double
+    /// A look drawn over the sticker (comic, puffy, shiny), if any.
+    public var effect: StickerEffect?
     /// Whether partly transparent edges (hair, fur) take the subject's own colour rather than
     /// keeping some of the old background's (see ``Foreground``).
     public var cleanEdges: Bool
@@ -19,8 +21,9 @@ public struct StickerOptions: Hashable, Sendable {
     /// Options; by default every subject, no outline or shadow, a 3 % margin, clean edges.
     public init(
         selection: SubjectSelection = .all, outlineWidth: Double = 0, shadow: Bool = false, margin: Double = 0.03,
-        cleanEdges: Bool = true
+        effect: StickerEffect? = nil, cleanEdges: Bool = true
     ) {
+        self.effect = effect
         self.cleanEdges = cleanEdges
         self.selection = selection
         self.outlineWidth = outlineWidth
@@ -102,10 +105,10 @@ public enum StickerMaker {
         guard var sticker = Bitmap(width: cropWidth, height: cropHeight, channels: 4, pixels: pixels) else {
             throw .noSubject(path)
         }
-        if options.outlineWidth > 0 || options.shadow {
+        if options.outlineWidth > 0 || options.shadow || options.effect != nil {
             do throws(RenderError) {
                 sticker = try StickerEffects.apply(
-                    to: sticker, outlineWidth: options.outlineWidth, shadow: options.shadow)
+                    to: sticker, outlineWidth: options.outlineWidth, shadow: options.shadow, effect: options.effect)
             } catch {
                 throw .image(error)
             }

@@ -11,7 +11,8 @@ enum StickerCommand: Command {
         name: "sticker",
         abstract: "Lift the subject out of a photo as a transparent sticker",
         usage:
-            "(photo.jpg -o sticker.png | PHOTO-ID [--library DIR]) [--instance N | --at X,Y] [--outline PX] [--shadow]",
+            "(photo.jpg -o sticker.png | PHOTO-ID [--library DIR]) [--instance N | --at X,Y] [--outline PX] [--shadow] "
+            + "[--effect comic|puffy|shiny]",
         options: [
             LibraryAccess.option,
             .value("-o", "FILE", "Where to write the sticker (PNG or WebP, with alpha)"),
@@ -21,6 +22,9 @@ enum StickerCommand: Command {
             .value("--at", "X,Y", "Only the subject under this point of the photo, in pixels"),
             .value("--outline", "PX", "A white outline this many pixels wide"),
             .flag("--shadow", "A soft shadow below the sticker"),
+            .value(
+                "--effect", "NAME",
+                "A look: comic (flat colours, ink lines), puffy (inflated, lit from above), shiny (iridescent)"),
             .flag("--mask-only", "Write the mask (white subject on black, the photo's size) instead"),
             .value("--format", "png|webp", "The output format (default: from the extension)"),
             .flag("--no-refine", "Upsample the model's map without edge refinement"),
@@ -204,7 +208,7 @@ enum StickerCommand: Command {
                 outline: arguments.value("--outline").map { text throws(Failure) in
                     try StickerRequest.number(text, for: "outline")
                 },
-                shadow: arguments.has("--shadow"))
+                shadow: arguments.has("--shadow"), effect: arguments.value("--effect"))
         } catch {
             throw error.cliError
         }

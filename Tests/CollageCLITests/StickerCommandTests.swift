@@ -34,6 +34,22 @@ struct StickerCommandTests {
         #expect(maskImage.width == 900 && maskImage[150, 200][0] == 255 && maskImage[700, 200][0] == 0)
     }
 
+    @Test func anEffectIsDrawnOnTheStickerAndAnUnknownOneIsAUsageError() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = try Self.offCentrePhoto(in: directory)
+        let output = directory.appendingPathComponent("comic.png")
+        let result = try CommandRunner.run(["sticker", photo.path, "-o", output.path, "--effect", "comic"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let sticker = try Bitmap.read(output)
+        // Comic ink runs round the subject: dark pixels where the plain sticker is orange.
+        let row = sticker.height / 2
+        let edge = try #require((0..<sticker.width).first { sticker[$0, row][3] >= 128 })
+        #expect(sticker[edge + 1, row].prefix(3).allSatisfy { $0 < 60 }, "\(sticker[edge + 1, row])")
+        let bad = try CommandRunner.run(["sticker", photo.path, "-o", output.path, "--effect", "glitter"])
+        #expect(bad.status == 64 && bad.stderr.contains("--effect expects comic, puffy, shiny, got \"glitter\""))
+    }
+
     @Test func noSubjectAndMissingModelHaveTheirOwnExitCodes() throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -197,7 +197,7 @@ export class CanvasView {
    */
   drawSticker(item, image, frame, box, media) {
     const style = item.stickerStyle ?? {};
-    const key = [item.content.ref, style.outline ?? 0, !!style.shadow, item.frame.width, item.frame.height].join('|');
+    const key = [item.content.ref, style.outline ?? 0, !!style.shadow, style.effect ?? '', item.frame.width, item.frame.height].join('|');
     this.drawRendered(item, image, frame, key, () => {
       const k = Math.min(box.width / media.width, box.height / media.height);
       Object.assign(image.style, {

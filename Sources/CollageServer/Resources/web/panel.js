@@ -41,6 +41,9 @@ export class Panels {
     this.listen($('outline-input'), 'input', () => { $('outline-value').textContent = `${$('outline-input').value} pt`; });
     this.listen($('outline-input'), 'change', () => this.setStickerStyle({ outline: Number($('outline-input').value) }));
     this.listen($('shadow-input'), 'change', () => this.setStickerStyle({ shadow: $('shadow-input').checked }));
+    for (const button of document.querySelectorAll('#sticker-style .effects button')) {
+      this.listen(button, 'click', () => this.setStickerStyle({ effect: button.dataset.effect || null }));
+    }
     this.listen($('smart-layout'), 'click', () => this.arrange());
     // The next seed of the collage as the saves before left it, so quick presses each shuffle.
     this.listen($('smart-shuffle'), 'click', () => this.arrange((doc) => ({ seed: (doc.collage.arrangement?.seed ?? 0) + 1 })));
@@ -285,6 +288,9 @@ export class Panels {
       $('outline-input').value = sticker.stickerStyle?.outline ?? 0;
       $('outline-value').textContent = `${$('outline-input').value} pt`;
       $('shadow-input').checked = !!sticker.stickerStyle?.shadow;
+      for (const button of document.querySelectorAll('#sticker-style .effects button')) {
+        button.setAttribute('aria-pressed', String((sticker.stickerStyle?.effect ?? '') === button.dataset.effect));
+      }
     }
   }
 

@@ -1,0 +1,133 @@
+import CollageCore
+import CollageRender
+import Foundation
+import Testing
+
+/// The sticker effects, each checked by a property a person would see: Comic's few flat colours
+/// and ink lines, Puffy's lit top and shaded bottom, Shiny's spread of hues.
+@Suite("Rendering: sticker effects")
+struct StickerEffectTests {
+    /// A 240 × 240 sticker: a disc of radius 90 whose colour runs smoothly from orange to teal
+    /// left to right (many colours, one hue family each side), transparent around it.
+    static func sticker() -> Bitmap {
+        var bitmap = Bitmap(width: 240, height: 240, color: [0, 0, 0, 0])
+        for y in 0..<240 {
+            for x in 0..<240 {
+                let (dx, dy) = (Double(x) - 119.5, Double(y) - 119.5)
+                guard dx * dx + dy * dy <= 8100 else { continue }
+                let t = Double(x) / 239
+                let shade = 0.8 + 0.2 * Double(y) / 239
+                bitmap[x, y] = [
+                    UInt8((230 * (1 - t) + 30 * t) * shade), UInt8((140 * (1 - t) + 170 * t) * shade),
+                    UInt8((40 * (1 - t) + 160 * t) * shade), 255,
+                ]
+            }
+        }
+        return bitmap
+    }
+
+    func render(_ effect: StickerEffect?) throws -> Bitmap {
+        let fixtures = try RenderFixtures()
+        try Self.sticker().write(to: fixtures.url("disc.png"), format: .png)
+        var collage = Collage(id: "e", title: "e", created: Date(), canvas: Size(width: 240, height: 240))
+        collage.style.background = .white
+        collage = try collage.applying([
+            .addItem(id: "s", content: .sticker("disc.png"), frame: Rect(x: 0, y: 0, width: 240, height: 240)),
+            .setStickerStyle(id: "s", style: StickerStyle(outlineWidth: 0, shadow: false, effect: effect)),
+        ])
+        return try fixtures.render(collage, "out.png", options: RenderOptions(size: .scale(1), format: .png))
+    }
+
+    /// The pixels well inside the disc (away from its rim).
+    static func inside(_ image: Bitmap, margin: Double = 10) -> [(x: Int, y: Int, rgb: [UInt8])] {
+        var result: [(Int, Int, [UInt8])] = []
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let (dx, dy) = (Double(x) - 119.5, Double(y) - 119.5)
+                if dx * dx + dy * dy <= (90 - margin) * (90 - margin) {
+                    result.append((x, y, Array(image[x, y].prefix(3))))
+                }
+            }
+        }
+        return result
+    }
+
+    @Test func comicHasFewFlatColoursAndInkAllRound() throws {
+        let plain = Set(Self.inside(try render(nil)).map(\.rgb))
+        let comic = try render(.comic)
+        let colours = Set(Self.inside(comic).map(\.rgb))
+        #expect(plain.count > 1_000, "the sticker has many colours of its own: \(plain.count)")
+        #expect(colours.count <= 12, "a comic's flat colours (and its ink): \(colours.count)")
+        // Ink on the rim: dark pixels just inside the disc's edge, all the way round.
+        var inked = 0
+        for step in 0..<36 {
+            let angle = Double(step) * .pi / 18
+            let (x, y) = (Int(119.5 + 88.5 * cos(angle)), Int(119.5 + 88.5 * sin(angle)))
+            if comic[x, y].prefix(3).allSatisfy({ $0 < 60 }) { inked += 1 }
+        }
+        #expect(inked >= 30, "\(inked) of 36 points of the rim are inked")
+    }
+
+    @Test func puffyIsLitFromAboveAndShadedBelow() throws {
+        let plain = try render(nil)
+        let puffy = try render(.puffy)
+        func light(_ image: Bitmap, _ x: Int, _ y: Int) -> Double {
+            let pixel = image[x, y]
+            return 0.299 * Double(pixel[0]) + 0.587 * Double(pixel[1]) + 0.114 * Double(pixel[2])
+        }
+        // Near the top of the disc against near its bottom, compared with the plain sticker.
+        let top = light(puffy, 120, 38) - light(plain, 120, 38)
+        let bottom = light(puffy, 120, 202) - light(plain, 120, 202)
+        #expect(top > bottom + 30, "the top edge is lit (\(top)) and the bottom shaded (\(bottom))")
+        // The middle, flat on top of the dome, keeps about its own light.
+        #expect(abs(light(puffy, 120, 120) - light(plain, 120, 120)) < 60)
+    }
+
+    @Test func shinySpreadsHuesAcrossTheSticker() throws {
+        func hueSpread(_ image: Bitmap) -> Int {
+            var hues = Set<Int>()
+            for pixel in Self.inside(image) {
+                let (r, g, b) = (Double(pixel.rgb[0]), Double(pixel.rgb[1]), Double(pixel.rgb[2]))
+                let high = max(r, g, b)
+                let low = min(r, g, b)
+                guard high - low > 20 else { continue }
+                var hue: Double
+                if high == r {
+                    hue = (g - b) / (high - low)
+                } else if high == g {
+                    hue = 2 + (b - r) / (high - low)
+                } else {
+                    hue = 4 + (r - g) / (high - low)
+                }
+                hue = (hue * 60).truncatingRemainder(dividingBy: 360)
+                if hue < 0 { hue += 360 }
+                hues.insert(Int(hue / 30))
+            }
+            return hues.count
+        }
+        let plain = hueSpread(try render(nil))
+        let shiny = hueSpread(try render(.shiny))
+        #expect(shiny >= plain + 4, "hues in twelve 30° sectors: \(plain) plain, \(shiny) shiny")
+    }
+
+    @Test func anEffectIsPartOfTheDocument() throws {
+        var collage = Collage(id: "d", title: "d", created: Date(), canvas: Size(width: 400, height: 400))
+        collage = try collage.applying([
+            .addItem(id: "s", content: .sticker("s.png"), frame: nil),
+            .setStickerStyle(id: "s", style: StickerStyle(outlineWidth: 4, shadow: true, effect: .puffy)),
+        ])
+        let data = CollageDocument.encode(collage)
+        #expect(try CollageDocument.decode(data) == collage)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""effect" : "puffy""#) || text.contains(#""effect": "puffy""#), "\(text)")
+        let wrong = text.replacingOccurrences(of: "puffy", with: "glitter")
+        do {
+            _ = try CollageDocument.decode(Data(wrong.utf8))
+            Issue.record("an unknown effect was accepted")
+        } catch {
+            #expect(
+                error.description.contains(
+                    #"items[0].stickerStyle.effect: expected one of "comic", "puffy", "shiny", got "glitter""#))
+        }
+    }
+}
