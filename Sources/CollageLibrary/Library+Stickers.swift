@@ -89,6 +89,18 @@ extension Library {
             .appendingPathComponent("\(photoID)-\(key).png")
     }
 
+    /// Whether a photo's subjects were found ahead of a lift by any model: `true` when a refined
+    /// mask is cached, `false` when the model found none, `nil` when it was not analysed yet.
+    public func subjectsFound(photoID: String) -> Bool? {
+        let folder = maskCacheFile(photoID: photoID, key: "").deletingLastPathComponent()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        if names.contains(where: { $0.hasPrefix("\(photoID)-") && $0.hasSuffix("-r.png") }) { return true }
+        let none = try? database.read { connection throws(LibraryError) in
+            try connection.exists("SELECT 1 FROM photo_subjects WHERE photo_id = ? AND focus_x IS NULL", [photoID])
+        }
+        return none == true ? false : nil
+    }
+
     /// The cached subject focus of a photo for a model, if it was computed before.
     public func cachedFocus(photoID: String, model: String) throws(LibraryError) -> CachedFocus? {
         try database.read { connection throws(LibraryError) in

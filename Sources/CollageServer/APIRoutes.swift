@@ -744,7 +744,17 @@ enum APIRoutes {
 
     static func listPhotos(_ app: CollageApp) throws(HTTPError) -> HTTPResponse {
         let photos = try library { () throws(LibraryError) in try app.library.photos() }
-        return .json(.array(photos.map(photoJSON)))
+        return .json(
+            .array(
+                photos.map { photo in
+                    var json = photoJSON(photo)
+                    // Whether a lift answers at once: "ready", "none" (no subject) or "pending".
+                    if let readiness = app.analyser?.readiness(of: photo), case .object(var members) = json {
+                        members["subject"] = .string(readiness.rawValue)
+                        json = .object(members)
+                    }
+                    return json
+                }))
     }
 
     static func photoJSON(_ photo: PhotoRecord) -> JSONValue {
@@ -786,6 +796,7 @@ enum APIRoutes {
         var photos: [JSONValue] = []
         // The files are on disk already; decoding them is the expensive part, and takes its turn.
         let outcomes = try app.imports.run { () throws(HTTPError) in PhotoImport.importAll(named, into: app.library) }
+        app.analyser?.wake()
         for (file, outcome) in zip(named, outcomes) {
             switch outcome {
             case .imported(let result):

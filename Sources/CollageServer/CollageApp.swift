@@ -21,6 +21,8 @@ public final class CollageApp: Sendable {
     /// The user's licence, read afresh for every request that needs it: a key added on the
     /// command line or in another tab unlocks this editor at once.
     let licences: LicenceStore
+    /// Finds the photos' subjects in the background, when asked to (``startAnalysingPhotos()``).
+    let analyser: SubjectAnalyser?
 
     /// An app over `library`.
     /// - Parameters:
@@ -38,7 +40,16 @@ public final class CollageApp: Sendable {
         self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
         self.web = WebResources()
         self.version = version
+        self.analyser = model.map { SubjectAnalyser(library: library, model: $0) }
     }
+
+    /// Starts finding the subjects of the library's photos in the background, lowest priority,
+    /// one at a time, beginning with those imported first and going on with every upload, so
+    /// lifts answer at once. Without a model it does nothing.
+    public func startAnalysingPhotos() { analyser?.start() }
+
+    /// Stops the background analysis after the photo under way.
+    public func stopAnalysingPhotos() { analyser?.stop() }
 
     /// Every API route; the same table answers requests and writes the OpenAPI document.
     static let router = Router(routes: APIRoutes.all)

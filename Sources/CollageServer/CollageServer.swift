@@ -23,9 +23,11 @@ public final class CollageServer: Sendable {
     /// - Parameters:
     ///   - allowRemote: needed to bind anything but a loopback address.
     ///   - licences: where the user's licence is kept.
+    ///   - analysesPhotos: find the photos' subjects in the background (see
+    ///     ``CollageApp/startAnalysingPhotos()``).
     public init(
         library: Library, model: SubjectModel?, host: String = "127.0.0.1", port: Int = 8080, allowRemote: Bool = false,
-        licences: LicenceStore = .standard()
+        licences: LicenceStore = .standard(), analysesPhotos: Bool = true
     ) throws(ServerError) {
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
         guard loopback || allowRemote else { throw .remoteNotAllowed(host) }
@@ -45,10 +47,14 @@ public final class CollageServer: Sendable {
         hosts.insert((bindHost.contains(":") ? "[\(bindHost)]" : bindHost) + ":\(boundPort)")
         app = CollageApp(library: library, model: model, allowedHosts: hosts, licences: licences)
         holder.set(app)
+        if analysesPhotos { app.startAnalysingPhotos() }
     }
 
     /// Stops accepting connections and waits for the requests in flight.
-    public func stop() { server.stop() }
+    public func stop() {
+        app.stopAnalysingPhotos()
+        server.stop()
+    }
 }
 
 /// Lets the server start before the app (which needs the bound port) exists.

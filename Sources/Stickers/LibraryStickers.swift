@@ -59,7 +59,7 @@ extension SubjectModel {
     ) throws(StickerError)
         -> SubjectMask
     {
-        let cache = library.maskCacheFile(photoID: photo.id, key: "\(sha256.prefix(12))-\(refine ? "r" : "b")")
+        let cache = library.maskCacheFile(photoID: photo.id, key: refine ? maskKey : "\(sha256.prefix(12))-b")
         if let cached = try? Bitmap.read(cache), cached.width == image.width, cached.height == image.height {
             let alpha =
                 cached.channels == 1

@@ -4,6 +4,7 @@ import CollageLibrary
 import CollageRender
 import Dispatch
 import Foundation
+import Stickers
 import Synchronization
 
 /// `collage import`: photos into the library, many at once, in parallel.
@@ -11,13 +12,19 @@ enum ImportCommand: Command {
     static let spec = CommandSpec(
         name: "import",
         abstract: "Import photos (files, folders, or a list on stdin) into the library",
-        usage: "[--library DIR] [--json] (file | folder | -)…",
-        options: [LibraryAccess.option, .flag("--json", "Print one result per file as JSON")],
+        usage: "[--library DIR] [--json] [--no-analyse] (file | folder | -)…",
+        options: [
+            LibraryAccess.option, .flag("--json", "Print one result per file as JSON"),
+            .flag("--no-analyse", "Do not find the photos' subjects now (the editor finds them in the background)"),
+        ],
         discussion: """
             Folders are searched recursively for \(extensions.sorted().joined(separator: ", ")) files;
             '-' reads one path per line from standard input. The same bytes imported twice are one
             photo. Photos are imported in parallel, with a progress bar on a terminal. A file that
             fails does not stop the others: failures are listed at the end, and the exit code is 65.
+            Then, when the subject model is installed, each new photo's subjects are found and kept,
+            one photo at a time, so a lift in the editor answers at once ('collage photos' shows
+            which are ready); stopping it loses nothing, and the editor finishes the rest.
             """,
         positionals: 1...Int.max
     )
@@ -34,10 +41,30 @@ enum ImportCommand: Command {
         let outcomes = PhotoImport.importAll(files, into: library) { progress.advance() }
         progress.finish()
         report(files: files, outcomes: outcomes, json: arguments.has("--json"))
+        if !arguments.has("--no-analyse") {
+            let photos = outcomes.compactMap { outcome -> PhotoRecord? in
+                if case .imported(let result) = outcome { result.photo } else { nil }
+            }
+            analyse(photos, in: library)
+        }
         let failures = outcomes.filter { if case .failed = $0 { true } else { false } }.count
         if failures > 0 {
             throw .data("\(failures) of \(files.count) file\(files.count == 1 ? "" : "s") could not be imported")
         }
+    }
+
+    /// Finds the subjects of `photos` with the installed model, if there is one; a photo that
+    /// cannot be analysed is left for a lift to report.
+    static func analyse(_ photos: [PhotoRecord], in library: Library) {
+        guard !photos.isEmpty, let model = try? SubjectModel(path: SubjectModel.defaultPath()) else { return }
+        let pending = photos.filter { model.readiness(of: $0, in: library) == .pending }
+        guard !pending.isEmpty else { return }
+        let progress = Progress(total: pending.count, interactive: terminalIsInteractive(STDERR_FILENO))
+        for photo in pending {
+            _ = try? model.analyse(photo, in: library)
+            progress.advance()
+        }
+        progress.finish()
     }
 
     static func collectFiles(_ inputs: [String]) throws(CLIError) -> [URL] {

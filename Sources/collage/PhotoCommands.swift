@@ -7,7 +7,12 @@ import Foundation
 enum PhotosCommand: Command {
     static let spec = CommandSpec(
         name: "photos", abstract: "List the library's photos, newest import first",
-        usage: "[--library DIR] [--json]", options: [LibraryAccess.option, .flag("--json", "Print JSON")])
+        usage: "[--library DIR] [--json]", options: [LibraryAccess.option, .flag("--json", "Print JSON")],
+        discussion: """
+            LIFT says whether a lift answers at once: "ready" when the photo's subjects were found
+            ahead of time (by 'collage import' or the editor in the background), "no subject" when
+            none was found, "-" while the photo waits its turn.
+            """)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         let library = try LibraryAccess.open(arguments)
@@ -17,7 +22,10 @@ enum PhotosCommand: Command {
                 .array(
                     photos.map {
                         RecordJSON.adding(
-                            ["file": .string(library.originalFile(of: $0).path)], to: RecordJSON.photo($0))
+                            [
+                                "file": .string(library.originalFile(of: $0).path),
+                                "subject": .string(subjectColumn(library.subjectsFound(photoID: $0.id), json: true)),
+                            ], to: RecordJSON.photo($0))
                     }))
             return
         }
@@ -27,13 +35,22 @@ enum PhotosCommand: Command {
         }
         Output.print(
             Output.table(
-                [["ID", "SIZE", "FORMAT", "IMPORTED", "NAME"]]
+                [["ID", "SIZE", "FORMAT", "IMPORTED", "LIFT", "NAME"]]
                     + photos.map {
                         [
                             String($0.id.prefix(12)), "\($0.width)×\($0.height)", $0.format, displayDate($0.importedAt),
-                            $0.originalName,
+                            subjectColumn(library.subjectsFound(photoID: $0.id), json: false), $0.originalName,
                         ]
                     }))
+    }
+
+    /// Whether a lift answers at once: "ready", "none" (no subject found) or "pending" ("-").
+    static func subjectColumn(_ found: Bool?, json: Bool) -> String {
+        switch found {
+        case true?: "ready"
+        case false?: json ? "none" : "no subject"
+        case nil: json ? "pending" : "-"
+        }
     }
 }
 
@@ -41,7 +58,12 @@ enum PhotosCommand: Command {
 enum CleanUpCommand: Command {
     static let spec = CommandSpec(
         name: "gc", abstract: "Remove photos no collage uses, and leftover files; say how much was freed",
-        usage: "[--library DIR] [--json]", options: [LibraryAccess.option, .flag("--json", "Print JSON")])
+        usage: "[--library DIR] [--json]", options: [LibraryAccess.option, .flag("--json", "Print JSON")],
+        discussion: """
+            LIFT says whether a lift answers at once: "ready" when the photo's subjects were found
+            ahead of time (by 'collage import' or the editor in the background), "no subject" when
+            none was found, "-" while the photo waits its turn.
+            """)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         let library = try LibraryAccess.open(arguments)

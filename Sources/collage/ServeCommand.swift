@@ -18,6 +18,7 @@ enum ServeCommand: Command {
                 "Allow a non-loopback --host (the editor has no accounts: anyone who can reach it can edit)"),
             .flag("--open", "Open the editor in the default browser"),
             .value("--model", "PATH", "The subject model for stickers and smart crops"),
+            .flag("--no-analyse", "Do not find the photos' subjects in the background (lifts then run the model)"),
         ],
         discussion: """
             Prints the editor's address, then serves until Ctrl-C, which lets requests in flight
@@ -43,7 +44,8 @@ enum ServeCommand: Command {
         let server: CollageServer
         do {
             server = try CollageServer(
-                library: library, model: model, host: host, port: port, allowRemote: arguments.has("--allow-remote"))
+                library: library, model: model, host: host, port: port, allowRemote: arguments.has("--allow-remote"),
+                analysesPhotos: !arguments.has("--no-analyse"))
         } catch {
             throw error.cliError
         }

@@ -50,6 +50,26 @@ struct StickerCommandTests {
         #expect(bad.status == 64 && bad.stderr.contains("--effect expects comic, puffy, shiny, got \"glitter\""))
     }
 
+    @Test func importFindsSubjectsAheadUnlessToldNotToAndPhotosSaysWhichAreReady() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = directory.appendingPathComponent("library").path
+        let photo = try Self.offCentrePhoto(in: directory)
+        let plain = directory.appendingPathComponent("plain.png")
+        try Bitmap(width: 300, height: 200, color: [128, 128, 128]).write(to: plain, format: .png)
+        #expect(try CommandRunner.run(["import", photo.path, plain.path, "--library", library]).status == 0)
+        let listed = try CommandRunner.run(["photos", "--library", library])
+        let rows = listed.stdout.split(separator: "\n")
+        #expect(rows.first?.contains("LIFT") == true)
+        #expect(rows.contains { $0.contains("off centre.png") && $0.contains("ready") }, "\(listed.stdout)")
+        #expect(rows.contains { $0.contains("plain.png") && $0.contains("no subject") }, "\(listed.stdout)")
+        let later = directory.appendingPathComponent("later.png")
+        try Bitmap(width: 320, height: 200, color: [20, 90, 200]).write(to: later, format: .png)
+        #expect(try CommandRunner.run(["import", "--no-analyse", later.path, "--library", library]).status == 0)
+        let json = try CommandRunner.run(["photos", "--json", "--library", library])
+        #expect(json.stdout.contains(#""subject":"pending""#) || json.stdout.contains(#""subject": "pending""#))
+    }
+
     @Test func noSubjectAndMissingModelHaveTheirOwnExitCodes() throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -104,6 +104,7 @@ export class Panels {
       button.dataset.photo = photo.id;
       button.setAttribute('aria-label', `Add ${photo.name}`);
       button.title = photo.name;
+      if (photo.subject) button.dataset.subject = photo.subject;
       const image = document.createElement('img');
       image.src = photo.thumbnail;
       image.alt = '';
@@ -117,6 +118,32 @@ export class Panels {
       entry.append(button);
       return entry;
     }));
+    this.showSubjectsFound(photos);
+  }
+
+  /**
+   * The server finds the photos' subjects in the background: the tray marks the photos whose
+   * lift will answer at once, says how many are still to do, and looks again until none are.
+   */
+  showSubjectsFound(photos) {
+    clearTimeout(this.subjectsTimer);
+    const pending = photos.filter((photo) => photo.subject === 'pending').length;
+    $('tray-subjects').hidden = pending === 0;
+    $('tray-subjects').textContent = `Getting ${pending} photo${pending === 1 ? '' : 's'} ready to lift…`;
+    for (const photo of photos) {
+      const button = $('photo-tray').querySelector(`button[data-photo="${CSS.escape(photo.id)}"]`);
+      if (!button || !photo.subject) continue;
+      button.dataset.subject = photo.subject;
+      button.title = photo.subject === 'ready' ? `${photo.name} · ready to lift` : photo.name;
+    }
+    if (!pending || this.closed) return;
+    this.subjectsTimer = setTimeout(async () => {
+      try {
+        if (!this.closed) this.showSubjectsFound(await api.photos());
+      } catch {
+        // The next upload looks again.
+      }
+    }, 3000);
   }
 
   /**

@@ -1,0 +1,69 @@
+import CollageLibrary
+import Foundation
+import Stickers
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Finds the subjects of the library's photos in the background, one photo at a time on a
+/// thread of the lowest priority, so that "Lift subject" answers at once for any photo it has
+/// seen. What it has done is the masks it caches, so a restart picks up where it stopped; it
+/// never holds a lock an edit or an export needs (the model's own lock is shared with lifts,
+/// which wait for at most one photo).
+final class SubjectAnalyser: Sendable {
+    private let library: Library
+    private let model: SubjectModel
+    /// Whether there may be photos to look at; set by uploads, cleared when none are left.
+    private let wanted = Mutex(true)
+    private let running = Mutex(true)
+    private let signal = DispatchSemaphore(value: 0)
+    /// The photo being analysed now, if any.
+    private let current = Mutex<String?>(nil)
+
+    init(library: Library, model: SubjectModel) {
+        self.library = library
+        self.model = model
+    }
+
+    /// Starts the background thread.
+    func start() {
+        Thread.detachNewThread { [self] in
+            // The lowest priority, for this thread alone: on Linux, who = 0 names the calling
+            // thread, each thread having its own nice value.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+            while running.withLock({ $0 }) {
+                guard wanted.withLock({ $0 }) else {
+                    _ = signal.wait(timeout: .now() + 30)
+                    continue
+                }
+                guard let photo = model.pendingPhotos(in: library).first else {
+                    wanted.withLock { $0 = false }
+                    continue
+                }
+                current.withLock { $0 = photo.id }
+                // A photo that cannot be read or analysed is left for a lift to report.
+                if (try? model.analyse(photo, in: library)) == nil {
+                    try? library.storeFocus(.noSubject, photoID: photo.id, model: model.sha256)
+                }
+                current.withLock { $0 = nil }
+            }
+        }
+    }
+
+    /// New photos arrived: look for them.
+    func wake() {
+        wanted.withLock { $0 = true }
+        signal.signal()
+    }
+
+    /// Stops after the photo under way.
+    func stop() {
+        running.withLock { $0 = false }
+        signal.signal()
+    }
+
+    /// Whether `photo` is ready to lift, has no subject, or waits.
+    func readiness(of photo: PhotoRecord) -> SubjectReadiness { model.readiness(of: photo, in: library) }
+}

@@ -1,0 +1,59 @@
+import CollageCore
+import CollageLibrary
+import CollageRender
+import Foundation
+
+/// Whether a library photo's subjects are ready to lift at once.
+public enum SubjectReadiness: String, Sendable {
+    /// Its mask is cached: a lift runs no inference.
+    case ready
+    /// The model found no subject in it.
+    case noSubject = "none"
+    /// Not analysed yet.
+    case pending
+}
+
+extension SubjectModel {
+    /// The cache key of this model's refined masks (see ``cachedMask(of:photo:in:refine:)``).
+    var maskKey: String { "\(sha256.prefix(12))-r" }
+
+    /// Whether `photo`'s subjects are ready to lift with this model.
+    public func readiness(of photo: PhotoRecord, in library: Library) -> SubjectReadiness {
+        if FileManager.default.fileExists(atPath: library.maskCacheFile(photoID: photo.id, key: maskKey).path) {
+            return .ready
+        }
+        if case .noSubject? = try? library.cachedFocus(photoID: photo.id, model: sha256) { return .noSubject }
+        return .pending
+    }
+
+    /// Finds `photo`'s subjects ahead of a lift and caches its mask (or that it has none), so
+    /// "Lift subject" answers without running the model.
+    /// - Returns: the photo's readiness afterwards.
+    /// - Throws: ``StickerError`` when the photo cannot be read or the model fails.
+    @discardableResult
+    public func analyse(_ photo: PhotoRecord, in library: Library) throws(StickerError) -> SubjectReadiness {
+        let current = readiness(of: photo, in: library)
+        guard current == .pending else { return current }
+        let image: Bitmap
+        do throws(RenderError) {
+            image = try Bitmap.read(library.originalFile(of: photo))
+        } catch {
+            throw .image(error)
+        }
+        do {
+            _ = try cachedMask(of: image, photo: photo, in: library, refine: true)
+            return .ready
+        } catch {
+            guard case .noSubject = error else { throw error }
+            // Remembered, so the photo is not analysed again on every start.
+            try? library.storeFocus(.noSubject, photoID: photo.id, model: sha256)
+            return .noSubject
+        }
+    }
+
+    /// The library's photos not yet analysed with this model, oldest first.
+    public func pendingPhotos(in library: Library) -> [PhotoRecord] {
+        let photos = (try? library.photos()) ?? []
+        return photos.filter { readiness(of: $0, in: library) == .pending }.sorted { $0.importedAt < $1.importedAt }
+    }
+}

@@ -1,0 +1,43 @@
+import CollageCore
+import CollageLibrary
+import CollageRender
+import CollageTestSupport
+import Foundation
+import Stickers
+import Testing
+
+@testable import CollageServer
+
+/// The editor's background analysis: uploaded photos become ready to lift without a request.
+@Suite("Subjects found in the background", .serialized)
+struct AnalysisAPITests {
+    @Test func uploadedPhotosBecomeReadyAndTheListSaysSo() throws {
+        guard let model = try? SubjectModel() else {
+            Issue.record("the subject model is not installed (scripts/fetch-model)")
+            return
+        }
+        let client = try AppClient(model: model)
+        client.app.startAnalysingPhotos()
+        defer { client.app.stopAnalysingPhotos() }
+        var disc = Bitmap(width: 320, height: 240, color: [236, 234, 228])
+        for y in 0..<240 {
+            for x in 0..<320 where pow(Double(x) - 160, 2) / 6400 + pow(Double(y) - 120, 2) / 4900 <= 1 {
+                disc[x, y] = [30, 90, 200]
+            }
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("disc-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try disc.write(to: file, format: .png)
+        let uploaded = try client.upload([("disc.png", try Data(contentsOf: file))])
+        #expect(uploaded.status == 201 || uploaded.status == 200, "\(uploaded.text)")
+        var subject: String?
+        for _ in 0..<300 {
+            subject = try client.send("GET", "/api/photos").json[0]["subject"].string
+            if subject != "pending" { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(subject == "ready")
+        let photo = try #require(try client.library.photos().first)
+        #expect(model.readiness(of: photo, in: client.library) == .ready)
+    }
+}
