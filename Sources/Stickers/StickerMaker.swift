@@ -58,6 +58,14 @@ public enum StickerMaker {
     public static func sticker(
         from image: Bitmap, mask: SubjectMask, options: StickerOptions, path: String = "the photo"
     ) throws(StickerError) -> Bitmap {
+        try cutOut(from: image, mask: mask, options: options, path: path).sticker
+    }
+
+    /// The sticker, and where its top-left corner lies in the photo, in the photo's pixels
+    /// (negative when an outline or shadow reaches past the photo's edge).
+    public static func cutOut(
+        from image: Bitmap, mask: SubjectMask, options: StickerOptions, path: String = "the photo"
+    ) throws(StickerError) -> (sticker: Bitmap, x: Int, y: Int) {
         try options.validate()
         let chosen = try mask.select(options.selection, path: path)
         // The box holds every pixel the mask keeps, soft edges included: none is cut by its side.
@@ -113,7 +121,9 @@ public enum StickerMaker {
                 throw .image(error)
             }
         }
-        return sticker
+        // The outline and shadow grow the image by the same room on every side.
+        let grown = (sticker.width - cropWidth) / 2
+        return (sticker, left - grown, top - grown)
     }
 
     /// The mask alone, as a one-channel image the size of the photo.

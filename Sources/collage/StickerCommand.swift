@@ -28,6 +28,7 @@ enum StickerCommand: Command {
             .flag("--mask-only", "Write the mask (white subject on black, the photo's size) instead"),
             .value("--format", "png|webp", "The output format (default: from the extension)"),
             .flag("--no-refine", "Upsample the model's map without edge refinement"),
+            .flag("--raw-edges", "Keep the photo's own colours where the edge is see-through (no foreground estimation)"),
             .value("--model", "PATH", "The U²-Net-p model (default: $COLLAGE_MODEL, else ~/.cache/collage/models)"),
             .flag("--json", "Print what was written as JSON"),
         ],
@@ -88,20 +89,24 @@ enum StickerCommand: Command {
         } catch {
             throw error.cliError
         }
-        let options: StickerOptions
+        var options: StickerOptions
         do {
             options = try request.options(photoWidth: image.width, height: image.height)
         } catch {
             throw error.cliError
         }
+        options.cleanEdges = !arguments.has("--raw-edges")
         let result: Bitmap
+        var origin = (x: 0, y: 0)
         do throws(StickerError) {
             let mask = try model.mask(
                 of: image, options: MaskOptions(refine: !arguments.has("--no-refine")), path: photo.path)
-            result =
-                arguments.has("--mask-only")
-                ? try StickerMaker.maskImage(mask, options: options, path: photo.path)
-                : try StickerMaker.sticker(from: image, mask: mask, options: options, path: photo.path)
+            if arguments.has("--mask-only") {
+                result = try StickerMaker.maskImage(mask, options: options, path: photo.path)
+            } else {
+                let cut = try StickerMaker.cutOut(from: image, mask: mask, options: options, path: photo.path)
+                (result, origin) = (cut.sticker, (cut.x, cut.y))
+            }
         } catch {
             throw error.cliError
         }
@@ -115,6 +120,8 @@ enum StickerCommand: Command {
                 .object([
                     "file": .string(output.path), "width": .number(Double(result.width)),
                     "height": .number(Double(result.height)), "format": .string(format.rawValue),
+                    // Where the sticker's top-left lies in the photo, so it can be put back in place.
+                    "x": .number(Double(origin.x)), "y": .number(Double(origin.y)),
                 ]))
         } else {
             Output.print("Wrote \(output.path) (\(result.width) × \(result.height) \(format.rawValue.uppercased()))")
@@ -140,16 +147,19 @@ enum StickerCommand: Command {
             let started = Date()
             do {
                 let image = try Bitmap.read(photo)
-                let options = try request.options(photoWidth: image.width, height: image.height)
+                var options = try request.options(photoWidth: image.width, height: image.height)
+                options.cleanEdges = !arguments.has("--raw-edges")
                 let mask = try model.mask(
                     of: image, options: MaskOptions(refine: !arguments.has("--no-refine")), path: photo.path)
-                let sticker = try StickerMaker.sticker(from: image, mask: mask, options: options, path: photo.path)
+                let (sticker, x, y) = try StickerMaker.cutOut(
+                    from: image, mask: mask, options: options, path: photo.path)
                 try sticker.write(to: output, format: .png)
                 let milliseconds = Date().timeIntervalSince(started) * 1000
                 results.append(
                     .object([
                         "photo": .string(photo.path), "file": .string(output.path),
                         "width": .number(Double(sticker.width)), "height": .number(Double(sticker.height)),
+                        "x": .number(Double(x)), "y": .number(Double(y)),
                         "milliseconds": .number((milliseconds * 10).rounded() / 10),
                     ]))
                 if !arguments.has("--json") {

@@ -1,5 +1,6 @@
 import CollageCore
 import CollageRender
+import CollageTestSupport
 import Foundation
 import Testing
 
@@ -26,6 +27,11 @@ struct StickerCommandTests {
         let result = try CommandRunner.run(["sticker", photo.path, "-o", output.path, "--outline", "6", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let sticker = try Bitmap.read(output)
+        // Where the sticker came from: the disc's left edge is at x = 80, less the margin and outline.
+        let report = JSONBox(Data(result.stdout.utf8))
+        let x = try #require(report["x"].number)
+        #expect(x > 40 && x < 80, "\(x)")
+        #expect(try CommandRunner.run(["sticker", photo.path, "-o", output.path, "--raw-edges"]).status == 0)
         #expect(sticker.channels == 4 && sticker.width < 300)
         #expect(sticker[0, 0][3] == 0 && sticker[sticker.width / 2, sticker.height / 2] == [230, 110, 20, 255])
         let mask = directory.appendingPathComponent("mask.png")
