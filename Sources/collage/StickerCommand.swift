@@ -28,7 +28,8 @@ enum StickerCommand: Command {
             .flag("--mask-only", "Write the mask (white subject on black, the photo's size) instead"),
             .value("--format", "png|webp", "The output format (default: from the extension)"),
             .flag("--no-refine", "Upsample the model's map without edge refinement"),
-            .flag("--raw-edges", "Keep the photo's own colours where the edge is see-through (no foreground estimation)"),
+            .flag(
+                "--raw-edges", "Keep the photo's own colours where the edge is see-through (no foreground estimation)"),
             .value("--model", "PATH", "The U²-Net-p model (default: $COLLAGE_MODEL, else ~/.cache/collage/models)"),
             .flag("--json", "Print what was written as JSON"),
         ],
