@@ -170,3 +170,23 @@ def test_bad_text_from_the_api_is_refused_and_the_page_keeps_working(page):
     page.keyboard.type("Still fine")
     page.keyboard.press("Escape")
     wait_for_words(page, "Still fine")
+
+
+def test_a_click_beside_a_short_caption_reaches_the_photo_below(page):
+    new_collage(page, "Reach", layout="grid2x2")
+    add_photos(page, ["coffee.png", "chelsea.png", "rocket.jpg", "horse.png"])
+    cid = collage_id(page)
+    edit(page, cid, [{"op": "addItem", "id": "cap", "content": {"type": "text", "text": "Hi", "size": 60, "align": "left"},
+                      "frame": {"x": 40, "y": 200, "width": 1100, "height": 80}}])
+    reopen(page)
+    drawn_text(page)
+    canvas = page.locator("[data-role=canvas]").bounding_box()
+    scale = canvas["width"] / api(page, f"/api/collages/{cid}")["collage"]["canvas"]["width"]
+    # Far right in the caption's frame, where there are no words: the photo there is selected.
+    page.mouse.click(canvas["x"] + 1000 * scale, canvas["y"] + 240 * scale)
+    selected = page.locator(".item.selected")
+    expect(selected).to_have_count(1)
+    assert "photo" in selected.get_attribute("class")
+    # On the words, the caption is.
+    page.mouse.click(canvas["x"] + 70 * scale, canvas["y"] + 240 * scale)
+    expect(page.locator(".item.text.selected")).to_have_count(1)

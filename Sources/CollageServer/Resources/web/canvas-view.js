@@ -5,6 +5,15 @@ import { sourceRect } from './geometry.js';
 import { textCSS } from './text.js';
 import { $ } from './ui.js';
 
+const measuring = document.createElement('canvas').getContext('2d');
+
+/** The width, in points, of a text's longest line as the browser's fonts set it (for hit-testing). */
+function wordsWidth(block) {
+  measuring.font = `${block.italic ? 'italic ' : ''}${block.weight ?? 400} ${block.size}px "${block.font}", sans-serif`;
+  const spacing = (block.letterSpacing ?? 0) * block.size;
+  return Math.max(...block.text.split('\n').map((line) => measuring.measureText(line).width + spacing * [...line].length), 1);
+}
+
 /** Methods of the editor (mixed into `Editor`); `this` is the editor. */
 export class CanvasView {
   /** Canvas points to CSS pixels: the canvas fills the stage, with room for the handles. */
@@ -174,6 +183,17 @@ export class CanvasView {
    * written in the browser's fonts, in its look, so a new text never shows as nothing.
    */
   drawText(item, image, clip, frame, scale) {
+    // Only the words take the pointer: a click beside a short caption, in its wide frame, reaches
+    // the photo below. (Once selected, the selection box moves it from anywhere in its frame.)
+    const hit = document.createElement('div');
+    hit.className = 'words';
+    const words = wordsWidth(item.content) * scale;
+    const inset = (item.content.background?.padding ?? 0) * scale;
+    const width = Math.min(frame.width * scale, words + 2 * inset);
+    const room = frame.width * scale - width;
+    const left = { left: 0, center: room / 2, right: room }[item.content.align ?? 'center'] ?? room / 2;
+    Object.assign(hit.style, { left: `${left}px`, width: `${width}px` });
+    clip.append(hit);
     const placeholder = () => {
       const words = document.createElement('div');
       words.className = 'text-fallback';
