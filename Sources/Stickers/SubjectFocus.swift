@@ -7,11 +7,14 @@ import Foundation
 public struct SubjectFocusSource<Base: PhotoSource>: PhotoSource {
     let base: Base
     let model: SubjectModel
+    let cache: FocusCache?
 
-    /// Wraps `base`, finding each photo's subject with `model`.
-    public init(_ base: Base, model: SubjectModel) {
+    /// Wraps `base`, finding each photo's subject with `model`, and keeping what it finds in
+    /// `cache` (when given) so the same photo costs no inference next time.
+    public init(_ base: Base, model: SubjectModel, cache: FocusCache? = nil) {
         self.base = base
         self.model = model
+        self.cache = cache
     }
 
     /// The file, as the base source resolves it.
@@ -19,7 +22,15 @@ public struct SubjectFocusSource<Base: PhotoSource>: PhotoSource {
 
     /// The subject's centre of mass, when the photo has a subject; else the base source's answer.
     public func automaticFocus(for content: ItemContent, file: URL) -> Point? {
-        model.focusPoint(ofFile: file) ?? base.automaticFocus(for: content, file: file)
+        guard let cache, let data = try? Data(contentsOf: file, options: .mappedIfSafe) else {
+            return model.focusPoint(ofFile: file) ?? base.automaticFocus(for: content, file: file)
+        }
+        if let known = cache.focus(ofPhoto: data, model: model.sha256) {
+            return known ?? base.automaticFocus(for: content, file: file)
+        }
+        let found = model.focusPoint(ofFile: file)
+        cache.store(found, ofPhoto: data, model: model.sha256)
+        return found ?? base.automaticFocus(for: content, file: file)
     }
 }
 

@@ -78,7 +78,8 @@ func renderAndReport(
     _ collage: Collage, photos: some PhotoSource, model: SubjectModel?, output: OutputArguments, json: Bool
 ) throws(CLIError) {
     if let model {
-        try renderAndReport(collage, photos: SubjectFocusSource(photos, model: model), output: output, json: json)
+        try renderAndReport(
+            collage, photos: SubjectFocusSource(photos, model: model, cache: .standard()), output: output, json: json)
     } else {
         try renderAndReport(collage, photos: photos, output: output, json: json)
     }

@@ -2,6 +2,7 @@ import CollageCore
 import CollageRender
 import CollageTestSupport
 import Foundation
+import Stickers
 import Testing
 
 @Suite("collage sticker and smart crops", .serialized)
@@ -74,6 +75,32 @@ struct StickerCommandTests {
         #expect(try CommandRunner.run(["import", "--no-analyse", later.path, "--library", library]).status == 0)
         let json = try CommandRunner.run(["photos", "--json", "--library", library])
         #expect(json.stdout.contains(#""subject":"pending""#) || json.stdout.contains(#""subject": "pending""#))
+    }
+
+    @Test func makeRemembersEachPhotosSubjectForTheNextTime() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = try Self.offCentrePhoto(in: directory)
+        let cache = directory.appendingPathComponent("cache")
+        let environment = [
+            "XDG_CACHE_HOME": cache.path,
+            "COLLAGE_MODEL": ProcessInfo.processInfo.environment["COLLAGE_MODEL"] ?? SubjectModel.defaultPath().path,
+        ]
+        func make(_ name: String) throws -> Bitmap {
+            let output = directory.appendingPathComponent(name)
+            let result = try CommandRunner.run(
+                ["make", "--layout", "sideBySide", "--smart-crop", photo.path, photo.path, "-o", output.path],
+                environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try Bitmap.read(output)
+        }
+        let first = try make("first.png")
+        let entries = try FileManager.default.contentsOfDirectory(
+            atPath: cache.appendingPathComponent("collage/focus").path)
+        #expect(entries.count == 1, "one photo, one entry: \(entries)")
+        // The second time reads the focus back, and crops the same.
+        let second = try make("second.png")
+        #expect(first.pixels == second.pixels)
     }
 
     @Test func noSubjectAndMissingModelHaveTheirOwnExitCodes() throws {
