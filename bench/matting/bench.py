@@ -27,7 +27,7 @@ from PIL import Image, ImageDraw, ImageFilter
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 WORK = os.path.join(ROOT, ".build", "bench-matting")
-COLLAGE = os.path.join(ROOT, ".build", "release", "collage")
+COLLAGE = os.environ.get("COLLAGE_BINARY") or os.path.join(ROOT, ".build", "release", "collage")
 SAMPLES = os.path.join(ROOT, "samples")
 SIZE = (800, 600)
 SUPERSAMPLE = 4
