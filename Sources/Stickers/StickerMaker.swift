@@ -18,10 +18,10 @@ public struct StickerOptions: Hashable, Sendable {
     /// keeping some of the old background's (see ``Foreground``).
     public var cleanEdges: Bool
 
-    /// Options; by default every subject, no outline or shadow, a 3 % margin, clean edges.
+    /// Options; by default every subject, no outline or shadow, a 3 % margin, the photo's own edge colours.
     public init(
         selection: SubjectSelection = .all, outlineWidth: Double = 0, shadow: Bool = false, margin: Double = 0.03,
-        effect: StickerEffect? = nil, cleanEdges: Bool = true
+        effect: StickerEffect? = nil, cleanEdges: Bool = false
     ) {
         self.effect = effect
         self.cleanEdges = cleanEdges

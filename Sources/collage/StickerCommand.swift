@@ -29,7 +29,7 @@ enum StickerCommand: Command {
             .value("--format", "png|webp", "The output format (default: from the extension)"),
             .flag("--no-refine", "Upsample the model's map without edge refinement"),
             .flag(
-                "--raw-edges", "Keep the photo's own colours where the edge is see-through (no foreground estimation)"),
+                "--clean-edges", "Estimate the subject's own colours where the edge is see-through (see the README)"),
             .value("--model", "PATH", "The U²-Net-p model (default: $COLLAGE_MODEL, else ~/.cache/collage/models)"),
             .flag("--json", "Print what was written as JSON"),
         ],
@@ -96,7 +96,7 @@ enum StickerCommand: Command {
         } catch {
             throw error.cliError
         }
-        options.cleanEdges = !arguments.has("--raw-edges")
+        options.cleanEdges = arguments.has("--clean-edges")
         let result: Bitmap
         var origin = (x: 0, y: 0)
         do throws(StickerError) {
@@ -149,7 +149,7 @@ enum StickerCommand: Command {
             do {
                 let image = try Bitmap.read(photo)
                 var options = try request.options(photoWidth: image.width, height: image.height)
-                options.cleanEdges = !arguments.has("--raw-edges")
+                options.cleanEdges = arguments.has("--clean-edges")
                 let mask = try model.mask(
                     of: image, options: MaskOptions(refine: !arguments.has("--no-refine")), path: photo.path)
                 let (sticker, x, y) = try StickerMaker.cutOut(

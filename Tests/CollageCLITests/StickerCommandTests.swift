@@ -32,7 +32,7 @@ struct StickerCommandTests {
         let report = JSONBox(Data(result.stdout.utf8))
         let x = try #require(report["x"].number)
         #expect(x > 40 && x < 80, "\(x)")
-        #expect(try CommandRunner.run(["sticker", photo.path, "-o", output.path, "--raw-edges"]).status == 0)
+        #expect(try CommandRunner.run(["sticker", photo.path, "-o", output.path, "--clean-edges"]).status == 0)
         #expect(sticker.channels == 4 && sticker.width < 300)
         #expect(sticker[0, 0][3] == 0 && sticker[sticker.width / 2, sticker.height / 2] == [230, 110, 20, 255])
         let mask = directory.appendingPathComponent("mask.png")

@@ -75,9 +75,10 @@ struct ForegroundTests {
         for index in alpha.indices where alpha[index] < 6 { alpha[index] = 0 }
         let mask = try SubjectMask(alpha: alpha, width: Self.width, height: Self.height)
         let photo = try #require(Bitmap(width: Self.width, height: Self.height, channels: 3, pixels: scene.photo))
-        let clean = try StickerMaker.sticker(from: photo, mask: mask, options: StickerOptions(margin: 0))
+        let clean = try StickerMaker.sticker(
+            from: photo, mask: mask, options: StickerOptions(margin: 0, cleanEdges: true))
         let raw = try StickerMaker.sticker(
-            from: photo, mask: mask, options: StickerOptions(margin: 0, cleanEdges: false))
+            from: photo, mask: mask, options: StickerOptions(margin: 0))
         func greenness(_ sticker: Bitmap) -> Double {
             var total = 0.0
             var count = 0

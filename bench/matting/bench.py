@@ -107,7 +107,7 @@ def placed(path, x, y):
 
 def ours(paths, raw):
     out = os.path.join(WORK, "ours-raw" if raw else "ours")
-    command = [COLLAGE, "sticker", "--json", "--output-dir", out, *paths] + (["--raw-edges"] if raw else [])
+    command = [COLLAGE, "sticker", "--json", "--output-dir", out, *paths] + ([] if raw else ["--clean-edges"])
     result = subprocess.run(command, capture_output=True, check=True)
     entries = json.loads(result.stdout)
     images = [placed(entry["file"], int(entry["x"]), int(entry["y"])) for entry in entries]
@@ -137,8 +137,8 @@ def main():
         scenes.append((alpha, foreground))
         paths.append(path)
     methods = {
-        "collage sticker": ours(paths, raw=False),
-        "collage sticker --raw-edges": ours(paths, raw=True),
+        "collage sticker": ours(paths, raw=True),
+        "collage sticker --clean-edges": ours(paths, raw=False),
         "rembg (u2netp)": rembg(paths, matting=False),
         "rembg --alpha-matting": rembg(paths, matting=True),
     }
@@ -150,12 +150,12 @@ def main():
         sad, gradient, colour, fringe = table.mean(axis=0)
         results[name] = (sad, gradient, colour, fringe, milliseconds)
         print(f"{name:30} {sad:8.1f} {gradient:9.2f} {colour:12.2f} {fringe:8.2f} {milliseconds:9.0f}")
-    ours_scores = results["collage sticker"]
+    ours_scores = results["collage sticker --clean-edges"]
     matting = results["rembg --alpha-matting"]
     print(f"\nours / rembg --alpha-matting: SAD {ours_scores[0] / matting[0]:.2f}, gradient "
           f"{ours_scores[1] / matting[1]:.2f}, edge colour {ours_scores[2] / matting[2]:.2f}, "
           f"fringe {ours_scores[3] / matting[3]:.2f}, time {ours_scores[4] / matting[4]:.2f}")
-    # A zoomed look at one edge over blue: truth, rembg with alpha matting, ours raw, ours cleaned.
+    # A zoomed look at one edge over blue: truth, rembg with alpha matting, ours, ours cleaned.
     alpha, foreground = scenes[0]
     ys, xs = np.nonzero((alpha > 0.05) & (alpha < 0.95))
     cy, cx = int(np.median(ys)), int(xs.max()) - 40
@@ -165,14 +165,14 @@ def main():
         return (a * rgba[..., :3] + (1 - a) * BLUE).astype(np.uint8)
     truth = (alpha[..., None] * foreground + (1 - alpha[..., None]) * BLUE).astype(np.uint8)
     tiles = [truth, over_blue(methods["rembg --alpha-matting"][0][0]),
-             over_blue(methods["collage sticker --raw-edges"][0][0]), over_blue(methods["collage sticker"][0][0])]
+             over_blue(methods["collage sticker"][0][0]), over_blue(methods["collage sticker --clean-edges"][0][0])]
     strip = Image.new("RGB", (4 * 360 + 30, 270), (255, 255, 255))
     for index, tile in enumerate(tiles):
         crop = Image.fromarray(tile).crop(box).resize((360, 270), Image.NEAREST)
         strip.paste(crop, (index * 370, 0))
     target = os.path.join(ROOT, "docs", "images", "matting-edges.png")
     strip.save(target)
-    print(f"wrote {os.path.relpath(target, ROOT)}: truth | rembg --alpha-matting | ours --raw-edges | ours")
+    print(f"wrote {os.path.relpath(target, ROOT)}: truth | rembg --alpha-matting | ours | ours --clean-edges")
 
 
 if __name__ == "__main__":

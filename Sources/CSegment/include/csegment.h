@@ -43,8 +43,9 @@ int csegment_components(const unsigned char *mask, int width, int height, int th
 /// glass), so the old background does not show through when the sticker is put on a new one.
 /// `rgb` is the photo (3 bytes a pixel), `alpha` its mask; writes 3 bytes a pixel to
 /// `foreground`: the photo's own colour where the mask is opaque, the estimate elsewhere.
-/// Blur-fusion (Forte and Pitié, 2021): a wide pass on a reduced copy, then a narrow one at full
-/// size in bands of rows, so memory stays bounded. 0 on success.
+/// Blur-fusion (Forte and Pitié, 2021): a wide and a narrow pass on a copy at most 1,024
+/// pixels long give the smoothed colours; the photo's detail is put back at full size.
+/// 0 on success.
 int csegment_foreground(const unsigned char *rgb, const unsigned char *alpha, int width, int height,
                         unsigned char *foreground, char *error, size_t error_size);
 
