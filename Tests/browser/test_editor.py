@@ -603,12 +603,13 @@ def test_photos_a_layout_has_no_slot_for_are_stacked_in_front(page):
         assert abs(cx - centre[0]) < doc["canvas"]["width"] * 0.1 and abs(cy - centre[1]) < doc["canvas"]["height"] * 0.1
 
 
-def test_a_sticker_with_outline_and_shadow_is_the_export(page):
-    """The sticker's outline and shadow on screen are the renderer's pixels, not a CSS glow."""
+def collage_with_a_lifted_sticker(page, title):
+    """A side-by-side collage of the coffee and the rocket, and a sticker lifted from the coffee
+    (not yet placed); skips when the subject model is not installed. Returns (id, sticker)."""
     session = api(page, "/api/session")
     if not session["stickers"]:
         pytest.skip("the subject model is not installed (scripts/fetch-model)")
-    new_collage(page, title="Sticker", layout="sideBySide")
+    new_collage(page, title=title, layout="sideBySide")
     add_photos(page, ["coffee.png", "rocket.jpg"])
     cid = collage_id(page)
     doc = api(page, f"/api/collages/{cid}")["collage"]
@@ -617,7 +618,12 @@ def test_a_sticker_with_outline_and_shadow_is_the_export(page):
         f"{base}/api/photos/{doc['items'][0]['content']['ref']}/stickers", data=json.dumps({"at": {"x": 0.45, "y": 0.4}}),
         headers={"Content-Type": "application/json", "X-Collage-Token": session["token"]})
     assert lifted.ok, lifted.text()
-    sticker = lifted.json()
+    return cid, lifted.json()
+
+
+def test_a_sticker_with_outline_and_shadow_is_the_export(page):
+    """The sticker's outline and shadow on screen are the renderer's pixels, not a CSS glow."""
+    cid, sticker = collage_with_a_lifted_sticker(page, "Sticker")
     edit(page, cid, [
         {"op": "setStyle", "style": {"background": "#3b6ea5", "spacing": 10, "padding": 10, "cornerRadius": 0}},
         {"op": "addItem", "id": "s1", "content": {"type": "sticker", "ref": sticker["id"]},
