@@ -14,10 +14,7 @@ public struct FocusCache: Sendable {
 
     /// The cache under the user's cache folder, as `environment` names it.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> FocusCache {
-        let cache =
-            environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
-            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".cache")
-        return FocusCache(folder: cache.appendingPathComponent("collage/focus"))
+        FocusCache(folder: SubjectModel.cacheFolder(environment: environment).appendingPathComponent("focus"))
     }
 
     /// A cache in `folder`.

@@ -30,10 +30,15 @@ public final class SubjectModel: @unchecked Sendable {
     /// `$COLLAGE_MODEL`, else `$XDG_CACHE_HOME/collage/models/u2netp.onnx`, else under `~/.cache`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let explicit = environment["COLLAGE_MODEL"], !explicit.isEmpty { return URL(fileURLWithPath: explicit) }
+        return cacheFolder(environment: environment).appendingPathComponent("models/u2netp.onnx")
+    }
+
+    /// Collage's folder in the user's cache: `$XDG_CACHE_HOME/collage`, else `~/.cache/collage`.
+    static func cacheFolder(environment: [String: String]) -> URL {
         let cache =
             environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
             ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".cache")
-        return cache.appendingPathComponent("collage/models/u2netp.onnx")
+        return cache.appendingPathComponent("collage")
     }
 
     /// Loads the model after checking the file is the expected one.

@@ -47,7 +47,7 @@ export function textCSS(block, scale, fonts = fontList ?? []) {
   };
   if (block.background) {
     const { color, opacity, cornerRadius } = block.background;
-    const [r, g, b] = [1, 3, 5].map((index) => parseInt(color.slice(index, index + 2), 16));
+    const [r, g, b] = channels(color);
     css.backgroundColor = `rgba(${r}, ${g}, ${b}, ${opacity})`;
     css.borderRadius = `${cornerRadius * scale}px`;
   }
@@ -63,9 +63,14 @@ export function textCSS(block, scale, fonts = fontList ?? []) {
   return css;
 }
 
+/** The red, green and blue of a `#rrggbb…` colour, 0–255 each. */
+function channels(color) {
+  return [1, 3, 5].map((index) => parseInt(color.slice(index, index + 2), 16));
+}
+
 /** White or near-black, whichever sets off words of `color` (#rrggbb…). */
 function contrasting(color) {
-  const [r, g, b] = [1, 3, 5].map((index) => parseInt(color.slice(index, index + 2), 16));
+  const [r, g, b] = channels(color);
   return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? '#1f1f1f' : '#ffffff';
 }
 
