@@ -9,6 +9,7 @@
 #include <opencv2/imgproc.hpp>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 // The loader in the Stickers module calls these through the interface's pointer types.
 static_assert(std::is_same<decltype(&csegment_load), csegment_load_fn>::value, "csegment_load");
@@ -17,7 +18,7 @@ static_assert(std::is_same<decltype(&csegment_output_name), csegment_output_name
 static_assert(std::is_same<decltype(&csegment_predict), csegment_predict_fn>::value, "csegment_predict");
 static_assert(std::is_same<decltype(&csegment_upsample), csegment_upsample_fn>::value, "csegment_upsample");
 static_assert(std::is_same<decltype(&csegment_components), csegment_components_fn>::value, "csegment_components");
-static_assert(std::is_same<decltype(&csegment_foreground), csegment_foreground_fn>::value, "csegment_foreground");
+static_assert(std::is_same<decltype(&csegment_matte), csegment_matte_fn>::value, "csegment_matte");
 
 struct CSegmentModel {
     cv::dnn::Net net;
@@ -226,86 +227,188 @@ extern "C" int csegment_components(const unsigned char *mask, int width, int hei
     });
 }
 
-// One blur-fusion step: from the image, its alpha and the current foreground and background
-// estimates (all float, 0...1), the smoothed foreground and background (weighted means around
-// each pixel) and the next foreground they give.
-static void blur_fusion(const cv::Mat &image, const cv::Mat &alpha, const cv::Mat &foreground,
-                        const cv::Mat &background, int radius, cv::Mat &meanForeground, cv::Mat &meanBackground,
-                        cv::Mat &nextForeground) {
-    cv::Size window(2 * radius + 1, 2 * radius + 1);
-    auto box = [&](const cv::Mat &m) {
-        cv::Mat o;
-        cv::boxFilter(m, o, CV_32F, window, cv::Point(-1, -1), true, cv::BORDER_REPLICATE);
-        return o;
-    };
-    auto three = [](const cv::Mat &m) {
-        cv::Mat o;
-        cv::cvtColor(m, o, cv::COLOR_GRAY2RGB);
-        return o;
-    };
-    cv::Mat inverse = 1.0f - alpha;
-    // Means weighted by the square of each side's share: a pixel that is mostly subject says more
-    // about the subject's colour than one that is half background.
-    cv::Mat foreWeight = alpha.mul(alpha), backWeight = inverse.mul(inverse);
-    meanForeground = box(foreground.mul(three(foreWeight))) / (three(box(foreWeight)) + 1e-5f);
-    meanBackground = box(background.mul(three(backWeight))) / (three(box(backWeight)) + 1e-5f);
-    // The foreground that, mixed by alpha with the smoothed background, gives the image back.
-    cv::Mat alpha3 = three(alpha), inverse3 = three(inverse);
-    cv::Mat residual = image - alpha3.mul(meanForeground) - inverse3.mul(meanBackground);
-    nextForeground = meanForeground + alpha3.mul(residual);
-    cv::min(cv::max(nextForeground, 0.0f), 1.0f, nextForeground);
+static cv::Mat three_channels(const cv::Mat &plane) {
+    cv::Mat out;
+    cv::cvtColor(plane, out, cv::COLOR_GRAY2RGB);
+    return out;
 }
 
-extern "C" int csegment_foreground(const unsigned char *rgb, const unsigned char *alpha, int width, int height,
-                                   unsigned char *foreground, char *error, size_t error_size) {
+// A value between pixels of `plane` (float, `channels` deep), for pixel (x, y) of an image
+// `scale` times larger, by bilinear interpolation.
+static inline void sample_between(const cv::Mat &plane, int channels, float scaleX, float scaleY, int x, int y,
+                                  float *out) {
+    float u = std::max(0.0f, (x + 0.5f) * scaleX - 0.5f), v = std::max(0.0f, (y + 0.5f) * scaleY - 0.5f);
+    int x0 = std::min(int(u), plane.cols - 1), y0 = std::min(int(v), plane.rows - 1);
+    int x1 = std::min(x0 + 1, plane.cols - 1), y1 = std::min(y0 + 1, plane.rows - 1);
+    float fx = u - x0, fy = v - y0;
+    const float *p00 = plane.ptr<float>(y0) + channels * x0, *p01 = plane.ptr<float>(y0) + channels * x1,
+                *p10 = plane.ptr<float>(y1) + channels * x0, *p11 = plane.ptr<float>(y1) + channels * x1;
+    for (int c = 0; c < channels; c++)
+        out[c] = (p00[c] * (1 - fx) + p01[c] * fx) * (1 - fy) + (p10[c] * (1 - fx) + p11[c] * fx) * fy;
+}
+
+// The weighted mean colour around each pixel (normalised convolution), taken at the smallest
+// of the scales where enough weighted pixels lie near: close to the subject the mean follows the
+// nearby colours, deep in the edge band it reaches as far as it must. Each scale blurs a copy
+// reduced in step with its blur (each made from the last), so the widest costs no more than the
+// narrowest. Only the pixels in `needed` get a mean (the rest stay 0), read from the reduced
+// copies between their pixels, and the scales stop once they all have one.
+static cv::Mat local_mean(const cv::Mat &image, const cv::Mat &weight, double unit, const cv::Mat &needed) {
+    cv::Mat values = image.mul(three_channels(weight)), weights = weight.clone();
+    cv::Mat mean(image.size(), CV_32FC3, cv::Scalar::all(0));
+    cv::Mat found(image.size(), CV_32F, cv::Scalar(0));
+    // From 5 pixels per 1,000 across, doubling until every pixel needed has found enough weight
+    // (or the blur spans the whole image: a side with no pixel at all keeps a mean of 0).
+    double widest = std::max(image.cols, image.rows);
+    int reduction = 1;
+    for (double sigma = std::max(1.0, 5 * unit);; sigma *= 2) {
+        // Blurs of two pixels or more at the reduced size are smooth enough to read between.
+        int factor = std::max(1, int(sigma / 2));
+        if (factor > reduction) {
+            cv::Size reduced(std::max(1, image.cols / factor), std::max(1, image.rows / factor));
+            cv::resize(values, values, reduced, 0, 0, cv::INTER_AREA);
+            cv::resize(weights, weights, reduced, 0, 0, cv::INTER_AREA);
+            reduction = factor;
+        }
+        // Three sigmas each side: wider windows only add weight from far away.
+        double blur = sigma / reduction;
+        int side = 2 * int(3 * blur) + 1;
+        cv::Mat blurredValues, blurredWeights;
+        cv::GaussianBlur(values, blurredValues, cv::Size(side, side), blur, 0, cv::BORDER_REPLICATE);
+        cv::GaussianBlur(weights, blurredWeights, cv::Size(side, side), blur, 0, cv::BORDER_REPLICATE);
+        float scaleX = float(values.cols) / image.cols, scaleY = float(values.rows) / image.rows;
+        bool complete = true;
+        for (int y = 0; y < image.rows; y++) {
+            const unsigned char *n = needed.ptr<unsigned char>(y);
+            cv::Vec3f *m = mean.ptr<cv::Vec3f>(y);
+            float *f = found.ptr<float>(y);
+            for (int x = 0; x < image.cols; x++) {
+                if (!n[x] || f[x] >= 0.999f) continue;
+                float v[3], w;
+                sample_between(blurredValues, 3, scaleX, scaleY, x, y, v);
+                sample_between(blurredWeights, 1, scaleX, scaleY, x, y, &w);
+                // A twentieth of the window's weight is enough to trust its mean.
+                float take = std::min(1.0f, w * 20) * (1 - f[x]);
+                m[x] += cv::Vec3f(v[0], v[1], v[2]) * (take / (w + 1e-6f));
+                f[x] += take;
+                complete = complete && f[x] >= 0.999f;
+            }
+        }
+        if (complete || sigma > widest) break;
+    }
+    for (int y = 0; y < image.rows; y++) {
+        cv::Vec3f *m = mean.ptr<cv::Vec3f>(y);
+        const float *f = found.ptr<float>(y);
+        for (int x = 0; x < image.cols; x++) m[x] /= std::max(f[x], 1e-6f);
+    }
+    return mean;
+}
+
+// Where a pixel lies between the subject's colour F and the background's B (its projection on
+// the line from B to F), and how much that is worth: little when the two colours are near.
+struct Projection {
+    float alpha, confidence;
+};
+static inline Projection project(const float *image, const float *foreground, const float *background) {
+    float along = 0, apart = 0;
+    for (int c = 0; c < 3; c++) {
+        float d = foreground[c] - background[c];
+        along += (image[c] - background[c]) * d;
+        apart += d * d;
+    }
+    float alpha = std::min(1.0f, std::max(0.0f, along / (apart + 1e-4f)));
+    // Colours 0.14 apart (0.02 squared) get half a say; the model's alpha has the rest.
+    return {alpha, apart / (apart + 0.02f)};
+}
+
+extern "C" int csegment_matte(const unsigned char *rgb, unsigned char *alpha, int width, int height,
+                              unsigned char *foreground, char *error, size_t error_size) {
     return guarded(error, error_size, [&]() {
         cv::Mat image8(height, width, CV_8UC3, const_cast<unsigned char *>(rgb));
-        cv::Mat alpha8(height, width, CV_8U, const_cast<unsigned char *>(alpha));
+        cv::Mat alpha8(height, width, CV_8U, alpha);
         cv::Mat out(height, width, CV_8UC3, foreground);
         image8.copyTo(out);
-        // The means are smooth, so both passes run on a copy at most 1,024 pixels long (at 512 the
-        // fringe of old background came back); only the last step, which puts the photo's own
-        // detail back, runs at full size, pixel by pixel.
+        // The colours on either side are smooth, so they are found on a copy at most 1,024
+        // pixels long; only the alpha and colour of each edge pixel are computed at full size.
         cv::Size work = working_size(width, height, 1024);
-        double size = std::max(work.width, work.height) / 1000.0;
-        cv::Mat smallImage, smallAlpha;
-        cv::resize(image8, smallImage, work, 0, 0, cv::INTER_AREA);
-        cv::resize(alpha8, smallAlpha, work, 0, 0, cv::INTER_AREA);
-        smallImage.convertTo(smallImage, CV_32FC3, 1.0 / 255.0);
-        smallAlpha.convertTo(smallAlpha, CV_32F, 1.0 / 255.0);
-        // Radii per 1,000 pixels across. The authors chose 90 and 6; a wider first pass (150)
-        // measured a third less edge colour error on long strands fading over a tenth of the
-        // image (Tests/StickersTests/ForegroundTests), and cannot blur what is opaque.
-        int wide = std::max(3, int(150 * size + 0.5));
-        int narrow = std::max(2, int(6 * size + 0.5));
-        cv::Mat meanForeground, meanBackground, estimate;
-        blur_fusion(smallImage, smallAlpha, smallImage, smallImage, wide, meanForeground, meanBackground, estimate);
-        // The second pass starts from the first's estimates (copies: its outputs are reassigned).
-        cv::Mat coarseForeground = estimate.clone(), coarseBackground = meanBackground.clone();
-        blur_fusion(smallImage, smallAlpha, coarseForeground, coarseBackground, narrow, meanForeground,
-                    meanBackground, estimate);
-        cv::Mat foreground8, background8;
-        meanForeground.convertTo(foreground8, CV_8UC3, 255.0);
-        meanBackground.convertTo(background8, CV_8UC3, 255.0);
-        if (work != cv::Size(width, height)) {
-            cv::resize(foreground8, foreground8, cv::Size(width, height), 0, 0, cv::INTER_LINEAR);
-            cv::resize(background8, background8, cv::Size(width, height), 0, 0, cv::INTER_LINEAR);
+        double unit = std::max(work.width, work.height) / 1000.0;
+        cv::Mat image, mask;
+        cv::resize(image8, image, work, 0, 0, cv::INTER_AREA);
+        cv::resize(alpha8, mask, work, 0, 0, cv::INTER_AREA);
+        image.convertTo(image, CV_32FC3, 1.0 / 255.0);
+        mask.convertTo(mask, CV_32F, 1.0 / 255.0);
+        // What the model is sure of: the subject (eroded a little, where its edge is least sure)
+        // and the background. The rest is the edge band, where the alpha is found again.
+        cv::Mat subject = mask >= 0.95f, background = mask <= 0.03f;
+        int erosion = std::max(1, int(2 * unit + 0.5));
+        cv::erode(subject, subject,
+                  cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * erosion + 1, 2 * erosion + 1)));
+        // The band, and a pixel around it for reading the means between pixels at full size.
+        cv::Mat band = ~(subject | background);
+        cv::dilate(band, band, cv::Mat(), cv::Point(-1, -1), 2);
+        cv::Mat subjectWeight, backgroundWeight;
+        subject.convertTo(subjectWeight, CV_32F, 1.0 / 255.0);
+        background.convertTo(backgroundWeight, CV_32F, 1.0 / 255.0);
+        cv::Mat subjectColour = local_mean(image, subjectWeight, unit, band);
+        cv::Mat backgroundColour = local_mean(image, backgroundWeight, unit, band);
+        // Two more looks at the background: band pixels that are clearly background (the gaps
+        // between strands) join its mean, weighted by the fourth power of their share, so it
+        // follows the background where it shows through. The subject's colour stays the mean of
+        // what is surely subject: band pixels that are mostly subject still hold some background,
+        // and taking them in pulled the subject's colour towards it.
+        for (int look = 0; look < 2; look++) {
+            cv::Mat backgroundMore = backgroundWeight.clone();
+            for (int y = 0; y < work.height; y++) {
+                const float *i = image.ptr<float>(y), *f = subjectColour.ptr<float>(y),
+                            *b = backgroundColour.ptr<float>(y);
+                const unsigned char *s = subject.ptr<unsigned char>(y), *g = background.ptr<unsigned char>(y);
+                float *w = backgroundMore.ptr<float>(y);
+                for (int x = 0; x < work.width; x++) {
+                    if (s[x] || g[x]) continue;
+                    Projection p = project(i + 3 * x, f + 3 * x, b + 3 * x);
+                    float away = (1 - p.alpha) * (1 - p.alpha);
+                    w[x] = away * away * p.confidence;
+                }
+            }
+            backgroundColour = local_mean(image, backgroundMore, unit, band);
         }
-        // F = mean F + a (I - a mean F - (1 - a) mean B), where the alpha is partial.
+        cv::Mat sure = subject;
+        if (work != cv::Size(width, height))
+            cv::resize(subject, sure, cv::Size(width, height), 0, 0, cv::INTER_NEAREST);
+        // The means are read at full size between their pixels rather than from full-size
+        // copies (two float planes of 3 channels would be 290 MB at 12 MP).
+        float scaleX = float(work.width) / width, scaleY = float(work.height) / height;
+        // Each band pixel at full size: its alpha is the projection, mixed with the model's by how
+        // far apart the two colours are; its colour is what, mixed by that alpha with the
+        // background, gives the photo back (the subject's mean where too little of it shows).
         cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
             for (int y = rows.start; y < rows.end; y++) {
-                const unsigned char *a = alpha8.ptr<unsigned char>(y);
-                const unsigned char *i = image8.ptr<unsigned char>(y);
-                const unsigned char *f = foreground8.ptr<unsigned char>(y);
-                const unsigned char *b = background8.ptr<unsigned char>(y);
+                unsigned char *a = alpha8.ptr<unsigned char>(y);
+                const unsigned char *i8 = image8.ptr<unsigned char>(y), *s8 = sure.ptr<unsigned char>(y);
                 unsigned char *o = out.ptr<unsigned char>(y);
                 for (int x = 0; x < width; x++) {
-                    if (a[x] == 0 || a[x] == 255) continue;
-                    float share = a[x] * (1.0f / 255.0f);
+                    if (a[x] <= 7) {
+                        a[x] = 0;
+                        continue;
+                    }
+                    if (s8[x]) {
+                        a[x] = 255;
+                        continue;
+                    }
+                    float i[3], f[3], b[3];
+                    for (int c = 0; c < 3; c++) i[c] = i8[3 * x + c] * (1.0f / 255.0f);
+                    sample_between(subjectColour, 3, scaleX, scaleY, x, y, f);
+                    sample_between(backgroundColour, 3, scaleX, scaleY, x, y, b);
+                    Projection p = project(i, f, b);
+                    float model = a[x] * (1.0f / 255.0f);
+                    float share = p.confidence * p.alpha + (1 - p.confidence) * model;
+                    a[x] = (unsigned char)(share * 255 + 0.5f);
+                    float own = std::min(1.0f, std::max(0.0f, (share - 0.02f) / 0.1f));
                     for (int c = 0; c < 3; c++) {
-                        int k = 3 * x + c;
-                        float value = f[k] + share * (i[k] - share * f[k] - (1 - share) * b[k]);
-                        o[k] = value <= 0 ? 0 : value >= 255 ? 255 : (unsigned char)(value + 0.5f);
+                        float recovered = b[c] + (i[c] - b[c]) / std::max(share, 0.02f);
+                        recovered = std::min(1.0f, std::max(0.0f, recovered));
+                        float value = own * recovered + (1 - own) * f[c];
+                        o[3 * x + c] = (unsigned char)(value * 255 + 0.5f);
                     }
                 }
             }

@@ -832,6 +832,7 @@ enum APIRoutes {
         guard app.model != nil else {
             throw HTTPError(.unavailable, "the subject model is not installed; run scripts/fetch-model and restart")
         }
+        let started = ContinuousClock.now
         let record = try app.lifts.run { () throws(HTTPError) in
             // A lift that waited its turn for a client that has gone is not worth starting.
             if request.isClientGone() { throw HTTPError(.badRequest, "the client closed the connection") }
@@ -841,9 +842,15 @@ enum APIRoutes {
                 throw error.httpError
             }
         }
-        return .json(
+        var response = HTTPResponse.json(
             RecordJSON.adding(["image": .string("/api/stickers/\(record.id)/image")], to: RecordJSON.sticker(record)),
             status: .created)
+        // The lift's own time, waiting for its turn included (browsers' network panels show it;
+        // bench/sticker reads it).
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        response.headers["Server-Timing"] = "lift;dur=\(String(format: "%.1f", milliseconds))"
+        return response
     }
 
     /// The body's fields, checked by CollageKit as the command line's flags are; a field of the

@@ -42,7 +42,7 @@ extension SubjectModel {
             photo.id, sha256, refine ? "refined" : "bilinear", options.selection.key, "\(options.outlineWidth)",
             "\(options.shadow)", "\(options.margin)",
             // Stickers made before edges were cleaned (or kept whole) are made again, not reused.
-            options.cleanEdges ? "edges2" : "raw2", options.effect?.rawValue ?? "plain",
+            options.cleanEdges ? "edges3" : "raw2", options.effect?.rawValue ?? "plain",
         ].joined(separator: "|")
         do throws(LibraryError) {
             return try library.saveSticker(

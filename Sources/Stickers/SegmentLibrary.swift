@@ -35,7 +35,7 @@ struct SegmentLibrary: @unchecked Sendable {
     let predict: csegment_predict_fn
     let upsample: csegment_upsample_fn
     let components: csegment_components_fn
-    let foreground: csegment_foreground_fn
+    let matte: csegment_matte_fn
 
     /// The library, or why it cannot be used; opened once per process.
     static let shared: Result<SegmentLibrary, StickerError> = open()
@@ -68,7 +68,7 @@ struct SegmentLibrary: @unchecked Sendable {
                 let predict = symbol("csegment_predict", as: csegment_predict_fn.self),
                 let upsample = symbol("csegment_upsample", as: csegment_upsample_fn.self),
                 let components = symbol("csegment_components", as: csegment_components_fn.self),
-                let foreground = symbol("csegment_foreground", as: csegment_foreground_fn.self)
+                let matte = symbol("csegment_matte", as: csegment_matte_fn.self)
             else {
                 problems.append("\(path) lacks the csegment functions (a different build?)")
                 continue
@@ -76,7 +76,7 @@ struct SegmentLibrary: @unchecked Sendable {
             return .success(
                 SegmentLibrary(
                     load: load, free: free, outputName: outputName, predict: predict, upsample: upsample,
-                    components: components, foreground: foreground))
+                    components: components, matte: matte))
         }
         return .failure(.engineMissing(problems.joined(separator: "; ")))
     }

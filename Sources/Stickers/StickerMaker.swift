@@ -14,8 +14,8 @@ public struct StickerOptions: Hashable, Sendable {
     public var margin: Double
     /// A look drawn over the sticker (comic, puffy, shiny), if any.
     public var effect: StickerEffect?
-    /// Whether partly transparent edges (hair, fur) take the subject's own colour rather than
-    /// keeping some of the old background's (see ``Foreground``).
+    /// Whether the edge band's alpha and colours are found again from the photo, so that strands
+    /// of hair and fur are sharp and keep none of the old background (see ``EdgeMatte``).
     public var cleanEdges: Bool
 
     /// Options; by default every subject, no outline or shadow, a 3 % margin, the photo's own edge colours.
@@ -98,9 +98,11 @@ public enum StickerMaker {
                 }
             }
         }
-        let colours =
-            options.cleanEdges
-            ? try Foreground.estimate(rgb: cropRGB, alpha: cropAlpha, width: cropWidth, height: cropHeight) : cropRGB
+        var colours = cropRGB
+        if options.cleanEdges {
+            (cropAlpha, colours) = try EdgeMatte.refine(
+                rgb: cropRGB, alpha: cropAlpha, width: cropWidth, height: cropHeight)
+        }
         // Fully transparent pixels keep no colour: nothing shows it, and runs of zeros make the
         // PNG smaller and faster to write.
         var pixels = [UInt8](repeating: 0, count: cropWidth * cropHeight * 4)

@@ -29,7 +29,9 @@ enum StickerCommand: Command {
             .value("--format", "png|webp", "The output format (default: from the extension)"),
             .flag("--no-refine", "Upsample the model's map without edge refinement"),
             .flag(
-                "--clean-edges", "Estimate the subject's own colours where the edge is see-through (see the README)"),
+                "--clean-edges",
+                "Find strands of hair and fur again from the photo, without the old background's colour (see the README)"
+            ),
             .value("--model", "PATH", "The U²-Net-p model (default: $COLLAGE_MODEL, else ~/.cache/collage/models)"),
             .flag("--json", "Print what was written as JSON"),
         ],

@@ -235,6 +235,9 @@ struct APITests {
         let subjectID = try #require(subject.json["photos"][0]["id"].string)
         let lifted = try withModel.json("POST", "/api/photos/\(subjectID)/stickers", #"{"at": {"x": 0.5, "y": 0.5}}"#)
         #expect(lifted.status == 201, "\(lifted.text)")
+        // The lift says how long it took the server (a browser's network panel shows it).
+        let timing = try #require(lifted.headers["server-timing"])
+        #expect(timing.hasPrefix("lift;dur=") && Double(timing.dropFirst("lift;dur=".count)).map { $0 > 0 } == true)
         let image = try withModel.send("GET", try #require(lifted.json["image"].string))
         #expect(image.status == 200 && image.headers["content-type"] == "image/png")
         let missed = try withModel.json("POST", "/api/photos/\(subjectID)/stickers", #"{"at": {"x": 0.02, "y": 0.02}}"#)

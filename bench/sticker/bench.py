@@ -2,9 +2,14 @@
 
 Per photo with a warm model (both load the model once and process a batch), and whole process
 from the command line, at the photos' own size, 1.5 MP and 12 MP. Prints medians, peak RSS
-and ratios ours/rembg. Run through bench/sticker/run."""
+and ratios ours/rembg. Then the editor's "Lift subject": the server's own time for a lift
+(its Server-Timing header) once the photos' subjects were found in the background, against a
+lift that runs the model when asked. Run through bench/sticker/run."""
 import json
 import os
+import re
+import shutil
+import urllib.request
 import statistics
 import subprocess
 import sys
@@ -81,7 +86,56 @@ def compare(label, side):
     print(f"  peak RSS (batch)           ours {ours_batch_rss:7.0f} MB   rembg {rembg_batch_rss:7.0f} MB")
 
 
+def lift_times(label, side, analysed):
+    """The server's time (ms) for the first lift of each photo, in a new library."""
+    inputs = photos(label, side)
+    library = os.path.join(WORK, "lift-library")
+    shutil.rmtree(library, ignore_errors=True)
+    subprocess.run([COLLAGE, "import", "--no-analyse", "--library", library, *inputs], check=True,
+                   capture_output=True, env=ENV)
+    server = subprocess.Popen([COLLAGE, "serve", "--port", "0", "--library", library]
+                              + ([] if analysed else ["--no-analyse"]),
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV, text=True)
+    try:
+        url = re.search(r"(http://127\.0\.0\.1:\d+/)", server.stdout.readline()).group(1)
+        def call(method, path, body=None, token=None):
+            request = urllib.request.Request(url + path, method=method, data=body,
+                                             headers={"X-Collage-Token": token or "", "Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=600) as response:
+                return response.headers, json.loads(response.read())
+        token = call("GET", "api/session")[1]["token"]
+        deadline = time.time() + 600
+        while analysed:
+            listed = call("GET", "api/photos")[1]
+            if all(photo.get("subject") in ("ready", "none") for photo in listed):
+                break
+            if time.time() > deadline:
+                sys.exit("the background analysis did not finish in 10 minutes")
+            time.sleep(0.2)
+        times = []
+        for photo in call("GET", "api/photos")[1]:
+            headers, _ = call("POST", f"api/photos/{photo['id']}/stickers", b"{}", token)
+            times.append(float(re.search(r"dur=([0-9.]+)", headers["Server-Timing"]).group(1)))
+        return times
+    finally:
+        server.send_signal(2)
+        server.wait(timeout=60)
+
+
+def lifts():
+    print("\nLift subject in the editor (server time, first lift of each photo, median of the samples):")
+    for label, side in [("1.5 MP (1500 px long side)", 1500), ("12 MP (4000 px long side)", 4000)]:
+        ready = statistics.median(lift_times(label, side, analysed=True))
+        on_demand = statistics.median(lift_times(label, side, analysed=False))
+        print(f"  {label:28} analysed in the background {ready:7.0f} ms   model run on the click {on_demand:7.0f} ms"
+              f"   {on_demand / ready:.1f}x faster")
+
+
 os.makedirs(WORK, exist_ok=True)
+if os.environ.get("BENCH_ONLY") == "lift":
+    lifts()
+    sys.exit(0)
 compare("own size (0.1-0.3 MP)", None)
 compare("1.5 MP (1500 px long side)", 1500)
 compare("12 MP (4000 px long side)", 4000)
+lifts()

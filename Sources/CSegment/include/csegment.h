@@ -39,15 +39,16 @@ int csegment_components(const unsigned char *mask, int width, int height, int th
                         int *labels, int *label_width, int *label_height, int *stats, int max_labels,
                         char *error, size_t error_size);
 
-/// Estimates the true colour of the subject where the mask is partly transparent (hair, fur,
-/// glass), so the old background does not show through when the sticker is put on a new one.
-/// `rgb` is the photo (3 bytes a pixel), `alpha` its mask; writes 3 bytes a pixel to
-/// `foreground`: the photo's own colour where the mask is opaque, the estimate elsewhere.
-/// Blur-fusion (Forte and Pitié, 2021): a wide and a narrow pass on a copy at most 1,024
-/// pixels long give the smoothed colours; the photo's detail is put back at full size.
-/// 0 on success.
-int csegment_foreground(const unsigned char *rgb, const unsigned char *alpha, int width, int height,
-                        unsigned char *foreground, char *error, size_t error_size);
+/// Finds the alpha and the colour of the subject again in the mask's edge band (hair, fur,
+/// strands, glass), where the model's alpha is a soft haze and the photo's colours still hold
+/// the old background. `rgb` is the photo (3 bytes a pixel); `alpha` its mask, refined in place
+/// (0 and 255 where the mask is sure); writes 3 bytes a pixel to `foreground`: the photo's own
+/// colour where the subject is opaque, the recovered colour elsewhere.
+/// Each band pixel is placed on the line between the subject's and the background's local mean
+/// colours (found on a copy at most 1,024 pixels long), mixed with the model's alpha by how far
+/// apart the two colours are. 0 on success.
+int csegment_matte(const unsigned char *rgb, unsigned char *alpha, int width, int height, unsigned char *foreground,
+                   char *error, size_t error_size);
 
 #ifdef __cplusplus
 }

@@ -28,8 +28,8 @@ typedef int (*csegment_predict_fn)(CSegmentModel *model, const unsigned char *rg
 typedef int (*csegment_upsample_fn)(const float *map, int map_width, int map_height, const unsigned char *rgb,
                                     int width, int height, int radius, double epsilon, int work_side,
                                     unsigned char *alpha, char *error, size_t error_size);
-typedef int (*csegment_foreground_fn)(const unsigned char *rgb, const unsigned char *alpha, int width, int height,
-                                      unsigned char *foreground, char *error, size_t error_size);
+typedef int (*csegment_matte_fn)(const unsigned char *rgb, unsigned char *alpha, int width, int height,
+                                 unsigned char *foreground, char *error, size_t error_size);
 typedef int (*csegment_components_fn)(const unsigned char *mask, int width, int height, int threshold,
                                       int work_side, int *labels, int *label_width, int *label_height,
                                       int *stats, int max_labels, char *error, size_t error_size);

@@ -1,0 +1,42 @@
+import CollageCore
+
+/// The subject's alpha and colours found again along its edge, for `--clean-edges`.
+///
+/// The model's map is 320 px across, so at a photo's own size fur and hair are a soft haze, and
+/// a pixel at alpha 0.4 still holds 60 % of the old background. Where the subject's and the
+/// background's colours nearby differ, each edge pixel is placed between them: that gives single
+/// strands back their alpha, and `photo = α·F + (1 − α)·B` solved for `F` takes the old
+/// background out of their colour. Where the two colours are alike (white fur before a white
+/// wall) the colours say little and the model's alpha is kept.
+public enum EdgeMatte {
+    /// The refined alpha (a byte a pixel) and the subject's colours (3 bytes a pixel): the
+    /// photo's own where the subject is opaque.
+    /// - Parameters:
+    ///   - rgb: the photo, 3 bytes a pixel.
+    ///   - alpha: its mask, a byte a pixel.
+    /// - Throws: ``StickerError/engineMissing(_:)`` without the subject-lifting library, or
+    ///   ``StickerError/inference(_:)`` when it fails.
+    public static func refine(
+        rgb: [UInt8], alpha: [UInt8], width: Int, height: Int
+    ) throws(StickerError) -> (alpha: [UInt8], colours: [UInt8]) {
+        guard width > 0, height > 0, rgb.count == width * height * 3, alpha.count == width * height else {
+            throw .inference("the photo and its mask must be \(width) × \(height) pixels")
+        }
+        let library = try SegmentLibrary.get()
+        var message = [CChar](repeating: 0, count: 512)
+        var status: Int32 = 0
+        var refined = alpha
+        let colours = [UInt8](unsafeUninitializedCapacity: rgb.count) { output, initialized in
+            status = rgb.withUnsafeBufferPointer { pixels in
+                refined.withUnsafeMutableBufferPointer { mask in
+                    library.matte(
+                        pixels.baseAddress, mask.baseAddress, Int32(width), Int32(height), output.baseAddress,
+                        &message, message.count)
+                }
+            }
+            initialized = status == 0 ? rgb.count : 0
+        }
+        guard status == 0 else { throw .inference(cMessage(message)) }
+        return (refined, colours)
+    }
+}

@@ -1,0 +1,149 @@
+import CollageRender
+import Foundation
+import Stickers
+import Testing
+
+/// Clean edges: in the mask's edge band the sticker's alpha follows the strands again and takes
+/// the subject's colour, not the old background's, measured against a known foreground, alpha
+/// and background.
+@Suite("Stickers: clean edges")
+struct EdgeMatteTests {
+    static let (width, height) = (320, 240)
+
+    /// An orange, textured subject on the left whose edge is fine strands of varying opacity
+    /// (hair against the light), photographed against a bright green wall.
+    static func scene() -> (photo: [UInt8], alpha: [UInt8], foreground: [UInt8]) {
+        var photo = [UInt8](repeating: 0, count: width * height * 3)
+        var alpha = [UInt8](repeating: 0, count: width * height)
+        var foreground = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                // Fully the subject left of x = 120; strands fading out over the next 100 pixels.
+                let strand = 0.5 + 0.5 * sin(Double(x) * 0.9 + Double(y) * 0.15)
+                let fade = max(0, 1 - Double(max(0, x - 120)) / 100)
+                let a = x < 120 ? 1 : fade * strand
+                let texture = Double((x * 7 + y * 13) % 23) / 23
+                let f = [220 + 30 * texture, 120 + 40 * texture, 40 + 20 * texture].map { min(255, $0) }
+                let b: [Double] = [40, 220, 60]
+                let index = y * width + x
+                alpha[index] = UInt8((a * 255).rounded())
+                let stored = Double(alpha[index]) / 255
+                for channel in 0..<3 {
+                    foreground[index * 3 + channel] = UInt8(f[channel].rounded())
+                    photo[index * 3 + channel] = UInt8((stored * f[channel] + (1 - stored) * b[channel]).rounded())
+                }
+            }
+        }
+        return (photo, alpha, foreground)
+    }
+
+    /// The mean colour error, over the partly transparent pixels of the truth, of `colours` at
+    /// `alpha` composited over a blue background against the true foreground composited there.
+    static func edgeError(
+        _ colours: [UInt8], _ alpha: [UInt8], _ scene: (photo: [UInt8], alpha: [UInt8], foreground: [UInt8])
+    ) -> Double {
+        let blue: [Double] = [30, 60, 200]
+        var total = 0.0
+        var count = 0
+        for index in 0..<(width * height) where scene.alpha[index] > 25 && scene.alpha[index] < 230 {
+            let made = Double(alpha[index]) / 255
+            let known = Double(scene.alpha[index]) / 255
+            for channel in 0..<3 {
+                let ours = made * Double(colours[index * 3 + channel]) + (1 - made) * blue[channel]
+                let truth = known * Double(scene.foreground[index * 3 + channel]) + (1 - known) * blue[channel]
+                total += abs(ours - truth)
+            }
+            count += 3
+        }
+        return total / Double(max(1, count))
+    }
+
+    /// The mean alpha error (0-255) over the partly transparent pixels of the truth.
+    static func alphaError(_ alpha: [UInt8], _ truth: [UInt8]) -> Double {
+        let band = truth.indices.filter { truth[$0] > 25 && truth[$0] < 230 }
+        return band.map { abs(Double(alpha[$0]) - Double(truth[$0])) }.reduce(0, +) / Double(max(1, band.count))
+    }
+
+    /// What a model's 320 px map looks like at full size: the strands blurred into a haze (a box
+    /// of 13 pixels each way).
+    static func haze(_ alpha: [UInt8]) -> [UInt8] {
+        let radius = 6
+        var rows = [Double](repeating: 0, count: alpha.count)
+        for y in 0..<height {
+            for x in 0..<width {
+                let span = max(0, x - radius)...min(width - 1, x + radius)
+                rows[y * width + x] = span.map { Double(alpha[y * width + $0]) }.reduce(0, +) / Double(span.count)
+            }
+        }
+        var out = [UInt8](repeating: 0, count: alpha.count)
+        for y in 0..<height {
+            for x in 0..<width {
+                let span = max(0, y - radius)...min(height - 1, y + radius)
+                let mean = span.map { rows[$0 * width + x] }.reduce(0, +) / Double(span.count)
+                out[y * width + x] = UInt8(mean.rounded())
+            }
+        }
+        return out
+    }
+
+    @Test func strandsGetTheirAlphaAndColourBack() throws {
+        let scene = Self.scene()
+        let hazy = Self.haze(scene.alpha)
+        let refined = try EdgeMatte.refine(rgb: scene.photo, alpha: hazy, width: Self.width, height: Self.height)
+        let alphaBefore = Self.alphaError(hazy, scene.alpha)
+        let alphaAfter = Self.alphaError(refined.alpha, scene.alpha)
+        let colourBefore = Self.edgeError(scene.photo, hazy, scene)
+        let colourAfter = Self.edgeError(refined.colours, refined.alpha, scene)
+        print("alpha error \(alphaBefore) → \(alphaAfter); edge colour error \(colourBefore) → \(colourAfter)")
+        #expect(alphaAfter < alphaBefore * 0.7, "\(alphaBefore) → \(alphaAfter)")
+        #expect(colourAfter < colourBefore / 2, "\(colourBefore) → \(colourAfter)")
+        // Opaque pixels keep the photo's own colour exactly, and the far background stays empty.
+        let inside = 100 * Self.width + 60
+        #expect(refined.alpha[inside] == 255)
+        #expect(Array(refined.colours[inside * 3..<inside * 3 + 3]) == Array(scene.photo[inside * 3..<inside * 3 + 3]))
+        #expect(refined.alpha[100 * Self.width + 300] == 0)
+    }
+
+    @Test func whereTheColoursAreAlikeTheModelsAlphaIsKept() throws {
+        // A grey subject before a wall a shade lighter: the colours cannot tell them apart.
+        var photo = [UInt8](repeating: 0, count: Self.width * Self.height * 3)
+        var alpha = [UInt8](repeating: 0, count: Self.width * Self.height)
+        for y in 0..<Self.height {
+            for x in 0..<Self.width {
+                let index = y * Self.width + x
+                alpha[index] = UInt8(max(0, min(255, 255 - (x - 100) * 4)))
+                let value: UInt8 = x < 130 ? 120 : 126
+                photo.replaceSubrange(index * 3..<index * 3 + 3, with: [value, value, value])
+            }
+        }
+        let refined = try EdgeMatte.refine(rgb: photo, alpha: alpha, width: Self.width, height: Self.height)
+        let band = alpha.indices.filter { alpha[$0] > 25 && alpha[$0] < 230 }
+        let moved = band.map { abs(Double(refined.alpha[$0]) - Double(alpha[$0])) }.max() ?? 0
+        #expect(moved < 40, "the alpha moved by up to \(moved) where the colours say nothing")
+    }
+
+    @Test func aStickerMadeWithCleanEdgesHasLessGreenInItsFringe() throws {
+        let scene = Self.scene()
+        var alpha = scene.alpha
+        // The mask the sticker is cut with: the scene's alpha (a model would give much the same).
+        for index in alpha.indices where alpha[index] < 6 { alpha[index] = 0 }
+        let mask = try SubjectMask(alpha: alpha, width: Self.width, height: Self.height)
+        let photo = try #require(Bitmap(width: Self.width, height: Self.height, channels: 3, pixels: scene.photo))
+        let clean = try StickerMaker.sticker(
+            from: photo, mask: mask, options: StickerOptions(margin: 0, cleanEdges: true))
+        let raw = try StickerMaker.sticker(
+            from: photo, mask: mask, options: StickerOptions(margin: 0))
+        func greenness(_ sticker: Bitmap) -> Double {
+            var total = 0.0
+            var count = 0
+            for y in 0..<sticker.height {
+                for x in 0..<sticker.width where sticker[x, y][3] > 25 && sticker[x, y][3] < 230 {
+                    total += Double(sticker[x, y][1]) - Double(sticker[x, y][0])
+                    count += 1
+                }
+            }
+            return total / Double(max(1, count))
+        }
+        #expect(greenness(clean) < greenness(raw) - 40, "\(greenness(raw)) → \(greenness(clean))")
+    }
+}
