@@ -60,13 +60,9 @@ extension SubjectModel {
         -> SubjectMask
     {
         let cache = library.maskCacheFile(photoID: photo.id, key: refine ? maskKey : "\(sha256.prefix(12))-b")
-        if let cached = try? Bitmap.read(cache), cached.width == image.width, cached.height == image.height {
-            let alpha =
-                cached.channels == 1
-                ? cached.pixels
-                : stride(from: 0, to: cached.pixels.count, by: cached.channels).map { cached.pixels[$0] }
+        if let cached = try? Bitmap.readMask(cache), cached.width == image.width, cached.height == image.height {
             return try SubjectMask(
-                alpha: alpha, width: image.width, height: image.height, path: photo.originalName)
+                alpha: cached.pixels, width: image.width, height: image.height, path: photo.originalName)
         }
         let mask = try self.mask(of: image, options: MaskOptions(refine: refine), path: photo.originalName)
         if let maskImage = Bitmap(width: mask.width, height: mask.height, channels: 1, pixels: mask.alpha) {

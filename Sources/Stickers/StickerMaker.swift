@@ -81,19 +81,30 @@ public enum StickerMaker {
         let channels = image.channels
         let imageWidth = image.width
         // The crop's colours and alpha, then the subject's own colours where the alpha is partial.
+        // Raw pointers: these loops run over every pixel of a 12 MP photo while the user waits.
         var cropRGB = [UInt8](repeating: 0, count: cropWidth * cropHeight * 3)
         var cropAlpha = [UInt8](repeating: 0, count: cropWidth * cropHeight)
         image.pixels.withUnsafeBufferPointer { source in
             alpha.withUnsafeBufferPointer { alpha in
-                for y in 0..<cropHeight {
-                    for x in 0..<cropWidth {
-                        let from = (top + y) * imageWidth + left + x
-                        let to = y * cropWidth + x
-                        let pixel = from * channels
-                        cropAlpha[to] = alpha[from]
-                        cropRGB[to * 3] = source[pixel]
-                        cropRGB[to * 3 + 1] = source[pixel + min(1, channels - 1)]
-                        cropRGB[to * 3 + 2] = source[pixel + min(2, channels - 1)]
+                cropRGB.withUnsafeMutableBufferPointer { rgb in
+                    cropAlpha.withUnsafeMutableBufferPointer { cropAlpha in
+                        guard let source = source.baseAddress, let alpha = alpha.baseAddress,
+                            let rgb = rgb.baseAddress, let cropAlpha = cropAlpha.baseAddress
+                        else { return }
+                        let (green, blue) = (min(1, channels - 1), min(2, channels - 1))
+                        for y in 0..<cropHeight {
+                            let from = (top + y) * imageWidth + left
+                            (cropAlpha + y * cropWidth).update(from: alpha + from, count: cropWidth)
+                            var pixel = source + from * channels
+                            var to = rgb + y * cropWidth * 3
+                            for _ in 0..<cropWidth {
+                                to[0] = pixel[0]
+                                to[1] = pixel[green]
+                                to[2] = pixel[blue]
+                                pixel += channels
+                                to += 3
+                            }
+                        }
                     }
                 }
             }
@@ -106,11 +117,17 @@ public enum StickerMaker {
         // Fully transparent pixels keep no colour: nothing shows it, and runs of zeros make the
         // PNG smaller and faster to write.
         var pixels = [UInt8](repeating: 0, count: cropWidth * cropHeight * 4)
-        for index in 0..<(cropWidth * cropHeight) where cropAlpha[index] != 0 {
-            pixels[index * 4] = colours[index * 3]
-            pixels[index * 4 + 1] = colours[index * 3 + 1]
-            pixels[index * 4 + 2] = colours[index * 3 + 2]
-            pixels[index * 4 + 3] = cropAlpha[index]
+        colours.withUnsafeBufferPointer { colours in
+            cropAlpha.withUnsafeBufferPointer { cropAlpha in
+                pixels.withUnsafeMutableBufferPointer { pixels in
+                    for index in 0..<cropAlpha.count where cropAlpha[index] != 0 {
+                        pixels[index * 4] = colours[index * 3]
+                        pixels[index * 4 + 1] = colours[index * 3 + 1]
+                        pixels[index * 4 + 2] = colours[index * 3 + 2]
+                        pixels[index * 4 + 3] = cropAlpha[index]
+                    }
+                }
+            }
         }
         guard var sticker = Bitmap(width: cropWidth, height: cropHeight, channels: 4, pixels: pixels) else {
             throw .noSubject(path)
