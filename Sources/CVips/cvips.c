@@ -268,13 +268,6 @@ int cvips_linear(CVipsImage *in, const double *a, const double *b, int count, CV
 
 int cvips_multiply(CVipsImage *a, CVipsImage *b, CVipsImage **out) { return vips_multiply(a, b, out, NULL); }
 
-int cvips_distance(CVipsImage *in, CVipsImage **out) {
-    VipsImage *filled = NULL;
-    int result = vips_fill_nearest(in, &filled, "distance", out, NULL);
-    if (filled) g_object_unref(filled);
-    return result;
-}
-
 int cvips_gaussblur(CVipsImage *in, double sigma, CVipsImage **out) { return vips_gaussblur(in, out, sigma, NULL); }
 
 int cvips_solid(int width, int height, const double *values, int count, CVipsImage **out) {

@@ -68,15 +68,21 @@ enum CellEffects {
         let margin = Int(width.rounded(.up)) + 2
         let canvasWidth = image.width + 2 * margin
         let canvasHeight = image.height + 2 * margin
-        let padded = try image.embed(x: margin, y: margin, width: canvasWidth, height: canvasHeight)
-        // Non-zero where the subject is at least half opaque; the distance transform measures from it.
-        let solid = try padded.extractBands(3, count: 1).linear(multiply: 1, add: -127).castToUInt8()
-        let distance = try solid.distanceToNonZero()
+        let alpha = try image.extractBands(3, count: 1)
+            .embed(x: margin, y: margin, width: canvasWidth, height: canvasHeight).pixels()
+        // Distances from the subject's at least half opaque pixels; the line's edge is antialiased
+        // over the pixel where the distance crosses the width.
+        let squared = alpha.withUnsafeBufferPointer { alpha in
+            DistanceField.squaredDistances(width: canvasWidth, height: canvasHeight) { alpha[$0] >= 128 }
+        }
         let opacity = (color.count > 3 ? color[3] : 255) / 255
-        var ring = try distance.linear(multiply: -255, add: (width + 0.5) * 255).castToUInt8()
-        if opacity < 1 { ring = try ring.linear(multiply: opacity, add: 0).castToUInt8() }
+        let reach = Float(width + 0.5)
+        let ring = squared.map { squared -> UInt8 in
+            let coverage = min(1, max(0, reach - squared.squareRoot()))
+            return UInt8((coverage * Float(255 * opacity)).rounded())
+        }
         let line = try VipsImage.solid(width: canvasWidth, height: canvasHeight, values: Array(color.prefix(3)))
-            .joining(ring)
+            .joining(VipsImage.fromPixels(ring, width: canvasWidth, height: canvasHeight, bands: 1))
         return (line, margin)
     }
 

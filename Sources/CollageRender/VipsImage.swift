@@ -150,7 +150,6 @@ final class VipsImage: @unchecked Sendable {
         try map("multiply") { cvips_multiply($0, other.handle, $1) }
     }
 
-    func distanceToNonZero() throws(VipsError) -> VipsImage { try map("distance") { cvips_distance($0, $1) } }
     func gaussianBlur(sigma: Double) throws(VipsError) -> VipsImage {
         try map("gaussblur") { cvips_gaussblur($0, sigma, $1) }
     }

@@ -84,8 +84,6 @@ int cvips_bandjoin_const(CVipsImage *in, double value, CVipsImage **out);
 /// out = in * a + b, per band when `count` > 1, as float.
 int cvips_linear(CVipsImage *in, const double *a, const double *b, int count, CVipsImage **out);
 int cvips_multiply(CVipsImage *a, CVipsImage *b, CVipsImage **out);
-/// Distance of each pixel to the nearest non-zero pixel of a one-band image.
-int cvips_distance(CVipsImage *in, CVipsImage **out);
 int cvips_gaussblur(CVipsImage *in, double sigma, CVipsImage **out);
 /// A constant image of `count` bands (uchar, sRGB when 3 or 4 bands).
 int cvips_solid(int width, int height, const double *values, int count, CVipsImage **out);
