@@ -1,0 +1,49 @@
+// U²-Net-p through OpenCV DNN, exactly as csegment.cpp runs it (the first unconnected output),
+// for bench/sticker's side-by-side with OpenVINO. Same arguments and JSON line as
+// infer_openvino.c.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <opencv2/core.hpp>
+#include <opencv2/dnn.hpp>
+#include <vector>
+
+static double milliseconds() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+int main(int argc, char **argv) {
+    if (argc != 6) return std::fprintf(stderr, "usage: %s MODEL INPUTS COUNT REPEATS OUT\n", argv[0]), 2;
+    int count = std::atoi(argv[3]), repeats = std::atoi(argv[4]);
+    const int side = 320, dimensions[4] = {1, 3, side, side};
+    std::vector<float> inputs(size_t(3) * side * side * count);
+    FILE *file = std::fopen(argv[2], "rb");
+    if (!file || std::fread(inputs.data(), sizeof(float), inputs.size(), file) != inputs.size()) return 1;
+    std::fclose(file);
+    double started = milliseconds();
+    cv::dnn::Net net = cv::dnn::readNetFromONNX(argv[1]);
+    std::string output = net.getUnconnectedOutLayersNames().front();
+    double loaded = milliseconds();
+    std::vector<double> times;
+    double first = 0;
+    FILE *out = std::fopen(argv[5], "wb");
+    for (int i = 0; i < count; i++) {
+        cv::Mat blob(4, dimensions, CV_32F, inputs.data() + size_t(3) * side * side * i);
+        cv::Mat map;
+        for (int r = 0; r < repeats; r++) {
+            double before = milliseconds();
+            net.setInput(blob);
+            map = net.forward(output);
+            double took = milliseconds() - before;
+            if (i == 0 && r == 0) first = took;
+            else times.push_back(took);
+        }
+        std::fwrite(map.ptr<float>(), sizeof(float), side * side, out);
+    }
+    std::fclose(out);
+    std::sort(times.begin(), times.end());
+    std::printf("{\"runtime\": \"OpenCV DNN %s\", \"load_ms\": %.1f, \"first_ms\": %.1f, \"median_ms\": %.1f}\n",
+                CV_VERSION, loaded - started, first, times.empty() ? first : times[times.size() / 2]);
+    return 0;
+}
