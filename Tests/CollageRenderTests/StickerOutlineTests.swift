@@ -53,3 +53,15 @@ struct StickerOutlineTests {
         #expect(checked > outlined.width * outlined.height / 2)
     }
 }
+
+extension StickerOutlineTests {
+    @Test(arguments: [(1, 1), (1, 9), (9, 1)])
+    func tinyStickersGetTheirOutline(width: Int, height: Int) throws {
+        let sticker = Bitmap(width: width, height: height, color: [10, 20, 30, 255])
+        let outlined = try StickerEffects.apply(to: sticker, outlineWidth: 2, shadow: false)
+        let margin = (outlined.width - width) / 2
+        #expect(outlined[margin - 1, margin][3] == 255)
+        #expect(outlined[margin - 2, margin][3] == 128)
+        #expect(outlined[0, 0][3] == 0)
+    }
+}

@@ -147,3 +147,29 @@ struct EdgeMatteTests {
         #expect(greenness(clean) < greenness(raw) - 40, "\(greenness(raw)) → \(greenness(clean))")
     }
 }
+
+/// Shapes that break naive image code: a pixel, a line, nothing to refine, all subject.
+@Suite("Stickers: clean edges on degenerate masks")
+struct EdgeMatteDegenerateTests {
+    @Test(arguments: [(1, 1), (1, 7), (9, 1), (2, 2), (3, 1200)])
+    func tinyAndThinImagesAreRefinedWithoutTrouble(width: Int, height: Int) throws {
+        let count = width * height
+        let photo = (0..<count * 3).map { UInt8(($0 * 37) % 256) }
+        for alpha in [
+            [UInt8](repeating: 0, count: count), [UInt8](repeating: 255, count: count),
+            (0..<count).map { UInt8(($0 * 53) % 256) },
+        ] {
+            let refined = try EdgeMatte.refine(rgb: photo, alpha: alpha, width: width, height: height)
+            #expect(refined.alpha.count == count && refined.colours.count == count * 3)
+            // Nothing sure becomes unsure: empty stays empty, opaque stays opaque.
+            if alpha.allSatisfy({ $0 == 0 }) { #expect(refined.alpha.allSatisfy { $0 == 0 }) }
+            if alpha.allSatisfy({ $0 == 255 }) { #expect(refined.alpha.allSatisfy { $0 == 255 }) }
+        }
+    }
+
+    @Test func aPhotoAndMaskOfDifferentSizesAreRefused() {
+        #expect(throws: StickerError.self) {
+            try EdgeMatte.refine(rgb: [0, 0, 0], alpha: [0, 0], width: 1, height: 1)
+        }
+    }
+}
