@@ -57,22 +57,13 @@ public struct Bitmap: Hashable, Sendable {
         let decoder = PhotoDecoder(limits: limits)
         let header = try decoder.header(of: file)
         let scale = maxSide.map { min(1, Double($0) / max(header.size.width, header.size.height)) } ?? 1
-        do {
+        return try decoding(file) { () throws(VipsError) in
             var image = try VipsImage.thumbnail(
                 file.path, width: max(1, Int((header.size.width * scale).rounded())),
                 height: max(1, Int((header.size.height * scale).rounded())), convertProfile: header.hasProfile
             ).toSRGB()
             if image.bands == 2 || image.bands > 4 { image = try PhotoDecoder.rgba(image) }
-            let pixels = try image.pixels()
-            guard let bitmap = Bitmap(width: image.width, height: image.height, channels: image.bands, pixels: pixels)
-            else { throw RenderError.failed("\(file.path): decoded to an unexpected pixel layout") }
-            return bitmap
-        } catch let error as VipsError {
-            throw .unreadableImage(file.path, reason: PhotoDecoder.tidy(error.message, path: file.path))
-        } catch let error as RenderError {
-            throw error
-        } catch {
-            throw .failed(error.localizedDescription)
+            return image
         }
     }
 
@@ -80,21 +71,27 @@ public struct Bitmap: Hashable, Sendable {
     /// back as it was stored: one channel, no orientation, no colour conversion (which would
     /// triple it to RGB and cost a 12 MP mask a tenth of a second).
     public static func readMask(_ file: URL) throws(RenderError) -> Bitmap {
-        do {
-            var image = try VipsImage.openSequential(file.path, loader: "", shrink: 1)
-            if image.bands > 1 { image = try image.extractBands(0, count: 1) }
-            let pixels = try image.pixels()
-            guard let bitmap = Bitmap(width: image.width, height: image.height, channels: 1, pixels: pixels) else {
-                throw RenderError.failed("\(file.path): decoded to an unexpected pixel layout")
-            }
-            return bitmap
-        } catch let error as VipsError {
-            throw .unreadableImage(file.path, reason: PhotoDecoder.tidy(error.message, path: file.path))
-        } catch let error as RenderError {
-            throw error
-        } catch {
-            throw .failed(error.localizedDescription)
+        try decoding(file) { () throws(VipsError) in
+            let image = try VipsImage.openSequential(file.path, loader: "", shrink: 1)
+            return image.bands > 1 ? try image.extractBands(0, count: 1) : image
         }
+    }
+
+    /// The pixels of the image `open` makes of `file`, with libvips' errors named for the file.
+    private static func decoding(
+        _ file: URL, _ open: () throws(VipsError) -> VipsImage
+    ) throws(RenderError) -> Bitmap {
+        let image: VipsImage
+        let pixels: [UInt8]
+        do throws(VipsError) {
+            image = try open()
+            pixels = try image.pixels()
+        } catch {
+            throw .unreadableImage(file.path, reason: PhotoDecoder.tidy(error.message, path: file.path))
+        }
+        guard let bitmap = Bitmap(width: image.width, height: image.height, channels: image.bands, pixels: pixels)
+        else { throw .failed("\(file.path): decoded to an unexpected pixel layout") }
+        return bitmap
     }
 
     /// Encodes the bitmap to `file`, optionally tagged with an EXIF orientation (JPEG, PNG, WebP),
