@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <opencv2/core.hpp>
@@ -339,10 +340,18 @@ extern "C" int csegment_matte(const unsigned char *rgb, unsigned char *alpha, in
         mask.convertTo(mask, CV_32F, 1.0 / 255.0);
         // What the model is sure of: the subject (eroded a little, where its edge is least sure)
         // and the background. The rest is the edge band, where the alpha is found again.
+        // (0.95 and 0.03: the guided filter's soft ramp lies between; outside it the model's map
+        // is flat.) A subject too thin to survive the erosion keeps its uneroded core.
         cv::Mat subject = mask >= 0.95f, background = mask <= 0.03f;
         int erosion = std::max(1, int(2 * unit + 0.5));
-        cv::erode(subject, subject,
+        cv::Mat eroded;
+        cv::erode(subject, eroded,
                   cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * erosion + 1, 2 * erosion + 1)));
+        if (cv::countNonZero(eroded) > 0) subject = eroded;
+        // With no sure subject or no sure background in the crop (a subject that is haze all
+        // over, or haze reaching every side), one of the two colours is unknown: the model's
+        // alpha and the photo's colours stay as they are.
+        if (cv::countNonZero(subject) == 0 || cv::countNonZero(background) == 0) return 0;
         // The band, and a pixel around it for reading the means between pixels at full size.
         cv::Mat band = ~(subject | background);
         cv::dilate(band, band, cv::Mat(), cv::Point(-1, -1), 2);
@@ -372,29 +381,36 @@ extern "C" int csegment_matte(const unsigned char *rgb, unsigned char *alpha, in
             }
             backgroundColour = local_mean(image, backgroundMore, unit, band);
         }
-        cv::Mat sure = subject;
-        if (work != cv::Size(width, height))
-            cv::resize(subject, sure, cv::Size(width, height), 0, 0, cv::INTER_NEAREST);
         // The means are read at full size between their pixels rather than from full-size
-        // copies (two float planes of 3 channels would be 290 MB at 12 MP).
+        // copies (two float planes of 3 channels would be 290 MB at 12 MP), and whether a pixel
+        // is sure subject or in the band through tables from full-size to working rows and columns.
         float scaleX = float(work.width) / width, scaleY = float(work.height) / height;
+        std::vector<int> workColumn(width), workRow(height);
+        for (int x = 0; x < width; x++) workColumn[x] = std::min(work.width - 1, int(int64_t(x) * work.width / width));
+        for (int y = 0; y < height; y++) workRow[y] = std::min(work.height - 1, int(int64_t(y) * work.height / height));
         // Each band pixel at full size: its alpha is the projection, mixed with the model's by how
         // far apart the two colours are; its colour is what, mixed by that alpha with the
         // background, gives the photo back (the subject's mean where too little of it shows).
         cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
             for (int y = rows.start; y < rows.end; y++) {
                 unsigned char *a = alpha8.ptr<unsigned char>(y);
-                const unsigned char *i8 = image8.ptr<unsigned char>(y), *s8 = sure.ptr<unsigned char>(y);
+                const unsigned char *i8 = image8.ptr<unsigned char>(y);
+                const unsigned char *sure = subject.ptr<unsigned char>(workRow[y]),
+                                    *inBand = band.ptr<unsigned char>(workRow[y]);
                 unsigned char *o = out.ptr<unsigned char>(y);
                 for (int x = 0; x < width; x++) {
+                    // Below 3 % (7 of 255) the sure background's haze: nothing anyone sees.
                     if (a[x] <= 7) {
                         a[x] = 0;
                         continue;
                     }
-                    if (s8[x]) {
+                    if (sure[workColumn[x]]) {
                         a[x] = 255;
                         continue;
                     }
+                    // A faint strand the reduced copy averaged away into the background has no
+                    // means read for it: it keeps the model's alpha and the photo's colour.
+                    if (!inBand[workColumn[x]]) continue;
                     float i[3], f[3], b[3];
                     for (int c = 0; c < 3; c++) i[c] = i8[3 * x + c] * (1.0f / 255.0f);
                     sample_between(subjectColour, 3, scaleX, scaleY, x, y, f);
@@ -403,6 +419,8 @@ extern "C" int csegment_matte(const unsigned char *rgb, unsigned char *alpha, in
                     float model = a[x] * (1.0f / 255.0f);
                     float share = p.confidence * p.alpha + (1 - p.confidence) * model;
                     a[x] = (unsigned char)(share * 255 + 0.5f);
+                    // Dividing by a small alpha magnifies noise: below 12 % the colour fades
+                    // to the subject's mean.
                     float own = std::min(1.0f, std::max(0.0f, (share - 0.02f) / 0.1f));
                     for (int c = 0; c < 3; c++) {
                         float recovered = b[c] + (i[c] - b[c]) / std::max(share, 0.02f);

@@ -67,6 +67,12 @@ public enum StickerMaker {
         from image: Bitmap, mask: SubjectMask, options: StickerOptions, path: String = "the photo"
     ) throws(StickerError) -> (sticker: Bitmap, x: Int, y: Int) {
         try options.validate()
+        // The copies below walk the mask with the photo's rows.
+        guard mask.width == image.width, mask.height == image.height else {
+            throw .invalidOptions(
+                "\(path): the mask is \(mask.width) × \(mask.height) pixels but the photo \(image.width) × \(image.height)"
+            )
+        }
         let chosen = try mask.select(options.selection, path: path)
         // The box holds every pixel the mask keeps, soft edges included: none is cut by its side.
         let (alpha, kept) = mask.kept(chosen)

@@ -173,3 +173,39 @@ struct EdgeMatteDegenerateTests {
         }
     }
 }
+
+extension EdgeMatteDegenerateTests {
+    /// A 64 × 48 photo: an orange left half, a green right half, with `alpha` as the model's map.
+    static func refine(alpha: (Int) -> UInt8) throws -> (before: [UInt8], after: [UInt8], colours: [UInt8]) {
+        let (width, height) = (64, 48)
+        var photo = [UInt8](repeating: 0, count: width * height * 3)
+        var mask = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                photo.replaceSubrange(index * 3..<index * 3 + 3, with: x < 32 ? [220, 120, 40] : [40, 200, 60])
+                mask[index] = alpha(x)
+            }
+        }
+        let refined = try EdgeMatte.refine(rgb: photo, alpha: mask, width: width, height: height)
+        return (mask, refined.alpha, refined.colours)
+    }
+
+    @Test func aSubjectThatIsHazeAllOverIsLeftAsTheModelSawIt() throws {
+        // Nothing reaches 0.95: the subject's colour is unknown, so nothing is measured against it.
+        let result = try Self.refine { $0 < 32 ? 230 : 0 }
+        #expect(result.after == result.before)
+    }
+
+    @Test func hazeReachingEverySideIsLeftAsTheModelSawIt() throws {
+        // No sure background anywhere: the background's colour is unknown.
+        let result = try Self.refine { $0 < 32 ? 255 : 60 }
+        #expect(result.after.enumerated().allSatisfy { $0.element == result.before[$0.offset] })
+    }
+
+    @Test func aThinOpaqueBarStaysOpaque() throws {
+        // Three pixels wide: an erosion would leave no sure subject.
+        let result = try Self.refine { (20...22).contains($0) ? 255 : 0 }
+        for x in 20...22 { #expect(result.after[10 * 64 + x] == 255) }
+    }
+}

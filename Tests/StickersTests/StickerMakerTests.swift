@@ -53,3 +53,15 @@ struct StickerMakerTests {
         #expect(maskImage[430, 160] == [255] && maskImage[150, 160] == [0])
     }
 }
+
+extension StickerMakerTests {
+    @Test func aMaskOfAnotherSizeIsRefusedNotRead() throws {
+        let photo = try #require(Bitmap(width: 40, height: 30, channels: 3, pixels: [UInt8](repeating: 90, count: 3600)))
+        let mask = try SubjectMask(alpha: [UInt8](repeating: 255, count: 20 * 15), width: 20, height: 15)
+        #expect {
+            try StickerMaker.cutOut(from: photo, mask: mask, options: StickerOptions())
+        } throws: { error in
+            (error as? StickerError).map { "\($0)".contains("20 × 15") } ?? false
+        }
+    }
+}

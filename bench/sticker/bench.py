@@ -119,7 +119,10 @@ def lift_times(label, side, analysed):
         return times
     finally:
         server.send_signal(2)
-        server.wait(timeout=60)
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
 
 
 def lifts():

@@ -28,6 +28,7 @@ int main(int argc, char **argv) {
     std::vector<double> times;
     double first = 0;
     FILE *out = std::fopen(argv[5], "wb");
+    if (!out) return std::fprintf(stderr, "cannot write %s\n", argv[5]), 1;
     for (int i = 0; i < count; i++) {
         cv::Mat blob(4, dimensions, CV_32F, inputs.data() + size_t(3) * side * side * i);
         cv::Mat map;

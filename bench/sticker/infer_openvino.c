@@ -52,6 +52,7 @@ int main(int argc, char **argv) {
     ov_shape_t shape;
     MUST(ov_shape_create(4, dimensions, &shape));
     FILE *out = fopen(argv[5], "wb");
+    if (!out) return fprintf(stderr, "cannot write %s\n", argv[5]), 1;
     double *times = malloc(sizeof(double) * count * repeats), first = 0;
     int timed = 0;
     for (int i = 0; i < count; i++) {

@@ -41,9 +41,12 @@ int csegment_components(const unsigned char *mask, int width, int height, int th
 
 /// Finds the alpha and the colour of the subject again in the mask's edge band (hair, fur,
 /// strands, glass), where the model's alpha is a soft haze and the photo's colours still hold
-/// the old background. `rgb` is the photo (3 bytes a pixel); `alpha` its mask, refined in place
-/// (0 and 255 where the mask is sure); writes 3 bytes a pixel to `foreground`: the photo's own
-/// colour where the subject is opaque, the recovered colour elsewhere.
+/// the old background. `rgb` is the photo (3 bytes a pixel); `alpha` its mask, refined in place:
+/// 255 in the sure subject (the model's 0.95 and above, eroded by a pixel or two), 0 where the
+/// model said at most 7, anything between elsewhere (a thin part that was opaque may become
+/// partly transparent). Writes 3 bytes a pixel to `foreground`: the photo's own colour where the
+/// subject is opaque, the recovered colour elsewhere. With no sure subject or no sure background
+/// anywhere in the image, both are left as they came (the photo's colours).
 /// Each band pixel is placed on the line between the subject's and the background's local mean
 /// colours (found on a copy at most 1,024 pixels long), mixed with the model's alpha by how far
 /// apart the two colours are. 0 on success.
