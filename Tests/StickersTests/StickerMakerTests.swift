@@ -56,7 +56,8 @@ struct StickerMakerTests {
 
 extension StickerMakerTests {
     @Test func aMaskOfAnotherSizeIsRefusedNotRead() throws {
-        let photo = try #require(Bitmap(width: 40, height: 30, channels: 3, pixels: [UInt8](repeating: 90, count: 3600)))
+        let photo = try #require(
+            Bitmap(width: 40, height: 30, channels: 3, pixels: [UInt8](repeating: 90, count: 3600)))
         let mask = try SubjectMask(alpha: [UInt8](repeating: 255, count: 20 * 15), width: 20, height: 15)
         #expect {
             try StickerMaker.cutOut(from: photo, mask: mask, options: StickerOptions())
