@@ -50,7 +50,6 @@ extension Library {
         id: String, photoID: String, selection: String, outlineWidth: Double, shadow: Bool, image: Bitmap
     ) throws(LibraryError) -> StickerRecord {
         _ = try photo(photoID)
-        let file = stickerFile(id: id)
         let staging = try makeStagingFolder()
         defer { try? FileManager.default.removeItem(at: staging) }
         let made = staging.appendingPathComponent("sticker.png")
@@ -59,9 +58,42 @@ extension Library {
         } catch {
             throw .image(error.description)
         }
+        return try storeSticker(
+            made, id: id, photoID: photoID, selection: selection, outlineWidth: outlineWidth, shadow: shadow,
+            width: image.width, height: image.height)
+    }
+
+    /// Stores a sticker whose PNG was made ahead (a prepared lift, see `SubjectModel.analyse`),
+    /// `file` (`width` × `height` pixels), and its record (replacing one with the same id). The
+    /// file is linked rather than copied where it can be: stickers never change once made.
+    public func saveSticker(
+        id: String, photoID: String, selection: String, outlineWidth: Double, shadow: Bool, copying file: URL,
+        width: Int, height: Int
+    ) throws(LibraryError) -> StickerRecord {
+        _ = try photo(photoID)
+        let staging = try makeStagingFolder()
+        defer { try? FileManager.default.removeItem(at: staging) }
+        let made = staging.appendingPathComponent("sticker.png")
+        do {
+            if (try? FileManager.default.linkItem(at: file, to: made)) == nil {
+                try FileManager.default.copyItem(at: file, to: made)
+            }
+        } catch {
+            throw .unwritable(path: made.path, reason: Self.reason(error))
+        }
+        return try storeSticker(
+            made, id: id, photoID: photoID, selection: selection, outlineWidth: outlineWidth, shadow: shadow,
+            width: width, height: height)
+    }
+
+    private func storeSticker(
+        _ made: URL, id: String, photoID: String, selection: String, outlineWidth: Double, shadow: Bool, width: Int,
+        height: Int
+    ) throws(LibraryError) -> StickerRecord {
+        let file = stickerFile(id: id)
         let record = StickerRecord(
             id: id, photoID: photoID, selection: selection, outlineWidth: outlineWidth, shadow: shadow,
-            width: image.width, height: image.height, createdAt: now())
+            width: width, height: height, createdAt: now())
         try database.write { connection throws(LibraryError) in
             // Placed with its row, in one transaction, so a cleanup never sees one without the other.
             let photoStillThere = try !connection.query("SELECT 1 FROM photos WHERE id = ?", [photoID]) {
@@ -76,7 +108,7 @@ extension Library {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
-                    id, photoID, selection, outlineWidth, shadow, image.width, image.height,
+                    id, photoID, selection, outlineWidth, shadow, width, height,
                     record.createdAt.timeIntervalSince1970,
                 ])
         }
@@ -85,9 +117,12 @@ extension Library {
 
     /// Where a cached mask for a photo and a key (model and parameters) lives; it may not exist yet.
     public func maskCacheFile(photoID: String, key: String) -> URL {
-        derivedFolder.appendingPathComponent("masks").appendingPathComponent(String(photoID.prefix(2)))
-            .appendingPathComponent("\(photoID)-\(key).png")
+        maskCacheFolder.appendingPathComponent(String(photoID.prefix(2))).appendingPathComponent(
+            "\(photoID)-\(key).png")
     }
+
+    /// The folder under which every ``maskCacheFile(photoID:key:)`` lies.
+    public var maskCacheFolder: URL { derivedFolder.appendingPathComponent("masks") }
 
     /// Whether a photo's subjects were found ahead of a lift by any model: `true` when a refined
     /// mask is cached, `false` when the model found none, `nil` when it was not analysed yet.

@@ -19,7 +19,8 @@ extension SubjectModel {
     ///
     /// The mask is cached under the photo's hash, the model's hash and the refinement setting,
     /// so asking again runs no inference; the sticker's id is derived from the same things plus
-    /// the options, so the same request gives the same sticker.
+    /// the options, so the same request gives the same sticker. A plain sticker of a subject
+    /// made ahead by ``analyse(_:in:)`` is copied, not made again.
     public func makeSticker(
         ofPhoto photoID: String, in library: Library, options: StickerOptions, refine: Bool = true
     ) throws(StickerError) -> StickerRecord {
@@ -28,6 +29,22 @@ extension SubjectModel {
             photo = try library.photo(photoID)
         } catch {
             throw .library(error)
+        }
+        let key = [
+            photo.id, sha256, refine ? "refined" : "bilinear", options.selection.key, "\(options.outlineWidth)",
+            "\(options.shadow)", "\(options.margin)",
+            // Stickers made before edges were cleaned (or kept whole) are made again, not reused.
+            options.cleanEdges ? "edges3" : StickerMaker.plainEdgesVersion, options.effect?.rawValue ?? "plain",
+        ].joined(separator: "|")
+        let id = SHA256.hex(of: Data(key.utf8))
+        if refine, let prepared = preparedLift(of: photo, options: options, in: library) {
+            do throws(LibraryError) {
+                return try library.saveSticker(
+                    id: id, photoID: photo.id, selection: options.selection.key, outlineWidth: options.outlineWidth,
+                    shadow: options.shadow, copying: prepared.file, width: prepared.width, height: prepared.height)
+            } catch {
+                throw .library(error)
+            }
         }
         let file = library.originalFile(of: photo)
         let image: Bitmap
@@ -38,16 +55,10 @@ extension SubjectModel {
         }
         let mask = try cachedMask(of: image, photo: photo, in: library, refine: refine)
         let sticker = try StickerMaker.sticker(from: image, mask: mask, options: options, path: photo.originalName)
-        let key = [
-            photo.id, sha256, refine ? "refined" : "bilinear", options.selection.key, "\(options.outlineWidth)",
-            "\(options.shadow)", "\(options.margin)",
-            // Stickers made before edges were cleaned (or kept whole) are made again, not reused.
-            options.cleanEdges ? "edges3" : "raw2", options.effect?.rawValue ?? "plain",
-        ].joined(separator: "|")
         do throws(LibraryError) {
             return try library.saveSticker(
-                id: SHA256.hex(of: Data(key.utf8)), photoID: photo.id, selection: options.selection.key,
-                outlineWidth: options.outlineWidth, shadow: options.shadow, image: sticker)
+                id: id, photoID: photo.id, selection: options.selection.key, outlineWidth: options.outlineWidth,
+                shadow: options.shadow, image: sticker)
         } catch {
             throw .library(error)
         }

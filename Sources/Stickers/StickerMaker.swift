@@ -54,6 +54,10 @@ extension StickerOptions {
 /// Turns a photo and its mask into a sticker: the photo with the mask as alpha, cropped to the
 /// chosen subjects, optionally outlined and shadowed.
 public enum StickerMaker {
+    /// Names the cut-out of stickers without clean edges in sticker ids and prepared files: a
+    /// change to what it makes gets a new name, so nothing made before is reused.
+    static let plainEdgesVersion = "raw2"
+
     /// The sticker as RGBA pixels.
     public static func sticker(
         from image: Bitmap, mask: SubjectMask, options: StickerOptions, path: String = "the photo"

@@ -27,7 +27,8 @@ extension SubjectModel {
     }
 
     /// Finds `photo`'s subjects ahead of a lift and caches its mask (or that it has none), so
-    /// "Lift subject" answers without running the model.
+    /// "Lift subject" answers without running the model, and makes the plain stickers of its
+    /// largest subjects ahead, so that lifting one of them only copies a file.
     /// - Returns: the photo's readiness afterwards.
     /// - Throws: ``StickerError`` when the photo cannot be read or the model fails.
     @discardableResult
@@ -41,7 +42,8 @@ extension SubjectModel {
             throw .image(error)
         }
         do {
-            _ = try cachedMask(of: image, photo: photo, in: library, refine: true)
+            let mask = try cachedMask(of: image, photo: photo, in: library, refine: true)
+            prepareLifts(of: image, mask: mask, photo: photo, in: library)
             return .ready
         } catch {
             guard case .noSubject = error else { throw error }

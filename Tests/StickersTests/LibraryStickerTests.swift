@@ -48,6 +48,89 @@ struct LibraryStickerTests {
         #expect(FileManager.default.fileExists(atPath: file.path))
     }
 
+    @Test func analysisMakesThePlainStickersAheadAndALiftCopiesTheSameBytes() throws {
+        // A model of its own: the shared one counts inferences from tests running alongside.
+        let model = try SubjectModel()
+        let folder = try TemporaryFolder("prepared")
+        let scene = StickerFixtures.scene(shapes: [
+            (150, 180, 90, 120, [200, 40, 40]), (370, 150, 60, 80, [30, 90, 210]),
+        ])
+        let photoFile = folder.file("two.png")
+        try scene.image.write(to: photoFile, format: .png)
+        let analysed = try Library(root: folder.file("analysed"))
+        let photo = try analysed.importPhoto(from: photoFile).photo
+        #expect(try model.analyse(photo, in: analysed) == .ready)
+        // Without its cached mask, only a prepared sticker can be lifted without the model.
+        let masks = analysed.derivedFolder.appendingPathComponent("masks")
+        let files =
+            FileManager.default.enumerator(at: masks, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? []
+        let refinedMasks = files.filter { $0.lastPathComponent.hasSuffix("-r.png") }
+        #expect(refinedMasks.count == 1)
+        for file in refinedMasks { try FileManager.default.removeItem(at: file) }
+
+        let fresh = try Library(root: folder.file("fresh"))
+        _ = try fresh.importPhoto(from: photoFile)
+        for (x, y) in [(150, 180), (370, 150)] {
+            let options = StickerOptions(selection: .point(x: x, y: y))
+            let before = model.inferenceCount
+            let copied = try model.makeSticker(ofPhoto: photo.id, in: analysed, options: options)
+            #expect(model.inferenceCount == before, "the sticker at (\(x), \(y)) was made ahead")
+            let made = try model.makeSticker(ofPhoto: photo.id, in: fresh, options: options)
+            #expect(copied.id == made.id)
+            #expect(copied.width == made.width && copied.height == made.height)
+            #expect(
+                try Data(contentsOf: analysed.stickerFile(of: copied)) == Data(contentsOf: fresh.stickerFile(of: made)),
+                "the prepared sticker is the one the long way makes")
+            let image = try Bitmap.read(analysed.stickerFile(of: copied))
+            #expect(image.width == copied.width && image.height == copied.height)
+        }
+        // Anything but the plain sticker of one subject takes the long way, with its own errors.
+        let before = model.inferenceCount
+        _ = try model.makeSticker(ofPhoto: photo.id, in: analysed, options: StickerOptions(outlineWidth: 4))
+        #expect(model.inferenceCount == before + 1)
+        #expect(throws: StickerError.self) {
+            try model.makeSticker(
+                ofPhoto: photo.id, in: analysed, options: StickerOptions(selection: .point(x: 5, y: 5)))
+        }
+    }
+
+    @Test func preparedStickersKeepToTheirBudgetOldestGoingFirst() throws {
+        let model = try SubjectModel()
+        let folder = try TemporaryFolder("prepared-budget")
+        let library = try Library(root: folder.file("library"))
+        var photos: [PhotoRecord] = []
+        for (index, color) in [[200, 40, 40], [30, 90, 210]].enumerated() {
+            let scene = StickerFixtures.scene(shapes: [(240, 180, 100, 120, color.map(UInt8.init))])
+            let file = folder.file("photo\(index).png")
+            try scene.image.write(to: file, format: .png)
+            let photo = try library.importPhoto(from: file).photo
+            #expect(try model.analyse(photo, in: library) == .ready)
+            photos.append(photo)
+        }
+        func prepared(_ photo: PhotoRecord) -> [URL] {
+            let walk = FileManager.default.enumerator(at: library.maskCacheFolder, includingPropertiesForKeys: nil)
+            return (walk?.allObjects as? [URL] ?? []).filter {
+                $0.lastPathComponent.hasPrefix(photo.id) && $0.lastPathComponent.contains("-subject")
+            }
+        }
+        let (older, newer) = (try #require(prepared(photos[0]).first), try #require(prepared(photos[1]).first))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: older.path)
+        let newerSize = try #require(try newer.resourceValues(forKeys: [.fileSizeKey]).fileSize)
+        SubjectModel.trimPrepared(in: library, budget: newerSize)
+        #expect(prepared(photos[0]).isEmpty, "the older photo's sticker went")
+        #expect(prepared(photos[1]) == [newer], "the newer one fits and stays")
+        // A lift of the older photo still works, the long way (its mask is cached: no inference).
+        let before = model.inferenceCount
+        let sticker = try model.makeSticker(
+            ofPhoto: photos[0].id, in: library, options: StickerOptions(selection: .point(x: 240, y: 180)))
+        #expect(model.inferenceCount == before)
+        #expect(
+            try Bitmap.read(library.stickerFile(of: sticker))[sticker.width / 2, sticker.height / 2] == [
+                200, 40, 40, 255,
+            ])
+    }
+
     @Test func focalPointsAreComputedOnceAndKept() throws {
         // A model of its own: the shared one counts inferences from tests running alongside.
         let model = try SubjectModel()
