@@ -21,6 +21,9 @@ final class SubjectAnalyser: Sendable {
     private let signal = DispatchSemaphore(value: 0)
     /// The photo being analysed now, if any.
     private let current = Mutex<String?>(nil)
+    /// Photos analysed by this process that are still not ready (their files could not be
+    /// written: a full disk): not tried again until the next start, so the thread never spins.
+    private let given = Mutex<Set<String>>([])
 
     init(library: Library, model: SubjectModel) {
         self.library = library
@@ -38,7 +41,8 @@ final class SubjectAnalyser: Sendable {
                     _ = signal.wait(timeout: .now() + 30)
                     continue
                 }
-                guard let photo = model.pendingPhotos(in: library).first else {
+                let skipped = given.withLock { $0 }
+                guard let photo = model.pendingPhotos(in: library).first(where: { !skipped.contains($0.id) }) else {
                     wanted.withLock { $0 = false }
                     continue
                 }
@@ -46,6 +50,9 @@ final class SubjectAnalyser: Sendable {
                 // A photo that cannot be read or analysed is left for a lift to report.
                 if (try? model.analyse(photo, in: library)) == nil {
                     try? library.storeFocus(.noSubject, photoID: photo.id, model: model.sha256)
+                }
+                if model.readiness(of: photo, in: library) == .pending {
+                    given.withLock { _ = $0.insert(photo.id) }
                 }
                 current.withLock { $0 = nil }
             }

@@ -27,11 +27,15 @@ extension SubjectModel {
     var preparedKey: String { "\(maskKey)-\(StickerMaker.plainEdgesVersion)" }
 
     /// Makes ahead the plain stickers of `mask`'s largest subjects, then the map of which subject
-    /// lies where (written last: with it the photo is prepared). Best effort: a file that cannot
-    /// be written only means that lift takes the long way.
+    /// lies where (written last: with it the photo is ready). Best effort: a sticker that cannot
+    /// be written only means that its lift takes the long way.
     func prepareLifts(of image: Bitmap, mask: SubjectMask, photo: PhotoRecord, in library: Library) {
         // Points are given in the photo's recorded size; only a mask of that size can map them.
+        // Otherwise the map is one empty cell: the photo is ready, and its lifts take the long way.
         guard image.width == photo.width, image.height == photo.height, let largest = mask.subjects.first else {
+            if let empty = Bitmap(width: 1, height: 1, channels: 1, pixels: [0]) {
+                try? empty.write(to: placesFile(photoID: photo.id, in: library), format: .png)
+            }
             return
         }
         for (index, subject) in mask.subjects.prefix(Self.preparedSubjectLimit).enumerated()
@@ -103,7 +107,7 @@ extension SubjectModel {
         library.maskCacheFile(photoID: photoID, key: "\(preparedKey)-subject\(instance)")
     }
 
-    private func placesFile(photoID: String, in library: Library) -> URL {
+    func placesFile(photoID: String, in library: Library) -> URL {
         library.maskCacheFile(photoID: photoID, key: "\(preparedKey)-places")
     }
 

@@ -17,9 +17,11 @@ extension SubjectModel {
     /// The cache key of this model's refined masks (see ``cachedMask(of:photo:in:refine:)``).
     var maskKey: String { "\(sha256.prefix(12))-r" }
 
-    /// Whether `photo`'s subjects are ready to lift with this model.
+    /// Whether `photo`'s subjects are ready to lift with this model: its mask cached and its
+    /// largest subjects made ahead (the map of where they lie is written last). A photo analysed
+    /// before stickers were made ahead is pending again; its next analysis reads the cached mask.
     public func readiness(of photo: PhotoRecord, in library: Library) -> SubjectReadiness {
-        if FileManager.default.fileExists(atPath: library.maskCacheFile(photoID: photo.id, key: maskKey).path) {
+        if FileManager.default.fileExists(atPath: placesFile(photoID: photo.id, in: library).path) {
             return .ready
         }
         if case .noSubject? = try? library.cachedFocus(photoID: photo.id, model: sha256) { return .noSubject }

@@ -94,6 +94,27 @@ struct LibraryStickerTests {
         }
     }
 
+    @Test func aPhotoAnalysedBeforeStickersWereMadeAheadIsPreparedFromItsCachedMask() throws {
+        let model = try SubjectModel()
+        let folder = try TemporaryFolder("prepared-later")
+        let library = try Library(root: folder.file("library"))
+        let scene = StickerFixtures.scene(shapes: [(240, 180, 100, 120, [40, 160, 60])])
+        let file = folder.file("photo.png")
+        try scene.image.write(to: file, format: .png)
+        let photo = try library.importPhoto(from: file).photo
+        #expect(try model.analyse(photo, in: library) == .ready)
+        // What an older version left: the mask, and nothing made ahead.
+        let walk = FileManager.default.enumerator(at: library.maskCacheFolder, includingPropertiesForKeys: nil)
+        for case let made as URL in walk?.allObjects ?? [] where made.lastPathComponent.contains("-raw2-") {
+            try FileManager.default.removeItem(at: made)
+        }
+        #expect(model.readiness(of: photo, in: library) == .pending)
+        let before = model.inferenceCount
+        #expect(try model.analyse(photo, in: library) == .ready)
+        #expect(model.readiness(of: photo, in: library) == .ready)
+        #expect(model.inferenceCount == before, "the cached mask was read, the model not run")
+    }
+
     @Test func preparedStickersKeepToTheirBudgetOldestGoingFirst() throws {
         let model = try SubjectModel()
         let folder = try TemporaryFolder("prepared-budget")
