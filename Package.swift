@@ -20,6 +20,7 @@ let package = Package(
         // OpenCV behind the subject-lifting shim, loaded by Stickers when a model is: commands
         // that lift no subject never load OpenCV (~9 MB and ~6 ms of start-up).
         .library(name: "CollageSegment", type: .dynamic, targets: ["CSegment"]),
+        .library(name: "StickerPrint", targets: ["StickerPrint"]),
         .library(name: "CollageKit", targets: ["CollageKit"]),
         .library(name: "CollageServer", targets: ["CollageServer"]),
         .executable(name: "collage", targets: ["collage"]),
@@ -58,6 +59,13 @@ let package = Package(
         .target(
             name: "Stickers", dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "CSegmentInterface"]),
 
+        // Print-ready stickers: cut lines traced by potrace, sheets packed and written as PDF (with
+        // zlib's Flate streams), SVG and cairo-drawn preview pages.
+        .systemLibrary(name: "CPotrace", providers: [.apt(["libpotrace-dev"])]),
+        .systemLibrary(name: "CCairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "StickerPrint", dependencies: ["CollageCore", "CollageRender", "CPotrace", "CCairo", "CZlib"]),
+
         // libsodium (Ed25519) and the offline licence keys that unlock premium layouts.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .target(name: "CollageLicence", dependencies: ["CSodium"]),
@@ -86,7 +94,7 @@ let package = Package(
             name: "collage",
             dependencies: [
                 "CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageKit", "CollageLicence",
-                "CollageServer",
+                "CollageServer", "StickerPrint",
             ]),
 
         // What the test targets share: temporary folders, photo files, tools, the in-process API client.
@@ -99,6 +107,9 @@ let package = Package(
 
         .testTarget(name: "CollageCoreTests", dependencies: ["CollageCore"]),
         .testTarget(name: "CollageLicenceTests", dependencies: ["CollageLicence", "CollageTestSupport"]),
+        .testTarget(
+            name: "StickerPrintTests",
+            dependencies: ["StickerPrint", "CollageRender", "CollageCore", "CollageTestSupport"]),
         .testTarget(
             name: "CollageRenderTests",
             dependencies: ["CollageRender", "CollageCore", "CParallelPNG", "CollageTestSupport"]),

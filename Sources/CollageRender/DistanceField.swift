@@ -1,10 +1,10 @@
 /// Exact Euclidean distances to the nearest marked pixel, in time linear in the pixels
 /// (Felzenszwalb and Huttenlocher's lower envelope of parabolas: a pass down the columns, then
 /// one along the rows). libvips' `fill_nearest` took 14 s on the mask of a 12 MP photo's sticker.
-enum DistanceField {
+public enum DistanceField {
     /// The squared distance from each pixel to the nearest pixel for which `isMarked` holds; a
     /// very large value (more than the image's squared diagonal) where nothing is marked.
-    static func squaredDistances(width: Int, height: Int, isMarked: (Int) -> Bool) -> [Float] {
+    public static func squaredDistances(width: Int, height: Int, isMarked: (Int) -> Bool) -> [Float] {
         guard width > 0, height > 0 else { return [] }
         let far = Double(width * width + height * height) + 1
         var field = [Float](repeating: 0, count: width * height)

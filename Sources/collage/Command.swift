@@ -32,6 +32,7 @@ enum RootCommand {
         CleanUpCommand.self,
         DoctorCommand.self,
         StickerCommand.self,
+        SheetCommand.self,
         LicenceCommand.self,
         ServeCommand.self,
         CompletionCommand.self,

@@ -3,6 +3,7 @@ import CollageKit
 import CollageLibrary
 import CollageRender
 import Foundation
+import StickerPrint
 import Stickers
 
 /// `collage sticker`: lift the subject out of a photo as a transparent sticker.
@@ -12,7 +13,7 @@ enum StickerCommand: Command {
         abstract: "Lift the subject out of a photo as a transparent sticker",
         usage:
             "(photo.jpg -o sticker.png | PHOTO-ID [--library DIR]) [--instance N | --at X,Y] [--outline PX] [--shadow] "
-            + "[--effect comic|puffy|shiny]",
+            + "[--effect comic|puffy|shiny] [--cut-line cut.svg [--offset 2mm] [--dpi 300]]",
         options: [
             LibraryAccess.option,
             .value("-o", "FILE", "Where to write the sticker (PNG or WebP, with alpha)"),
@@ -32,6 +33,12 @@ enum StickerCommand: Command {
                 "--clean-edges",
                 "Find strands of hair and fur again from the photo, without the old background's colour (see the README)"
             ),
+            .value(
+                "--cut-line", "FILE",
+                "Also write a cut line around the subject as SVG (mm), for printing and cutting; the PNG is tagged with --dpi"
+            ),
+            .value("--offset", "LENGTH", "With --cut-line: how far outside the subject it runs (default 2mm)"),
+            .value("--dpi", "N", "With --cut-line: the sticker's pixels per inch on paper (default 300)"),
             .value("--model", "PATH", "The U²-Net-p model (default: $COLLAGE_MODEL, else ~/.cache/collage/models)"),
             .flag("--json", "Print what was written as JSON"),
         ],
@@ -45,6 +52,11 @@ enum StickerCommand: Command {
             and refined along the photo's own edges. Subjects are the separate regions of the mask,
             largest first. The sticker is the photo with the mask as alpha, cropped to the chosen
             subjects plus a small margin.
+            With --cut-line, the sticker is made for print: its canvas grows to hold a cut line
+            --offset outside the subject (one smooth closed curve traced by potrace, inward bends and
+            gaps narrower than 2 mm closed so a blade can follow it), the SVG has the PNG's size in
+            millimetres at --dpi, and the PNG says its resolution. --outline then fills white out
+            to the cut line (its width is the offset), so print and cut agree.
             Exits 3 when the photo has no subject (nothing is written), 69 when the model is
             missing or not the expected file (the message says how to fetch it).
             """,
@@ -83,7 +95,11 @@ enum StickerCommand: Command {
             }
             format = inferred
         }
-        let request = try stickerRequest(arguments)
+        let cutLine = try cutLineOptions(arguments)
+        if cutLine != nil, format != .png || arguments.has("--mask-only") {
+            throw .usage("--cut-line goes with a PNG sticker (-o sticker.png), not --mask-only or WebP")
+        }
+        let request = try stickerRequest(arguments, outline: cutLine == nil)
         let model = try loadModel(arguments)
         let photo = URL(fileURLWithPath: arguments.positionals[0])
         let image: Bitmap
@@ -99,7 +115,7 @@ enum StickerCommand: Command {
             throw error.cliError
         }
         options.cleanEdges = arguments.has("--clean-edges")
-        let result: Bitmap
+        var result: Bitmap
         var origin = (x: 0, y: 0)
         do throws(StickerError) {
             let mask = try model.mask(
@@ -113,10 +129,36 @@ enum StickerCommand: Command {
         } catch {
             throw error.cliError
         }
+        var cutSticker: CutSticker?
+        if let cutLine, let cutFile = arguments.value("--cut-line") {
+            do throws(PrintError) {
+                let made = try CutSticker(sticker: result, options: cutLine, name: photo.lastPathComponent)
+                for warning in made.warnings { Output.printError("collage: warning: \(warning)") }
+                // The canvas grew around the cut line: the sticker's place in the photo moves with it.
+                origin = (origin.x - made.stickerOrigin.x, origin.y - made.stickerOrigin.y)
+                let svg = made.svg(title: "Cut line for \(photo.lastPathComponent)")
+                do {
+                    try Data(svg.utf8).write(to: URL(fileURLWithPath: cutFile), options: .atomic)
+                } catch {
+                    throw .unwritable("\(cutFile): \(error.localizedDescription)")
+                }
+                result = made.image
+                cutSticker = made
+            } catch {
+                throw error.cliError
+            }
+        }
         do {
             try result.write(to: output, format: format)
-        } catch {
+            if let cutLine, cutSticker != nil {
+                try SheetStickers.tagResolution(of: output, dotsPerInch: cutLine.dotsPerInch)
+            }
+        } catch let error as RenderError {
             throw error.cliError
+        } catch let error as PrintError {
+            throw error.cliError
+        } catch {
+            throw .cannotCreate("\(output.path): \(error)")
         }
         if arguments.has("--json") {
             Output.printJSON(
@@ -210,15 +252,38 @@ enum StickerCommand: Command {
         }
     }
 
-    /// The sticker flags, read and checked by CollageKit as the API's fields are.
-    static func stickerRequest(_ arguments: ParsedArguments) throws(CLIError) -> StickerRequest {
+    /// The cut line's options when `--cut-line` is given (`--outline` then asks for white out to it).
+    static func cutLineOptions(_ arguments: ParsedArguments) throws(CLIError) -> CutLineOptions? {
+        guard arguments.value("--cut-line") != nil else {
+            if arguments.value("--offset") != nil || arguments.value("--dpi") != nil {
+                throw .usage("--offset and --dpi go with --cut-line FILE")
+            }
+            return nil
+        }
+        do throws(PrintError) {
+            return CutLineOptions(
+                offset: try arguments.value("--offset").map { text throws(PrintError) in
+                    try PrintLength.millimetres(text, option: "--offset", range: 0...10)
+                } ?? 2,
+                dotsPerInch: try arguments.value("--dpi").map { text throws(PrintError) in
+                    try PrintLength.dotsPerInch(text)
+                } ?? 300,
+                whiteBacking: arguments.value("--outline") != nil)
+        } catch {
+            throw .usage(error.description)
+        }
+    }
+
+    /// The sticker flags, read and checked by CollageKit as the API's fields are; without
+    /// `outline`, `--outline` is left to the cut line.
+    static func stickerRequest(_ arguments: ParsedArguments, outline: Bool = true) throws(CLIError) -> StickerRequest {
         do {
             return try StickerRequest(
                 instance: arguments.value("--instance").map { text throws(Failure) in
                     try StickerRequest.number(text, for: "instance")
                 },
                 point: arguments.value("--at").map { text throws(Failure) in try StickerRequest.pixelPoint(text) },
-                outline: arguments.value("--outline").map { text throws(Failure) in
+                outline: (outline ? arguments.value("--outline") : nil).map { text throws(Failure) in
                     try StickerRequest.number(text, for: "outline")
                 },
                 shadow: arguments.has("--shadow"), effect: arguments.value("--effect"))

@@ -1,0 +1,165 @@
+import CZlib
+import CollageRender
+import Foundation
+
+/// A sheet as a PDF a print shop's cutter reads: each page holds the stickers' pictures and,
+/// above them, their cut lines as vector strokes in a separation (spot) colour named
+/// `CutContour`, set to overprint, with 100 % magenta as its stand-in where no cutter reads it.
+///
+/// Written here rather than through cairo's PDF surface, which (cairo 1.16, Debian 12) draws in
+/// DeviceRGB only and has no way to name a separation colour; cairo draws the previews.
+public enum SheetPDF {
+    /// Points (1/72 in) in a millimetre.
+    static let pointsPerMillimetre = 72 / PrintLength.millimetresPerInch
+
+    /// The PDF's bytes.
+    /// - Throws: ``PrintError/unwritable(_:)`` when a picture cannot be compressed.
+    public static func data(of layout: SheetLayout, title: String) throws(PrintError) -> Data {
+        var objects: [Data] = []
+        func reserve() -> Int {
+            objects.append(Data())
+            return objects.count
+        }
+        let catalog = reserve()
+        let pages = reserve()
+        let info = reserve()
+        let cutColour = reserve()
+        let overprint = reserve()
+        objects[catalog - 1] = Data("<< /Type /Catalog /Pages \(pages) 0 R >>".utf8)
+        objects[info - 1] = Data(
+            ("<< /Title \(pdfText(title)) /Creator (Collage) /Producer (Collage) "
+                + "/Keywords (CutContour, \(layout.options.cut.rawValue) cut) >>").utf8)
+        objects[cutColour - 1] = Data(
+            ("[/Separation /CutContour /DeviceCMYK << /FunctionType 2 /Domain [0 1] /C0 [0 0 0 0] "
+                + "/C1 [0 1 0 0] /N 1 >>]").utf8)
+        objects[overprint - 1] = Data("<< /Type /ExtGState /OP true /op true /OPM 1 >>".utf8)
+
+        var pictures: [Int] = []
+        for sticker in layout.stickers {
+            let image = sticker.image
+            var colour = [UInt8](repeating: 0, count: image.width * image.height * 3)
+            var alpha = [UInt8](repeating: 0, count: image.width * image.height)
+            for index in 0..<(image.width * image.height) {
+                colour[index * 3] = image.pixels[index * 4]
+                colour[index * 3 + 1] = image.pixels[index * 4 + 1]
+                colour[index * 3 + 2] = image.pixels[index * 4 + 2]
+                alpha[index] = image.pixels[index * 4 + 3]
+            }
+            let mask = reserve()
+            objects[mask - 1] = try stream(
+                "/Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height) "
+                    + "/ColorSpace /DeviceGray /BitsPerComponent 8", deflating: alpha)
+            let picture = reserve()
+            objects[picture - 1] = try stream(
+                "/Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height) "
+                    + "/ColorSpace /DeviceRGB /BitsPerComponent 8 /SMask \(mask) 0 R", deflating: colour)
+            pictures.append(picture)
+        }
+
+        let options = layout.options
+        let (pageWidth, pageHeight) = (options.pageWidth, options.pageHeight)
+        func x(_ millimetres: Double) -> String { number(millimetres * pointsPerMillimetre) }
+        func y(_ millimetres: Double) -> String { number((pageHeight - millimetres) * pointsPerMillimetre) }
+        var pageObjects: [Int] = []
+        for page in 0..<layout.pageCount {
+            let onPage = layout.placements.filter { $0.page == page }
+            var content = ""
+            for placement in onPage {
+                // The picture's unit square: (0, 0) is its bottom-left corner, (1, 0) its
+                // bottom-right, (0, 1) its top-left, each mapped through the placement.
+                let (width, height) = layout.stickers[placement.sticker].sizeInMillimetres
+                let origin = layout.pagePoint(PathPoint(x: 0, y: height), of: placement)
+                let right = layout.pagePoint(PathPoint(x: width, y: height), of: placement)
+                let up = layout.pagePoint(PathPoint(x: 0, y: 0), of: placement)
+                let k = pointsPerMillimetre
+                content +=
+                    "q \(number((right.x - origin.x) * k)) \(number((origin.y - right.y) * k)) "
+                    + "\(number((up.x - origin.x) * k)) \(number((origin.y - up.y) * k)) \(x(origin.x)) \(y(origin.y)) cm "
+                    + "/Im\(placement.sticker) Do Q\n"
+            }
+            if options.registrationMarks {
+                content += "0 0 0 1 k\n"
+                for (left, top, width, height) in RegistrationMarks.rectangles(
+                    pageWidth: pageWidth, pageHeight: pageHeight)
+                {
+                    content += "\(x(left)) \(y(top + height)) \(x(width)) \(x(height)) re f\n"
+                }
+            }
+            content += "/Overprint gs /CutContour CS 1 SCN 0.25 w 1 j\n"
+            for placement in onPage {
+                let path = layout.pagePath(of: placement)
+                content += "\(x(path.start.x)) \(y(path.start.y)) m\n"
+                for segment in path.segments {
+                    switch segment {
+                    case .line(let end):
+                        content += "\(x(end.x)) \(y(end.y)) l\n"
+                    case .curve(let first, let second, let end):
+                        content +=
+                            "\(x(first.x)) \(y(first.y)) \(x(second.x)) \(y(second.y)) \(x(end.x)) \(y(end.y)) c\n"
+                    }
+                }
+                content += "h S\n"
+            }
+            let contents = reserve()
+            objects[contents - 1] = try stream("", deflating: Array(content.utf8))
+            let pictureNames = Set(onPage.map(\.sticker)).sorted().map { "/Im\($0) \(pictures[$0]) 0 R" }
+            let pageObject = reserve()
+            objects[pageObject - 1] = Data(
+                ("<< /Type /Page /Parent \(pages) 0 R /MediaBox [0 0 \(x(pageWidth)) \(x(pageHeight))] "
+                    + "/TrimBox [0 0 \(x(pageWidth)) \(x(pageHeight))] /Contents \(contents) 0 R "
+                    + "/Resources << /XObject << \(pictureNames.joined(separator: " ")) >> "
+                    + "/ColorSpace << /CutContour \(cutColour) 0 R >> /ExtGState << /Overprint \(overprint) 0 R >> >> >>")
+                    .utf8)
+            pageObjects.append(pageObject)
+        }
+        objects[pages - 1] = Data(
+            "<< /Type /Pages /Kids [\(pageObjects.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pageObjects.count) >>"
+                .utf8)
+
+        var output = Data("%PDF-1.6\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".utf8)
+        var offsets: [Int] = []
+        for (index, body) in objects.enumerated() {
+            offsets.append(output.count)
+            output.append(Data("\(index + 1) 0 obj\n".utf8))
+            output.append(body)
+            output.append(Data("\nendobj\n".utf8))
+        }
+        let table = output.count
+        var xref = "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets { xref += String(format: "%010d 00000 n \n", offset) }
+        xref +=
+            "trailer\n<< /Size \(objects.count + 1) /Root \(catalog) 0 R /Info \(info) 0 R >>\nstartxref\n\(table)\n%%EOF\n"
+        output.append(Data(xref.utf8))
+        return output
+    }
+
+    /// A stream object whose bytes are Flate-compressed.
+    private static func stream(_ dictionary: String, deflating bytes: [UInt8]) throws(PrintError) -> Data {
+        var size = compressBound(uLong(bytes.count))
+        var compressed = [UInt8](repeating: 0, count: Int(size))
+        let status = compressed.withUnsafeMutableBufferPointer { target in
+            bytes.withUnsafeBufferPointer { source in
+                compress2(target.baseAddress, &size, source.baseAddress, uLong(bytes.count), 6)
+            }
+        }
+        guard status == Z_OK else { throw .unwritable("a sheet picture could not be compressed (zlib \(status))") }
+        var data = Data("<< \(dictionary) /Filter /FlateDecode /Length \(size) >>\nstream\n".utf8)
+        data.append(contentsOf: compressed.prefix(Int(size)))
+        data.append(Data("\nendstream".utf8))
+        return data
+    }
+
+    /// A number as PDF writes it: at most three decimals, no exponent.
+    static func number(_ value: Double) -> String {
+        let text = String(format: "%.3f", value)
+        var trimmed = text
+        while trimmed.contains("."), trimmed.hasSuffix("0") { trimmed.removeLast() }
+        if trimmed.hasSuffix(".") { trimmed.removeLast() }
+        return trimmed == "-0" ? "0" : trimmed
+    }
+
+    /// A text string: UTF-16 with its byte-order mark, in hex, so any title is safe.
+    static func pdfText(_ text: String) -> String {
+        "<FEFF" + text.utf16.map { String(format: "%04X", $0) }.joined() + ">"
+    }
+}

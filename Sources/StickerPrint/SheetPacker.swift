@@ -1,0 +1,230 @@
+import Foundation
+
+/// Packs stickers by their cut shapes, not their boxes: each page is a grid of millimetre cells,
+/// each sticker (largest first, in each of four quarter turns) goes to the first place from the
+/// top-left where its shape, grown by the gap, meets no other sticker's shape, and the turn that
+/// finds the highest place wins. Shapes interlock where boxes could not (a cat's ears beside
+/// another's tail), and no two cut lines come closer than the gap.
+public enum SheetPacker {
+    /// The grid's cell, in millimetres.
+    static let cell = 1.0
+
+    /// Packs `stickers` onto as few pages as it can.
+    /// - Throws: ``PrintError/empty`` for no stickers; ``PrintError/tooLarge(_:)`` naming a
+    ///   sticker that does not fit on an empty page in any turn.
+    public static func pack(
+        _ stickers: [CutSticker], names: [String], options: SheetOptions
+    ) throws(PrintError)
+        -> SheetLayout
+    {
+        guard !stickers.isEmpty else { throw .empty }
+        let columns = Int((options.pageWidth / cell).rounded(.down))
+        let rows = Int((options.pageHeight / cell).rounded(.down))
+        let reach = Int((options.gap / cell + 2.0.squareRoot()).rounded(.up))
+        let shapes = stickers.map { sticker in (0..<4).map { Shape(sticker, quarterTurns: $0, reach: reach) } }
+        let hard = hardCells(columns: columns, rows: rows, options: options)
+        var pages: [Grid] = []
+        var placements: [SheetPlacement?] = Array(repeating: nil, count: stickers.count)
+        let order = stickers.indices.sorted { shapes[$0][0].area > shapes[$1][0].area }
+        for index in order {
+            var placed = false
+            for page in 0...pages.count {
+                if page == pages.count { pages.append(Grid(columns: columns, rows: rows)) }
+                if let spot = bestSpot(for: shapes[index], on: pages[page], hard: hard) {
+                    pages[page].mark(shapes[index][spot.turn].cells, atX: spot.x, y: spot.y)
+                    placements[index] = SheetPlacement(
+                        sticker: index, page: page, x: Double(spot.x) * cell, y: Double(spot.y) * cell,
+                        quarterTurns: spot.turn)
+                    placed = true
+                    break
+                }
+                if page == pages.count - 1, pages[page].isEmpty {
+                    let (width, height) = stickers[index].sizeInMillimetres
+                    throw .tooLarge(
+                        "\(names[index]): at \(PrintLength.format(width)) × \(PrintLength.format(height)) mm it does not fit "
+                            + "on a \(PrintLength.format(options.pageWidth)) × \(PrintLength.format(options.pageHeight)) mm page "
+                            + "inside its margins; give a smaller --size or a larger --page")
+                }
+            }
+            guard placed else { throw .tooLarge("\(names[index]): no place was found for it") }
+        }
+        return SheetLayout(
+            stickers: stickers, placements: placements.compactMap { $0 }, options: options, pageCount: pages.count)
+    }
+
+    /// A sticker is turned only when that puts it at least this many cells higher: people read
+    /// a sheet upright. Upside down is never tried.
+    static let turnPenalty = 5
+
+    private static func bestSpot(for turns: [Shape], on page: Grid, hard: Grid) -> (x: Int, y: Int, turn: Int)? {
+        var best: (x: Int, y: Int, turn: Int, score: Int)?
+        for turn in [0, 1, 3] {
+            let shape = turns[turn]
+            let penalty = turn == 0 ? 0 : turnPenalty
+            let lastRow = min(page.rows - shape.height, best.map { $0.score - penalty } ?? Int.max)
+            guard lastRow >= 0, shape.width <= page.columns else { continue }
+            search: for y in 0...lastRow {
+                for x in 0...(page.columns - shape.width) where shape.fits(atX: x, y: y, on: page, hard: hard) {
+                    if let current = best, (current.score, current.x) <= (y + penalty, x) { break search }
+                    best = (x, y, turn, y + penalty)
+                    break search
+                }
+            }
+        }
+        return best.map { ($0.x, $0.y, $0.turn) }
+    }
+
+    /// Cells no cut line may enter: the margins, and the registration marks with the gap around them.
+    private static func hardCells(columns: Int, rows: Int, options: SheetOptions) -> Grid {
+        var grid = Grid(columns: columns, rows: rows)
+        let margin = Int((options.margin / cell).rounded(.up))
+        for y in 0..<rows {
+            for x in 0..<columns where x < margin || y < margin || x >= columns - margin || y >= rows - margin {
+                grid.set(x, y)
+            }
+        }
+        if options.registrationMarks {
+            // The cutter's eye looks for each mark in the page's corner: those corners stay
+            // clear up to the gap past the marks' legs, and so does the band outside them.
+            let edge = RegistrationMarks.inset + RegistrationMarks.thickness + options.gap
+            let corner = Int(((RegistrationMarks.inset + RegistrationMarks.length + options.gap) / cell).rounded(.up))
+            let band = Int((edge / cell).rounded(.up))
+            for y in 0..<rows {
+                for x in 0..<columns {
+                    let nearEdge = x < band || y < band || x >= columns - band || y >= rows - band
+                    let left = x < corner
+                    let top = y < corner
+                    let right = x >= columns - corner
+                    let bottom = y >= rows - corner
+                    if nearEdge || (left && top) || (right && top) || (left && bottom) { grid.set(x, y) }
+                }
+            }
+        }
+        return grid
+    }
+}
+
+/// A page's cells, a bit each.
+struct Grid {
+    let columns: Int
+    let rows: Int
+    let wordsPerRow: Int
+    private(set) var words: [UInt64]
+    private(set) var isEmpty = true
+
+    init(columns: Int, rows: Int) {
+        self.columns = max(0, columns)
+        self.rows = max(0, rows)
+        wordsPerRow = (self.columns + 63) / 64
+        words = [UInt64](repeating: 0, count: wordsPerRow * self.rows)
+    }
+
+    mutating func set(_ x: Int, _ y: Int) {
+        guard x >= 0, y >= 0, x < columns, y < rows else { return }
+        words[y * wordsPerRow + x / 64] |= 1 << UInt64(x % 64)
+    }
+
+    /// Whether any cell of row `y` from `start` up to `end` (exclusive) is set.
+    func any(row y: Int, from start: Int, to end: Int) -> Bool {
+        let (low, high) = (max(0, start), min(columns, end))
+        guard low < high, y >= 0, y < rows else { return false }
+        let base = y * wordsPerRow
+        var index = low
+        while index < high {
+            let word = index / 64
+            let first = index % 64
+            let last = min(64, first + (high - index))
+            let mask = (last == 64 ? ~UInt64(0) : (UInt64(1) << UInt64(last)) - 1) & ~((UInt64(1) << UInt64(first)) - 1)
+            if words[base + word] & mask != 0 { return true }
+            index += last - first
+        }
+        return false
+    }
+
+    mutating func mark(_ runs: [(row: Int, start: Int, end: Int)], atX x: Int, y: Int) {
+        for run in runs {
+            for column in run.start..<run.end { set(x + column, y + run.row) }
+        }
+        isEmpty = false
+    }
+}
+
+/// A sticker's cut shape in one quarter turn, as runs of cells, and the same grown by the gap.
+struct Shape {
+    let width: Int
+    let height: Int
+    let cells: [(row: Int, start: Int, end: Int)]
+    let grown: [(row: Int, start: Int, end: Int)]
+    let area: Int
+
+    init(_ sticker: CutSticker, quarterTurns: Int, reach: Int) {
+        let image = sticker.image
+        let perCell = sticker.options.pixelsPerMillimetre * SheetPacker.cell
+        let turnedWidth = quarterTurns % 2 == 0 ? image.width : image.height
+        let turnedHeight = quarterTurns % 2 == 0 ? image.height : image.width
+        width = Int((Double(turnedWidth) / perCell).rounded(.up))
+        height = Int((Double(turnedHeight) / perCell).rounded(.up))
+        var occupied = [Bool](repeating: false, count: width * height)
+        for y in 0..<image.height {
+            for x in 0..<image.width where sticker.inside[y * image.width + x] {
+                let (turnedX, turnedY): (Int, Int) =
+                    switch quarterTurns {
+                    case 1: (image.height - 1 - y, x)
+                    case 2: (image.width - 1 - x, image.height - 1 - y)
+                    case 3: (y, image.width - 1 - x)
+                    default: (x, y)
+                    }
+                let column = min(width - 1, Int(Double(turnedX) / perCell))
+                let row = min(height - 1, Int(Double(turnedY) / perCell))
+                occupied[row * width + column] = true
+            }
+        }
+        area = occupied.lazy.filter { $0 }.count
+        cells = Self.runs(occupied, width: width, height: height, offset: 0)
+        // Grown by a disc of `reach` cells: each cell's disc, merged row by row into runs.
+        let grownSide = (width + 2 * reach, height + 2 * reach)
+        var grownCells = [Bool](repeating: false, count: grownSide.0 * grownSide.1)
+        var spans: [Int] = []
+        for dy in -reach...reach {
+            spans.append(Int(Double(reach * reach - dy * dy).squareRoot()))
+        }
+        for run in cells {
+            for dy in -reach...reach {
+                let span = spans[dy + reach]
+                let row = run.row + dy + reach
+                let start = run.start - span + reach
+                let end = run.end + span + reach
+                for column in max(0, start)..<min(grownSide.0, end) { grownCells[row * grownSide.0 + column] = true }
+            }
+        }
+        grown = Self.runs(grownCells, width: grownSide.0, height: grownSide.1, offset: reach)
+    }
+
+    private static func runs(
+        _ cells: [Bool], width: Int, height: Int, offset: Int
+    ) -> [(
+        row: Int, start: Int, end: Int
+    )] {
+        var result: [(row: Int, start: Int, end: Int)] = []
+        for y in 0..<height {
+            var x = 0
+            while x < width {
+                guard cells[y * width + x] else {
+                    x += 1
+                    continue
+                }
+                let start = x
+                while x < width, cells[y * width + x] { x += 1 }
+                result.append((y - offset, start - offset, x - offset))
+            }
+        }
+        return result
+    }
+
+    /// Whether the shape's cells meet no hard cell and, grown by the gap, no placed sticker's cell.
+    func fits(atX x: Int, y: Int, on page: Grid, hard: Grid) -> Bool {
+        for run in cells where hard.any(row: y + run.row, from: x + run.start, to: x + run.end) { return false }
+        for run in grown where page.any(row: y + run.row, from: x + run.start, to: x + run.end) { return false }
+        return true
+    }
+}

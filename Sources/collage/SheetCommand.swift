@@ -1,0 +1,241 @@
+import CollageLibrary
+import Foundation
+import StickerPrint
+
+/// `collage sheet`: stickers packed onto pages to print and cut.
+enum SheetCommand: Command {
+    static let spec = CommandSpec(
+        name: "sheet",
+        abstract: "Pack stickers onto pages to print and cut (PDF with CutContour lines, SVG, previews)",
+        usage:
+            "STICKER[@SIZE]… -o sheet.pdf [--page a4|letter|WxHmm] [--size 50mm] [--gap 3mm] [--cut kiss|die] "
+            + "[--svg cut.svg]",
+        options: [
+            .value("-o", "FILE", "The PDF to write (its pages' previews go beside it as FILE-page-N.png)"),
+            .value("--output", "FILE", "Same as -o"),
+            .value("--page", "SIZE", "a4 (default), a5, a3, letter, legal, or WxH in mm, cm or in (100x150mm)"),
+            .value(
+                "--size", "LENGTH",
+                "Each sticker's longer side, cut line included (default 50mm); STICKER@40mm sets one"),
+            .value("--gap", "LENGTH", "The least distance between cut lines (default 3mm for kiss, 6mm for die)"),
+            .value("--cut", "kiss|die", "Kiss cut (a sheet of stickers, the default) or die cut (singles)"),
+            .value("--offset", "LENGTH", "How far outside each subject its cut line runs (default 2mm)"),
+            .value("--dpi", "N", "The pictures' resolution in the PDF (default 300)"),
+            .value("--margin", "LENGTH", "Kept free along the page's edges (default 6mm)"),
+            .value(
+                "--svg", "FILE", "Also write the cut lines for a cutting machine, with registration marks (printed too)"
+            ),
+            .flag("--white", "Fill white out to each cut line (for clear or coloured sticker paper)"),
+            LibraryAccess.option,
+            .flag("--json", "Print what was written as JSON"),
+        ],
+        discussion: """
+            Each STICKER is a PNG or WebP with alpha (from 'collage sticker'), or the id of a
+            library sticker. Stickers are sized so that their cut shape's longer side is --size,
+            cut around at --offset, and packed by their shapes, turned where that packs tighter,
+            never letting two cut lines come closer than --gap. The PDF has the pictures and, on
+            top, the cut lines in a spot colour named CutContour (magenta where no cutter reads
+            it), as print shops ask. With --svg, every page also gets registration marks laid out
+            as Silhouette Studio's Type 1 (set Type 1, length 20 mm, thickness 0.5 mm, inset 10 mm
+            there), and the SVG holds the marks and the cut lines for the cutting machine.
+            Nothing is written unless every sticker fits: a sticker larger than the page, one with
+            no subject, or an empty list is an error that names it.
+            """,
+        positionals: 1...500)
+
+    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        guard let outputPath = arguments.value("-o") ?? arguments.value("--output") else {
+            throw .usage("an output file is required: -o sheet.pdf")
+        }
+        let output = URL(fileURLWithPath: outputPath)
+        guard output.pathExtension.lowercased() == "pdf" else {
+            throw .usage("a sheet is written as .pdf, got \"\(output.lastPathComponent)\"")
+        }
+        let svg = arguments.value("--svg").map { URL(fileURLWithPath: $0) }
+        if let svg, svg.pathExtension.lowercased() != "svg" {
+            throw .usage("--svg writes an .svg file, got \"\(svg.lastPathComponent)\"")
+        }
+        let cutLine: CutLineOptions
+        let options: SheetOptions
+        let defaultSize: Double
+        do throws(PrintError) {
+            let page = try arguments.value("--page").map { text throws(PrintError) in try PrintLength.page(text) }
+            guard let cut = CutMode(rawValue: arguments.value("--cut") ?? "kiss") else {
+                throw .invalidOption("--cut: expected kiss or die, got \"\(arguments.value("--cut") ?? "")\"")
+            }
+            let gap = try arguments.value("--gap").map { text throws(PrintError) in
+                try PrintLength.millimetres(text, option: "--gap", range: 0.5...50)
+            }
+            let margin = try arguments.value("--margin").map { text throws(PrintError) in
+                try PrintLength.millimetres(text, option: "--margin", range: 0...50)
+            }
+            defaultSize =
+                try arguments.value("--size").map { text throws(PrintError) in
+                    try PrintLength.millimetres(text, option: "--size", range: 10...1000)
+                } ?? 50
+            cutLine = CutLineOptions(
+                offset: try arguments.value("--offset").map { text throws(PrintError) in
+                    try PrintLength.millimetres(text, option: "--offset", range: 0...10)
+                } ?? 2,
+                dotsPerInch: try arguments.value("--dpi").map { text throws(PrintError) in
+                    try PrintLength.dotsPerInch(text)
+                } ?? 300,
+                whiteBacking: arguments.has("--white"))
+            options = SheetOptions(
+                pageWidth: page?.width ?? 210, pageHeight: page?.height ?? 297, gap: gap, margin: margin ?? 6, cut: cut,
+                registrationMarks: svg != nil)
+        } catch {
+            throw .usage(error.description)
+        }
+
+        var stickers: [CutSticker] = []
+        var names: [String] = []
+        var library: Library?
+        for argument in arguments.positionals {
+            let (source, size) = try sizedSource(argument, defaultSize: defaultSize)
+            let file: URL
+            if FileManager.default.fileExists(atPath: source) {
+                file = URL(fileURLWithPath: source)
+            } else if source.contains("/") || source.contains(".") {
+                throw .noInput("\(source): no such file")
+            } else {
+                if library == nil { library = try LibraryAccess.open(arguments) }
+                do {
+                    guard let library else { throw LibraryError.unknownSticker(source) }
+                    file = library.stickerFile(of: try library.sticker(source))
+                } catch {
+                    throw .noInput("\(source): no such file, and no sticker with that id in the library")
+                }
+            }
+            let name = URL(fileURLWithPath: source).lastPathComponent
+            do {
+                let sticker = try SheetStickers.prepare(file: file, name: name, size: size, options: cutLine)
+                for warning in sticker.warnings { Output.printError("collage: warning: \(warning)") }
+                if let resolution = SheetStickers.effectiveResolution(file: file, size: size, offset: cutLine.offset),
+                    resolution < 150
+                {
+                    Output.printError(
+                        "collage: warning: \(name) has only \(Int(resolution)) pixels an inch at \(PrintLength.format(size)) mm; "
+                            + "it will print soft")
+                }
+                stickers.append(sticker)
+                names.append(name)
+            } catch {
+                throw error.cliError
+            }
+        }
+
+        let layout: SheetLayout
+        do {
+            layout = try SheetPacker.pack(stickers, names: names, options: options)
+        } catch {
+            throw error.cliError
+        }
+        let title = output.deletingPathExtension().lastPathComponent
+        let previews = (0..<layout.pageCount).map { page in
+            output.deletingLastPathComponent().appendingPathComponent("\(title)-page-\(page + 1).png")
+        }
+        let svgFiles =
+            svg.map { file in
+                layout.pageCount == 1
+                    ? [file]
+                    : (0..<layout.pageCount).map { page in
+                        file.deletingLastPathComponent().appendingPathComponent(
+                            "\(file.deletingPathExtension().lastPathComponent)-page-\(page + 1).svg")
+                    }
+            } ?? []
+        // Everything is made under temporary names first: nothing half-written is left behind.
+        var written: [(temporary: URL, final: URL)] = []
+        func temporary(for file: URL) -> URL {
+            file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).partial")
+        }
+        do throws(CLIError) {
+            do {
+                let pdf = try SheetPDF.data(of: layout, title: title)
+                let staged = temporary(for: output)
+                written.append((staged, output))
+                try write(pdf, to: staged)
+                for (page, preview) in previews.enumerated() {
+                    let staged = temporary(for: preview)
+                    written.append((staged, preview))
+                    try SheetPreview.write(page: page, of: layout, to: staged)
+                }
+                for (page, file) in svgFiles.enumerated() {
+                    let staged = temporary(for: file)
+                    written.append((staged, file))
+                    try write(Data(SheetSVG.page(page, of: layout, title: title).utf8), to: staged)
+                }
+            } catch {
+                throw error.cliError
+            }
+            for (staged, final) in written where rename(staged.path, final.path) != 0 {
+                throw CLIError.cannotCreate("\(final.path): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            for (staged, _) in written { try? FileManager.default.removeItem(at: staged) }
+            throw error
+        }
+
+        let coverage = (layout.coverage * 1000).rounded() / 10
+        if arguments.has("--json") {
+            Output.printJSON(
+                .object([
+                    "file": .string(output.path), "pages": .number(Double(layout.pageCount)),
+                    "previews": .array(previews.map { .string($0.path) }),
+                    "svg": .array(svgFiles.map { .string($0.path) }),
+                    "coverage": .number(coverage),
+                    "stickers": .array(
+                        layout.placements.map { placement in
+                            .object([
+                                "name": .string(names[placement.sticker]), "page": .number(Double(placement.page + 1)),
+                                "x": .number(placement.x), "y": .number(placement.y),
+                                "quarterTurns": .number(Double(placement.quarterTurns)),
+                            ])
+                        }),
+                ]))
+        } else {
+            Output.print(
+                "Wrote \(output.path): \(stickers.count) stickers on \(layout.pageCount) page\(layout.pageCount == 1 ? "" : "s") "
+                    + "(cut shapes cover \(coverage) % of the paper)")
+            for file in previews + svgFiles { Output.print("Wrote \(file.path)") }
+        }
+    }
+
+    /// `file.png@40mm`: the file and its size; without a size, `defaultSize`.
+    static func sizedSource(_ argument: String, defaultSize: Double) throws(CLIError) -> (String, Double) {
+        guard let at = argument.lastIndex(of: "@"), !FileManager.default.fileExists(atPath: argument) else {
+            return (argument, defaultSize)
+        }
+        let size = String(argument[argument.index(after: at)...])
+        do {
+            return (
+                String(argument[..<at]),
+                try PrintLength.millimetres(size, option: "\(argument) (its size)", range: 10...1000)
+            )
+        } catch {
+            throw .usage(error.description)
+        }
+    }
+
+    private static func write(_ data: Data, to file: URL) throws(PrintError) {
+        do {
+            try data.write(to: file)
+        } catch {
+            throw .unwritable("\(file.path): \(error.localizedDescription)")
+        }
+    }
+}
+
+extension PrintError {
+    /// The exit code and message for a failed sheet or cut line.
+    var cliError: CLIError {
+        switch self {
+        case .invalidOption(let message): .usage(message)
+        case .noSubject: .noSubject(description)
+        case .tooLarge, .empty: .data(description)
+        case .unreadable(let message): .data(message)
+        case .tracing: .failure(description)
+        case .unwritable(let message): .cannotCreate(message)
+        }
+    }
+}
