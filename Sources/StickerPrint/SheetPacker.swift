@@ -6,8 +6,8 @@ import Foundation
 /// finds the highest place wins. Shapes interlock where boxes could not (a cat's ears beside
 /// another's tail), and no two cut lines come closer than the gap.
 public enum SheetPacker {
-    /// The grid's cell, in millimetres.
-    static let cell = 1.0
+    /// The grid's cell, in millimetres: a shape's cells overstate it by up to a cell along its edge.
+    static let cell = 0.5
 
     /// Packs `stickers` onto as few pages as it can.
     /// - Throws: ``PrintError/empty`` for no stickers; ``PrintError/tooLarge(_:)`` naming a
@@ -20,8 +20,7 @@ public enum SheetPacker {
         guard !stickers.isEmpty else { throw .empty }
         let columns = Int((options.pageWidth / cell).rounded(.down))
         let rows = Int((options.pageHeight / cell).rounded(.down))
-        let reach = Int((options.gap / cell + 2.0.squareRoot()).rounded(.up))
-        let shapes = stickers.map { sticker in (0..<4).map { Shape(sticker, quarterTurns: $0, reach: reach) } }
+        let shapes = stickers.map { sticker in (0..<4).map { Shape(sticker, quarterTurns: $0, gap: options.gap) } }
         let hard = hardCells(columns: columns, rows: rows, options: options)
         var pages: [Grid] = []
         var placements: [SheetPlacement?] = Array(repeating: nil, count: stickers.count)
@@ -64,7 +63,14 @@ public enum SheetPacker {
             let lastRow = min(page.rows - shape.height, best.map { $0.score - penalty } ?? Int.max)
             guard lastRow >= 0, shape.width <= page.columns else { continue }
             search: for y in 0...lastRow {
-                for x in 0...(page.columns - shape.width) where shape.fits(atX: x, y: y, on: page, hard: hard) {
+                var x = 0
+                while x <= page.columns - shape.width {
+                    // A clash says how far right the next place that could avoid it is.
+                    let skip = shape.clash(atX: x, y: y, on: page, hard: hard)
+                    guard skip == 0 else {
+                        x += skip
+                        continue
+                    }
                     if let current = best, (current.score, current.x) <= (y + penalty, x) { break search }
                     best = (x, y, turn, y + penalty)
                     break search
@@ -124,21 +130,23 @@ struct Grid {
         words[y * wordsPerRow + x / 64] |= 1 << UInt64(x % 64)
     }
 
-    /// Whether any cell of row `y` from `start` up to `end` (exclusive) is set.
-    func any(row y: Int, from start: Int, to end: Int) -> Bool {
+    /// The last set cell of row `y` from `start` up to `end` (exclusive), if any.
+    func lastSet(row y: Int, from start: Int, to end: Int) -> Int? {
         let (low, high) = (max(0, start), min(columns, end))
-        guard low < high, y >= 0, y < rows else { return false }
+        guard low < high, y >= 0, y < rows else { return nil }
         let base = y * wordsPerRow
-        var index = low
-        while index < high {
-            let word = index / 64
-            let first = index % 64
-            let last = min(64, first + (high - index))
+        var index = high
+        while index > low {
+            let word = (index - 1) / 64
+            let wordStart = word * 64
+            let first = max(low, wordStart) - wordStart
+            let last = index - wordStart
             let mask = (last == 64 ? ~UInt64(0) : (UInt64(1) << UInt64(last)) - 1) & ~((UInt64(1) << UInt64(first)) - 1)
-            if words[base + word] & mask != 0 { return true }
-            index += last - first
+            let hits = words[base + word] & mask
+            if hits != 0 { return wordStart + 63 - hits.leadingZeroBitCount }
+            index = wordStart + first
         }
-        return false
+        return nil
     }
 
     mutating func mark(_ runs: [(row: Int, start: Int, end: Int)], atX x: Int, y: Int) {
@@ -157,7 +165,7 @@ struct Shape {
     let grown: [(row: Int, start: Int, end: Int)]
     let area: Int
 
-    init(_ sticker: CutSticker, quarterTurns: Int, reach: Int) {
+    init(_ sticker: CutSticker, quarterTurns: Int, gap: Double) {
         let image = sticker.image
         let perCell = sticker.options.pixelsPerMillimetre * SheetPacker.cell
         let turnedWidth = quarterTurns % 2 == 0 ? image.width : image.height
@@ -181,15 +189,22 @@ struct Shape {
         }
         area = occupied.lazy.filter { $0 }.count
         cells = Self.runs(occupied, width: width, height: height, offset: 0)
-        // Grown by a disc of `reach` cells: each cell's disc, merged row by row into runs.
-        let grownSide = (width + 2 * reach, height + 2 * reach)
-        var grownCells = [Bool](repeating: false, count: grownSide.0 * grownSide.1)
+        // Grown by every cell offset whose two squares come closer than the gap: the nearest
+        // points of cells dx, dy apart are (|dx| − 1, |dy| − 1) cells apart (none when touching).
+        let gapInCells = gap / SheetPacker.cell
+        let reach = Int(gapInCells.rounded(.up)) + 1
         var spans: [Int] = []
         for dy in -reach...reach {
-            spans.append(Int(Double(reach * reach - dy * dy).squareRoot()))
+            let rows = Double(max(0, abs(dy) - 1))
+            var span = 0
+            while span + 1 <= reach, Double(span) * Double(span) + rows * rows < gapInCells * gapInCells { span += 1 }
+            // `span` columns beyond the first neighbour are still too close when rows allow any.
+            spans.append(rows < gapInCells ? span : -1)
         }
+        let grownSide = (width + 2 * reach, height + 2 * reach)
+        var grownCells = [Bool](repeating: false, count: grownSide.0 * grownSide.1)
         for run in cells {
-            for dy in -reach...reach {
+            for dy in -reach...reach where spans[dy + reach] >= 0 {
                 let span = spans[dy + reach]
                 let row = run.row + dy + reach
                 let start = run.start - span + reach
@@ -221,10 +236,19 @@ struct Shape {
         return result
     }
 
-    /// Whether the shape's cells meet no hard cell and, grown by the gap, no placed sticker's cell.
-    func fits(atX x: Int, y: Int, on page: Grid, hard: Grid) -> Bool {
-        for run in cells where hard.any(row: y + run.row, from: x + run.start, to: x + run.end) { return false }
-        for run in grown where page.any(row: y + run.row, from: x + run.start, to: x + run.end) { return false }
-        return true
+    /// 0 when the shape's cells meet no hard cell and, grown by the gap, no placed sticker's
+    /// cell; otherwise how many columns right the first clash is passed.
+    func clash(atX x: Int, y: Int, on page: Grid, hard: Grid) -> Int {
+        for run in grown {
+            if let hit = page.lastSet(row: y + run.row, from: x + run.start, to: x + run.end) {
+                return hit - (x + run.start) + 1
+            }
+        }
+        for run in cells {
+            if let hit = hard.lastSet(row: y + run.row, from: x + run.start, to: x + run.end) {
+                return hit - (x + run.start) + 1
+            }
+        }
+        return 0
     }
 }
