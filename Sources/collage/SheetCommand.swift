@@ -108,7 +108,20 @@ enum SheetCommand: Command {
                 }
             }
             let name = URL(fileURLWithPath: source).lastPathComponent
-            do {
+            do throws(PrintError) {
+                // Checked before any pixel is made: a sticker that cannot fit, or would be huge.
+                let usable = max(options.pageWidth, options.pageHeight) - 2 * options.margin
+                guard size <= usable else {
+                    throw PrintError.tooLarge(
+                        "\(name): at \(PrintLength.format(size)) mm it does not fit on the page inside its margins "
+                            + "(at most \(PrintLength.format(usable)) mm); give a smaller --size or a larger --page")
+                }
+                let side = size * cutLine.pixelsPerMillimetre
+                guard side * side <= Double(Self.pixelLimit) else {
+                    throw PrintError.invalidOption(
+                        "\(name): \(PrintLength.format(size)) mm at \(Int(cutLine.dotsPerInch)) dpi is over "
+                            + "\(Self.pixelLimit / 1_000_000) million pixels; give a smaller --size or --dpi")
+                }
                 let sticker = try SheetStickers.prepare(file: file, name: name, size: size, options: cutLine)
                 for warning in sticker.warnings { Output.printError("collage: warning: \(warning)") }
                 if let resolution = SheetStickers.effectiveResolution(file: file, size: size, offset: cutLine.offset),
@@ -200,6 +213,9 @@ enum SheetCommand: Command {
             for file in previews + svgFiles { Output.print("Wrote \(file.path)") }
         }
     }
+
+    /// The most pixels one sticker of a sheet may have at its print size.
+    static let pixelLimit = 64_000_000
 
     /// `file.png@40mm`: the file and its size; without a size, `defaultSize`.
     static func sizedSource(_ argument: String, defaultSize: Double) throws(CLIError) -> (String, Double) {

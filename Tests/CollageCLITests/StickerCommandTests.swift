@@ -20,6 +20,40 @@ struct StickerCommandTests {
         return file
     }
 
+    @Test func aStickerForPrintHasACutLineInMillimetresAndWhiteOutToIt() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = try Self.offCentrePhoto(in: directory)
+        let output = directory.appendingPathComponent("print.png")
+        let cut = directory.appendingPathComponent("cut.svg")
+        let result = try CommandRunner.run([
+            "sticker", photo.path, "--cut-line", cut.path, "--offset", "3mm", "--dpi", "150", "--outline", "1", "-o",
+            output.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let sticker = try Bitmap.read(output)
+        let svg = try String(contentsOf: cut, encoding: .utf8)
+        let width = String(format: "%.3fmm", Double(sticker.width) / 150 * 25.4)
+        #expect(svg.contains("width=\"\(width)\""), "the SVG has the PNG's size at 150 dpi: \(svg.prefix(160))")
+        #expect(svg.contains(" C "), "traced into curves")
+        let png = try Data(contentsOf: output)
+        let tag = try #require(png.range(of: Data("pHYs".utf8)))
+        #expect(Array(png[tag.upperBound..<tag.upperBound + 4]) == [0, 0, 0x17, 0x12], "5906 pixels a metre")
+        #expect(sticker[sticker.width / 2, sticker.height / 2] == [230, 110, 20, 255])
+        // Left of the disc, inside the 3 mm (18 px) offset: white; the canvas's corner: clear.
+        let row = sticker.height / 2
+        let firstOpaque = try #require((0..<sticker.width).first { sticker[$0, row][3] == 255 })
+        #expect(sticker[firstOpaque, row] == [255, 255, 255, 255])
+        #expect(sticker[0, 0][3] == 0)
+
+        let stray = try CommandRunner.run(["sticker", photo.path, "--offset", "2mm", "-o", output.path])
+        #expect(stray.status == 64 && stray.stderr.contains("--cut-line"))
+        let mask = try CommandRunner.run([
+            "sticker", photo.path, "--mask-only", "--cut-line", cut.path, "-o", output.path,
+        ])
+        #expect(mask.status == 64)
+    }
+
     @Test func stickerWritesATransparentPNG() throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

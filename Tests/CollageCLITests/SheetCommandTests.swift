@@ -1,0 +1,83 @@
+import CollageCore
+import CollageRender
+import CollageTestSupport
+import Foundation
+import Testing
+
+@Suite("collage sheet and cut lines", .serialized)
+struct SheetCommandTests {
+    /// A transparent PNG sticker with an opaque disc (or nothing) in it.
+    static func sticker(
+        _ name: String, in folder: URL, side: Int = 300, color: [UInt8] = [220, 80, 30], empty: Bool = false
+    )
+        throws -> URL
+    {
+        var image = Bitmap(width: side, height: side, color: [0, 0, 0, 0])
+        let radius = Double(side) * 0.4
+        for y in 0..<side {
+            for x in 0..<side where !empty {
+                let (dx, dy) = (Double(x) - Double(side) / 2, Double(y) - Double(side) / 2)
+                if dx * dx + dy * dy <= radius * radius { image[x, y] = color + [255] }
+            }
+        }
+        let file = folder.appendingPathComponent(name)
+        try image.write(to: file, format: .png)
+        return file
+    }
+
+    @Test func aSheetWritesThePDFItsPreviewAndTheCuttersSVG() throws {
+        let folder = try TemporaryFolder("sheet-cli")
+        let red = try Self.sticker("red.png", in: folder.url)
+        let blue = try Self.sticker("blue.png", in: folder.url, color: [30, 80, 220])
+        let pdf = folder.file("sheet.pdf")
+        let result = try CommandRunner.run([
+            "sheet", red.path, "\(blue.path)@30mm", red.path, "--page", "a5", "--size", "40mm", "--svg",
+            folder.file("cut.svg").path, "-o", pdf.path, "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = JSONBox(Data(result.stdout.utf8))
+        #expect(report["pages"].number == 1)
+        #expect(report["stickers"].count == 3)
+        let info = try Tools.run("/usr/bin/pdfinfo", [pdf.path])
+        #expect(info.status == 0 && info.output.contains("419.528 x 595.276 pts"), "\(info.output)")
+        #expect(String(decoding: try Data(contentsOf: pdf), as: UTF8.self).contains("/Separation /CutContour"))
+        let preview = try Bitmap.read(folder.file("sheet-page-1.png"))
+        #expect(preview.width == Int((148 * 100 / 25.4).rounded()))
+        let svg = try String(contentsOf: folder.file("cut.svg"), encoding: .utf8)
+        #expect(svg.contains("width=\"148mm\" height=\"210mm\""))
+        #expect(svg.components(separatedBy: "<path ").count - 1 == 3)
+        #expect(svg.contains("registration-marks"))
+    }
+
+    @Test func badInputsSayWhatIsWrongAndWriteNothing() throws {
+        let folder = try TemporaryFolder("sheet-cli-bad")
+        let red = try Self.sticker("red.png", in: folder.url)
+        let clear = try Self.sticker("clear.png", in: folder.url, empty: true)
+        let pdf = folder.file("sheet.pdf")
+        func nothingWritten() throws -> Bool {
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["clear.png", "red.png"]
+        }
+
+        let tooLarge = try CommandRunner.run(["sheet", red.path, "--size", "400mm", "--page", "a5", "-o", pdf.path])
+        #expect(
+            tooLarge.status == 65 && tooLarge.stderr.contains("red.png") && tooLarge.stderr.contains("does not fit"))
+        #expect(try nothingWritten())
+
+        let noSubject = try CommandRunner.run(["sheet", red.path, clear.path, "-o", pdf.path])
+        #expect(noSubject.status == 3 && noSubject.stderr.contains("clear.png"), "\(noSubject.stderr)")
+        #expect(try nothingWritten())
+
+        let missing = try CommandRunner.run(["sheet", folder.file("gone.png").path, "-o", pdf.path])
+        #expect(missing.status == 66 && missing.stderr.contains("gone.png"))
+
+        for (flags, words) in [
+            (["--page", "1e300x5mm"], "--page"), (["--gap", "nanmm"], "--gap"), (["--size", "-4mm"], "--size"),
+            (["--cut", "laser"], "kiss or die"), (["--dpi", "1e300"], "--dpi"),
+        ] {
+            let result = try CommandRunner.run(["sheet", red.path, "-o", pdf.path] + flags)
+            #expect(result.status == 64 && result.stderr.contains(words), "\(flags): \(result.stderr)")
+        }
+        #expect(try CommandRunner.run(["sheet", "-o", pdf.path]).status == 64, "no stickers")
+        #expect(try nothingWritten())
+    }
+}
