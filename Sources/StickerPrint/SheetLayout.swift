@@ -110,12 +110,16 @@ public struct SheetLayout: Sendable {
         stickers[placement.sticker].pathInMillimetres.mapped { pagePoint($0, of: placement) }
     }
 
+    /// The area inside sticker `index`'s cut line, in square millimetres.
+    public func area(of index: Int) -> Double {
+        let sticker = stickers[index]
+        let cell = 1 / sticker.options.pixelsPerMillimetre
+        return Double(sticker.inside.lazy.filter { $0 }.count) * cell * cell
+    }
+
     /// The share of the pages' area inside the cut lines (what the packing achieves).
     public var coverage: Double {
-        let insideArea = stickers.reduce(0.0) { total, sticker in
-            let cell = 1 / sticker.options.pixelsPerMillimetre
-            return total + Double(sticker.inside.lazy.filter { $0 }.count) * cell * cell
-        }
+        let insideArea = stickers.indices.reduce(0.0) { $0 + area(of: $1) }
         return insideArea / (Double(max(1, pageCount)) * options.pageWidth * options.pageHeight)
     }
 }

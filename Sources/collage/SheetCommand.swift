@@ -1,3 +1,4 @@
+import CollageCore
 import CollageLibrary
 import Foundation
 import StickerPrint
@@ -139,11 +140,14 @@ enum SheetCommand: Command {
         }
 
         let layout: SheetLayout
+        let started = ContinuousClock.now
         do {
             layout = try SheetPacker.pack(stickers, names: names, options: options)
         } catch {
             throw error.cliError
         }
+        let elapsed = ContinuousClock.now - started
+        let packing = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let title = output.deletingPathExtension().lastPathComponent
         let previews = (0..<layout.pageCount).map { page in
             output.deletingLastPathComponent().appendingPathComponent("\(title)-page-\(page + 1).png")
@@ -197,12 +201,18 @@ enum SheetCommand: Command {
                     "previews": .array(previews.map { .string($0.path) }),
                     "svg": .array(svgFiles.map { .string($0.path) }),
                     "coverage": .number(coverage),
+                    "packMilliseconds": .number((packing * 10).rounded() / 10),
                     "stickers": .array(
                         layout.placements.map { placement in
-                            .object([
+                            let bounds = layout.pagePath(of: placement).bounds
+                            let round = { (value: Double) in JSONValue.number((value * 100).rounded() / 100) }
+                            return .object([
                                 "name": .string(names[placement.sticker]), "page": .number(Double(placement.page + 1)),
-                                "x": .number(placement.x), "y": .number(placement.y),
+                                "x": round(placement.x), "y": round(placement.y),
                                 "quarterTurns": .number(Double(placement.quarterTurns)),
+                                // The cut line's box on its page and the area inside it, in millimetres.
+                                "cutBounds": .array([bounds.minX, bounds.minY, bounds.maxX, bounds.maxY].map(round)),
+                                "area": round(layout.area(of: placement.sticker)),
                             ])
                         }),
                 ]))
