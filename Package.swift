@@ -85,7 +85,7 @@ let package = Package(
             name: "CollageServer",
             dependencies: [
                 "CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageKit", "CollageLicence",
-                "CMicroHTTPD",
+                "CMicroHTTPD", "StickerPrint",
             ],
             resources: [.copy("Resources/web")]),
 

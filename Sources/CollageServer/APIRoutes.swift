@@ -9,7 +9,10 @@ import Synchronization
 
 /// The JSON API. Every handler is a static function of the app and the request.
 enum APIRoutes {
-    static let all: [Route] = [
+    /// Every route: the library's, then the sticker sheets'.
+    static let all: [Route] = libraryRoutes + sheetRoutes
+
+    static let libraryRoutes: [Route] = [
         Route("GET", "/api/session", "getSession", "The token state-changing requests carry", responses: [200: "token"])
         {
             app, _ in

@@ -65,6 +65,8 @@ public final class CollageApp: Sendable {
     /// The largest photo upload (all files of one request together).
     public static let maximumUploadBytes = 300 * 1024 * 1024
 
+    /// The sticker sheets made lately.
+    let sheets = SheetStore()
     /// Exports run two at a time (one per core here), eight more wait their turn.
     let exports = WorkGate(name: "exports", running: 2, waiting: 8)
     /// Collage thumbnails, likewise.

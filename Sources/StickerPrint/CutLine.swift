@@ -40,6 +40,8 @@ public struct CutSticker: Sendable {
     public let warnings: [String]
     /// Where the sticker given lies on the canvas: its top-left corner, in canvas pixels.
     public let stickerOrigin: (x: Int, y: Int)
+    /// The size of the sticker given, in pixels.
+    public let stickerSize: (width: Int, height: Int)
 
     /// The canvas's size on paper, in millimetres.
     public var sizeInMillimetres: (width: Double, height: Double) {
@@ -181,6 +183,7 @@ public struct CutSticker: Sendable {
         self.options = options
         self.warnings = warnings
         self.stickerOrigin = (pad - left, pad - top)
+        self.stickerSize = (sticker.width, sticker.height)
     }
 
     /// Marks as inside every outside pixel that the canvas's border cannot reach.

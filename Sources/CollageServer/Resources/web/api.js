@@ -48,6 +48,10 @@ export const api = {
   addLicence: (key) => request('POST', '/api/licence', { key }),
   photos: () => request('GET', '/api/photos'),
   lift: (photoID, body) => request('POST', `/api/photos/${encodeURIComponent(photoID)}/stickers`, body),
+  stickers: () => request('GET', '/api/stickers'),
+  sheet: (body) => request('POST', '/api/sheets', body),
+  /** A sheet's PDF or SVG (its work is bounded, and it needs the token). */
+  sheetFile: (path) => fetch(path, { headers: { 'X-Collage-Token': token } }),
   exportSize: (id, params) => request('GET', `/api/collages/${encodeURIComponent(id)}/export-size?${new URLSearchParams(params)}`),
   /** A sticker or text item as the renderer draws it (its work is bounded, and it needs the token). */
   drawnItem: (id, item, params) => fetch(

@@ -2,6 +2,7 @@
 import { api, setStatus } from './api.js';
 import { Editor } from './editor.js';
 import { isLocked, loadLicence, offerUnlock, premium } from './licence.js';
+import { openSheet } from './sheet.js';
 import { ask, fillSelect, layoutButton, layoutPreview, toast, toastUploadFailures } from './ui.js';
 
 const state = { templates: [], presets: [], editor: null, collages: [], deleting: new Map() };
@@ -296,6 +297,11 @@ async function start() {
   document.documentElement.dataset.ready = 'true';
   markReady();
 }
+
+document.getElementById('open-sheet').addEventListener('click', async () => {
+  await pageReady;
+  openSheet();
+});
 
 // Photos picked while the page is still starting are not lost: the upload begins at once and the
 // layouts are offered once they are known.

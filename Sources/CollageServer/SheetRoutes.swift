@@ -1,0 +1,227 @@
+import CollageCore
+import CollageKit
+import CollageLibrary
+import Foundation
+import StickerPrint
+import Synchronization
+
+/// Sticker sheets the editor made, the last few kept in memory, so that what the page shows and
+/// what its downloads hold are one sheet.
+final class SheetStore: Sendable {
+    private let sheets = Mutex<[(id: String, sheet: MadeSheet)]>([])
+    /// How many sheets are kept (each holds its stickers' print pixels).
+    static let kept = 4
+
+    func add(_ sheet: MadeSheet) -> String {
+        let id = CollageApp.newToken().prefix(16).description
+        sheets.withLock { list in
+            list.append((id, sheet))
+            if list.count > Self.kept { list.removeFirst(list.count - Self.kept) }
+        }
+        return id
+    }
+
+    func sheet(_ id: String) -> MadeSheet? { sheets.withLock { list in list.first { $0.id == id }?.sheet } }
+}
+
+/// A packed sheet and the library stickers on it.
+struct MadeSheet: Sendable {
+    let layout: SheetLayout
+    let stickerIDs: [String]
+}
+
+extension APIRoutes {
+    /// The most stickers one sheet may hold.
+    static let sheetStickerLimit = 100
+
+    static let sheetRoutes: [Route] = [
+        Route("GET", "/api/stickers", "listStickers", "The library's stickers, newest first", responses: [200: "list"])
+        {
+            app, _ throws(HTTPError) in
+            let stickers = try library { () throws(LibraryError) in try app.library.stickers() }
+            return .json(
+                .array(
+                    stickers.map { record in
+                        RecordJSON.adding(
+                            ["image": .string("/api/stickers/\(record.id)/image")], to: RecordJSON.sticker(record))
+                    }))
+        },
+        Route(
+            "POST", "/api/sheets", "makeSheet",
+            "Pack the library's stickers (or those listed) onto pages to print and cut: each sized so its cut "
+                + "line's longer side is `size` mm, cut lines `gap` mm apart; the layout to draw, and its downloads",
+            body: "{stickers?: [id], page?, size?, gap?, cut?: kiss|die, marks?}",
+            schema: Schema.object([
+                "stickers": .object(["type": "array", "items": Schema.string, "maxItems": .number(100)]),
+                "page": Schema.string, "size": Schema.number(10...200), "gap": Schema.number(0.5...50),
+                "cut": .object(["type": "string", "enum": .array([.string("kiss"), .string("die")])]),
+                "marks": .object(["type": "boolean"]),
+            ]),
+            expensive: true,
+            responses: [
+                201: "{id, pageWidth, pageHeight, pages, coverage, placements, pdf, svg}",
+                404: "a listed sticker is not in the library", 422: "bad options, no stickers, or one too large",
+                503: "too many exports at once (Retry-After)",
+            ]
+        ) { app, request throws(HTTPError) in try makeSheet(app, request) },
+        Route(
+            "GET", "/api/sheets/{id}/pdf", "sheetPDF",
+            "The sheet as a PDF: pictures, and cut lines in the spot colour CutContour (with marks when asked)",
+            expensive: true,
+            responses: [200: "application/pdf, as a download", 404: "no such sheet (kept: the last 4)"]
+        ) { app, request throws(HTTPError) in try sheetFile(app, request, pdf: true) },
+        Route(
+            "GET", "/api/sheets/{id}/svg", "sheetSVG",
+            "One page's cut lines (and registration marks) as SVG for a cutting machine: ?page=1…",
+            query: [Schema.query("page", Schema.integer(1...100), "which page (default 1)")],
+            expensive: true, responses: [200: "image/svg+xml, as a download", 404: "no such sheet or page"]
+        ) { app, request throws(HTTPError) in try sheetFile(app, request, pdf: false) },
+    ]
+
+    static func makeSheet(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let body = request.body.isEmpty ? JSONValue.object([:]) : try request.json()
+        guard case .object = body else { throw HTTPError(.badRequest, "expected a JSON object") }
+        func number(_ name: String, _ range: ClosedRange<Double>, _ fallback: Double) throws(HTTPError) -> Double {
+            guard let value = body.member(name) else { return fallback }
+            guard let number = value.numberValue, number.isFinite, range.contains(number) else {
+                throw HTTPError(
+                    .unprocessable,
+                    "\(name): expected a number of millimetres from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return number
+        }
+        var ids: [String]
+        if let listed = body.member("stickers") {
+            guard case .array(let values) = listed, values.count <= sheetStickerLimit else {
+                throw HTTPError(.unprocessable, "stickers: expected a list of at most \(sheetStickerLimit) sticker ids")
+            }
+            ids = []
+            for value in values {
+                guard let id = value.stringValue else {
+                    throw HTTPError(.unprocessable, "stickers: expected sticker ids")
+                }
+                ids.append(id)
+            }
+        } else {
+            ids = try library { () throws(LibraryError) in try app.library.stickers().map(\.id) }
+            ids = Array(ids.prefix(sheetStickerLimit))
+        }
+        let cut: CutMode
+        if let value = body.member("cut") {
+            guard let name = value.stringValue, let mode = CutMode(rawValue: name) else {
+                throw HTTPError(.unprocessable, "cut: expected kiss or die")
+            }
+            cut = mode
+        } else {
+            cut = .kiss
+        }
+        var marks = false
+        if let value = body.member("marks") {
+            guard case .bool(let flag) = value else { throw HTTPError(.unprocessable, "marks: expected true or false") }
+            marks = flag
+        }
+        let page: (width: Double, height: Double)
+        do throws(PrintError) {
+            page = try PrintLength.page(body.member("page")?.stringValue ?? "a4")
+        } catch {
+            throw HTTPError(.unprocessable, error.description)
+        }
+        let size = try number("size", 10...200, 50)
+        let gap = try number("gap", 0.5...50, cut.defaultGap)
+        let options = SheetOptions(
+            pageWidth: page.width, pageHeight: page.height, gap: gap, cut: cut, registrationMarks: marks)
+        let files = try ids.map { id throws(HTTPError) in
+            try library { () throws(LibraryError) in app.library.stickerFile(of: try app.library.sticker(id)) }
+        }
+        let layout = try app.exports.run { () throws(HTTPError) -> SheetLayout in
+            do throws(PrintError) {
+                let usable = max(page.width, page.height) - 2 * options.margin
+                guard size <= usable else {
+                    throw PrintError.tooLarge(
+                        "at \(Int(size)) mm a sticker does not fit on the page; choose a smaller size")
+                }
+                let stickers = try zip(ids, files).map { id, file throws(PrintError) in
+                    try SheetStickers.prepare(
+                        file: file, name: "sticker \(id.prefix(12))", size: size, options: CutLineOptions())
+                }
+                return try SheetPacker.pack(stickers, names: ids.map { "sticker \($0.prefix(12))" }, options: options)
+            } catch {
+                switch error {
+                case .invalidOption, .noSubject, .tooLarge, .empty: throw HTTPError(.unprocessable, error.description)
+                default: throw HTTPError(.internalError, error.description)
+                }
+            }
+        }
+        let id = app.sheets.add(MadeSheet(layout: layout, stickerIDs: ids))
+        func round(_ value: Double) -> JSONValue { .number((value * 1000).rounded() / 1000) }
+        let placements: [JSONValue] = layout.placements.map { placement in
+            let sticker = layout.stickers[placement.sticker]
+            let (width, height) = sticker.sizeInMillimetres
+            let origin = layout.pagePoint(PathPoint(x: 0, y: 0), of: placement)
+            let across = layout.pagePoint(PathPoint(x: 1, y: 0), of: placement)
+            let down = layout.pagePoint(PathPoint(x: 0, y: 1), of: placement)
+            let perMillimetre = sticker.options.pixelsPerMillimetre
+            return .object([
+                "sticker": .string(ids[placement.sticker]), "page": .number(Double(placement.page + 1)),
+                // Maps the sticker's canvas (millimetres, unturned) onto the page, as SVG's matrix().
+                "matrix": .array(
+                    [
+                        across.x - origin.x, across.y - origin.y, down.x - origin.x, down.y - origin.y, origin.x,
+                        origin.y,
+                    ]
+                    .map(round)),
+                "canvas": .object(["width": round(width), "height": round(height)]),
+                // Where the library's sticker picture lies on that canvas.
+                "image": .object([
+                    "x": round(Double(sticker.stickerOrigin.x) / perMillimetre),
+                    "y": round(Double(sticker.stickerOrigin.y) / perMillimetre),
+                    "width": round(Double(sticker.stickerSize.width) / perMillimetre),
+                    "height": round(Double(sticker.stickerSize.height) / perMillimetre),
+                ]),
+                "cutLine": .string(layout.pagePath(of: placement).svgData(decimals: 2)),
+            ])
+        }
+        return .json(
+            .object([
+                "id": .string(id), "pageWidth": round(page.width), "pageHeight": round(page.height),
+                "pages": .number(Double(layout.pageCount)), "coverage": round(layout.coverage),
+                "marks": .array(
+                    marks
+                        ? RegistrationMarks.rectangles(pageWidth: page.width, pageHeight: page.height).map {
+                            .array([round($0.0), round($0.1), round($0.2), round($0.3)])
+                        } : []),
+                "placements": .array(placements),
+                "pdf": .string("/api/sheets/\(id)/pdf"), "svg": .string("/api/sheets/\(id)/svg"),
+            ]), status: .created)
+    }
+
+    static func sheetFile(_ app: CollageApp, _ request: HTTPRequest, pdf: Bool) throws(HTTPError) -> HTTPResponse {
+        guard let sheet = app.sheets.sheet(request.parameter("id")) else {
+            throw HTTPError(.notFound, "no such sheet: make it again (the editor keeps the last \(SheetStore.kept))")
+        }
+        if pdf {
+            let data = try app.exports.run { () throws(HTTPError) -> Data in
+                do throws(PrintError) {
+                    return try SheetPDF.data(of: sheet.layout, title: "Sticker sheet")
+                } catch {
+                    throw HTTPError(.internalError, error.description)
+                }
+            }
+            return HTTPResponse(
+                headers: [
+                    "Content-Type": "application/pdf",
+                    "Content-Disposition": "attachment; filename=\"sticker-sheet.pdf\"",
+                ], body: data)
+        }
+        let pageText = request.query["page"] ?? "1"
+        guard let page = Int(pageText), page >= 1, page <= sheet.layout.pageCount else {
+            throw HTTPError(.notFound, "page: the sheet has pages 1 to \(sheet.layout.pageCount)")
+        }
+        let svg = SheetSVG.page(page - 1, of: sheet.layout, title: "Sticker sheet")
+        return HTTPResponse(
+            headers: [
+                "Content-Type": "image/svg+xml",
+                "Content-Disposition": "attachment; filename=\"sticker-sheet-cut-page-\(page).svg\"",
+            ], body: Data(svg.utf8))
+    }
+}
