@@ -10,7 +10,7 @@ import Synchronization
 final class SheetStore: Sendable {
     private let sheets = Mutex<[(id: String, sheet: MadeSheet)]>([])
     /// How many sheets are kept (each holds its stickers' print pixels).
-    static let kept = 4
+    static let kept = 2
 
     func add(_ sheet: MadeSheet) -> String {
         let id = CollageApp.newToken().prefix(16).description
@@ -33,6 +33,8 @@ struct MadeSheet: Sendable {
 extension APIRoutes {
     /// The most stickers one sheet may hold.
     static let sheetStickerLimit = 100
+    /// The most pixels a sheet's stickers may have together at print size (the server keeps them).
+    static let sheetPixelLimit = 400_000_000
 
     static let sheetRoutes: [Route] = [
         Route("GET", "/api/stickers", "listStickers", "The library's stickers, newest first", responses: [200: "list"])
@@ -68,7 +70,7 @@ extension APIRoutes {
             "GET", "/api/sheets/{id}/pdf", "sheetPDF",
             "The sheet as a PDF: pictures, and cut lines in the spot colour CutContour (with marks when asked)",
             expensive: true,
-            responses: [200: "application/pdf, as a download", 404: "no such sheet (kept: the last 4)"]
+            responses: [200: "application/pdf, as a download", 404: "no such sheet (kept: the last 2)"]
         ) { app, request throws(HTTPError) in try sheetFile(app, request, pdf: true) },
         Route(
             "GET", "/api/sheets/{id}/svg", "sheetSVG",
@@ -130,6 +132,13 @@ extension APIRoutes {
         let gap = try number("gap", 0.5...50, cut.defaultGap)
         let options = SheetOptions(
             pageWidth: page.width, pageHeight: page.height, gap: gap, cut: cut, registrationMarks: marks)
+        // Every sticker's pixels at print size together, bounded before any is made.
+        let side = size * CutLineOptions().pixelsPerMillimetre
+        guard Double(ids.count) * side * side <= Double(sheetPixelLimit) else {
+            throw HTTPError(
+                .unprocessable,
+                "\(ids.count) stickers of \(Int(size)) mm are too many pixels for one sheet; choose fewer or smaller")
+        }
         let files = try ids.map { id throws(HTTPError) in
             try library { () throws(LibraryError) in app.library.stickerFile(of: try app.library.sticker(id)) }
         }
@@ -173,10 +182,10 @@ extension APIRoutes {
                 "canvas": .object(["width": round(width), "height": round(height)]),
                 // Where the library's sticker picture lies on that canvas.
                 "image": .object([
-                    "x": round(Double(sticker.stickerOrigin.x) / perMillimetre),
-                    "y": round(Double(sticker.stickerOrigin.y) / perMillimetre),
-                    "width": round(Double(sticker.stickerSize.width) / perMillimetre),
-                    "height": round(Double(sticker.stickerSize.height) / perMillimetre),
+                    "x": round(sticker.pictureFrame.x / perMillimetre),
+                    "y": round(sticker.pictureFrame.y / perMillimetre),
+                    "width": round(sticker.pictureFrame.width / perMillimetre),
+                    "height": round(sticker.pictureFrame.height / perMillimetre),
                 ]),
                 "cutLine": .string(layout.pagePath(of: placement).svgData(decimals: 2)),
             ])

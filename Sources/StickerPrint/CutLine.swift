@@ -42,6 +42,10 @@ public struct CutSticker: Sendable {
     public let stickerOrigin: (x: Int, y: Int)
     /// The size of the sticker given, in pixels.
     public let stickerSize: (width: Int, height: Int)
+    /// Where the whole picture the sticker was cut and sized from lies on the canvas, in canvas
+    /// pixels (the sticker given, unless ``SheetStickers`` cropped it to its subject), so a page
+    /// can draw that picture in its place.
+    public internal(set) var pictureFrame: (x: Double, y: Double, width: Double, height: Double)
 
     /// The canvas's size on paper, in millimetres.
     public var sizeInMillimetres: (width: Double, height: Double) {
@@ -76,6 +80,13 @@ public struct CutSticker: Sendable {
     )
         throws(PrintError)
     {
+        guard options.offset.isFinite, (0...50).contains(options.offset), options.minimumRadius.isFinite,
+            (0...20).contains(options.minimumRadius), options.dotsPerInch.isFinite,
+            (10...2400).contains(options.dotsPerInch)
+        else {
+            throw .invalidOption(
+                "a cut line needs an offset of 0 to 50 mm, a radius of 0 to 20 mm and 10 to 2,400 dots per inch")
+        }
         let scale = options.pixelsPerMillimetre
         let offset = options.offset * scale
         let radius = options.minimumRadius * scale
@@ -98,7 +109,8 @@ public struct CutSticker: Sendable {
             }
         }
         guard subject.contains(true) else { throw .noSubject(name) }
-        if touchesEdge {
+        // A picture without alpha is all subject: touching its edges is what it is.
+        if touchesEdge, alphaChannel != nil {
             warnings.append(
                 "\(name): the subject touches the edge of its picture, where it was clipped; the cut line follows the clipped edge"
             )
@@ -184,6 +196,9 @@ public struct CutSticker: Sendable {
         self.warnings = warnings
         self.stickerOrigin = (pad - left, pad - top)
         self.stickerSize = (sticker.width, sticker.height)
+        self.pictureFrame = (
+            Double(pad - left), Double(pad - top), Double(sticker.width), Double(sticker.height)
+        )
     }
 
     /// Marks as inside every outside pixel that the canvas's border cannot reach.

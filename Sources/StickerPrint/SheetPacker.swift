@@ -18,19 +18,29 @@ public enum SheetPacker {
         -> SheetLayout
     {
         guard !stickers.isEmpty else { throw .empty }
+        guard options.gap.isFinite, options.gap > 0, options.gap <= 100, options.margin.isFinite, options.margin >= 0,
+            options.pageWidth.isFinite, options.pageHeight.isFinite, (10...5000).contains(options.pageWidth),
+            (10...5000).contains(options.pageHeight)
+        else {
+            throw .invalidOption(
+                "a sheet needs a page of 10 to 5,000 mm, a gap of more than 0 and a margin of 0 or more")
+        }
         let columns = Int((options.pageWidth / cell).rounded(.down))
         let rows = Int((options.pageHeight / cell).rounded(.down))
-        let shapes = stickers.map { sticker in (0..<4).map { Shape(sticker, quarterTurns: $0, gap: options.gap) } }
+        // Upside down is never tried (see `turnPenalty`), so that turn is not made.
+        let shapes = stickers.map { sticker in
+            (0..<4).map { $0 == 2 ? nil : Shape(sticker, quarterTurns: $0, gap: options.gap) }
+        }
         let hard = hardCells(columns: columns, rows: rows, options: options)
         var pages: [Grid] = []
         var placements: [SheetPlacement?] = Array(repeating: nil, count: stickers.count)
-        let order = stickers.indices.sorted { shapes[$0][0].area > shapes[$1][0].area }
+        let order = stickers.indices.sorted { (shapes[$0][0]?.area ?? 0) > (shapes[$1][0]?.area ?? 0) }
         for index in order {
             var placed = false
             for page in 0...pages.count {
                 if page == pages.count { pages.append(Grid(columns: columns, rows: rows)) }
                 if let spot = bestSpot(for: shapes[index], on: pages[page], hard: hard) {
-                    pages[page].mark(shapes[index][spot.turn].cells, atX: spot.x, y: spot.y)
+                    pages[page].mark(shapes[index][spot.turn]?.cells ?? [], atX: spot.x, y: spot.y)
                     placements[index] = SheetPlacement(
                         sticker: index, page: page, x: Double(spot.x) * cell, y: Double(spot.y) * cell,
                         quarterTurns: spot.turn)
@@ -55,10 +65,10 @@ public enum SheetPacker {
     /// a sheet upright. Upside down is never tried.
     static let turnPenalty = 5
 
-    private static func bestSpot(for turns: [Shape], on page: Grid, hard: Grid) -> (x: Int, y: Int, turn: Int)? {
+    private static func bestSpot(for turns: [Shape?], on page: Grid, hard: Grid) -> (x: Int, y: Int, turn: Int)? {
         var best: (x: Int, y: Int, turn: Int, score: Int)?
         for turn in [0, 1, 3] {
-            let shape = turns[turn]
+            guard let shape = turns[turn] else { continue }
             let penalty = turn == 0 ? 0 : turnPenalty
             let lastRow = min(page.rows - shape.height, best.map { $0.score - penalty } ?? Int.max)
             guard lastRow >= 0, shape.width <= page.columns else { continue }
@@ -182,9 +192,14 @@ struct Shape {
                     case 3: (y, image.width - 1 - x)
                     default: (x, y)
                     }
-                let column = min(width - 1, Int(Double(turnedX) / perCell))
-                let row = min(height - 1, Int(Double(turnedY) / perCell))
-                occupied[row * width + column] = true
+                // Every cell the pixel's square (and a pixel of slack for the traced curve) reaches.
+                let firstColumn = max(0, Int(Double(turnedX - 1) / perCell))
+                let lastColumn = min(width - 1, Int(Double(turnedX + 2) / perCell))
+                let firstRow = max(0, Int(Double(turnedY - 1) / perCell))
+                let lastRow = min(height - 1, Int(Double(turnedY + 2) / perCell))
+                for row in firstRow...lastRow {
+                    for column in firstColumn...lastColumn { occupied[row * width + column] = true }
+                }
             }
         }
         area = occupied.lazy.filter { $0 }.count

@@ -4,32 +4,74 @@ import Foundation
 
 /// Sticker files made ready for paper: sized, cut around, and tagged with their resolution.
 public enum SheetStickers {
+    /// The most pixels a sticker may have at its print size (its subject and a margin).
+    public static let pixelLimit = 64_000_000
+
     /// Reads a sticker (a PNG or WebP with alpha) and sizes it so that its cut shape's longer
-    /// side is about `size` millimetres at `options.dotsPerInch`, then cuts around it.
-    /// - Throws: ``PrintError/unreadable(_:)``, ``PrintError/noSubject(_:)``.
+    /// side is about `size` millimetres at `options.dotsPerInch`, then cuts around it. Only the
+    /// subject and what lies inside its cut line are kept: a small subject in a large clear
+    /// picture is not enlarged with all its clear pixels.
+    /// - Throws: ``PrintError/unreadable(_:)``, ``PrintError/noSubject(_:)``, and
+    ///   ``PrintError/invalidOption(_:)`` when `size` leaves no room inside the offsets or the
+    ///   sticker would be over ``pixelLimit`` pixels.
     public static func prepare(
         file: URL, name: String, size: Double, options: CutLineOptions
     ) throws(PrintError)
         -> CutSticker
     {
-        let whole = try read(file, maxSide: nil)
-        guard let box = subjectBounds(of: whole) else { throw .noSubject(name) }
-        let wanted = max(1, (size - 2 * options.offset) * options.pixelsPerMillimetre)
-        let scale = wanted / Double(max(box.width, box.height))
-        let longest = Double(max(whole.width, whole.height))
-        let sized: Bitmap
-        if scale < 1 {
-            sized = try read(file, maxSide: max(1, Int((longest * scale).rounded())))
-        } else {
-            sized = enlarged(whole, by: scale)
+        guard size.isFinite, size >= 2 * options.offset + 4 else {
+            throw .invalidOption(
+                "\(name): at \(PrintLength.format(size)) mm there is no room for a subject inside a "
+                    + "\(PrintLength.format(options.offset)) mm cut line; give a size of at least "
+                    + "\(PrintLength.format(2 * options.offset + 4)) mm")
         }
-        return try CutSticker(sticker: sized, options: options, name: name)
+        let whole = try read(file, maxSide: nil)
+        guard let box = subjectBox(of: whole) else { throw .noSubject(name) }
+        let wanted = (size - 2 * options.offset) * options.pixelsPerMillimetre
+        let scale = wanted / Double(max(box.width, box.height))
+        // Everything inside the cut line is kept (a soft glow around the opaque core prints).
+        let reach = (options.offset + 1) * options.pixelsPerMillimetre
+        let finalWidth = Double(box.width) * scale + 2 * reach
+        let finalHeight = Double(box.height) * scale + 2 * reach
+        guard finalWidth * finalHeight <= Double(pixelLimit) else {
+            throw .invalidOption(
+                "\(name): \(PrintLength.format(size)) mm at \(Int(options.dotsPerInch)) dpi is over "
+                    + "\(pixelLimit / 1_000_000) million pixels; give a smaller size or resolution")
+        }
+        // The sized picture, and where the whole one lies from its top-left, in its pixels.
+        let sized: Bitmap
+        let picture: (x: Double, y: Double, width: Double, height: Double)
+        if scale < 1 {
+            // libvips shrinks the whole file on load; the subject is then found again and cut out.
+            let longest = Double(max(whole.width, whole.height))
+            let shrunk = try read(file, maxSide: max(1, Int((longest * scale).rounded())))
+            guard let small = subjectBox(of: shrunk) else { throw .noSubject(name) }
+            let crop = cropped(shrunk, to: small, margin: Int(reach.rounded(.up)))
+            sized = crop.image
+            picture = (-Double(crop.left), -Double(crop.top), Double(shrunk.width), Double(shrunk.height))
+        } else {
+            let crop = cropped(whole, to: box, margin: Int((reach / scale).rounded(.up)))
+            sized = enlarged(crop.image, by: scale)
+            let (scaleX, scaleY) = (
+                Double(sized.width) / Double(crop.image.width), Double(sized.height) / Double(crop.image.height)
+            )
+            picture = (
+                -Double(crop.left) * scaleX, -Double(crop.top) * scaleY, Double(whole.width) * scaleX,
+                Double(whole.height) * scaleY
+            )
+        }
+        var sticker = try CutSticker(sticker: sized, options: options, name: name)
+        sticker.pictureFrame = (
+            Double(sticker.stickerOrigin.x) + picture.x, Double(sticker.stickerOrigin.y) + picture.y, picture.width,
+            picture.height
+        )
+        return sticker
     }
 
-    /// How much of its size on paper a sticker's own pixels cover: below about 150 dpi a print
-    /// looks soft. `nil` when the sticker has no subject.
+    /// How many of its own pixels a sticker has per inch at `size` on paper: below about 150 a
+    /// print looks soft. `nil` when the sticker has no subject.
     public static func effectiveResolution(file: URL, size: Double, offset: Double) -> Double? {
-        guard let whole = try? read(file, maxSide: nil), let box = subjectBounds(of: whole) else { return nil }
+        guard let whole = try? read(file, maxSide: nil), let box = subjectBox(of: whole) else { return nil }
         return Double(max(box.width, box.height)) / max(0.1, size - 2 * offset) * PrintLength.millimetresPerInch
     }
 
@@ -40,6 +82,18 @@ public enum SheetStickers {
         guard var data = try? Data(contentsOf: file), data.count > 33,
             data[12..<16] == Data("IHDR".utf8)
         else { throw .unwritable("\(file.path): not a PNG to tag with its resolution") }
+        // A PNG has at most one pHYs chunk: one already there is replaced.
+        var offset = 8
+        while offset + 12 <= data.count {
+            let length = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            let end = offset + 12 + length
+            guard end <= data.count else { break }
+            if data[offset + 4..<offset + 8] == Data("pHYs".utf8) {
+                data.removeSubrange(offset..<end)
+                break
+            }
+            offset = end
+        }
         let perMetre = UInt32((dotsPerInch / 0.0254).rounded())
         var chunk = Data("pHYs".utf8)
         for _ in 0..<2 {
@@ -68,9 +122,9 @@ public enum SheetStickers {
         }
     }
 
-    /// The bounds of the pixels at least half opaque (all of them without alpha).
-    static func subjectBounds(of image: Bitmap) -> (width: Int, height: Int)? {
-        guard image.channels == 4 || image.channels == 2 else { return (image.width, image.height) }
+    /// The box of the pixels at least half opaque (the whole picture without alpha).
+    static func subjectBox(of image: Bitmap) -> (x: Int, y: Int, width: Int, height: Int)? {
+        guard image.channels == 4 || image.channels == 2 else { return (0, 0, image.width, image.height) }
         var box = (minX: Int.max, minY: Int.max, maxX: -1, maxY: -1)
         image.pixels.withUnsafeBufferPointer { pixels in
             for y in 0..<image.height {
@@ -80,7 +134,30 @@ public enum SheetStickers {
             }
         }
         guard box.maxX >= 0 else { return nil }
-        return (box.maxX - box.minX + 1, box.maxY - box.minY + 1)
+        return (box.minX, box.minY, box.maxX - box.minX + 1, box.maxY - box.minY + 1)
+    }
+
+    /// `image` cut to `box` grown by `margin` pixels (within the picture), and where the cut's
+    /// top-left corner was.
+    static func cropped(
+        _ image: Bitmap, to box: (x: Int, y: Int, width: Int, height: Int), margin: Int
+    ) -> (
+        image: Bitmap, left: Int, top: Int
+    ) {
+        let left = max(0, box.x - margin)
+        let top = max(0, box.y - margin)
+        let right = min(image.width, box.x + box.width + margin)
+        let bottom = min(image.height, box.y + box.height + margin)
+        let channels = image.channels
+        var pixels = [UInt8]()
+        pixels.reserveCapacity((right - left) * (bottom - top) * channels)
+        for y in top..<bottom {
+            let start = (y * image.width + left) * channels
+            pixels.append(contentsOf: image.pixels[start..<start + (right - left) * channels])
+        }
+        return (
+            Bitmap(width: right - left, height: bottom - top, channels: channels, pixels: pixels) ?? image, left, top
+        )
     }
 
     /// Bilinear enlargement (libvips shrinks on load; a sticker smaller than its print size is

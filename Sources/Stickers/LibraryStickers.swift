@@ -37,14 +37,13 @@ extension SubjectModel {
             options.cleanEdges ? "edges3" : StickerMaker.plainEdgesVersion, options.effect?.rawValue ?? "plain",
         ].joined(separator: "|")
         let id = SHA256.hex(of: Data(key.utf8))
-        if refine, let prepared = preparedLift(of: photo, options: options, in: library) {
-            do throws(LibraryError) {
-                return try library.saveSticker(
-                    id: id, photoID: photo.id, selection: options.selection.key, outlineWidth: options.outlineWidth,
-                    shadow: options.shadow, copying: prepared.file, width: prepared.width, height: prepared.height)
-            } catch {
-                throw .library(error)
-            }
+        // A prepared file removed meanwhile (the budget's trim) only means the long way.
+        if refine, let prepared = preparedLift(of: photo, options: options, in: library),
+            let record = try? library.saveSticker(
+                id: id, photoID: photo.id, selection: options.selection.key, outlineWidth: options.outlineWidth,
+                shadow: options.shadow, copying: prepared.file, width: prepared.width, height: prepared.height)
+        {
+            return record
         }
         let file = library.originalFile(of: photo)
         let image: Bitmap

@@ -63,6 +63,13 @@ enum StickerCommand: Command {
         positionals: 1...Int.max)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
+        let printOptions = ["--cut-line", "--offset", "--dpi"].filter { arguments.value($0) != nil }
+        let onLibraryPhoto =
+            arguments.positionals.count == 1 && !FileManager.default.fileExists(atPath: arguments.positionals[0])
+            && (arguments.value("--library") != nil || !arguments.positionals[0].contains("/"))
+        if let option = printOptions.first, arguments.value("--output-dir") != nil || onLibraryPhoto {
+            throw .usage("\(option) goes with one photo file and -o sticker.png (not --output-dir or a library photo)")
+        }
         if let directory = arguments.value("--output-dir") {
             try runBatch(arguments.positionals, into: URL(fileURLWithPath: directory), arguments)
             return

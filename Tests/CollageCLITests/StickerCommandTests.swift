@@ -52,6 +52,10 @@ struct StickerCommandTests {
             "sticker", photo.path, "--mask-only", "--cut-line", cut.path, "-o", output.path,
         ])
         #expect(mask.status == 64)
+        let batch = try CommandRunner.run([
+            "sticker", photo.path, photo.path, "--output-dir", directory.path, "--cut-line", cut.path,
+        ])
+        #expect(batch.status == 64 && batch.stderr.contains("--cut-line goes with one photo file"), "\(batch.stderr)")
     }
 
     @Test func stickerWritesATransparentPNG() throws {

@@ -179,3 +179,47 @@ struct CutLineTests {
         #expect(throws: PrintError.self) { try PrintLength.dotsPerInch("1e300") }
     }
 }
+
+@Suite("Stickers sized for paper")
+struct SheetStickerTests {
+    @Test func aSmallSubjectInALargeClearPictureIsCutOutBeforeItIsEnlarged() throws {
+        let folder = try TemporaryFolder("sized")
+        let picture = PrintFixtures.sticker(width: 1500, height: 1500) { x, y in
+            PrintFixtures.disc(x, y, cx: 1200, cy: 300, r: 10)
+        }
+        let file = folder.file("speck.png")
+        try picture.write(to: file, format: .png)
+        let sticker = try SheetStickers.prepare(file: file, name: "speck.png", size: 60, options: CutLineOptions())
+        // 60 mm at 300 dpi is about 709 pixels: the canvas holds the subject and its cut line, not
+        // the picture enlarged 35 times (52,000 pixels a side).
+        #expect(sticker.image.width < 800 && sticker.image.height < 800, "\(sticker.image.width)")
+        let (width, height) = sticker.sizeInMillimetres
+        #expect(abs(max(width, height) - 60) < 1.5, "\(width) × \(height) mm")
+        // Where the whole picture lies on the canvas: its subject's centre on the canvas's.
+        let frame = sticker.pictureFrame
+        let centreX = frame.x + 1200.0 / 1500 * frame.width
+        #expect(abs(centreX - Double(sticker.image.width) / 2) < 3, "\(centreX)")
+    }
+
+    @Test func sizesAndOptionsWithNoRoomOrNoSenseAreRefused() throws {
+        let folder = try TemporaryFolder("sized-bad")
+        let file = folder.file("disc.png")
+        try PrintFixtures.sticker(width: 100, height: 100) { x, y in PrintFixtures.disc(x, y, cx: 50, cy: 50, r: 40) }
+            .write(to: file, format: .png)
+        #expect(throws: PrintError.self) {
+            try SheetStickers.prepare(file: file, name: "disc.png", size: 10, options: CutLineOptions(offset: 5))
+        }
+        #expect(throws: PrintError.self) {
+            try CutSticker(sticker: PrintFixtures.awkward, options: CutLineOptions(offset: .nan))
+        }
+        #expect(throws: PrintError.self) {
+            try CutSticker(sticker: PrintFixtures.awkward, options: CutLineOptions(dotsPerInch: 1e300))
+        }
+        let sticker = try CutSticker(sticker: PrintFixtures.awkward, options: PrintFixtures.options)
+        for gap in [0, -3, Double.nan, .infinity] {
+            #expect(throws: PrintError.self) {
+                try SheetPacker.pack([sticker], names: ["a"], options: SheetOptions(gap: gap))
+            }
+        }
+    }
+}

@@ -49,7 +49,7 @@ export const api = {
   photos: () => request('GET', '/api/photos'),
   lift: (photoID, body) => request('POST', `/api/photos/${encodeURIComponent(photoID)}/stickers`, body),
   stickers: () => request('GET', '/api/stickers'),
-  sheet: (body) => request('POST', '/api/sheets', body),
+  sheet: (body, signal) => request('POST', '/api/sheets', body, { signal }),
   /** A sheet's PDF or SVG (its work is bounded, and it needs the token). */
   sheetFile: (path) => fetch(path, { headers: { 'X-Collage-Token': token } }),
   exportSize: (id, params) => request('GET', `/api/collages/${encodeURIComponent(id)}/export-size?${new URLSearchParams(params)}`),

@@ -10,6 +10,10 @@ let stickers = [];
 let chosen = new Set();
 let sheet = null;
 let pending = 0;
+let inFlight = null;
+let debounce = null;
+/** The most stickers one sheet holds (the server's bound). */
+const sheetLimit = 100;
 
 function element(name, attributes = {}) {
   const node = document.createElementNS(svgNS, name);
@@ -27,11 +31,14 @@ function drawPage(made, page) {
   const onPage = made.placements.filter((placement) => placement.page === page);
   for (const placement of onPage) {
     const group = element('g', { transform: `matrix(${placement.matrix.join(' ')})` });
+    // Only the sticker's canvas is printed: the picture is clipped to it, as in the PDF.
+    const canvas = element('svg', { width: placement.canvas.width, height: placement.canvas.height, overflow: 'hidden' });
     const image = element('image', {
       href: `/api/stickers/${encodeURIComponent(placement.sticker)}/image`, preserveAspectRatio: 'none',
       x: placement.image.x, y: placement.image.y, width: placement.image.width, height: placement.image.height,
     });
-    group.append(image);
+    canvas.append(image);
+    group.append(canvas);
     svg.append(group);
   }
   for (const [x, y, width, height] of made.marks) svg.append(element('rect', { x, y, width, height, fill: '#000' }));
@@ -43,12 +50,15 @@ function drawPage(made, page) {
 
 async function remake() {
   const ticket = ++pending;
+  inFlight?.abort();
+  inFlight = null;
   const data = new FormData(form);
   form.elements.sizeValue.value = `${data.get('size')} mm`;
   const pages = document.getElementById('sheet-pages');
   const summary = document.getElementById('sheet-summary');
   for (const button of [document.getElementById('sheet-pdf'), document.getElementById('sheet-svg')]) button.disabled = true;
   if (!chosen.size) {
+    dialog.removeAttribute('aria-busy');
     pages.replaceChildren();
     summary.textContent = stickers.length
       ? 'Choose at least one sticker.'
@@ -57,11 +67,13 @@ async function remake() {
   }
   summary.textContent = 'Packing…';
   dialog.setAttribute('aria-busy', 'true');
+  const controller = new AbortController();
+  inFlight = controller;
   try {
     const made = await api.sheet({
       stickers: stickers.filter((sticker) => chosen.has(sticker.id)).map((sticker) => sticker.id),
       page: data.get('page'), size: Number(data.get('size')), cut: data.get('cut'), marks: data.get('marks') === 'on',
-    });
+    }, controller.signal);
     if (ticket !== pending) return;
     sheet = made;
     const drawn = [];
@@ -95,7 +107,7 @@ function drawChoices() {
     button.append(image);
     button.addEventListener('click', () => {
       if (chosen.has(sticker.id)) chosen.delete(sticker.id);
-      else chosen.add(sticker.id);
+      else if (chosen.size < sheetLimit) chosen.add(sticker.id);
       button.setAttribute('aria-pressed', String(chosen.has(sticker.id)));
       remake();
     });
@@ -126,13 +138,20 @@ export async function openSheet() {
     setStatus(`Cannot list the stickers: ${error.message}`, 'error');
     return;
   }
-  chosen = new Set(stickers.map((sticker) => sticker.id));
+  // A sheet holds at most a hundred: the newest are chosen first.
+  chosen = new Set(stickers.slice(0, sheetLimit).map((sticker) => sticker.id));
   drawChoices();
   dialog.showModal();
   remake();
+  if (stickers.length > sheetLimit) toast(`A sheet holds at most ${sheetLimit} stickers: the newest are on it`, 'info');
 }
 
-form.addEventListener('input', remake);
+// A slider dragged asks once it rests, not at every step: each sheet is real work for the server.
+form.addEventListener('input', () => {
+  form.elements.sizeValue.value = `${form.elements.size.value} mm`;
+  clearTimeout(debounce);
+  debounce = setTimeout(remake, 250);
+});
 form.addEventListener('submit', (event) => event.preventDefault());
 document.getElementById('sheet-close').addEventListener('click', () => dialog.close());
 document.getElementById('sheet-pdf').addEventListener('click', async () => {
