@@ -166,9 +166,9 @@ extension APIRoutes {
         let placements: [JSONValue] = layout.placements.map { placement in
             let sticker = layout.stickers[placement.sticker]
             let (width, height) = sticker.sizeInMillimetres
-            let origin = layout.pagePoint(PathPoint(x: 0, y: 0), of: placement)
-            let across = layout.pagePoint(PathPoint(x: 1, y: 0), of: placement)
-            let down = layout.pagePoint(PathPoint(x: 0, y: 1), of: placement)
+            let origin = layout.pagePoint(Point(x: 0, y: 0), of: placement)
+            let across = layout.pagePoint(Point(x: 1, y: 0), of: placement)
+            let down = layout.pagePoint(Point(x: 0, y: 1), of: placement)
             let perMillimetre = sticker.options.pixelsPerMillimetre
             return .object([
                 "sticker": .string(ids[placement.sticker]), "page": .number(Double(placement.page + 1)),

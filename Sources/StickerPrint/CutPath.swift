@@ -1,31 +1,19 @@
 import CPotrace
+import CollageCore
 import Foundation
 
-/// A point of a cut path, in the units of its path (pixels or millimetres).
-public struct PathPoint: Hashable, Sendable {
-    /// Rightwards.
-    public var x: Double
-    /// Downwards.
-    public var y: Double
-
-    /// A point at (`x`, `y`).
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
-}
-
-/// A closed outline made of straight lines and cubic Bézier curves, y pointing down.
+/// A closed outline made of straight lines and cubic Bézier curves, y pointing down, in the
+/// units of its points (pixels or millimetres).
 public struct CutPath: Hashable, Sendable {
     /// One piece of the outline, from where the last one ended.
     public enum Segment: Hashable, Sendable {
         /// A straight line to a point.
-        case line(PathPoint)
+        case line(Point)
         /// A cubic Bézier curve through two control points to a point.
-        case curve(PathPoint, PathPoint, PathPoint)
+        case curve(Point, Point, Point)
 
         /// Where the segment ends.
-        public var end: PathPoint {
+        public var end: Point {
             switch self {
             case .line(let end), .curve(_, _, let end): end
             }
@@ -33,18 +21,18 @@ public struct CutPath: Hashable, Sendable {
     }
 
     /// Where the outline starts (and, being closed, ends).
-    public var start: PathPoint
+    public var start: Point
     /// The pieces, the last ending at ``start``.
     public var segments: [Segment]
 
     /// An outline from `start` through `segments`.
-    public init(start: PathPoint, segments: [Segment]) {
+    public init(start: Point, segments: [Segment]) {
         self.start = start
         self.segments = segments
     }
 
     /// The path with every point mapped by `transform`.
-    public func mapped(_ transform: (PathPoint) -> PathPoint) -> CutPath {
+    public func mapped(_ transform: (Point) -> Point) -> CutPath {
         CutPath(
             start: transform(start),
             segments: segments.map { segment in
@@ -57,11 +45,11 @@ public struct CutPath: Hashable, Sendable {
 
     /// The path scaled by `factor` about the origin (pixels to millimetres: 25.4 / dpi).
     public func scaled(by factor: Double) -> CutPath {
-        mapped { PathPoint(x: $0.x * factor, y: $0.y * factor) }
+        mapped { Point(x: $0.x * factor, y: $0.y * factor) }
     }
 
     /// Points along the path, `perSegment` for each curve (lines give their end), the start first.
-    public func sampled(perSegment: Int = 16) -> [PathPoint] {
+    public func sampled(perSegment: Int = 16) -> [Point] {
         var points = [start]
         var current = start
         for segment in segments {
@@ -77,7 +65,7 @@ public struct CutPath: Hashable, Sendable {
                     let c = 3 * u * t * t
                     let d = t * t * t
                     points.append(
-                        PathPoint(
+                        Point(
                             x: a * current.x + b * first.x + c * second.x + d * end.x,
                             y: a * current.y + b * first.y + c * second.y + d * end.y))
                 }
@@ -91,7 +79,7 @@ public struct CutPath: Hashable, Sendable {
     public var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
         var box = (minX: start.x, minY: start.y, maxX: start.x, maxY: start.y)
         for segment in segments {
-            let points: [PathPoint] =
+            let points: [Point] =
                 switch segment {
                 case .line(let end): [end]
                 case .curve(let first, let second, let end): [first, second, end]
@@ -106,7 +94,7 @@ public struct CutPath: Hashable, Sendable {
     /// The path as SVG path data, numbers with `decimals` places.
     public func svgData(decimals: Int = 3) -> String {
         func number(_ value: Double) -> String { String(format: "%.\(decimals)f", value) }
-        func point(_ point: PathPoint) -> String { "\(number(point.x)) \(number(point.y))" }
+        func point(_ point: Point) -> String { "\(number(point.x)) \(number(point.y))" }
         var data = "M \(point(start))"
         for segment in segments {
             switch segment {
@@ -159,9 +147,9 @@ enum Tracer {
 
     private static func convert(_ curve: potrace_curve_t) -> CutPath {
         let count = Int(curve.n)
-        func point(_ value: potrace_dpoint_t) -> PathPoint { PathPoint(x: value.x, y: value.y) }
+        func point(_ value: potrace_dpoint_t) -> Point { Point(x: value.x, y: value.y) }
         guard count > 0, let tags = curve.tag, let corners = curve.c else {
-            return CutPath(start: PathPoint(x: 0, y: 0), segments: [])
+            return CutPath(start: Point(x: 0, y: 0), segments: [])
         }
         let start = point(corners[count - 1].2)
         var segments: [CutPath.Segment] = []

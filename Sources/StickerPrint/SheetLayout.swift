@@ -1,3 +1,4 @@
+import CollageCore
 import Foundation
 
 /// How a sheet's stickers are cut.
@@ -93,16 +94,16 @@ public struct SheetLayout: Sendable {
     public let pageCount: Int
 
     /// Maps a point of sticker `placement.sticker`'s canvas, in millimetres, onto its page.
-    public func pagePoint(_ point: PathPoint, of placement: SheetPlacement) -> PathPoint {
+    public func pagePoint(_ point: Point, of placement: SheetPlacement) -> Point {
         let (width, height) = stickers[placement.sticker].sizeInMillimetres
-        let turned: PathPoint =
+        let turned: Point =
             switch placement.quarterTurns {
-            case 1: PathPoint(x: height - point.y, y: point.x)
-            case 2: PathPoint(x: width - point.x, y: height - point.y)
-            case 3: PathPoint(x: point.y, y: width - point.x)
+            case 1: Point(x: height - point.y, y: point.x)
+            case 2: Point(x: width - point.x, y: height - point.y)
+            case 3: Point(x: point.y, y: width - point.x)
             default: point
             }
-        return PathPoint(x: placement.x + turned.x, y: placement.y + turned.y)
+        return Point(x: placement.x + turned.x, y: placement.y + turned.y)
     }
 
     /// A sticker's cut line on its page, in millimetres.

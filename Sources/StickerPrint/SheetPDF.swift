@@ -1,4 +1,5 @@
 import CZlib
+import CollageCore
 import CollageRender
 import Foundation
 
@@ -68,9 +69,9 @@ public enum SheetPDF {
                 // The picture's unit square: (0, 0) is its bottom-left corner, (1, 0) its
                 // bottom-right, (0, 1) its top-left, each mapped through the placement.
                 let (width, height) = layout.stickers[placement.sticker].sizeInMillimetres
-                let origin = layout.pagePoint(PathPoint(x: 0, y: height), of: placement)
-                let right = layout.pagePoint(PathPoint(x: width, y: height), of: placement)
-                let up = layout.pagePoint(PathPoint(x: 0, y: 0), of: placement)
+                let origin = layout.pagePoint(Point(x: 0, y: height), of: placement)
+                let right = layout.pagePoint(Point(x: width, y: height), of: placement)
+                let up = layout.pagePoint(Point(x: 0, y: 0), of: placement)
                 let k = pointsPerMillimetre
                 content +=
                     "q \(number((right.x - origin.x) * k)) \(number((origin.y - right.y) * k)) "

@@ -1,4 +1,5 @@
 import CCairo
+import CollageCore
 import CollageRender
 import Foundation
 
@@ -31,9 +32,9 @@ public enum SheetPreview {
             guard let picture = Self.surface(of: sticker.image) else { continue }
             defer { cairo_surface_destroy(picture) }
             let (stickerWidth, stickerHeight) = sticker.sizeInMillimetres
-            let origin = layout.pagePoint(PathPoint(x: 0, y: 0), of: placement)
-            let across = layout.pagePoint(PathPoint(x: stickerWidth, y: 0), of: placement)
-            let down = layout.pagePoint(PathPoint(x: 0, y: stickerHeight), of: placement)
+            let origin = layout.pagePoint(Point(x: 0, y: 0), of: placement)
+            let across = layout.pagePoint(Point(x: stickerWidth, y: 0), of: placement)
+            let down = layout.pagePoint(Point(x: 0, y: stickerHeight), of: placement)
             let (columns, rows) = (Double(sticker.image.width), Double(sticker.image.height))
             var matrix = cairo_matrix_t(
                 xx: (across.x - origin.x) / columns, yx: (across.y - origin.y) / columns,

@@ -74,14 +74,7 @@ enum SheetCommand: Command {
                 try arguments.value("--size").map { text throws(PrintError) in
                     try PrintLength.millimetres(text, option: "--size", range: 10...1000)
                 } ?? 50
-            cutLine = CutLineOptions(
-                offset: try arguments.value("--offset").map { text throws(PrintError) in
-                    try PrintLength.millimetres(text, option: "--offset", range: 0...10)
-                } ?? 2,
-                dotsPerInch: try arguments.value("--dpi").map { text throws(PrintError) in
-                    try PrintLength.dotsPerInch(text)
-                } ?? 300,
-                whiteBacking: arguments.has("--white"))
+            cutLine = try CutLineArguments.options(arguments, whiteBacking: arguments.has("--white"))
             options = SheetOptions(
                 pageWidth: page?.width ?? 210, pageHeight: page?.height ?? 297, gap: gap, margin: margin ?? 6, cut: cut,
                 registrationMarks: svg != nil)

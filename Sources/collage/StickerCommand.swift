@@ -268,14 +268,7 @@ enum StickerCommand: Command {
             return nil
         }
         do throws(PrintError) {
-            return CutLineOptions(
-                offset: try arguments.value("--offset").map { text throws(PrintError) in
-                    try PrintLength.millimetres(text, option: "--offset", range: 0...10)
-                } ?? 2,
-                dotsPerInch: try arguments.value("--dpi").map { text throws(PrintError) in
-                    try PrintLength.dotsPerInch(text)
-                } ?? 300,
-                whiteBacking: arguments.value("--outline") != nil)
+            return try CutLineArguments.options(arguments, whiteBacking: arguments.value("--outline") != nil)
         } catch {
             throw .usage(error.description)
         }

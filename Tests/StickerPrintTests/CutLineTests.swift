@@ -1,3 +1,4 @@
+import CollageCore
 import CollageRender
 import CollageTestSupport
 import Foundation
@@ -38,7 +39,7 @@ enum PrintFixtures {
     }
 
     /// The distance from `point` (canvas pixels) to the nearest subject pixel's centre.
-    static func distanceToSubject(_ point: PathPoint, in sticker: CutSticker) -> Double {
+    static func distanceToSubject(_ point: Point, in sticker: CutSticker) -> Double {
         var best = Double.infinity
         let image = sticker.image
         for y in 0..<image.height {
@@ -51,8 +52,8 @@ enum PrintFixtures {
     }
 
     /// Whether segments ab and cd cross (touching ends do not count).
-    static func cross(_ a: PathPoint, _ b: PathPoint, _ c: PathPoint, _ d: PathPoint) -> Bool {
-        func side(_ p: PathPoint, _ q: PathPoint, _ r: PathPoint) -> Double {
+    static func cross(_ a: Point, _ b: Point, _ c: Point, _ d: Point) -> Bool {
+        func side(_ p: Point, _ q: Point, _ r: Point) -> Double {
             (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x)
         }
         let (d1, d2, d3, d4) = (side(c, d, a), side(c, d, b), side(a, b, c), side(a, b, d))

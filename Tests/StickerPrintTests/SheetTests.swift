@@ -1,3 +1,4 @@
+import CollageCore
 import CollageRender
 import CollageTestSupport
 import Foundation
@@ -102,7 +103,7 @@ struct SheetTests {
         // A sticker's own colour where the first placement's middle lies, and magenta on its line.
         let first = try #require(layout.placements.first { $0.page == 0 })
         let (width, height) = layout.stickers[first.sticker].sizeInMillimetres
-        let middle = layout.pagePoint(PathPoint(x: width / 2, y: height / 2), of: first)
+        let middle = layout.pagePoint(Point(x: width / 2, y: height / 2), of: first)
         let scale = 150 / 25.4
         let centre = page[Int(middle.x * scale), Int(middle.y * scale)]
         #expect(centre != [255, 255, 255], "the picture is printed")
