@@ -52,7 +52,12 @@ let package = Package(
         .target(
             name: "CSegment",
             dependencies: ["CSegmentInterface"],
-            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            cxxSettings: [
+                .unsafeFlags(["-I/usr/include/opencv4"]),
+                // The convolution kernels are the model's inner loop: unoptimised, one inference
+                // takes seconds, and the tests run many.
+                .unsafeFlags(["-O2"], .when(configuration: .debug)),
+            ],
             linkerSettings: [
                 .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
             ]),

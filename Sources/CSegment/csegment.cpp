@@ -1,5 +1,7 @@
 #include "csegment.h"
 
+#include "convolution.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -48,12 +50,17 @@ template <typename Body> static int guarded(char *error, size_t error_size, Body
     return -1;
 }
 
-extern "C" CSegmentModel *csegment_load(const char *path, char *error, size_t error_size) {
+extern "C" CSegmentModel *csegment_load(const char *path, int kernels, char *error, size_t error_size) {
     CSegmentModel *result = nullptr;
     guarded(error, error_size, [&]() {
         auto model = new CSegmentModel();
         try {
-            model->net = cv::dnn::readNetFromONNX(path);
+            if (kernels < CSEGMENT_KERNELS_OWN || kernels > CSEGMENT_KERNELS_OPENCV)
+                throw std::runtime_error("unknown kernels " + std::to_string(kernels));
+            model->net = csegment::read_network(path, kernels == CSEGMENT_KERNELS_OPENCV ? csegment::ConvolutionKernels::opencv
+                                                      : kernels == CSEGMENT_KERNELS_OWN_AVX2
+                                                          ? csegment::ConvolutionKernels::ownWithoutAVX512
+                                                          : csegment::ConvolutionKernels::own);
             if (model->net.empty()) throw std::runtime_error("the file holds no network");
             std::vector<std::string> outputs = model->net.getUnconnectedOutLayersNames();
             if (outputs.empty()) throw std::runtime_error("the network has no outputs");

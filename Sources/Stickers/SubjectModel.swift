@@ -41,10 +41,43 @@ public final class SubjectModel: @unchecked Sendable {
         return cache.appendingPathComponent("collage")
     }
 
+    /// Whose convolutions the model runs: nine tenths of an inference is convolution.
+    package enum Kernels: Sendable {
+        /// Collage's own (AVX-512, else AVX2 with FMA; OpenCV's on a processor with neither).
+        case own
+        /// Collage's own with AVX2 even where AVX-512 is there, to test that path anywhere.
+        case ownWithoutAVX512
+        /// OpenCV's, for comparison.
+        case opencv
+
+        /// `COLLAGE_CONVOLUTION=opencv` asks for OpenCV's and `=avx2` for Collage's without
+        /// AVX-512, to compare them (as `bench/sticker` does).
+        static func chosen(environment: [String: String] = ProcessInfo.processInfo.environment) -> Kernels {
+            switch environment["COLLAGE_CONVOLUTION"] {
+            case "opencv": .opencv
+            case "avx2": .ownWithoutAVX512
+            default: .own
+            }
+        }
+
+        var code: Int32 {
+            switch self {
+            case .own: Int32(CSEGMENT_KERNELS_OWN)
+            case .ownWithoutAVX512: Int32(CSEGMENT_KERNELS_OWN_AVX2)
+            case .opencv: Int32(CSEGMENT_KERNELS_OPENCV)
+            }
+        }
+    }
+
     /// Loads the model after checking the file is the expected one.
     /// - Throws: ``StickerError/modelMissing(path:)`` or ``StickerError/modelInvalid(path:reason:)``,
     ///   whose messages name the path, the expected hash and the command that fixes it.
-    public init(path: URL = SubjectModel.defaultPath()) throws(StickerError) {
+    public convenience init(path: URL = SubjectModel.defaultPath()) throws(StickerError) {
+        try self.init(path: path, kernels: .chosen())
+    }
+
+    /// Loads the model, its convolutions run by `kernels`.
+    package init(path: URL, kernels: Kernels) throws(StickerError) {
         self.path = path
         guard FileManager.default.fileExists(atPath: path.path) else { throw .modelMissing(path: path.path) }
         do {
@@ -57,7 +90,7 @@ public final class SubjectModel: @unchecked Sendable {
         }
         library = try SegmentLibrary.get()
         var message = [CChar](repeating: 0, count: 512)
-        guard let handle = library.load(path.path, &message, message.count) else {
+        guard let handle = library.load(path.path, kernels.code, &message, message.count) else {
             throw .modelInvalid(path: path.path, reason: cMessage(message))
         }
         self.handle = handle
@@ -69,7 +102,7 @@ public final class SubjectModel: @unchecked Sendable {
     public var outputName: String { library.outputName(handle).map { String(cString: $0) } ?? "" }
 
     /// The 320 × 320 saliency map of RGB pixels, 0…1, and whether it has any contrast at all.
-    func predict(_ image: Bitmap) throws(StickerError) -> (map: [Float], contrast: Float) {
+    package func predict(_ image: Bitmap) throws(StickerError) -> (map: [Float], contrast: Float) {
         let rgb = image.channels == 3 ? image.pixels : Self.dropAlpha(image)
         var map = [Float](repeating: 0, count: Self.mapSide * Self.mapSide)
         var low: Float = 0

@@ -11,8 +11,9 @@
 extern "C" {
 #endif
 
-/// Loads an ONNX model and pins its first graph output. NULL on failure, with a message.
-CSegmentModel *csegment_load(const char *path, char *error, size_t error_size);
+/// Loads an ONNX model and pins its first graph output; `kernels` (a CSEGMENT_KERNELS_ value)
+/// chooses whose convolutions it runs. NULL on failure, with a message.
+CSegmentModel *csegment_load(const char *path, int kernels, char *error, size_t error_size);
 void csegment_free(CSegmentModel *model);
 /// The name of the output the model's maps are read from.
 const char *csegment_output_name(const CSegmentModel *model);

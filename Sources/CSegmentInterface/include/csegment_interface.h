@@ -20,7 +20,18 @@ enum { CSEGMENT_MAP_SIDE = 320 };
 /// The shared object's file name, looked for next to the executable.
 #define CSEGMENT_LIBRARY_NAME "libCollageSegment.so"
 
-typedef CSegmentModel *(*csegment_load_fn)(const char *path, char *error, size_t error_size);
+/// Which convolution kernels a loaded model runs (see convolution.cpp).
+enum {
+    /// Collage's, with the widest vectors the processor has; OpenCV's where it has neither
+    /// AVX-512 nor AVX2 with FMA.
+    CSEGMENT_KERNELS_OWN = 0,
+    /// Collage's with AVX2 even where AVX-512 is there, so that path can be tested anywhere.
+    CSEGMENT_KERNELS_OWN_AVX2 = 1,
+    /// OpenCV's own, for every layer.
+    CSEGMENT_KERNELS_OPENCV = 2,
+};
+
+typedef CSegmentModel *(*csegment_load_fn)(const char *path, int kernels, char *error, size_t error_size);
 typedef void (*csegment_free_fn)(CSegmentModel *model);
 typedef const char *(*csegment_output_name_fn)(const CSegmentModel *model);
 typedef int (*csegment_predict_fn)(CSegmentModel *model, const unsigned char *rgb, int width, int height,

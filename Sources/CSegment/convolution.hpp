@@ -1,0 +1,27 @@
+// Collage's own convolution for OpenCV DNN: U²-Net-p spends nine tenths of its time in 3 × 3
+// convolutions of 16 to 128 channels, where OpenCV 4.6's general kernels reach about a third
+// of what the processor can do. See convolution.cpp.
+#ifndef CSEGMENT_CONVOLUTION_HPP
+#define CSEGMENT_CONVOLUTION_HPP
+
+#include <opencv2/dnn.hpp>
+
+namespace csegment {
+
+/// Which convolution a model loaded with `read_network` uses.
+enum class ConvolutionKernels {
+    /// Collage's, with the widest vectors the processor has (AVX-512, else AVX2); OpenCV's
+    /// where neither is there or a layer's shape is not one Collage's handles.
+    own,
+    /// Collage's with AVX2 even where AVX-512 is there (to test that path on any machine).
+    ownWithoutAVX512,
+    /// OpenCV's own, for every layer.
+    opencv,
+};
+
+/// Reads an ONNX model, its convolutions made by `kernels`.
+cv::dnn::Net read_network(const char *path, ConvolutionKernels kernels);
+
+}  // namespace csegment
+
+#endif

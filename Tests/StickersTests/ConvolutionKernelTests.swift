@@ -1,0 +1,69 @@
+import CollageCore
+import CollageRender
+import Foundation
+import Testing
+
+@testable import Stickers
+
+/// Collage's own convolution kernels (AVX-512, and AVX2 with FMA) must give the maps OpenCV's
+/// give: the same sums in another order, so they may differ only by rounding.
+@Suite("Convolution kernels", .serialized)
+struct ConvolutionKernelTests {
+    static let models: Result<[SubjectModel.Kernels: SubjectModel], StickerError> = Result {
+        () throws(StickerError) in
+        var models: [SubjectModel.Kernels: SubjectModel] = [:]
+        for kernels in [SubjectModel.Kernels.own, .ownWithoutAVX512, .opencv] {
+            models[kernels] = try SubjectModel(path: SubjectModel.defaultPath(), kernels: kernels)
+        }
+        return models
+    }
+
+    /// A generated scene, and the sample photo of a cat when bootstrap has fetched it.
+    static func photos() throws -> [(name: String, image: Bitmap)] {
+        var photos: [(String, Bitmap)] = [
+            (
+                "generated",
+                StickerFixtures.scene(
+                    width: 640, height: 400, textured: true,
+                    shapes: [(200, 200, 90, 120, [200, 40, 40]), (460, 210, 120, 90, [30, 90, 200])]
+                ).image
+            )
+        ]
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("samples/chelsea.png")
+        if FileManager.default.fileExists(atPath: sample.path) { photos.append(("chelsea", try Bitmap.read(sample))) }
+        return photos
+    }
+
+    @Test(arguments: [SubjectModel.Kernels.own, .ownWithoutAVX512])
+    func ownKernelsGiveOpenCVsMap(kernels: SubjectModel.Kernels) throws {
+        let models = try Self.models.get()
+        let (own, reference) = (try #require(models[kernels]), try #require(models[.opencv]))
+        for (name, photo) in try Self.photos() {
+            let (ownMap, ownContrast) = try own.predict(photo)
+            let (referenceMap, referenceContrast) = try reference.predict(photo)
+            var largest: Float = 0
+            var flipped = 0
+            for index in ownMap.indices {
+                largest = max(largest, abs(ownMap[index] - referenceMap[index]))
+                if (ownMap[index] >= 0.5) != (referenceMap[index] >= 0.5) { flipped += 1 }
+            }
+            print("\(kernels) on \(name): largest difference \(largest), \(flipped) mask pixels flipped")
+            #expect(largest < 1e-3, "\(name): maps differ by \(largest)")
+            #expect(flipped <= 2, "\(name): \(flipped) of \(ownMap.count) pixels changed side")
+            #expect(abs(ownContrast - referenceContrast) < 1e-3)
+        }
+    }
+
+    @Test func runningAgainGivesTheSameMap() throws {
+        // The kernels keep a bordered copy of each layer's input between runs: a stale border
+        // from a larger layer must not leak into the next photo's map.
+        let model = try #require(try Self.models.get()[.own])
+        let photos = try Self.photos()
+        let first = try model.predict(photos[0].image).map
+        if photos.count > 1 { _ = try model.predict(photos[1].image) }
+        _ = try model.predict(
+            StickerFixtures.scene(width: 90, height: 700, shapes: [(45, 350, 30, 200, [0, 0, 0])]).image)
+        #expect(try model.predict(photos[0].image).map == first)
+    }
+}
