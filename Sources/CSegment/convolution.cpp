@@ -9,10 +9,12 @@
 //   registers, over every input channel and tap, before anything is written: each input
 //   vector loaded serves every channel of the block, and each weight broadcast serves the
 //   whole run;
-// - the input is copied once per layer into zero-bordered planes, so taps past the image's
-//   edge read zeros and the inner loop has no bounds to test (dilated kernels included);
+// - the input is taken in bands of rows (about a megabyte, so a band stays in the core's cache
+//   while every block of output channels sweeps it), each copied with zero borders, so taps
+//   past the image's edge read zeros and the inner loop has no bounds to test (dilated kernels
+//   included);
 // - weights are repacked at load so that a block's weights are read in order;
-// - each row of each block is a task for OpenCV's thread pool.
+// - each band is a task for OpenCV's thread pool.
 //
 // The vector code is written once with the compiler's vector types and compiled twice, for
 // AVX-512 and for AVX2 with FMA; which runs is chosen by what the processor has. Elsewhere, and
@@ -41,7 +43,9 @@ typedef float Vector8 __attribute__((vector_size(32)));
 /// A layer's sizes, as one task sees them.
 struct Geometry {
     int inputChannels, outputChannels, height, width, kernel, dilation;
-    int paddedStride, paddedPlane;
+    /// A band of the input: `bandRows` rows and the kernel's reach above and below, each row
+    /// with the reach left and right, as `bandPlane` floats a channel.
+    int paddedStride, bandRows, bandPlane;
 };
 
 /// Which instruction set a layer's kernels use; fixed at load, with the weights packed for it.
@@ -50,8 +54,8 @@ enum class InstructionSet { avx512, avx2 };
 /// One row of `Block` output channels, starting at channel `block * Block`: sums kept in
 /// `Block` × `Run` vectors of `Lanes` floats while every input channel and tap is added in.
 template <typename V, int Lanes, int Block, int Run, int Kernel>
-CSEGMENT_INLINE void convolve_row(const float *padded, const float *weights, const float *bias, bool relu,
-                                  const Geometry &g, int block, int y, float *output) {
+CSEGMENT_INLINE void convolve_row(const float *band, const float *weights, const float *bias, bool relu,
+                                  const Geometry &g, int block, int bandRow, int y, float *output) {
     const int taps = Kernel * Kernel;
     const float *blockWeights = weights + size_t(block) * g.inputChannels * taps * Block;
     for (int x0 = 0; x0 < g.width; x0 += Run * Lanes) {
@@ -62,7 +66,7 @@ CSEGMENT_INLINE void convolve_row(const float *padded, const float *weights, con
         }
         const float *w = blockWeights;
         for (int channel = 0; channel < g.inputChannels; channel++) {
-            const float *origin = padded + size_t(channel) * g.paddedPlane + size_t(y) * g.paddedStride + x0;
+            const float *origin = band + size_t(channel) * g.bandPlane + size_t(bandRow) * g.paddedStride + x0;
             for (int ky = 0; ky < Kernel; ky++) {
                 for (int kx = 0; kx < Kernel; kx++, w += Block) {
                     const float *tap = origin + ky * g.dilation * g.paddedStride + kx * g.dilation;
@@ -91,50 +95,53 @@ CSEGMENT_INLINE void convolve_row(const float *padded, const float *weights, con
     }
 }
 
-/// What a thread needs to run tasks `start` to `end` (task = row × blocks + block).
+/// What every band of a layer shares.
 struct Work {
-    const float *padded, *weights, *bias;
+    const float *weights, *bias;
     bool relu;
     Geometry geometry;
     int block, run;
     float *output;
 };
 
+/// Every output channel of rows `top` to `top + rows` from their band of the input: the band
+/// (a megabyte at most) stays in the core's cache while each block of channels sweeps it.
 template <typename V, int Lanes, int Block, int Run, int Kernel>
-CSEGMENT_INLINE void run_tasks(const Work &work, int start, int end) {
+CSEGMENT_INLINE void run_band(const Work &work, const float *band, int top, int rows) {
     int blocks = work.geometry.outputChannels / Block;
-    for (int task = start; task < end; task++)
-        convolve_row<V, Lanes, Block, Run, Kernel>(work.padded, work.weights, work.bias, work.relu, work.geometry,
-                                                   task % blocks, task / blocks, work.output);
+    for (int block = 0; block < blocks; block++)
+        for (int row = 0; row < rows; row++)
+            convolve_row<V, Lanes, Block, Run, Kernel>(band, work.weights, work.bias, work.relu, work.geometry, block,
+                                                       row, top + row, work.output);
 }
 
 template <typename V, int Lanes, int Kernel>
-CSEGMENT_INLINE void dispatch_block(const Work &work, int start, int end) {
+CSEGMENT_INLINE void dispatch_block(const Work &work, const float *band, int top, int rows) {
     // A block of one channel (a side output) has room in the registers for a longer run.
     switch (work.block * 10 + work.run) {
-    case 83: run_tasks<V, Lanes, 8, 3, Kernel>(work, start, end); break;
-    case 82: run_tasks<V, Lanes, 8, 2, Kernel>(work, start, end); break;
-    case 43: run_tasks<V, Lanes, 4, 3, Kernel>(work, start, end); break;
-    case 42: run_tasks<V, Lanes, 4, 2, Kernel>(work, start, end); break;
-    case 23: run_tasks<V, Lanes, 2, 3, Kernel>(work, start, end); break;
-    case 22: run_tasks<V, Lanes, 2, 2, Kernel>(work, start, end); break;
-    default: run_tasks<V, Lanes, 1, 4, Kernel>(work, start, end); break;
+    case 83: run_band<V, Lanes, 8, 3, Kernel>(work, band, top, rows); break;
+    case 82: run_band<V, Lanes, 8, 2, Kernel>(work, band, top, rows); break;
+    case 43: run_band<V, Lanes, 4, 3, Kernel>(work, band, top, rows); break;
+    case 42: run_band<V, Lanes, 4, 2, Kernel>(work, band, top, rows); break;
+    case 23: run_band<V, Lanes, 2, 3, Kernel>(work, band, top, rows); break;
+    case 22: run_band<V, Lanes, 2, 2, Kernel>(work, band, top, rows); break;
+    default: run_band<V, Lanes, 1, 4, Kernel>(work, band, top, rows); break;
     }
 }
 
 // The two compilations of the same kernels: everything above is inlined into these.
-__attribute__((target("avx512f,avx512vl,fma"))) void run_avx512(const Work &work, int start, int end) {
+__attribute__((target("avx512f,avx512vl,fma"))) void run_avx512(const Work &work, const float *band, int top, int rows) {
     if (work.geometry.kernel == 3)
-        dispatch_block<Vector16, 16, 3>(work, start, end);
+        dispatch_block<Vector16, 16, 3>(work, band, top, rows);
     else
-        dispatch_block<Vector16, 16, 1>(work, start, end);
+        dispatch_block<Vector16, 16, 1>(work, band, top, rows);
 }
 
-__attribute__((target("avx2,fma"))) void run_avx2(const Work &work, int start, int end) {
+__attribute__((target("avx2,fma"))) void run_avx2(const Work &work, const float *band, int top, int rows) {
     if (work.geometry.kernel == 3)
-        dispatch_block<Vector8, 8, 3>(work, start, end);
+        dispatch_block<Vector8, 8, 3>(work, band, top, rows);
     else
-        dispatch_block<Vector8, 8, 1>(work, start, end);
+        dispatch_block<Vector8, 8, 1>(work, band, top, rows);
 }
 
 bool same_everywhere(const cv::dnn::DictValue &values, int value) {
@@ -228,10 +235,15 @@ public:
                   input.step[2] == g.width * sizeof(float) && output.step[2] == g.width * sizeof(float));
         int pad = dilation * (kernel - 1) / 2;
         g.paddedStride = g.width + 2 * pad;
-        g.paddedPlane = g.paddedStride * (g.height + 2 * pad);
-        // A run at the end of the last row reads up to a run and a row past its plane; what it
-        // reads there lands only in the columns past the image, which are never written.
-        size_t size = size_t(g.paddedPlane) * inputChannels + g.paddedStride + 4 * 16;
+        // Bands of about a megabyte (4 rows of a 128-channel, 320-pixel layer), and at least
+        // eight of them, so both cores have work to the end.
+        size_t rowBytes = size_t(inputChannels) * g.paddedStride * sizeof(float);
+        int fitting = int((1 << 20) / rowBytes) - 2 * pad;
+        g.bandRows = std::max(1, std::min({16, fitting, (g.height + 7) / 8}));
+        g.bandPlane = (g.bandRows + 2 * pad) * g.paddedStride;
+        // A run at the end of a band's last row reads up to a run and a row past its plane; what
+        // it reads there lands only in columns past the image, which are never written.
+        size_t bandSize = size_t(g.bandPlane) * inputChannels + g.paddedStride + 4 * 16;
         // A run of 3 vectors needs fewer loads a sum than 2, unless the row's last run would be
         // mostly past its end (a 160-pixel row is 10 vectors of 16: 5 runs of 2, or 4 of 3 with 2 idle).
         int lanes = instructions == InstructionSet::avx512 ? 16 : 8;
@@ -241,35 +253,25 @@ public:
             int withThree = (vectors + 2) / 3 * 3, withTwo = (vectors + 1) / 2 * 2;
             if (withThree * 10 <= withTwo * 11) run = 3;
         }
-        // One bordered copy serves every layer of every model (the largest layer's, about 50 MB
-        // for U²-Net-p), so layers take turns.
-        std::lock_guard<std::mutex> hold(paddedLock);
-        if (padded.size() < size) padded.resize(size);
-        // The slack past the last plane feeds only idle lanes, but must hold numbers: a
-        // denormal there would slow every sum it joins.
-        std::fill(padded.begin() + size_t(g.paddedPlane) * inputChannels, padded.begin() + size, 0.0f);
+        int bands = (g.height + g.bandRows - 1) / g.bandRows;
         for (int image = 0; image < input.size[0]; image++) {
             const float *source = input.ptr<float>(image);
-            cv::parallel_for_(cv::Range(0, inputChannels), [&](const cv::Range &channels) {
-                for (int c = channels.start; c < channels.end; c++) {
-                    float *plane = padded.data() + size_t(c) * g.paddedPlane;
-                    std::fill(plane, plane + size_t(pad) * g.paddedStride, 0.0f);
-                    for (int y = 0; y < g.height; y++) {
-                        float *row = plane + size_t(y + pad) * g.paddedStride;
-                        std::fill(row, row + pad, 0.0f);
-                        std::memcpy(row + pad, source + (size_t(c) * g.height + y) * g.width, sizeof(float) * g.width);
-                        std::fill(row + pad + g.width, row + g.paddedStride, 0.0f);
-                    }
-                    std::fill(plane + size_t(g.height + pad) * g.paddedStride, plane + g.paddedPlane, 0.0f);
+            Work work{packed.data(), bias.empty() ? nullptr : bias.data(), relu, g, block, run, output.ptr<float>(image)};
+            cv::parallel_for_(cv::Range(0, bands), [&](const cv::Range &range) {
+                // Each thread's own band, kept for the next layer.
+                static thread_local std::vector<float> band;
+                if (band.size() < bandSize) band.resize(bandSize);
+                for (int index = range.start; index < range.end; index++) {
+                    int top = index * g.bandRows, rows = std::min(g.bandRows, g.height - top);
+                    fill_band(source, g, pad, top, band.data());
+                    // The slack past the last plane feeds only idle lanes, but must hold numbers:
+                    // a denormal there would slow every sum it joins.
+                    std::fill(band.begin() + size_t(g.bandPlane) * inputChannels, band.begin() + bandSize, 0.0f);
+                    if (instructions == InstructionSet::avx512)
+                        run_avx512(work, band.data(), top, rows);
+                    else
+                        run_avx2(work, band.data(), top, rows);
                 }
-            });
-            Work work{padded.data(), packed.data(), bias.empty() ? nullptr : bias.data(), relu, g, block, run,
-                      output.ptr<float>(image)};
-            cv::parallel_for_(cv::Range(0, outputChannels / block * g.height), [&](const cv::Range &tasks) {
-                if (instructions == InstructionSet::avx512)
-                    run_avx512(work, tasks.start, tasks.end);
-                else
-                    run_avx2(work, tasks.start, tasks.end);
             });
         }
     }
@@ -279,12 +281,26 @@ private:
     int inputChannels = 0, outputChannels = 0, kernel = 1, dilation = 1, block = 1;
     std::vector<float> packed, bias;
     bool relu = false;
-    static std::mutex paddedLock;
-    static std::vector<float> padded;
-};
 
-std::mutex OwnConvolution::paddedLock;
-std::vector<float> OwnConvolution::padded;
+    /// Rows `top - pad` to `top + bandRows + pad` of every input channel, with `pad` zeros
+    /// left and right, and rows past the image's top or bottom all zeros.
+    static void fill_band(const float *source, const Geometry &g, int pad, int top, float *band) {
+        for (int channel = 0; channel < g.inputChannels; channel++) {
+            float *plane = band + size_t(channel) * g.bandPlane;
+            for (int row = 0; row < g.bandRows + 2 * pad; row++) {
+                float *target = plane + size_t(row) * g.paddedStride;
+                int y = top - pad + row;
+                if (y < 0 || y >= g.height) {
+                    std::fill(target, target + g.paddedStride, 0.0f);
+                    continue;
+                }
+                std::fill(target, target + pad, 0.0f);
+                std::memcpy(target + pad, source + (size_t(channel) * g.height + y) * g.width, sizeof(float) * g.width);
+                std::fill(target + pad + g.width, target + g.paddedStride, 0.0f);
+            }
+        }
+    }
+};
 
 // The factory is process-wide: the override is in place only while one model is read.
 std::mutex registration;
@@ -297,20 +313,63 @@ cv::Ptr<cv::dnn::Layer> make_convolution(cv::dnn::LayerParams &params) {
 
 }  // namespace
 
-cv::dnn::Net read_network(const char *path, ConvolutionKernels kernels) {
+/// A network made by `build`, its convolutions made by `kernels`.
+template <typename Build> cv::dnn::Net with_kernels(ConvolutionKernels kernels, Build build) {
     bool avx512 = __builtin_cpu_supports("avx512f") && kernels == ConvolutionKernels::own;
     bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    if (kernels == ConvolutionKernels::opencv || (!avx512 && !avx2)) return cv::dnn::readNetFromONNX(path);
+    if (kernels == ConvolutionKernels::opencv || (!avx512 && !avx2)) return build();
     std::lock_guard<std::mutex> hold(registration);
     chosenInstructions = avx512 ? InstructionSet::avx512 : InstructionSet::avx2;
     cv::dnn::LayerFactory::registerLayer("Convolution", make_convolution);
     struct Unregister {
         ~Unregister() { cv::dnn::LayerFactory::unregisterLayer("Convolution"); }
     } unregister;
-    cv::dnn::Net net = cv::dnn::readNetFromONNX(path);
+    cv::dnn::Net net = build();
     // Layers are made when first asked for: ask for every one while the override is in place.
     for (const std::string &name : net.getLayerNames()) net.getLayer(net.getLayerId(name));
     return net;
+}
+
+cv::dnn::Net read_network(const char *path, ConvolutionKernels kernels) {
+    return with_kernels(kernels, [&] { return cv::dnn::readNetFromONNX(path); });
+}
+
+double largest_difference_from_opencv(int inputChannels, int outputChannels, int kernel, int dilation, int height,
+                                      int width, bool relu, ConvolutionKernels kernels) {
+    cv::RNG random(uint64_t(inputChannels) * 7919 + outputChannels * 31 + kernel * 7 + dilation + height * 101 + width);
+    int weightShape[] = {outputChannels, inputChannels, kernel, kernel}, inputShape[] = {1, inputChannels, height, width};
+    cv::Mat weights(4, weightShape, CV_32F), bias(1, outputChannels, CV_32F), input(4, inputShape, CV_32F);
+    random.fill(weights, cv::RNG::UNIFORM, -1, 1);
+    random.fill(bias, cv::RNG::UNIFORM, -1, 1);
+    random.fill(input, cv::RNG::UNIFORM, -1, 1);
+    // The parameters as OpenCV's ONNX importer gives them.
+    int pad = dilation * (kernel - 1) / 2;
+    int pair[] = {kernel, kernel}, ones[] = {1, 1}, dilations[] = {dilation, dilation}, pads[] = {pad, pad, pad, pad};
+    auto build = [&] {
+        cv::dnn::Net net;
+        cv::dnn::LayerParams params;
+        params.set("kernel_size", cv::dnn::DictValue::arrayInt(pair, 2));
+        params.set("stride", cv::dnn::DictValue::arrayInt(ones, 2));
+        params.set("dilation", cv::dnn::DictValue::arrayInt(dilations, 2));
+        params.set("pad", cv::dnn::DictValue::arrayInt(pads, 4));
+        params.set("num_output", outputChannels);
+        params.set("bias_term", true);
+        params.set("group", 1);
+        params.blobs = {weights, bias};
+        net.addLayerToPrev("convolution", "Convolution", params);
+        if (relu) {
+            cv::dnn::LayerParams rectifier;
+            net.addLayerToPrev("relu", "ReLU", rectifier);
+        }
+        return net;
+    };
+    cv::Mat results[2];
+    cv::dnn::Net nets[2] = {with_kernels(ConvolutionKernels::opencv, build), with_kernels(kernels, build)};
+    for (int i = 0; i < 2; i++) {
+        nets[i].setInput(input);
+        results[i] = nets[i].forward().clone();
+    }
+    return cv::norm(results[0], results[1], cv::NORM_INF);
 }
 
 }  // namespace csegment

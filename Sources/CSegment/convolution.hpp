@@ -22,6 +22,12 @@ enum class ConvolutionKernels {
 /// Reads an ONNX model, its convolutions made by `kernels`.
 cv::dnn::Net read_network(const char *path, ConvolutionKernels kernels);
 
+/// One convolution layer of random weights, bias and input (stride 1, same-size output, with
+/// or without a ReLU after it) run by `kernels` and by OpenCV's own: the largest difference
+/// between their outputs.
+double largest_difference_from_opencv(int inputChannels, int outputChannels, int kernel, int dilation, int height,
+                                      int width, bool relu, ConvolutionKernels kernels);
+
 }  // namespace csegment
 
 #endif

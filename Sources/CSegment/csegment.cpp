@@ -22,6 +22,8 @@ static_assert(std::is_same<decltype(&csegment_predict), csegment_predict_fn>::va
 static_assert(std::is_same<decltype(&csegment_upsample), csegment_upsample_fn>::value, "csegment_upsample");
 static_assert(std::is_same<decltype(&csegment_components), csegment_components_fn>::value, "csegment_components");
 static_assert(std::is_same<decltype(&csegment_matte), csegment_matte_fn>::value, "csegment_matte");
+static_assert(std::is_same<decltype(&csegment_check_convolution), csegment_check_convolution_fn>::value,
+              "csegment_check_convolution");
 
 struct CSegmentModel {
     cv::dnn::Net net;
@@ -50,17 +52,21 @@ template <typename Body> static int guarded(char *error, size_t error_size, Body
     return -1;
 }
 
+static csegment::ConvolutionKernels kernels_named(int kernels) {
+    switch (kernels) {
+    case CSEGMENT_KERNELS_OWN: return csegment::ConvolutionKernels::own;
+    case CSEGMENT_KERNELS_OWN_AVX2: return csegment::ConvolutionKernels::ownWithoutAVX512;
+    case CSEGMENT_KERNELS_OPENCV: return csegment::ConvolutionKernels::opencv;
+    }
+    throw std::runtime_error("unknown kernels " + std::to_string(kernels));
+}
+
 extern "C" CSegmentModel *csegment_load(const char *path, int kernels, char *error, size_t error_size) {
     CSegmentModel *result = nullptr;
     guarded(error, error_size, [&]() {
         auto model = new CSegmentModel();
         try {
-            if (kernels < CSEGMENT_KERNELS_OWN || kernels > CSEGMENT_KERNELS_OPENCV)
-                throw std::runtime_error("unknown kernels " + std::to_string(kernels));
-            model->net = csegment::read_network(path, kernels == CSEGMENT_KERNELS_OPENCV ? csegment::ConvolutionKernels::opencv
-                                                      : kernels == CSEGMENT_KERNELS_OWN_AVX2
-                                                          ? csegment::ConvolutionKernels::ownWithoutAVX512
-                                                          : csegment::ConvolutionKernels::own);
+            model->net = csegment::read_network(path, kernels_named(kernels));
             if (model->net.empty()) throw std::runtime_error("the file holds no network");
             std::vector<std::string> outputs = model->net.getUnconnectedOutLayersNames();
             if (outputs.empty()) throw std::runtime_error("the network has no outputs");
@@ -77,6 +83,21 @@ extern "C" CSegmentModel *csegment_load(const char *path, int kernels, char *err
 }
 
 extern "C" void csegment_free(CSegmentModel *model) { delete model; }
+
+
+extern "C" int csegment_check_convolution(int input_channels, int output_channels, int kernel, int dilation,
+                                          int height, int width, int relu, int kernels, double *difference,
+                                          char *error, size_t error_size) {
+    return guarded(error, error_size, [&]() {
+        if (input_channels < 1 || output_channels < 1 || (kernel != 1 && kernel != 3) || dilation < 1 ||
+            dilation > 64 || height < 1 || width < 1 || double(input_channels) * height * width > 1e8 ||
+            double(output_channels) * height * width > 1e8)
+            throw std::runtime_error("the layer's sizes are out of range");
+        *difference = csegment::largest_difference_from_opencv(input_channels, output_channels, kernel, dilation,
+                                                                 height, width, relu != 0, kernels_named(kernels));
+        return 0;
+    });
+}
 
 extern "C" const char *csegment_output_name(const CSegmentModel *model) { return model->output.c_str(); }
 

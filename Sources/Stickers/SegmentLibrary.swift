@@ -36,6 +36,7 @@ struct SegmentLibrary: @unchecked Sendable {
     let upsample: csegment_upsample_fn
     let components: csegment_components_fn
     let matte: csegment_matte_fn
+    let checkConvolution: csegment_check_convolution_fn
 
     /// The library, or why it cannot be used; opened once per process.
     static let shared: Result<SegmentLibrary, StickerError> = open()
@@ -68,7 +69,8 @@ struct SegmentLibrary: @unchecked Sendable {
                 let predict = symbol("csegment_predict", as: csegment_predict_fn.self),
                 let upsample = symbol("csegment_upsample", as: csegment_upsample_fn.self),
                 let components = symbol("csegment_components", as: csegment_components_fn.self),
-                let matte = symbol("csegment_matte", as: csegment_matte_fn.self)
+                let matte = symbol("csegment_matte", as: csegment_matte_fn.self),
+                let checkConvolution = symbol("csegment_check_convolution", as: csegment_check_convolution_fn.self)
             else {
                 problems.append("\(path) lacks the csegment functions (a different build?)")
                 continue
@@ -76,7 +78,7 @@ struct SegmentLibrary: @unchecked Sendable {
             return .success(
                 SegmentLibrary(
                     load: load, free: free, outputName: outputName, predict: predict, upsample: upsample,
-                    components: components, matte: matte))
+                    components: components, matte: matte, checkConvolution: checkConvolution))
         }
         return .failure(.engineMissing(problems.joined(separator: "; ")))
     }

@@ -137,3 +137,22 @@ public final class SubjectModel: @unchecked Sendable {
 func cMessage(_ buffer: [CChar]) -> String {
     String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
+
+extension SubjectModel.Kernels {
+    /// Runs one convolution layer of random weights and input (`kernel` 1 or 3, stride 1,
+    /// same-size output, with or without a ReLU after it) through these kernels and OpenCV's
+    /// own, and returns the largest difference between their outputs: a check of the kernels on
+    /// shapes U²-Net-p does not have.
+    package func largestDifferenceFromOpenCV(
+        inputChannels: Int, outputChannels: Int, kernel: Int, dilation: Int, height: Int, width: Int, relu: Bool
+    ) throws(StickerError) -> Double {
+        let library = try SegmentLibrary.get()
+        var difference = 0.0
+        var message = [CChar](repeating: 0, count: 512)
+        let status = library.checkConvolution(
+            Int32(inputChannels), Int32(outputChannels), Int32(kernel), Int32(dilation), Int32(height), Int32(width),
+            relu ? 1 : 0, code, &difference, &message, message.count)
+        guard status == 0 else { throw .inference(cMessage(message)) }
+        return difference
+    }
+}

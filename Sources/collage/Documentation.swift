@@ -21,6 +21,10 @@ enum Documentation {
         page +=
             ".SH ENVIRONMENT\n.TP\n.B COLLAGE_LIBRARY\nThe library folder (default \\fI$XDG_DATA_HOME/collage\\fR).\n"
         page += ".TP\n.B COLLAGE_MODEL\nThe subject model file.\n"
+        page +=
+            ".TP\n.B COLLAGE_CONVOLUTION\n\\fBopencv\\fR runs the subject model with OpenCV's own convolutions, "
+            + "\\fBavx2\\fR with Collage's without AVX-512: slower, for comparing (Collage's own, with the widest "
+            + "vectors the processor has, are the default).\n"
         return page
     }
 

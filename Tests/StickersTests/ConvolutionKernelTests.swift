@@ -55,6 +55,26 @@ struct ConvolutionKernelTests {
         }
     }
 
+    /// Shapes the model does not have: channel counts that are no multiple of 8 (blocks of 4, 2
+    /// and 1), rows that are no multiple of a vector, one-pixel images, dilations reaching past
+    /// every edge, 1 × 1 kernels, and a layer with no ReLU after it.
+    @Test(arguments: [
+        (3, 64, 3, 1, 37, 45, true), (16, 6, 3, 2, 20, 33, false), (5, 2, 3, 8, 10, 10, true),
+        (7, 1, 3, 1, 3, 70, false), (6, 1, 1, 1, 320, 17, true), (64, 12, 1, 1, 9, 130, false),
+        (1, 4, 3, 4, 1, 1, true), (24, 20, 3, 1, 64, 200, false),
+    ])
+    func ownKernelsMatchOpenCVOnOtherShapes(
+        shape: (inputs: Int, outputs: Int, kernel: Int, dilation: Int, height: Int, width: Int, relu: Bool)
+    ) throws {
+        for kernels in [SubjectModel.Kernels.own, .ownWithoutAVX512] {
+            let difference = try kernels.largestDifferenceFromOpenCV(
+                inputChannels: shape.inputs, outputChannels: shape.outputs, kernel: shape.kernel,
+                dilation: shape.dilation, height: shape.height, width: shape.width, relu: shape.relu)
+            // Sums of up to 600 products of numbers below 1: rounding alone differs by about 1e-5.
+            #expect(difference < 1e-4, "\(kernels) on \(shape): \(difference)")
+        }
+    }
+
     @Test func runningAgainGivesTheSameMap() throws {
         // The kernels keep a bordered copy of each layer's input between runs: a stale border
         // from a larger layer must not leak into the next photo's map.

@@ -1,20 +1,28 @@
 // U²-Net-p through OpenCV DNN, exactly as csegment.cpp runs it (the first unconnected output),
 // for bench/sticker's side-by-side with OpenVINO. Same arguments and JSON line as
-// infer_openvino.c.
+// infer_openvino.c, and a sixth: `own` (Collage's convolution kernels, what `collage` runs),
+// `avx2` (the same without AVX-512) or `opencv` (OpenCV's own).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <opencv2/core.hpp>
 #include <opencv2/dnn.hpp>
+#include <string>
 #include <vector>
+
+#include "convolution.hpp"
 
 static double milliseconds() {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 int main(int argc, char **argv) {
-    if (argc != 6) return std::fprintf(stderr, "usage: %s MODEL INPUTS COUNT REPEATS OUT\n", argv[0]), 2;
+    if (argc != 7) return std::fprintf(stderr, "usage: %s MODEL INPUTS COUNT REPEATS OUT own|avx2|opencv\n", argv[0]), 2;
+    std::string chosen = argv[6];
+    csegment::ConvolutionKernels kernels = chosen == "opencv" ? csegment::ConvolutionKernels::opencv
+                                           : chosen == "avx2" ? csegment::ConvolutionKernels::ownWithoutAVX512
+                                                              : csegment::ConvolutionKernels::own;
     int count = std::atoi(argv[3]), repeats = std::atoi(argv[4]);
     const int side = 320, dimensions[4] = {1, 3, side, side};
     std::vector<float> inputs(size_t(3) * side * side * count);
@@ -22,7 +30,7 @@ int main(int argc, char **argv) {
     if (!file || std::fread(inputs.data(), sizeof(float), inputs.size(), file) != inputs.size()) return 1;
     std::fclose(file);
     double started = milliseconds();
-    cv::dnn::Net net = cv::dnn::readNetFromONNX(argv[1]);
+    cv::dnn::Net net = csegment::read_network(argv[1], kernels);
     std::string output = net.getUnconnectedOutLayersNames().front();
     double loaded = milliseconds();
     std::vector<double> times;
@@ -44,7 +52,8 @@ int main(int argc, char **argv) {
     }
     std::fclose(out);
     std::sort(times.begin(), times.end());
-    std::printf("{\"runtime\": \"OpenCV DNN %s\", \"load_ms\": %.1f, \"first_ms\": %.1f, \"median_ms\": %.1f}\n",
-                CV_VERSION, loaded - started, first, times.empty() ? first : times[times.size() / 2]);
+    const char *names[] = {"Collage's convolution", "Collage's convolution without AVX-512", "its own convolution"};
+    std::printf("{\"runtime\": \"OpenCV DNN %s, %s\", \"load_ms\": %.1f, \"first_ms\": %.1f, \"median_ms\": %.1f}\n",
+                CV_VERSION, names[int(kernels)], loaded - started, first, times.empty() ? first : times[times.size() / 2]);
     return 0;
 }

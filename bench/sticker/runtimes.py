@@ -1,4 +1,5 @@
-"""Inference runtimes side by side: U²-Net-p through OpenCV DNN (what Collage uses), OpenVINO's
+"""Inference runtimes side by side: U²-Net-p through OpenCV DNN with Collage's convolution kernels
+(what `collage` runs; also without AVX-512) and with OpenCV's own, OpenVINO's
 C API (full fp32 precision) and ONNX Runtime (what rembg uses), on the four sample photos
 prepared as csegment.cpp prepares them. Alternating rounds; prints load time, first inference,
 the median per inference, ratios, and whether the maps agree. Run through bench/sticker/run."""
@@ -31,11 +32,11 @@ def inputs():
     return np.stack(planes)
 
 
-def native(binary, data, environment=None):
+def native(binary, data, environment=None, arguments=()):
     source = os.path.join(WORK, "runtime-inputs.f32")
     out = os.path.join(WORK, f"maps-{os.path.basename(binary)}.f32")
     data.tofile(source)
-    result = subprocess.run([binary, MODEL, source, str(len(data)), str(REPEATS), out], capture_output=True,
+    result = subprocess.run([binary, MODEL, source, str(len(data)), str(REPEATS), out, *arguments], capture_output=True,
                             text=True, env=dict(os.environ, **(environment or {})))
     if result.returncode != 0:
         sys.exit(f"{binary} failed: {result.stderr}")
@@ -70,12 +71,13 @@ def main():
     flags = open("/proc/cpuinfo").read()
     if all(flag in flags for flag in ["avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"]):
         opencv_environment["OPENCV_CPU_DISABLE"] = "AVX512-SKX"  # as `collage` itself asks
-    runs = {"opencv": [], "openvino": [], "openvino-cached": [], "onnxruntime": []}
+    runs = {"collage": [], "collage-avx2": [], "opencv": [], "openvino": [], "openvino-cached": [], "onnxruntime": []}
     cache = os.path.join(WORK, "openvino-cache")
     maps = {}
     for _ in range(ROUNDS):
-        result, maps["opencv"] = native(os.path.join(WORK, "infer_opencv"), data, opencv_environment)
-        runs["opencv"].append(result)
+        for key, kernels in [("collage", "own"), ("collage-avx2", "avx2"), ("opencv", "opencv")]:
+            result, maps[key] = native(os.path.join(WORK, "infer_opencv"), data, opencv_environment, [kernels])
+            runs[key].append(result)
         result, maps["openvino"] = native(os.path.join(WORK, "infer_openvino"), data)
         runs["openvino"].append(result)
         # The compiled model kept on disk, as a program would keep it beside the model file.
@@ -86,25 +88,29 @@ def main():
         result, maps["onnxruntime"] = onnxruntime(data)
         runs["onnxruntime"].append(result)
     print(f"\nInference runtimes on U²-Net-p (4 sample photos x {REPEATS}, {ROUNDS} alternating rounds, medians):")
-    print(f"  {'runtime':44} {'load':>9} {'first':>9} {'per inference':>14}")
+    print(f"  {'runtime':60} {'load':>9} {'first':>9} {'per inference':>14}")
     summary = {}
     for key, results in runs.items():
         load = statistics.median(r["load_ms"] for r in results)
         first = statistics.median(r["first_ms"] for r in results)
         each = statistics.median(r["median_ms"] for r in results)
         summary[key] = (load, first, each)
-        name = results[0]["runtime"].split("-")[0] + (", compiled model kept" if key.endswith("cached") else "")
-        print(f"  {name:44} {load:6.0f} ms {first:6.0f} ms {each:11.0f} ms")
-    opencv, openvino, ort = summary["opencv"], summary["openvino"], summary["onnxruntime"]
+        name = results[0]["runtime"]
+        if key.startswith("openvino"):  # its version string carries a build suffix after a dash
+            name = name.split("-")[0] + (", compiled model kept" if key.endswith("cached") else "")
+        print(f"  {name:60} {load:6.0f} ms {first:6.0f} ms {each:11.0f} ms")
+    collage, opencv, openvino, ort = (summary[key] for key in ["collage", "opencv", "openvino", "onnxruntime"])
     cached = summary["openvino-cached"]
-    print(f"  per inference: OpenCV / OpenVINO {opencv[2] / openvino[2]:.2f}, OpenCV / ONNX Runtime {opencv[2] / ort[2]:.2f}")
-    print(f"  to the first map (load + first): OpenCV / OpenVINO {(opencv[0] + opencv[1]) / (openvino[0] + openvino[1]):.2f}, "
-          f"with the compiled model kept {(opencv[0] + opencv[1]) / (cached[0] + cached[1]):.2f}")
-    difference = np.abs(maps["opencv"] - maps["openvino"]).max()
-    flipped = sum(int(((normalised(a) >= 0.5) != (normalised(b) >= 0.5)).sum())
-                  for a, b in zip(maps["opencv"], maps["openvino"]))
-    print(f"  OpenVINO's maps against OpenCV's: largest difference {difference:.1e}, "
-          f"{flipped} of {len(data) * 320 * 320} mask pixels on the other side of 0.5")
+    print(f"  per inference: OpenCV's convolution / Collage's {opencv[2] / collage[2]:.2f}, "
+          f"Collage / OpenVINO {collage[2] / openvino[2]:.2f}, Collage / ONNX Runtime {collage[2] / ort[2]:.2f}")
+    print(f"  to the first map (load + first): Collage / OpenVINO {(collage[0] + collage[1]) / (openvino[0] + openvino[1]):.2f}, "
+          f"with the compiled model kept {(collage[0] + collage[1]) / (cached[0] + cached[1]):.2f}")
+    for other in ["collage", "collage-avx2", "openvino"]:
+        difference = np.abs(maps["opencv"] - maps[other]).max()
+        flipped = sum(int(((normalised(a) >= 0.5) != (normalised(b) >= 0.5)).sum())
+                      for a, b in zip(maps["opencv"], maps[other]))
+        print(f"  {runs[other][0]['runtime'].split('-')[0] if other == 'openvino' else runs[other][0]['runtime']}: maps against OpenCV's own: largest difference "
+              f"{difference:.1e}, {flipped} of {len(data) * 320 * 320} mask pixels on the other side of 0.5")
 
 
 if __name__ == "__main__":

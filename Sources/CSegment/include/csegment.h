@@ -54,6 +54,13 @@ int csegment_components(const unsigned char *mask, int width, int height, int th
 int csegment_matte(const unsigned char *rgb, unsigned char *alpha, int width, int height, unsigned char *foreground,
                    char *error, size_t error_size);
 
+/// Runs one convolution layer of random weights and input through `kernels` (a
+/// CSEGMENT_KERNELS_ value) and through OpenCV's own, and writes the largest difference between
+/// their outputs to `difference`: a check of Collage's kernels on shapes the model does not
+/// have. 0 on success.
+int csegment_check_convolution(int input_channels, int output_channels, int kernel, int dilation, int height,
+                               int width, int relu, int kernels, double *difference, char *error, size_t error_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -41,6 +41,9 @@ typedef int (*csegment_upsample_fn)(const float *map, int map_width, int map_hei
                                     unsigned char *alpha, char *error, size_t error_size);
 typedef int (*csegment_matte_fn)(const unsigned char *rgb, unsigned char *alpha, int width, int height,
                                  unsigned char *foreground, char *error, size_t error_size);
+typedef int (*csegment_check_convolution_fn)(int input_channels, int output_channels, int kernel, int dilation,
+                                             int height, int width, int relu, int kernels, double *difference,
+                                             char *error, size_t error_size);
 typedef int (*csegment_components_fn)(const unsigned char *mask, int width, int height, int threshold,
                                       int work_side, int *labels, int *label_width, int *label_height,
                                       int *stats, int max_labels, char *error, size_t error_size);
