@@ -30,12 +30,27 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace csegment {
+
+// The kernels are x86 code, and the layer interface they implement is OpenCV 4.6's (later
+// versions fuse convolutions with what follows by casting to their own layer class, and bring
+// faster kernels of their own): elsewhere OpenCV's layers run.
+#if defined(__x86_64__) && CV_VERSION_MAJOR == 4 && CV_VERSION_MINOR == 6
+#define CSEGMENT_OWN_KERNELS 1
+#endif
+
+#ifdef CSEGMENT_OWN_KERNELS
 namespace {
 
 #define CSEGMENT_INLINE inline __attribute__((always_inline))
+
+/// The longest run of vectors a row is summed in (a block of one channel's); the band's slack
+/// is sized by it.
+constexpr int longestRun = 4;
+static_assert(longestRun >= 3, "runs of 2 and 3 vectors are read within the same slack");
 
 typedef float Vector16 __attribute__((vector_size(64)));
 typedef float Vector8 __attribute__((vector_size(32)));
@@ -45,7 +60,8 @@ struct Geometry {
     int inputChannels, outputChannels, height, width, kernel, dilation;
     /// A band of the input: `bandRows` rows and the kernel's reach above and below, each row
     /// with the reach left and right, as `bandPlane` floats a channel.
-    int paddedStride, bandRows, bandPlane;
+    int paddedStride, bandRows;
+    size_t bandPlane;
 };
 
 /// Which instruction set a layer's kernels use; fixed at load, with the weights packed for it.
@@ -69,7 +85,7 @@ CSEGMENT_INLINE void convolve_row(const float *band, const float *weights, const
             const float *origin = band + size_t(channel) * g.bandPlane + size_t(bandRow) * g.paddedStride + x0;
             for (int ky = 0; ky < Kernel; ky++) {
                 for (int kx = 0; kx < Kernel; kx++, w += Block) {
-                    const float *tap = origin + ky * g.dilation * g.paddedStride + kx * g.dilation;
+                    const float *tap = origin + size_t(ky) * g.dilation * g.paddedStride + kx * g.dilation;
                     V input[Run];
                     _Pragma("unroll") for (int v = 0; v < Run; v++)
                         __builtin_memcpy(&input[v], tap + v * Lanes, sizeof(V));
@@ -125,12 +141,12 @@ CSEGMENT_INLINE void dispatch_block(const Work &work, const float *band, int top
     case 42: run_band<V, Lanes, 4, 2, Kernel>(work, band, top, rows); break;
     case 23: run_band<V, Lanes, 2, 3, Kernel>(work, band, top, rows); break;
     case 22: run_band<V, Lanes, 2, 2, Kernel>(work, band, top, rows); break;
-    default: run_band<V, Lanes, 1, 4, Kernel>(work, band, top, rows); break;
+    default: run_band<V, Lanes, 1, longestRun, Kernel>(work, band, top, rows); break;
     }
 }
 
 // The two compilations of the same kernels: everything above is inlined into these.
-__attribute__((target("avx512f,avx512vl,fma"))) void run_avx512(const Work &work, const float *band, int top, int rows) {
+__attribute__((target("avx512f"))) void run_avx512(const Work &work, const float *band, int top, int rows) {
     if (work.geometry.kernel == 3)
         dispatch_block<Vector16, 16, 3>(work, band, top, rows);
     else
@@ -158,23 +174,25 @@ public:
         if (params.blobs.size() > 1 && (params.blobs[1].type() != CV_32F ||
                                         params.blobs[1].total() != size_t(params.blobs[0].size[0])))
             return false;
-        if (params.get<int>("group", 1) != 1) return false;
+        if (params.get<int>("group", 1) != 1 || params.has("pad_mode")) return false;
         if (!params.has("kernel_size") || !params.has("stride")) return false;
         int kernel = params.blobs[0].size[2];
         if ((kernel != 1 && kernel != 3) || params.blobs[0].size[3] != kernel) return false;
         if (!same_everywhere(params.get("kernel_size"), kernel) || !same_everywhere(params.get("stride"), 1))
             return false;
         int dilation = params.has("dilation") ? params.get("dilation").get<int>(0) : 1;
-        if (dilation < 1 || dilation > 256 || (params.has("dilation") && !same_everywhere(params.get("dilation"), dilation)))
+        if (dilation < 1 || dilation > 64 || (params.has("dilation") && !same_everywhere(params.get("dilation"), dilation)))
             return false;
         // Same-size output: a pad of the kernel's reach on every side (none for 1 × 1).
         int pad = dilation * (kernel - 1) / 2;
         if (params.has("pad")) return same_everywhere(params.get("pad"), pad);
-        return pad == 0 && !params.has("pad_mode");
+        return pad == 0;
     }
 
     OwnConvolution(const cv::dnn::LayerParams &params, InstructionSet instructions) : instructions(instructions) {
         setParamsFrom(params);
+        // Not OpenCV's "Convolution": nothing in OpenCV may take this layer for its own class.
+        type = "CollageConvolution";
         const cv::Mat &weights = params.blobs[0];
         outputChannels = weights.size[0];
         inputChannels = weights.size[1];
@@ -210,10 +228,15 @@ public:
         return false;
     }
 
-    // OpenCV offers the ReLU that follows each convolution; taking it saves a pass over the output.
+    // OpenCV offers the ReLU that follows each convolution; taking it saves a pass over the
+    // output. It takes it back (an empty layer) whenever it sets the network up again.
     bool setActivation(const cv::Ptr<cv::dnn::ActivationLayer> &layer) override {
+        if (layer.empty()) {
+            relu = false;
+            return false;
+        }
         cv::Ptr<cv::dnn::ReLULayer> rectifier = layer.dynamicCast<cv::dnn::ReLULayer>();
-        if (rectifier.empty() || rectifier->negativeSlope != 0.0f) return false;
+        if (relu || rectifier.empty() || rectifier->negativeSlope != 0.0f) return false;
         relu = true;
         return true;
     }
@@ -227,6 +250,7 @@ public:
         const cv::Mat &input = inputs[0];
         cv::Mat &output = outputs[0];
         CV_Assert(input.dims == 4 && output.dims == 4 && input.type() == CV_32F && output.type() == CV_32F);
+        CV_Assert(input.size[2] <= 1 << 16 && input.size[3] <= 1 << 16);
         Geometry g{inputChannels, outputChannels, input.size[2], input.size[3], kernel, dilation, 0, 0};
         // Planes of one image must be packed: the kernels walk them by offset (OpenCV may hand a
         // view into a concatenation's output, which is packed within each image).
@@ -236,14 +260,17 @@ public:
         int pad = dilation * (kernel - 1) / 2;
         g.paddedStride = g.width + 2 * pad;
         // Bands of about a megabyte (4 rows of a 128-channel, 320-pixel layer), and at least
-        // eight of them, so both cores have work to the end.
+        // eight of them, so both cores have work to the end. A band holds the kernel's reach
+        // above and below besides, so wide rows or long reaches make it larger than that.
         size_t rowBytes = size_t(inputChannels) * g.paddedStride * sizeof(float);
-        int fitting = int((1 << 20) / rowBytes) - 2 * pad;
+        int fitting = int(std::min<size_t>(16, (size_t(1) << 20) / rowBytes)) - 2 * pad;
         g.bandRows = std::max(1, std::min({16, fitting, (g.height + 7) / 8}));
-        g.bandPlane = (g.bandRows + 2 * pad) * g.paddedStride;
-        // A run at the end of a band's last row reads up to a run and a row past its plane; what
-        // it reads there lands only in columns past the image, which are never written.
-        size_t bandSize = size_t(g.bandPlane) * inputChannels + g.paddedStride + 4 * 16;
+        g.bandPlane = size_t(g.bandRows + 2 * pad) * g.paddedStride;
+        // A run that starts at a band's last row's last pixels reads up to a run past the band's
+        // last plane; what it reads there lands only in columns past the image, never written.
+        size_t bandSize = g.bandPlane * inputChannels + longestRun * 16;
+        if (bandSize > (size_t(64) << 20))
+            CV_Error(cv::Error::StsOutOfRange, "a convolution's input is too large for Collage's kernels");
         // A run of 3 vectors needs fewer loads a sum than 2, unless the row's last run would be
         // mostly past its end (a 160-pixel row is 10 vectors of 16: 5 runs of 2, or 4 of 3 with 2 idle).
         int lanes = instructions == InstructionSet::avx512 ? 16 : 8;
@@ -266,7 +293,7 @@ public:
                     fill_band(source, g, pad, top, band.data());
                     // The slack past the last plane feeds only idle lanes, but must hold numbers:
                     // a denormal there would slow every sum it joins.
-                    std::fill(band.begin() + size_t(g.bandPlane) * inputChannels, band.begin() + bandSize, 0.0f);
+                    std::fill(band.begin() + g.bandPlane * inputChannels, band.begin() + bandSize, 0.0f);
                     if (instructions == InstructionSet::avx512)
                         run_avx512(work, band.data(), top, rows);
                     else
@@ -286,7 +313,7 @@ private:
     /// left and right, and rows past the image's top or bottom all zeros.
     static void fill_band(const float *source, const Geometry &g, int pad, int top, float *band) {
         for (int channel = 0; channel < g.inputChannels; channel++) {
-            float *plane = band + size_t(channel) * g.bandPlane;
+            float *plane = band + channel * g.bandPlane;
             for (int row = 0; row < g.bandRows + 2 * pad; row++) {
                 float *target = plane + size_t(row) * g.paddedStride;
                 int y = top - pad + row;
@@ -302,40 +329,59 @@ private:
     }
 };
 
-// The factory is process-wide: the override is in place only while one model is read.
-std::mutex registration;
-InstructionSet chosenInstructions;
+// OpenCV's layer factory is process-wide, so Collage's layer is registered once for good, and
+// makes a layer of its own only on a thread that is reading a network for Collage's kernels
+// (layers are made on the thread that asks for them, and `with_kernels` asks for every one).
+thread_local bool ownKernelsWanted = false;
+thread_local InstructionSet wantedInstructions = InstructionSet::avx2;
 
 cv::Ptr<cv::dnn::Layer> make_convolution(cv::dnn::LayerParams &params) {
-    if (OwnConvolution::handles(params)) return cv::makePtr<OwnConvolution>(params, chosenInstructions);
+    if (ownKernelsWanted && OwnConvolution::handles(params))
+        return cv::makePtr<OwnConvolution>(params, wantedInstructions);
     return cv::dnn::ConvolutionLayer::create(params);
 }
 
-}  // namespace
+// Once a process (a template's static would be one per network builder).
+void register_convolution() {
+    static std::once_flag registered;
+    std::call_once(registered, [] { cv::dnn::LayerFactory::registerLayer("Convolution", make_convolution); });
+}
 
-/// A network made by `build`, its convolutions made by `kernels`.
-template <typename Build> cv::dnn::Net with_kernels(ConvolutionKernels kernels, Build build) {
+}  // namespace
+#endif
+
+/// A network made by `build`, its convolutions made by `kernels`, and whose kernels it got.
+template <typename Build> std::pair<cv::dnn::Net, ConvolutionKernels> with_kernels(ConvolutionKernels kernels, Build build) {
+#ifdef CSEGMENT_OWN_KERNELS
     bool avx512 = __builtin_cpu_supports("avx512f") && kernels == ConvolutionKernels::own;
     bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    if (kernels == ConvolutionKernels::opencv || (!avx512 && !avx2)) return build();
-    std::lock_guard<std::mutex> hold(registration);
-    chosenInstructions = avx512 ? InstructionSet::avx512 : InstructionSet::avx2;
-    cv::dnn::LayerFactory::registerLayer("Convolution", make_convolution);
-    struct Unregister {
-        ~Unregister() { cv::dnn::LayerFactory::unregisterLayer("Convolution"); }
-    } unregister;
-    cv::dnn::Net net = build();
-    // Layers are made when first asked for: ask for every one while the override is in place.
-    for (const std::string &name : net.getLayerNames()) net.getLayer(net.getLayerId(name));
+    if (kernels != ConvolutionKernels::opencv && (avx512 || avx2)) {
+        register_convolution();
+        ownKernelsWanted = true;
+        wantedInstructions = avx512 ? InstructionSet::avx512 : InstructionSet::avx2;
+        struct Reset {
+            ~Reset() { ownKernelsWanted = false; }
+        } reset;
+        cv::dnn::Net net = build();
+        bool own = false;
+        for (const std::string &name : net.getLayerNames())
+            own = net.getLayer(net.getLayerId(name))->type == "CollageConvolution" || own;
+        if (own) return {net, avx512 ? ConvolutionKernels::own : ConvolutionKernels::ownWithoutAVX512};
+        return {net, ConvolutionKernels::opencv};
+    }
+#endif
+    (void)kernels;
+    return {build(), ConvolutionKernels::opencv};
+}
+
+cv::dnn::Net read_network(const char *path, ConvolutionKernels kernels, ConvolutionKernels *used) {
+    auto [net, got] = with_kernels(kernels, [&] { return cv::dnn::readNetFromONNX(path); });
+    *used = got;
     return net;
 }
 
-cv::dnn::Net read_network(const char *path, ConvolutionKernels kernels) {
-    return with_kernels(kernels, [&] { return cv::dnn::readNetFromONNX(path); });
-}
-
 double largest_difference_from_opencv(int inputChannels, int outputChannels, int kernel, int dilation, int height,
-                                      int width, bool relu, ConvolutionKernels kernels) {
+                                      int width, bool relu, ConvolutionKernels kernels, ConvolutionKernels *used) {
     cv::RNG random(uint64_t(inputChannels) * 7919 + outputChannels * 31 + kernel * 7 + dilation + height * 101 + width);
     int weightShape[] = {outputChannels, inputChannels, kernel, kernel}, inputShape[] = {1, inputChannels, height, width};
     cv::Mat weights(4, weightShape, CV_32F), bias(1, outputChannels, CV_32F), input(4, inputShape, CV_32F);
@@ -364,7 +410,9 @@ double largest_difference_from_opencv(int inputChannels, int outputChannels, int
         return net;
     };
     cv::Mat results[2];
-    cv::dnn::Net nets[2] = {with_kernels(ConvolutionKernels::opencv, build), with_kernels(kernels, build)};
+    auto reference = with_kernels(ConvolutionKernels::opencv, build), checked = with_kernels(kernels, build);
+    *used = checked.second;
+    cv::dnn::Net nets[2] = {reference.first, checked.first};
     for (int i = 0; i < 2; i++) {
         nets[i].setInput(input);
         results[i] = nets[i].forward().clone();

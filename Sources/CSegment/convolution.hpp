@@ -19,14 +19,15 @@ enum class ConvolutionKernels {
     opencv,
 };
 
-/// Reads an ONNX model, its convolutions made by `kernels`.
-cv::dnn::Net read_network(const char *path, ConvolutionKernels kernels);
+/// Reads an ONNX model, its convolutions made by `kernels`; `used` says whose it got (OpenCV's
+/// where Collage's cannot run: not x86, no AVX2 with FMA, or an OpenCV other than 4.6).
+cv::dnn::Net read_network(const char *path, ConvolutionKernels kernels, ConvolutionKernels *used);
 
 /// One convolution layer of random weights, bias and input (stride 1, same-size output, with
 /// or without a ReLU after it) run by `kernels` and by OpenCV's own: the largest difference
-/// between their outputs.
+/// between their outputs; `used` says whose kernels ran.
 double largest_difference_from_opencv(int inputChannels, int outputChannels, int kernel, int dilation, int height,
-                                      int width, bool relu, ConvolutionKernels kernels);
+                                      int width, bool relu, ConvolutionKernels kernels, ConvolutionKernels *used);
 
 }  // namespace csegment
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 // The loader in the Stickers module calls these through the interface's pointer types.
-static_assert(std::is_same<decltype(&csegment_load), csegment_load_fn>::value, "csegment_load");
+static_assert(std::is_same<decltype(&csegment_load_model), csegment_load_model_fn>::value, "csegment_load_model");
 static_assert(std::is_same<decltype(&csegment_free), csegment_free_fn>::value, "csegment_free");
 static_assert(std::is_same<decltype(&csegment_output_name), csegment_output_name_fn>::value, "csegment_output_name");
 static_assert(std::is_same<decltype(&csegment_predict), csegment_predict_fn>::value, "csegment_predict");
@@ -61,12 +61,24 @@ static csegment::ConvolutionKernels kernels_named(int kernels) {
     throw std::runtime_error("unknown kernels " + std::to_string(kernels));
 }
 
-extern "C" CSegmentModel *csegment_load(const char *path, int kernels, char *error, size_t error_size) {
+static int kernels_code(csegment::ConvolutionKernels kernels) {
+    switch (kernels) {
+    case csegment::ConvolutionKernels::own: return CSEGMENT_KERNELS_OWN;
+    case csegment::ConvolutionKernels::ownWithoutAVX512: return CSEGMENT_KERNELS_OWN_AVX2;
+    case csegment::ConvolutionKernels::opencv: return CSEGMENT_KERNELS_OPENCV;
+    }
+    return CSEGMENT_KERNELS_OPENCV;
+}
+
+extern "C" CSegmentModel *csegment_load_model(const char *path, int kernels, int *kernels_used, char *error,
+                                              size_t error_size) {
     CSegmentModel *result = nullptr;
     guarded(error, error_size, [&]() {
         auto model = new CSegmentModel();
         try {
-            model->net = csegment::read_network(path, kernels_named(kernels));
+            csegment::ConvolutionKernels used;
+            model->net = csegment::read_network(path, kernels_named(kernels), &used);
+            *kernels_used = kernels_code(used);
             if (model->net.empty()) throw std::runtime_error("the file holds no network");
             std::vector<std::string> outputs = model->net.getUnconnectedOutLayersNames();
             if (outputs.empty()) throw std::runtime_error("the network has no outputs");
@@ -87,14 +99,17 @@ extern "C" void csegment_free(CSegmentModel *model) { delete model; }
 
 extern "C" int csegment_check_convolution(int input_channels, int output_channels, int kernel, int dilation,
                                           int height, int width, int relu, int kernels, double *difference,
-                                          char *error, size_t error_size) {
+                                          int *kernels_used, char *error, size_t error_size) {
     return guarded(error, error_size, [&]() {
         if (input_channels < 1 || output_channels < 1 || (kernel != 1 && kernel != 3) || dilation < 1 ||
-            dilation > 64 || height < 1 || width < 1 || double(input_channels) * height * width > 1e8 ||
+            dilation > 64 || height < 1 || width < 1 || height > 4096 || width > 4096 || input_channels > 4096 ||
+            output_channels > 4096 || double(input_channels) * height * width > 1e8 ||
             double(output_channels) * height * width > 1e8)
             throw std::runtime_error("the layer's sizes are out of range");
+        csegment::ConvolutionKernels used;
         *difference = csegment::largest_difference_from_opencv(input_channels, output_channels, kernel, dilation,
-                                                                 height, width, relu != 0, kernels_named(kernels));
+                                                                 height, width, relu != 0, kernels_named(kernels), &used);
+        *kernels_used = kernels_code(used);
         return 0;
     });
 }

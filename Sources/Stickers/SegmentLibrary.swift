@@ -8,10 +8,12 @@ import Foundation
 extension SubjectModel {
     /// Prepares a command-line process for inference, before OpenCV is loaded: unless
     /// `OPENCV_CPU_DISABLE` is already set (to anything, even empty), OpenCV is asked to use its
-    /// AVX2 convolution kernels rather than its AVX-512 ones. Measured on the machine the
-    /// benchmarks run on (AMD EPYC, 2 cores): U²-Net-p inference 330–340 ms with the AVX-512
-    /// kernels, 272–283 ms with the AVX2 ones, and steadier. Call it first in `main`, while the
-    /// process has a single thread (it sets an environment variable).
+    /// AVX2 kernels rather than its AVX-512 ones. That matters where OpenCV's own convolutions
+    /// run (`COLLAGE_CONVOLUTION=opencv`, or a layer Collage's kernels do not take): measured on
+    /// an AMD EPYC, U²-Net-p took 330–340 ms with OpenCV's AVX-512 kernels and 272–283 ms, more
+    /// steadily, with its AVX2 ones. Collage's own kernels choose by what the processor has,
+    /// whatever this says. Call it first in `main`, while the process has a single thread (it
+    /// sets an environment variable).
     /// On a processor without AVX-512 there is nothing to turn off (and OpenCV would print a
     /// warning about it on every lift), so the variable is left alone there.
     public static func prepareCommandLineProcess() {
@@ -29,7 +31,7 @@ extension SubjectModel {
 /// never lift a subject (rendering, the library, the editor without a model) do not load it.
 struct SegmentLibrary: @unchecked Sendable {
     // @unchecked: plain C function pointers into a library that is never unloaded.
-    let load: csegment_load_fn
+    let load: csegment_load_model_fn
     let free: csegment_free_fn
     let outputName: csegment_output_name_fn
     let predict: csegment_predict_fn
@@ -63,7 +65,7 @@ struct SegmentLibrary: @unchecked Sendable {
             func symbol<T>(_ name: String, as type: T.Type) -> T? {
                 dlsym(handle, name).map { unsafeBitCast($0, to: type) }
             }
-            guard let load = symbol("csegment_load", as: csegment_load_fn.self),
+            guard let load = symbol("csegment_load_model", as: csegment_load_model_fn.self),
                 let free = symbol("csegment_free", as: csegment_free_fn.self),
                 let outputName = symbol("csegment_output_name", as: csegment_output_name_fn.self),
                 let predict = symbol("csegment_predict", as: csegment_predict_fn.self),

@@ -43,9 +43,10 @@ public final class SubjectModel: @unchecked Sendable {
 
     /// Whose convolutions the model runs: nine tenths of an inference is convolution.
     package enum Kernels: Sendable {
-        /// Collage's own (AVX-512, else AVX2 with FMA; OpenCV's on a processor with neither).
+        /// Collage's own with AVX-512, else with AVX2 and FMA (OpenCV's where neither is there,
+        /// off x86, or with an OpenCV other than 4.6).
         case own
-        /// Collage's own with AVX2 even where AVX-512 is there, to test that path anywhere.
+        /// Collage's own with AVX2 and FMA even where AVX-512 is there, to test that path.
         case ownWithoutAVX512
         /// OpenCV's, for comparison.
         case opencv
@@ -65,6 +66,14 @@ public final class SubjectModel: @unchecked Sendable {
             case .own: Int32(CSEGMENT_KERNELS_OWN)
             case .ownWithoutAVX512: Int32(CSEGMENT_KERNELS_OWN_AVX2)
             case .opencv: Int32(CSEGMENT_KERNELS_OPENCV)
+            }
+        }
+
+        init(code: Int32) {
+            switch code {
+            case Int32(CSEGMENT_KERNELS_OWN): self = .own
+            case Int32(CSEGMENT_KERNELS_OWN_AVX2): self = .ownWithoutAVX512
+            default: self = .opencv
             }
         }
     }
@@ -90,11 +99,16 @@ public final class SubjectModel: @unchecked Sendable {
         }
         library = try SegmentLibrary.get()
         var message = [CChar](repeating: 0, count: 512)
-        guard let handle = library.load(path.path, kernels.code, &message, message.count) else {
+        var used = Int32(CSEGMENT_KERNELS_OPENCV)
+        guard let handle = library.load(path.path, kernels.code, &used, &message, message.count) else {
             throw .modelInvalid(path: path.path, reason: cMessage(message))
         }
         self.handle = handle
+        kernelsUsed = Kernels(code: used)
     }
+
+    /// Whose convolutions the model got: what was asked, or OpenCV's where Collage's cannot run.
+    package let kernelsUsed: Kernels
 
     deinit { library.free(handle) }
 
@@ -141,18 +155,19 @@ func cMessage(_ buffer: [CChar]) -> String {
 extension SubjectModel.Kernels {
     /// Runs one convolution layer of random weights and input (`kernel` 1 or 3, stride 1,
     /// same-size output, with or without a ReLU after it) through these kernels and OpenCV's
-    /// own, and returns the largest difference between their outputs: a check of the kernels on
-    /// shapes U²-Net-p does not have.
+    /// own, and returns the largest difference between their outputs and whose kernels ran: a
+    /// check of the kernels on shapes U²-Net-p does not have.
     package func largestDifferenceFromOpenCV(
         inputChannels: Int, outputChannels: Int, kernel: Int, dilation: Int, height: Int, width: Int, relu: Bool
-    ) throws(StickerError) -> Double {
+    ) throws(StickerError) -> (difference: Double, used: Self) {
         let library = try SegmentLibrary.get()
         var difference = 0.0
+        var used = Int32(CSEGMENT_KERNELS_OPENCV)
         var message = [CChar](repeating: 0, count: 512)
         let status = library.checkConvolution(
             Int32(inputChannels), Int32(outputChannels), Int32(kernel), Int32(dilation), Int32(height), Int32(width),
-            relu ? 1 : 0, code, &difference, &message, message.count)
+            relu ? 1 : 0, code, &difference, &used, &message, message.count)
         guard status == 0 else { throw .inference(cMessage(message)) }
-        return difference
+        return (difference, Self(code: used))
     }
 }

@@ -30,7 +30,8 @@ int main(int argc, char **argv) {
     if (!file || std::fread(inputs.data(), sizeof(float), inputs.size(), file) != inputs.size()) return 1;
     std::fclose(file);
     double started = milliseconds();
-    cv::dnn::Net net = csegment::read_network(argv[1], kernels);
+    csegment::ConvolutionKernels used;
+    cv::dnn::Net net = csegment::read_network(argv[1], kernels, &used);
     std::string output = net.getUnconnectedOutLayersNames().front();
     double loaded = milliseconds();
     std::vector<double> times;
@@ -54,6 +55,6 @@ int main(int argc, char **argv) {
     std::sort(times.begin(), times.end());
     const char *names[] = {"Collage's convolution", "Collage's convolution without AVX-512", "its own convolution"};
     std::printf("{\"runtime\": \"OpenCV DNN %s, %s\", \"load_ms\": %.1f, \"first_ms\": %.1f, \"median_ms\": %.1f}\n",
-                CV_VERSION, names[int(kernels)], loaded - started, first, times.empty() ? first : times[times.size() / 2]);
+                CV_VERSION, names[int(used)], loaded - started, first, times.empty() ? first : times[times.size() / 2]);
     return 0;
 }

@@ -12,8 +12,9 @@ extern "C" {
 #endif
 
 /// Loads an ONNX model and pins its first graph output; `kernels` (a CSEGMENT_KERNELS_ value)
-/// chooses whose convolutions it runs. NULL on failure, with a message.
-CSegmentModel *csegment_load(const char *path, int kernels, char *error, size_t error_size);
+/// asks whose convolutions it runs, and `kernels_used` says whose it got (OpenCV's where
+/// Collage's cannot run). NULL on failure, with a message.
+CSegmentModel *csegment_load_model(const char *path, int kernels, int *kernels_used, char *error, size_t error_size);
 void csegment_free(CSegmentModel *model);
 /// The name of the output the model's maps are read from.
 const char *csegment_output_name(const CSegmentModel *model);
@@ -56,10 +57,11 @@ int csegment_matte(const unsigned char *rgb, unsigned char *alpha, int width, in
 
 /// Runs one convolution layer of random weights and input through `kernels` (a
 /// CSEGMENT_KERNELS_ value) and through OpenCV's own, and writes the largest difference between
-/// their outputs to `difference`: a check of Collage's kernels on shapes the model does not
-/// have. 0 on success.
+/// their outputs to `difference`, and whose kernels ran to `kernels_used`: a check of Collage's
+/// kernels on shapes the model does not have. 0 on success.
 int csegment_check_convolution(int input_channels, int output_channels, int kernel, int dilation, int height,
-                               int width, int relu, int kernels, double *difference, char *error, size_t error_size);
+                               int width, int relu, int kernels, double *difference, int *kernels_used, char *error,
+                               size_t error_size);
 
 #ifdef __cplusplus
 }

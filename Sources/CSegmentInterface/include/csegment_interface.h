@@ -31,7 +31,8 @@ enum {
     CSEGMENT_KERNELS_OPENCV = 2,
 };
 
-typedef CSegmentModel *(*csegment_load_fn)(const char *path, int kernels, char *error, size_t error_size);
+typedef CSegmentModel *(*csegment_load_model_fn)(const char *path, int kernels, int *kernels_used, char *error,
+                                                 size_t error_size);
 typedef void (*csegment_free_fn)(CSegmentModel *model);
 typedef const char *(*csegment_output_name_fn)(const CSegmentModel *model);
 typedef int (*csegment_predict_fn)(CSegmentModel *model, const unsigned char *rgb, int width, int height,
@@ -43,7 +44,7 @@ typedef int (*csegment_matte_fn)(const unsigned char *rgb, unsigned char *alpha,
                                  unsigned char *foreground, char *error, size_t error_size);
 typedef int (*csegment_check_convolution_fn)(int input_channels, int output_channels, int kernel, int dilation,
                                              int height, int width, int relu, int kernels, double *difference,
-                                             char *error, size_t error_size);
+                                             int *kernels_used, char *error, size_t error_size);
 typedef int (*csegment_components_fn)(const unsigned char *mask, int width, int height, int threshold,
                                       int work_side, int *labels, int *label_width, int *label_height,
                                       int *stats, int max_labels, char *error, size_t error_size);
