@@ -67,6 +67,8 @@ public final class CollageApp: Sendable {
 
     /// The sticker sheets made lately.
     let sheets = SheetStore()
+    /// Stickers cut for print lately, so a sheet made again with other paper or gaps only packs.
+    let sheetCuts = CutStickerCache()
     /// Exports run two at a time (one per core here), eight more wait their turn.
     let exports = WorkGate(name: "exports", running: 2, waiting: 8)
     /// Collage thumbnails, likewise.

@@ -24,6 +24,64 @@ final class SheetStore: Sendable {
     func sheet(_ id: String) -> MadeSheet? { sheets.withLock { list in list.first { $0.id == id }?.sheet } }
 }
 
+/// Stickers cut for print, kept from sheet to sheet. Sizing each sticker and finding its cut
+/// line is what a sheet takes its time over, and changing the paper, the gap, the cut or the
+/// marks changes neither: the editor's sheet then only packs again.
+final class CutStickerCache: Sendable {
+    /// A sticker file as it was when cut (a file replaced under the same id is cut again), at one size.
+    private struct Key: Hashable {
+        let path: String
+        let bytes: Int
+        let modified: Double
+        let size: Double
+    }
+
+    private struct Entry {
+        let key: Key
+        let sticker: CutSticker
+        let pixels: Int
+    }
+
+    /// Oldest use first.
+    private let entries = Mutex<[Entry]>([])
+    private let cuts = Atomic<Int>(0)
+    /// The most canvas pixels kept (each is 5 bytes: RGBA and whether it is inside the cut).
+    static let pixelBudget = 64_000_000
+
+    /// How many stickers were cut (rather than found here), so tests can tell.
+    var cutCount: Int { cuts.load(ordering: .relaxed) }
+
+    /// The sticker in `file` cut at `size` mm: kept, or made by `cut` and kept.
+    func sticker(
+        file: URL, size: Double, cut: () throws(PrintError) -> CutSticker
+    ) throws(PrintError) -> CutSticker {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+        let key = Key(
+            path: file.path, bytes: (attributes?[.size] as? Int) ?? -1,
+            modified: (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0, size: size)
+        let found = entries.withLock { list -> CutSticker? in
+            guard let index = list.firstIndex(where: { $0.key == key }) else { return nil }
+            let entry = list.remove(at: index)
+            list.append(entry)
+            return entry.sticker
+        }
+        if let found { return found }
+        // Cut outside the lock: other sheets go on meanwhile (two may cut the same sticker once each).
+        let made = try cut()
+        cuts.add(1, ordering: .relaxed)
+        let pixels = made.image.width * made.image.height
+        entries.withLock { list in
+            list.removeAll { $0.key == key }
+            list.append(Entry(key: key, sticker: made, pixels: pixels))
+            var total = list.reduce(0) { $0 + $1.pixels }
+            while total > Self.pixelBudget, list.count > 1 {
+                total -= list.removeFirst().pixels
+            }
+        }
+        return made
+    }
+}
+
 /// A packed sheet and the library stickers on it.
 struct MadeSheet: Sendable {
     let layout: SheetLayout
@@ -150,8 +208,10 @@ extension APIRoutes {
                         "at \(Int(size)) mm a sticker does not fit on the page; choose a smaller size")
                 }
                 let stickers = try zip(ids, files).map { id, file throws(PrintError) in
-                    try SheetStickers.prepare(
-                        file: file, name: "sticker \(id.prefix(12))", size: size, options: CutLineOptions())
+                    try app.sheetCuts.sticker(file: file, size: size) { () throws(PrintError) in
+                        try SheetStickers.prepare(
+                            file: file, name: "sticker \(id.prefix(12))", size: size, options: CutLineOptions())
+                    }
                 }
                 return try SheetPacker.pack(stickers, names: ids.map { "sticker \($0.prefix(12))" }, options: options)
             } catch {

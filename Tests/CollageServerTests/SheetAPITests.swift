@@ -1,0 +1,66 @@
+import CollageCore
+import CollageRender
+import CollageTestSupport
+import Foundation
+import Testing
+
+@testable import CollageServer
+
+@Suite("Sticker sheets in the API")
+struct SheetAPITests {
+    /// A client whose library holds three stickers (discs and a square of different sizes), and their ids.
+    static func clientWithStickers() throws -> (AppClient, [String]) {
+        let client = try AppClient()
+        let upload = try client.upload([("photo.jpg", try client.photoData([90, 140, 200]))])
+        let photoID = try #require(upload.json["photos"][0]["id"].string)
+        var ids: [String] = []
+        for (index, side) in [180, 240, 300].enumerated() {
+            var image = Bitmap(width: side, height: side, color: [0, 0, 0, 0])
+            let radius = Double(side) * 0.4
+            for y in 0..<side {
+                for x in 0..<side {
+                    let (dx, dy) = (Double(x) - Double(side) / 2, Double(y) - Double(side) / 2)
+                    let inside = index == 2 ? max(abs(dx), abs(dy)) <= radius : dx * dx + dy * dy <= radius * radius
+                    if inside { image[x, y] = [200, UInt8(60 * index), 40, 255] }
+                }
+            }
+            let record = try client.library.saveSticker(
+                id: "sheet-test-\(index)", photoID: photoID, selection: "all", outlineWidth: 0, shadow: false,
+                image: image)
+            ids.append(record.id)
+        }
+        return (client, ids)
+    }
+
+    @Test func aSheetMadeAgainWithOtherPaperOrGapsCutsNoStickerAgain() throws {
+        let (client, ids) = try Self.clientWithStickers()
+        let list = ids.map { "\"\($0)\"" }.joined(separator: ",")
+        let first = try client.json("POST", "/api/sheets", #"{"stickers": [\#(list)], "size": 40, "gap": 3}"#)
+        #expect(first.status == 201, "\(first.text)")
+        #expect(client.app.sheetCuts.cutCount == 3)
+        let firstLines = (0..<3).compactMap { first.json["placements"][$0]["cutLine"].string }
+        #expect(firstLines.count == 3)
+
+        // Other paper, gap, cut and marks: packed again from the stickers already cut.
+        let again = try client.json(
+            "POST", "/api/sheets",
+            #"{"stickers": [\#(list)], "size": 40, "gap": 8, "page": "a5", "cut": "die", "marks": true}"#)
+        #expect(again.status == 201, "\(again.text)")
+        #expect(client.app.sheetCuts.cutCount == 3)
+        #expect(again.json["pageWidth"].number == 148)
+        #expect(again.json["placements"].count == 3)
+
+        // A new size is a new cut, for every sticker.
+        let larger = try client.json("POST", "/api/sheets", #"{"stickers": [\#(list)], "size": 60}"#)
+        #expect(larger.status == 201, "\(larger.text)")
+        #expect(client.app.sheetCuts.cutCount == 6)
+        let canvases = (0..<3).compactMap { larger.json["placements"][$0]["canvas"]["width"].number }
+        let smaller = (0..<3).compactMap { first.json["placements"][$0]["canvas"]["width"].number }
+        #expect(canvases.max() ?? 0 > (smaller.max() ?? 0) + 15, "\(canvases) against \(smaller)")
+
+        // The sheet's PDF is the sheet just made.
+        let pdf = try client.send(
+            "GET", try #require(larger.json["pdf"].string), headers: ["X-Collage-Token": client.token])
+        #expect(pdf.status == 200 && pdf.body.starts(with: Data("%PDF".utf8)), "\(pdf.status) \(pdf.text.prefix(200))")
+    }
+}
