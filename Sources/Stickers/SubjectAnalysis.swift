@@ -29,8 +29,9 @@ extension SubjectModel {
     }
 
     /// Finds `photo`'s subjects ahead of a lift and caches its mask (or that it has none), so
-    /// "Lift subject" answers without running the model, and makes the plain stickers of its
-    /// largest subjects ahead, so that lifting one of them only copies a file.
+    /// "Lift subject" answers without running the model, makes the plain stickers of its
+    /// largest subjects ahead, so that lifting one of them only copies a file, and keeps its
+    /// focal point for smart crops.
     /// - Returns: the photo's readiness afterwards.
     /// - Throws: ``StickerError`` when the photo cannot be read or the model fails.
     @discardableResult
@@ -46,6 +47,11 @@ extension SubjectModel {
         do {
             let mask = try cachedMask(of: image, photo: photo, in: library, refine: true)
             prepareLifts(of: image, mask: mask, photo: photo, in: library)
+            // The focal point too, while the mask is at hand: a collage of photos just analysed
+            // is then cropped around their subjects without running the model again.
+            if (try? library.cachedFocus(photoID: photo.id, model: sha256)) == nil, let centre = mask.centreOfMass {
+                try? library.storeFocus(.subject(centre), photoID: photo.id, model: sha256)
+            }
             return .ready
         } catch {
             guard case .noSubject = error else { throw error }

@@ -59,6 +59,28 @@ public struct SubjectMask: Sendable {
         }
     }
 
+    /// The subjects' centre of mass in unit coordinates of the photo (pixels at least half
+    /// opaque, weighted by their opacity): the focal point smart crops keep in frame.
+    public var centreOfMass: Point? {
+        var (total, sumX, sumY) = (0.0, 0.0, 0.0)
+        alpha.withUnsafeBufferPointer { alpha in
+            for y in 0..<height {
+                var (rowTotal, rowX) = (0.0, 0.0)
+                let row = y * width
+                for x in 0..<width where alpha[row + x] >= 128 {
+                    let weight = Double(alpha[row + x])
+                    rowTotal += weight
+                    rowX += weight * (Double(x) + 0.5)
+                }
+                total += rowTotal
+                sumX += rowX
+                sumY += rowTotal * (Double(y) + 0.5)
+            }
+        }
+        guard total > 0 else { return nil }
+        return Point(x: sumX / total / Double(width), y: sumY / total / Double(height))
+    }
+
     /// The mask keeping only `chosen`: other subjects and stray specks become transparent.
     public func alpha(keeping chosen: [Subject]) -> [UInt8] { kept(chosen).alpha }
 

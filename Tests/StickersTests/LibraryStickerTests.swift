@@ -152,6 +152,30 @@ struct LibraryStickerTests {
             ])
     }
 
+    @Test func analysisKeepsTheFocalPointSoASmartCropRunsNoModel() throws {
+        // A model of its own: the shared one counts inferences from tests running alongside.
+        let model = try SubjectModel()
+        let folder = try TemporaryFolder("analysed-focus")
+        let library = try Library(root: folder.file("library"))
+        let scene = StickerFixtures.scene(width: 900, height: 400, shapes: [(680, 220, 80, 110, [30, 120, 60])])
+        let file = folder.file("wide.png")
+        try scene.image.write(to: file, format: .png)
+        let photo = try library.importPhoto(from: file).photo
+        #expect(try model.analyse(photo, in: library) == .ready)
+        guard case .subject(let kept)? = try library.cachedFocus(photoID: photo.id, model: model.sha256) else {
+            Issue.record("analysis kept no focal point")
+            return
+        }
+        #expect(abs(kept.x - 680.0 / 900) < 0.03 && abs(kept.y - 220.0 / 400) < 0.05, "\(kept)")
+        // The model's own focus of the photo agrees with the one taken from the mask.
+        let computed = try #require(model.focusPoint(ofFile: file))
+        #expect(abs(computed.x - kept.x) < 0.02 && abs(computed.y - kept.y) < 0.02, "\(computed) against \(kept)")
+        let before = model.inferenceCount
+        let source = LibrarySubjectFocusSource(library: library, model: model)
+        #expect(source.automaticFocus(for: .photo(photo.id), file: library.originalFile(of: photo)) == kept)
+        #expect(model.inferenceCount == before, "a smart crop of an analysed photo runs no model")
+    }
+
     @Test func focalPointsAreComputedOnceAndKept() throws {
         // A model of its own: the shared one counts inferences from tests running alongside.
         let model = try SubjectModel()
