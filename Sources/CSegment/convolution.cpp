@@ -121,7 +121,7 @@ struct Work {
 };
 
 /// Every output channel of rows `top` to `top + rows` from their band of the input: the band
-/// (a megabyte at most) stays in the core's cache while each block of channels sweeps it.
+/// (about a megabyte) stays in the core's cache while each block of channels sweeps it.
 template <typename V, int Lanes, int Block, int Run, int Kernel>
 CSEGMENT_INLINE void run_band(const Work &work, const float *band, int top, int rows) {
     int blocks = work.geometry.outputChannels / Block;

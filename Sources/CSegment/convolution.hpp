@@ -6,17 +6,20 @@
 
 #include <opencv2/dnn.hpp>
 
+#include "csegment_interface.h"
+
 namespace csegment {
 
-/// Which convolution a model loaded with `read_network` uses.
+/// Which convolution a model loaded with `read_network` uses; its values are the C interface's
+/// CSEGMENT_KERNELS_ codes.
 enum class ConvolutionKernels {
     /// Collage's, with the widest vectors the processor has (AVX-512, else AVX2); OpenCV's
     /// where neither is there or a layer's shape is not one Collage's handles.
-    own,
+    own = CSEGMENT_KERNELS_OWN,
     /// Collage's with AVX2 even where AVX-512 is there (to test that path on any machine).
-    ownWithoutAVX512,
+    ownWithoutAVX512 = CSEGMENT_KERNELS_OWN_AVX2,
     /// OpenCV's own, for every layer.
-    opencv,
+    opencv = CSEGMENT_KERNELS_OPENCV,
 };
 
 /// Reads an ONNX model, its convolutions made by `kernels`; `used` says whose it got (OpenCV's

@@ -52,22 +52,11 @@ template <typename Body> static int guarded(char *error, size_t error_size, Body
     return -1;
 }
 
+// The C codes are the C++ enum's values; only their range needs checking.
 static csegment::ConvolutionKernels kernels_named(int kernels) {
-    switch (kernels) {
-    case CSEGMENT_KERNELS_OWN: return csegment::ConvolutionKernels::own;
-    case CSEGMENT_KERNELS_OWN_AVX2: return csegment::ConvolutionKernels::ownWithoutAVX512;
-    case CSEGMENT_KERNELS_OPENCV: return csegment::ConvolutionKernels::opencv;
-    }
-    throw std::runtime_error("unknown kernels " + std::to_string(kernels));
-}
-
-static int kernels_code(csegment::ConvolutionKernels kernels) {
-    switch (kernels) {
-    case csegment::ConvolutionKernels::own: return CSEGMENT_KERNELS_OWN;
-    case csegment::ConvolutionKernels::ownWithoutAVX512: return CSEGMENT_KERNELS_OWN_AVX2;
-    case csegment::ConvolutionKernels::opencv: return CSEGMENT_KERNELS_OPENCV;
-    }
-    return CSEGMENT_KERNELS_OPENCV;
+    if (kernels < CSEGMENT_KERNELS_OWN || kernels > CSEGMENT_KERNELS_OPENCV)
+        throw std::runtime_error("unknown kernels " + std::to_string(kernels));
+    return csegment::ConvolutionKernels(kernels);
 }
 
 extern "C" CSegmentModel *csegment_load_model(const char *path, int kernels, int *kernels_used, char *error,
@@ -78,7 +67,7 @@ extern "C" CSegmentModel *csegment_load_model(const char *path, int kernels, int
         try {
             csegment::ConvolutionKernels used;
             model->net = csegment::read_network(path, kernels_named(kernels), &used);
-            *kernels_used = kernels_code(used);
+            *kernels_used = int(used);
             if (model->net.empty()) throw std::runtime_error("the file holds no network");
             std::vector<std::string> outputs = model->net.getUnconnectedOutLayersNames();
             if (outputs.empty()) throw std::runtime_error("the network has no outputs");
@@ -96,7 +85,6 @@ extern "C" CSegmentModel *csegment_load_model(const char *path, int kernels, int
 
 extern "C" void csegment_free(CSegmentModel *model) { delete model; }
 
-
 extern "C" int csegment_check_convolution(int input_channels, int output_channels, int kernel, int dilation,
                                           int height, int width, int relu, int kernels, double *difference,
                                           int *kernels_used, char *error, size_t error_size) {
@@ -109,7 +97,7 @@ extern "C" int csegment_check_convolution(int input_channels, int output_channel
         csegment::ConvolutionKernels used;
         *difference = csegment::largest_difference_from_opencv(input_channels, output_channels, kernel, dilation,
                                                                  height, width, relu != 0, kernels_named(kernels), &used);
-        *kernels_used = kernels_code(used);
+        *kernels_used = int(used);
         return 0;
     });
 }
