@@ -235,6 +235,10 @@ int cvips_embed(CVipsImage *in, int x, int y, int width, int height, CVipsImage 
     return vips_embed(in, out, x, y, width, height, "extend", VIPS_EXTEND_BLACK, NULL);
 }
 
+int cvips_extend_edges(CVipsImage *in, int width, int height, CVipsImage **out) {
+    return vips_embed(in, out, 0, 0, width, height, "extend", VIPS_EXTEND_COPY, NULL);
+}
+
 int cvips_rotate(CVipsImage *in, double degrees, CVipsImage **out) {
     VipsInterpolate *bilinear = vips_interpolate_new("bilinear");
     int result = vips_similarity(in, out, "angle", degrees, "interpolate", bilinear, NULL);

@@ -122,7 +122,9 @@ struct PhotoDecoder {
         _ path: String, header: Header, source: Rect, width: Int, height: Int
     ) throws(VipsError) -> VipsImage {
         let size = header.size
-        let factor = Double(width) / source.width
+        // Never asked to enlarge: `cut` enlarges from memory (see there), the only way a one-pass
+        // load can be enlarged safely.
+        let factor = min(1, Double(width) / source.width)
         let decodeWidth = max(1, Int((size.width * factor).rounded(.up)))
         let decodeHeight = max(1, Int((size.height * factor).rounded(.up)))
         let image = try VipsImage.thumbnail(
@@ -151,8 +153,13 @@ struct PhotoDecoder {
         let areaHeight = min(image.height, max(1, Int((area.height * scaleY).rounded())))
         let areaX = min(image.width - areaWidth, max(0, Int((area.x * scaleX).rounded())))
         let areaY = min(image.height - areaHeight, max(0, Int((area.y * scaleY).rounded())))
-        let piece = try image.extractArea(x: areaX, y: areaY, width: areaWidth, height: areaHeight)
+        var piece = try image.extractArea(x: areaX, y: areaY, width: areaWidth, height: areaHeight)
         guard areaWidth != width || areaHeight != height else { return piece }
+        // Shrinking reads its input top to bottom, as a photo opened for one pass serves it.
+        // Enlarging goes through an affine transform whose tiles, computed on several threads,
+        // ask for rows in any order ("out of order read"): the piece it enlarges is smaller than
+        // the cell it makes, so it is decoded into memory first, whatever the format.
+        if width > areaWidth || height > areaHeight { piece = try piece.copyToMemory() }
         let resized = try piece.resize(
             horizontal: Double(width) / Double(areaWidth), vertical: Double(height) / Double(areaHeight))
         return try exactSize(resized, width: width, height: height)
@@ -194,10 +201,8 @@ struct PhotoDecoder {
                 x: 0, y: 0, width: min(width, result.width), height: min(height, result.height))
         }
         if result.width < width || result.height < height {
-            result = try result.resize(
-                horizontal: Double(width) / Double(result.width), vertical: Double(height) / Double(result.height))
-            result = try result.extractArea(
-                x: 0, y: 0, width: min(width, result.width), height: min(height, result.height))
+            // A pixel short: repeat the edge rather than resample, which would read out of order.
+            result = try result.extendingEdges(width: width, height: height)
         }
         return result
     }

@@ -118,6 +118,11 @@ final class VipsImage: @unchecked Sendable {
         try map("resize") { cvips_resize($0, horizontal, vertical, $1) }
     }
 
+    /// The image on a `width` × `height` canvas at the top-left, its last row and column repeated.
+    func extendingEdges(width: Int, height: Int) throws(VipsError) -> VipsImage {
+        try map("extend edges") { cvips_extend_edges($0, Int32(width), Int32(height), $1) }
+    }
+
     /// Places the image at (x, y) on a transparent (zero) canvas of the given size.
     func embed(x: Int, y: Int, width: Int, height: Int) throws(VipsError) -> VipsImage {
         try map("embed") { cvips_embed($0, Int32(x), Int32(y), Int32(width), Int32(height), $1) }

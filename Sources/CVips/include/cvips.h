@@ -72,6 +72,8 @@ int cvips_extract_area(CVipsImage *in, int left, int top, int width, int height,
 int cvips_extract_bands(CVipsImage *in, int first, int count, CVipsImage **out);
 int cvips_resize(CVipsImage *in, double hscale, double vscale, CVipsImage **out);
 int cvips_embed(CVipsImage *in, int x, int y, int width, int height, CVipsImage **out);
+/// Enlarges the canvas to `width` x `height` at the top-left, repeating the last row and column.
+int cvips_extend_edges(CVipsImage *in, int width, int height, CVipsImage **out);
 /// Rotates by `degrees` clockwise about the centre with bilinear interpolation, on a zero background.
 int cvips_rotate(CVipsImage *in, double degrees, CVipsImage **out);
 int cvips_premultiply(CVipsImage *in, CVipsImage **out);
