@@ -62,11 +62,14 @@ CXX ?= g++
 
 ## The files `install` and `deb` copy: a release build with the Swift runtime linked statically,
 ## and the OpenCV shim built as plain C++ (SwiftPM would tie it to the toolchain's runtime).
+## Its sources are every .cpp in Sources/CSegment, as SwiftPM takes them for the development
+## build: the folder is the one list, so a new source cannot be left out of the shipped library.
+SEGMENT_SOURCES := $(sort $(wildcard Sources/CSegment/*.cpp))
 dist: bootstrap
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/dist --product collage
-	$(CXX) -std=c++17 -O2 -fPIC -shared -ISources/CSegment/include -ISources/CSegmentInterface/include \
-		-I/usr/include/opencv4 Sources/CSegment/csegment.cpp -o $(DIST)/libCollageSegment.so \
-		-lopencv_dnn -lopencv_imgproc -lopencv_core
+	$(CXX) -std=c++17 -O2 -fPIC -shared -Wl,--no-undefined -ISources/CSegment/include \
+		-ISources/CSegmentInterface/include -I/usr/include/opencv4 $(SEGMENT_SOURCES) \
+		-o $(DIST)/libCollageSegment.so -lopencv_dnn -lopencv_imgproc -lopencv_core
 	rm -rf $(DIST)/man $(DIST)/completions && mkdir -p $(DIST)/completions
 	$(DIST)/collage man --output $(DIST)/man >/dev/null
 	for shell in bash zsh fish; do $(DIST)/collage completion $$shell > $(DIST)/completions/$$shell; done
