@@ -154,6 +154,47 @@ public enum AutoLayout {
     }
 }
 
+extension AutoLayout {
+    /// An earlier layout made again for new photo shapes, spacing, padding or canvas, keeping its
+    /// tree: every photo keeps its place among the others (what is beside or above what), and
+    /// only the frames' sizes change. This is what a change of spacing or border, or two photos
+    /// trading places, should do to a smart layout, where a new search would move every photo.
+    ///
+    /// - Parameters:
+    ///   - frames: the layout as it stands, one frame per photo, in the order of `aspectRatios`.
+    ///   - gap: the spacing `frames` were laid out with: only a straight line through gaps of
+    ///     exactly this width is a cut of the layout's tree (two rows whose gaps merely do not
+    ///     overlap are not columns).
+    ///   - aspectRatios: each photo's width ÷ height now (after a swap, the photos' new shapes).
+    /// - Returns: the new layout, or `nil` when `frames` are not a layout of side-by-side and
+    ///   stacked boxes (moved by hand since), or the tree cannot hold the photos at the new
+    ///   spacing: then only a new search can lay them out.
+    public static func refit(
+        frames: [Rect], gap: Double, aspectRatios: [Double], canvas: Size, spacing: Double, padding: Double,
+        maximumCrop: Double = Options.defaultMaximumCrop
+    ) -> Result? {
+        let count = aspectRatios.count
+        guard count == frames.count, (1...Options.maximumPhotos).contains(count),
+            aspectRatios.allSatisfy({ $0.isFinite && $0 >= 0.001 && $0 <= 1000 }),
+            frames.allSatisfy({ [$0.x, $0.y, $0.width, $0.height].allSatisfy(\.isFinite) }),
+            maximumCrop.isFinite, (0...0.5).contains(maximumCrop), spacing.isFinite, padding.isFinite, gap.isFinite,
+            spacing >= 0, padding >= 0, Limits.canvasSide.contains(canvas.width),
+            Limits.canvasSide.contains(canvas.height)
+        else { return nil }
+        let inner = Size(width: canvas.width - 2 * padding, height: canvas.height - 2 * padding)
+        let gaps = Double(count - 1) * spacing
+        guard inner.width > gaps, inner.height > gaps,
+            let tree = Tree.slicing(Array(0..<count), frames: frames, gap: gap)
+        else { return nil }
+        let problem = Problem(
+            aspects: aspectRatios, inner: inner, spacing: spacing, padding: padding,
+            options: Options(maximumCrop: maximumCrop))
+        let scored = problem.evaluate(tree)
+        guard scored.score.isFinite else { return nil }
+        return problem.place(scored)
+    }
+}
+
 // MARK: - Trees
 
 /// A slicing layout: photos at the leaves, in reading order; an inner node puts its halves side
@@ -171,6 +212,31 @@ private indirect enum Tree: Hashable {
         return .split(
             across: random.next(below: 2) == 0, Tree.random(photos[..<cut], using: &random),
             Tree.random(photos[cut...], using: &random))
+    }
+
+    /// The tree of a layout recovered from its frames: a straight cut through gaps of `gap`
+    /// between boxes splits them in two (side by side, else one above the other), and each half is cut
+    /// again. Which cut is taken does not matter: runs of side-by-side (or stacked) boxes give
+    /// the same frames however they are grouped. `nil` when some set of boxes has no such cut.
+    static func slicing(_ photos: [Int], frames: [Rect], gap: Double) -> Tree? {
+        guard photos.count > 1 else { return photos.first.map { .photo($0) } }
+        // Frames are kept to a thousandth of a point; a gap of 0 must still count as a cut.
+        let tolerance = 0.01
+        for across in [true, false] {
+            let start: (Rect) -> Double = across ? { $0.x } : { $0.y }
+            let end: (Rect) -> Double = across ? { $0.maxX } : { $0.maxY }
+            let sorted = photos.sorted { (start(frames[$0]), $0) < (start(frames[$1]), $1) }
+            var reach = -Double.infinity
+            for cut in 1..<sorted.count {
+                reach = max(reach, end(frames[sorted[cut - 1]]))
+                guard abs(start(frames[sorted[cut]]) - reach - gap) <= tolerance else { continue }
+                guard let first = slicing(Array(sorted[..<cut]), frames: frames, gap: gap),
+                    let second = slicing(Array(sorted[cut...]), frames: frames, gap: gap)
+                else { return nil }
+                return .split(across: across, first, second)
+            }
+        }
+        return nil
     }
 
     /// The photos at the leaves, in reading order.

@@ -143,20 +143,28 @@ public struct ArrangeRequest: Sendable, Equatable {
     }
 
     /// The edits a change to an arranged collage needs: the change, then the layout made again
-    /// (same seed and hero) when the change altered what it was made for (spacing, border,
-    /// shape, the photos), so every face keeps a smart layout smart, in one version.
+    /// when the change altered what it was made for, so every face keeps a smart layout smart,
+    /// in one version. New spacing or padding, and two photos trading places, keep the layout's
+    /// tree (``AutoLayout/refit(frames:aspectRatios:canvas:spacing:padding:maximumCrop:)``): each
+    /// photo stays where it was among the others. A new canvas shape, or photos added or
+    /// removed, need a new search (same seed and hero).
     static func keepingArranged(
         _ edits: [Edit], on collage: Collage, in library: Library
     ) throws(Failure) -> [Edit] {
-        guard collage.arrangement != nil,
-            edits.contains(where: { edit in
-                switch edit {
-                case .setStyle, .setAspect, .removeItem, .swapContents: true
-                case .addItem(_, let content, _): if case .photo = content { true } else { false }
-                default: false
-                }
-            })
-        else { return edits }
+        guard collage.arrangement != nil else { return edits }
+        var changesPhotos = false
+        var refits = false
+        for edit in edits {
+            switch edit {
+            case .setAspect, .removeItem: changesPhotos = true
+            case .addItem(_, let content, _): if case .photo = content { changesPhotos = true }
+            case .swapContents: refits = true
+            case .setStyle(let style):
+                if style.spacing != collage.style.spacing || style.padding != collage.style.padding { refits = true }
+            default: break
+            }
+        }
+        guard changesPhotos || refits else { return edits }
         let next: Collage
         do {
             next = try collage.applying(edits)
@@ -164,8 +172,21 @@ public struct ArrangeRequest: Sendable, Equatable {
             // The edits themselves are refused: the library says why when they are applied.
             return edits
         }
-        guard next.arrangement != nil, !next.photosInLayoutOrder.isEmpty else { return edits }
+        guard let arrangement = next.arrangement, !next.photosInLayoutOrder.isEmpty else { return edits }
+        let aspects = try aspects(of: next, in: library)
+        if !changesPhotos {
+            let photos = next.photosInLayoutOrder
+            let before = Dictionary(uniqueKeysWithValues: collage.items.map { ($0.id, $0.frame) })
+            if let result = AutoLayout.refit(
+                frames: photos.map { before[$0.id] ?? $0.frame }, gap: collage.style.spacing,
+                aspectRatios: photos.map { $0.content.reference.flatMap { aspects[$0] } ?? 1 }, canvas: next.canvas,
+                spacing: next.style.spacing, padding: next.style.padding, maximumCrop: arrangement.maximumCrop)
+            {
+                let frames = Dictionary(uniqueKeysWithValues: zip(photos.map(\.id), result.frames))
+                return edits + [.arrange(frames: frames, arrangement: arrangement)]
+            }
+        }
         let again = try ArrangeRequest()
-        return edits + [try again.edit(for: next, aspects: aspects(of: next, in: library))]
+        return edits + [try again.edit(for: next, aspects: aspects)]
     }
 }

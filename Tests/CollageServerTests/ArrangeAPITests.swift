@@ -136,6 +136,59 @@ struct ArrangeAPITests {
         #expect(try client.library.collage(id).collage.arrangement == nil)
     }
 
+    /// For each pair of items, whether one lies wholly left of, or above, the other.
+    static func relations(_ items: [CollageItem]) -> Set<String> {
+        var relations: Set<String> = []
+        for a in items {
+            for b in items where a.id != b.id {
+                if a.frame.maxX <= b.frame.x + 0.01 { relations.insert("\(a.id) left of \(b.id)") }
+                if a.frame.maxY <= b.frame.y + 0.01 { relations.insert("\(a.id) above \(b.id)") }
+            }
+        }
+        return relations
+    }
+
+    @Test func newSpacingOrCornersKeepEveryPhotoInItsPlace() throws {
+        let (client, id, _) = try collage()
+        let before = try client.library.collage(id).collage
+        let spaced = try client.json(
+            "POST", "/api/collages/\(id)/edits",
+            ##"{"version": 1, "edits": [{"op": "setStyle", "style": {"background": "#ffffff", "spacing": 0, "padding": 60, "cornerRadius": 0}}]}"##
+        )
+        #expect(spaced.status == 200, "\(spaced.text)")
+        let after = try client.library.collage(id).collage
+        #expect(after.arrangement == before.arrangement)
+        #expect(Self.relations(after.items) == Self.relations(before.items), "the same tree, new frames")
+        #expect(after.items.map(\.frame) != before.items.map(\.frame))
+        // Rounder corners alone change no frame at all.
+        let rounded = try client.json(
+            "POST", "/api/collages/\(id)/edits",
+            ##"{"version": 2, "edits": [{"op": "setStyle", "style": {"background": "#ffffff", "spacing": 0, "padding": 60, "cornerRadius": 30}}]}"##
+        )
+        #expect(rounded.status == 200, "\(rounded.text)")
+        #expect(try client.library.collage(id).collage.items.map(\.frame) == after.items.map(\.frame))
+    }
+
+    @Test func twoPhotosTradingPlacesKeepTheTreeAndTakeEachOthersShape() throws {
+        let (client, id, aspects) = try collage()
+        let before = try client.library.collage(id).collage
+        let (first, second) = (before.items[0], before.items[3])
+        let swapped = try client.json(
+            "POST", "/api/collages/\(id)/edits",
+            #"{"version": 1, "edits": [{"op": "swapContents", "first": "\#(first.id)", "second": "\#(second.id)"}]}"#)
+        #expect(swapped.status == 200, "\(swapped.text)")
+        let after = try client.library.collage(id).collage
+        #expect(after.arrangement != nil)
+        #expect(Self.relations(after.items) == Self.relations(before.items))
+        // Each photo is in the other's place, and its frame has been refitted to its shape.
+        #expect(after.items[0].content == second.content && after.items[3].content == first.content)
+        for item in after.items {
+            let aspect = try #require(item.content.reference.flatMap { aspects[$0] })
+            let ratio = (item.frame.width / item.frame.height) / aspect
+            #expect(ratio > 0.89 && ratio < 1.12, "\(item.id): \(ratio)")
+        }
+    }
+
     @Test func aNewSmartCollageThatCannotBeLaidOutIsNotStored() throws {
         let client = try AppClient()
         let upload = try client.upload([("a.jpg", try client.photoData([200, 10, 10]))])
