@@ -110,6 +110,36 @@ public struct PrintSize: Hashable, Sendable, CustomStringConvertible {
     /// The shape of the print.
     public var aspectRatio: AspectRatio? { AspectRatio(width: widthInches, height: heightInches) }
 
+    /// How a canvas of another shape prints on this paper, in words, or `nil` when the shapes
+    /// match (within 1 %). The renderer prints a collage whole, as large as the paper allows, so
+    /// a square collage on 5 × 7 in paper is a 5 × 5 in image: this says so, and what would fill
+    /// the paper instead.
+    public func fitting(_ canvas: Size) -> String? {
+        guard canvas.width > 0, canvas.height > 0, canvas.width.isFinite, canvas.height.isFinite else { return nil }
+        let scale = min(widthInches / canvas.width, heightInches / canvas.height)
+        let (width, height) = (canvas.width * scale, canvas.height * scale)
+        guard abs(width - widthInches) > widthInches / 100 || abs(height - heightInches) > heightInches / 100 else {
+            return nil
+        }
+        func inches(_ value: Double) -> String { JSONValue.format((value * 100).rounded() / 100) }
+        let blank = abs(widthInches - width) > abs(heightInches - height) ? widthInches - width : heightInches - height
+        // As the renderer counts them: the paper's whole pixels, the collage scaled into them.
+        let paper = pixelSize
+        let perPoint = min(Double(paper.width) / canvas.width, Double(paper.height) / canvas.height)
+        let pixels = "\(Int((canvas.width * perPoint).rounded())) × \(Int((canvas.height * perPoint).rounded())) px"
+        var note =
+            "the collage is not the paper's shape: it prints whole at \(inches(width)) × \(inches(height)) in "
+            + "(\(pixels)), leaving \(inches(blank)) in of the \(inches(widthInches)) × \(inches(heightInches)) in "
+            + "paper blank"
+        let turned = min(heightInches / canvas.width, widthInches / canvas.height)
+        if turned > scale * 1.01 {
+            note += "; the paper turned (\(inches(heightInches))x\(inches(widthInches))in) holds it larger"
+        } else {
+            note += "; to fill it, give the collage the paper's shape"
+        }
+        return note
+    }
+
     /// `6x4in@300`.
     public var description: String {
         "\(JSONValue.format(widthInches))x\(JSONValue.format(heightInches))in@\(JSONValue.format(dpi))"
@@ -138,6 +168,9 @@ public struct CanvasPreset: Hashable, Sendable, Identifiable {
         printInches.flatMap { PrintSize(widthInches: $0.width, heightInches: $0.height, dpi: dpi) }
     }
 
+    /// A4 in inches (210 × 297 mm); A3 is two of it side by side.
+    private static let a4 = Size(width: 210 / 25.4, height: 297 / 25.4)
+
     /// The screen aspects and print sizes a picker offers.
     public static let all: [CanvasPreset] =
         [
@@ -148,7 +181,8 @@ public struct CanvasPreset: Hashable, Sendable, Identifiable {
         }
         + [
             ("4x6in", "4 × 6 in print", 4.0, 6.0), ("5x7in", "5 × 7 in print", 5, 7),
-            ("8x10in", "8 × 10 in print", 8, 10), ("a4", "A4", 210 / 25.4, 297 / 25.4),
+            ("8x10in", "8 × 10 in print", 8, 10), ("8x8in", "Square 8 × 8 in print", 8, 8),
+            ("a4", "A4", a4.width, a4.height), ("a3", "A3", a4.height, 2 * a4.width),
             ("letter", "US Letter", 8.5, 11),
         ].compactMap { id, name, width, height in
             AspectRatio(width: width, height: height).map {

@@ -22,7 +22,7 @@ extension Collage {
         case .addItem(let id, let content, let frame):
             guard item(id) == nil else { throw .duplicateItem(id) }
             guard items.count < Limits.maximumItems else { throw .tooManyItems(limit: Limits.maximumItems) }
-            var placed = CollageItem(id: id, content: content, frame: frame ?? defaultFrame(for: content))
+            var placed = CollageItem(id: id, content: content, frame: frame ?? clearOfOthers(defaultFrame(for: content)))
             if case .sticker = content { placed.stickerStyle = StickerStyle() }
             if frame == nil, case .photo = content, let (slot, slotFrame) = firstEmptySlot() {
                 placed.frame = slotFrame
@@ -187,6 +187,39 @@ extension Collage {
         }
         let side = min(canvas.width, canvas.height) * EditRules.defaultItemFraction
         return Rect(center: bounds.center, size: Size(width: side, height: side))
+    }
+
+    /// `frame` moved along a diagonal cascade until no item already sits at (about) the same
+    /// place: several things added without a place are each seen and can each be grabbed, never
+    /// one exactly on top of another (or of the title).
+    private func clearOfOthers(_ frame: Rect) -> Rect {
+        let step = min(canvas.width, canvas.height) * EditRules.cascadeStepFraction
+        guard step > 0 else { return frame }
+        func isTaken(_ candidate: Rect) -> Bool {
+            items.contains { item in
+                abs(item.frame.center.x - candidate.center.x) < step / 2
+                    && abs(item.frame.center.y - candidate.center.y) < step / 2
+            }
+        }
+        // The nearest free place in steps from the centre, down and to the right first (the
+        // cascade people know), then the other diagonals, then straight across.
+        let steps = -6...6
+        let offsets = steps.flatMap { x in steps.map { y in (x: Double(x), y: Double(y)) } }.sorted { a, b in
+            let (ringA, ringB) = (max(abs(a.x), abs(a.y)), max(abs(b.x), abs(b.y)))
+            if ringA != ringB { return ringA < ringB }
+            let (diagonalA, diagonalB) = (a.x == a.y, b.x == b.y)
+            if diagonalA != diagonalB { return diagonalA }
+            return (a.x + a.y, a.x, a.y) > (b.x + b.y, b.x, b.y)
+        }
+        for offset in offsets {
+            var candidate = frame
+            candidate.x += offset.x * step
+            candidate.y += offset.y * step
+            guard candidate.x >= 0, candidate.y >= 0, candidate.maxX <= canvas.width, candidate.maxY <= canvas.height
+            else { continue }
+            if !isTaken(candidate) { return candidate }
+        }
+        return frame
     }
 
     private func validateText(of item: CollageItem) throws(EditError) {

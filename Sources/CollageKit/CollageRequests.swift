@@ -1,5 +1,6 @@
 import CollageCore
 import CollageLibrary
+import Foundation
 
 /// A request to make a collage, as either face receives it (the command line's `new --layout
 /// strip --aspect 4:5`, the API's `POST /api/collages`), checked when it is made.
@@ -19,7 +20,8 @@ public struct NewCollageRequest: Sendable, Equatable {
     /// The template name that lays the photos out for their shapes instead of a template.
     public static let automatic = "auto"
 
-    /// A request, checked; absent values take the defaults (grid2x2, 1:1, "Untitled").
+    /// A request, checked; absent values take the defaults (grid2x2, 1:1, and a title from the
+    /// day it is made, such as "3 December 2026").
     /// - Throws: ``Failure`` of kind `invalidOption` naming `template` or `aspect`.
     public init(
         title: String? = nil, template: String? = nil, aspect: String? = nil, photos: [String] = []
@@ -49,8 +51,23 @@ public struct NewCollageRequest: Sendable, Equatable {
         self.template = named
         self.aspect = shape
         // The title is checked by the rename edit that sets it, as every title is.
-        self.title = title ?? "Untitled"
+        let trimmed = title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        self.title = trimmed.isEmpty ? Self.defaultTitle() : trimmed
         self.photos = photos
+    }
+
+    /// The title of a collage made on `day` that was given none: the day itself, as people
+    /// name an album ("3 December 2026"), never "Untitled".
+    public static func defaultTitle(on day: Date = Date(), timeZone: TimeZone = .current) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.day, .month, .year], from: day)
+        let months = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December",
+        ]
+        let month = months[min(11, max(0, (parts.month ?? 1) - 1))]
+        return "\(parts.day ?? 1) \(month) \(parts.year ?? 2000)"
     }
 
     /// Makes the collage in the library.

@@ -47,4 +47,25 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
         case .cancelled: "the render was cancelled"
         }
     }
+
+    /// The problem in words for the person who asked for the image: no file paths, no
+    /// libvips names, and what they can do about it. ``description`` keeps the details.
+    public var plainDescription: String {
+        switch self {
+        case .missingFile, .emptyFile, .unresolvedReference:
+            "A photo in this collage is missing from your library. Replace it, or remove it, and export again."
+        case .unreadableImage:
+            "A photo in this collage could not be read (the file may be damaged). Replace it, and export again."
+        case .imageTooLarge(_, let width, let height, _):
+            "A photo in this collage is too large to use (\(width) × \(height) pixels). Replace it with a smaller copy."
+        case .outputTooLarge: "That size is too large to export. Choose a smaller size."
+        case .invalidDocument: "This collage has something in it that cannot be drawn. Undo the last change, and try again."
+        case .invalidOptions(let message): "These export settings cannot be used: \(message)."
+        case .unsupportedFormat(let format, _):
+            "This computer cannot write \(format.rawValue.uppercased()) files. Choose JPEG, PNG or WebP."
+        case .cannotWrite: "The image could not be saved (the disk may be full). Free some space, and try again."
+        case .failed: "Something went wrong while the image was made. Try again; if it fails again, try another size."
+        case .cancelled: "The export was cancelled."
+        }
+    }
 }

@@ -21,6 +21,7 @@ enum APIRoutes {
                     "token": .string(app.token), "stickers": .bool(app.model != nil),
                     // The editor's gestures keep to the same bound the edits are checked against.
                     "minimumItemSide": .number(EditRules.minimumItemSide),
+                    "minimumVisible": .number(EditRules.minimumVisible),
                     "maximumTextLength": .number(Double(Limits.maximumTextLength)),
                 ]))
         },
@@ -709,6 +710,10 @@ enum APIRoutes {
                 "width": .number(Double(size.width)), "height": .number(Double(size.height)),
             ]
             if let dpi = size.dpi { members["dpi"] = .number(dpi) }
+            // A print of another shape than the collage's: how it will sit on the paper.
+            if case .print(let print) = options.size, let note = print.fitting(stored.collage.canvas) {
+                members["fit"] = .string(note)
+            }
             return .json(.object(members))
         } catch {
             throw error.failure.httpError
@@ -739,7 +744,10 @@ enum APIRoutes {
                 collage, photos: app.photoSource, options: options, to: file, cancellation: cancellation)
         } catch {
             if case .cancelled = error { throw HTTPError(.badRequest, "the client closed the connection") }
-            throw error.failure.httpError
+            // What a person is shown: the reason without paths or libvips' words.
+            var failure = error.failure.httpError
+            failure.extra["plain"] = .string(error.plainDescription)
+            throw failure
         }
     }
 

@@ -90,6 +90,9 @@ func renderAndReport(
     _ collage: Collage, photos: some PhotoSource, output: OutputArguments, json: Bool
 ) throws(CLIError) {
     let result: RenderResult
+    if case .print(let print) = output.options.size, let note = print.fitting(collage.canvas) {
+        Output.printError("collage: note: \(note)")
+    }
     do {
         result = try CollageRenderer().render(collage, photos: photos, options: output.options, to: output.file)
     } catch {

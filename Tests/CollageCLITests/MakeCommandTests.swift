@@ -36,6 +36,31 @@ struct MakeCommandTests {
         }
     }
 
+    @Test func aPrintSizeOfAnotherShapeSaysHowTheCollageIsFitted() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("print.jpg")
+        let square = try CommandRunner.run(
+            ["make", "--layout", "grid2x2", "--aspect", "1:1", "--print", "5x7in@300", "--no-smart-crop"]
+                + (try photos(in: directory)) + ["-o", output.path])
+        #expect(square.status == 0, "\(square.stderr)")
+        #expect(square.stdout.contains("(1500 × 1500 JPEG at 300 DPI)"))
+        #expect(
+            square.stderr.contains(
+                "note: the collage is not the paper's shape: it prints whole at 5 × 5 in (1500 × 1500 px), "
+                    + "leaving 2 in of the 5 × 7 in paper blank"), "\(square.stderr)")
+        // A landscape collage on portrait A4 is told the turned paper holds it larger.
+        let wide = try CommandRunner.run(
+            ["make", "--layout", "grid2x2", "--aspect", "3:2", "--print", "a4@300", "--no-smart-crop"]
+                + (try photos(in: directory)) + ["-o", output.path])
+        #expect(wide.status == 0 && wide.stderr.contains("the paper turned (11.69x8.27in) holds it larger"))
+        // The paper's own shape: nothing to say.
+        let fitted = try CommandRunner.run(
+            ["make", "--layout", "grid2x2", "--print", "5x7in@300", "--no-smart-crop"]
+                + (try photos(in: directory)) + ["-o", output.path])
+        #expect(fitted.status == 0 && !fitted.stderr.contains("note:"), "\(fitted.stderr)")
+    }
+
     @Test func makeWithAPrintSizeWritesThePrintsPixelsAndJSON() throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

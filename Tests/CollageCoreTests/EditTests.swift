@@ -12,6 +12,23 @@ struct EditTests {
         #expect(collage.items[3].frame.center == collage.bounds.center)
     }
 
+    @Test func thingsAddedWithoutAPlaceNeverLandOnTopOfEachOther() throws {
+        var collage = Collage(id: "c", title: "c", created: .now, canvas: Size(width: 1200, height: 1200))
+        for index in 0..<6 {
+            collage = try collage.applying(.addItem(id: "p\(index)", content: .photo("p\(index).jpg"), frame: nil))
+        }
+        collage = try collage.applying(.addItem(id: "s", content: .sticker("cat.png"), frame: nil))
+        collage = try collage.applying(.addItem(id: "t", content: .text(TextBlock(text: "Hello")), frame: nil))
+        let centres = collage.items.map(\.frame.center)
+        for (a, first) in centres.enumerated() {
+            for second in centres[(a + 1)...] {
+                #expect(abs(first.x - second.x) + abs(first.y - second.y) > 50, "\(first) and \(second)")
+            }
+        }
+        #expect(collage.items.allSatisfy { collage.bounds.contains($0.frame) })
+        #expect(collage.items[0].frame.center == collage.bounds.center, "the first one is centred")
+    }
+
     @Test func addingADuplicateIdIsRefused() throws {
         let collage = try Fixtures.collage()
         #expect(throws: EditError.duplicateItem("p0")) {

@@ -1,4 +1,5 @@
 import CollageCore
+import CollageKit
 import CollageLibrary
 import CollageRender
 import CollageTestSupport
@@ -100,6 +101,21 @@ struct APITests {
 
         #expect(try live.send("DELETE", "/api/collages/\(id)").status == 204)
         #expect(try live.send("GET", "/api/collages/\(id)").status == 404)
+    }
+
+    @Test func aNewCollageWithoutATitleIsNamedAfterTheDay() throws {
+        let live = try AppClient()
+        let before = NewCollageRequest.defaultTitle()
+        let created = try live.json("POST", "/api/collages", #"{"template": "grid2x2"}"#)
+        #expect(created.status == 201, "\(created.text)")
+        let title = try #require(created.json["collage"]["title"].string)
+        #expect([before, NewCollageRequest.defaultTitle()].contains(title) && title != "Untitled")
+        let blank = try live.json("POST", "/api/collages", #"{"title": "   "}"#)
+        #expect(blank.json["collage"]["title"].string == title)
+        #expect(try live.json("POST", "/api/collages", #"{"title": "Trip"}"#).json["collage"]["title"].string == "Trip")
+        // The day as people write it, in any time zone.
+        let day = Date(timeIntervalSince1970: 1_796_299_200)  // 2026-12-03 12:00 UTC
+        #expect(NewCollageRequest.defaultTitle(on: day, timeZone: TimeZone(identifier: "UTC") ?? .current) == "3 December 2026")
     }
 
     @Test func photoImagesCarryETagsAndCaching() throws {

@@ -162,7 +162,7 @@ def test_library_create_rename_duplicate_delete(page):
     assert [c["title"] for c in api(page, "/api/collages")] == ["Renamed"]
     page.reload()
     expect(page.locator(".collage-card")).to_have_count(1)
-    expect(page.locator("#create-form input[name=title]")).to_have_value("Untitled")
+    expect(page.locator("#create-form input[name=title]")).to_have_value("")
 
 
 def test_drag_resize_rotate_undo_redo_and_reload(page):
@@ -288,6 +288,7 @@ def test_export_matches_the_canvas(page):
     expect(page.locator("#export-pixels")).to_contain_text(f"{shot.size[0]} × {shot.size[1]}")
     # The size shown is the renderer's answer, print sizes and refusals included.
     page.select_option("#export-form select[name=sizeKind]", "print")
+    page.select_option("#export-form select[name=paper]", "custom")
     page.fill("#export-form input[name=print]", "6x4in@300")
     expect(page.locator("#export-pixels")).to_contain_text("at 300 DPI")
     page.fill("#export-form input[name=print]", "6x4parsecs")

@@ -47,7 +47,7 @@ export const api = {
   licence: () => request('GET', '/api/licence'),
   addLicence: (key) => request('POST', '/api/licence', { key }),
   photos: () => request('GET', '/api/photos'),
-  lift: (photoID, body) => request('POST', `/api/photos/${encodeURIComponent(photoID)}/stickers`, body),
+  lift: (photoID, body, signal) => request('POST', `/api/photos/${encodeURIComponent(photoID)}/stickers`, body, { signal }),
   stickers: () => request('GET', '/api/stickers'),
   sheet: (body, signal) => request('POST', '/api/sheets', body, { signal }),
   /** A sheet's PDF or SVG (its work is bounded, and it needs the token). */

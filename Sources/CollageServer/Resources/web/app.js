@@ -167,7 +167,8 @@ async function startFromPhotos(files) {
   const make = async (template) => {
     for (const option of dialog.querySelectorAll('#suggest-grid button, #suggest-smart')) option.disabled = true;
     try {
-      const created = await api.create({ title: 'Untitled', template, aspect: '1:1', photos: photos.map((photo) => photo.id) });
+      // No title: the server names it after the day, as people name an album.
+      const created = await api.create({ template, aspect: '1:1', photos: photos.map((photo) => photo.id) });
       dialog.close();
       location.hash = `#/c/${created.collage.id}`;
     } catch (error) {
@@ -249,6 +250,7 @@ async function start() {
     const session = await api.session();
     state.stickers = session.stickers;
     state.minimumItemSide = session.minimumItemSide;
+    state.minimumVisible = session.minimumVisible ?? 20;
     state.maximumTextLength = session.maximumTextLength;
   } catch (error) {
     setStatus(`Cannot reach the editor's server: ${error.message}`, 'error');
@@ -280,11 +282,12 @@ async function start() {
       toast(`Collage Premium unlocked${premium.licence ? ` for ${premium.licence.licensee}` : ''}: every layout is yours`, 'success');
     }
     try {
+      const title = String(form.get('title') ?? '').trim();
       const created = await api.create({
-        title: form.get('title'), template: form.get('template'), aspect: form.get('aspect'),
+        ...(title ? { title } : {}), template: form.get('template'), aspect: form.get('aspect'),
       });
       // The next collage starts as a new one, not as a copy of this one's title.
-      event.target.elements.title.value = 'Untitled';
+      event.target.elements.title.value = '';
       location.hash = `#/c/${created.collage.id}`;
     } catch (error) {
       setStatus(error.message, 'error');

@@ -170,6 +170,19 @@ export class CanvasView {
     }
     clip.append(image);
     element.append(clip);
+    const sizing = this.exportSizing ?? { scale: 3, dpi: null };
+    const soft = item.content.type === 'photo' && frame === item.frame
+      && this.softPhotos(sizing.scale, sizing.dpi).find((entry) => entry.id === item.id);
+    if (soft) {
+      // As print services mark them: this photo will look soft at the export size.
+      const badge = document.createElement('span');
+      badge.className = 'low-res-badge';
+      badge.textContent = 'Low res';
+      badge.title = sizing.dpi
+        ? `This photo is small for its frame: printed at ${Math.round(soft.quality)} dpi`
+        : `This photo is small for its frame: enlarged ${Math.round(10 / soft.quality) / 10}× at the export size`;
+      element.append(badge);
+    }
     Object.assign(element.style, {
       left: `${frame.x * scale}px`, top: `${frame.y * scale}px`,
       width: `${frame.width * scale}px`, height: `${frame.height * scale}px`,
@@ -306,6 +319,24 @@ export class CanvasView {
   /** What the server resolved for an item (its crop rectangle in the photo's pixels, …). */
   layoutOf(item) {
     return this.doc.layout?.items?.find((entry) => entry.id === item.id) ?? null;
+  }
+
+  /**
+   * The photos too small for their frames at `scale` output pixels per point: each with its
+   * `quality`, the dpi it prints at (for a print at `dpi`) or, on screen, its own pixels per
+   * output pixel. Soft means below 150 dpi, as print services warn, or enlarged more than 2×.
+   */
+  softPhotos(scale, dpi) {
+    const soft = [];
+    for (const item of this.collage.items) {
+      if (item.content.type !== 'photo') continue;
+      const source = this.layoutOf(item)?.source;
+      if (!source || !(source.width > 0) || !(item.frame.width > 0)) continue;
+      const perPixel = source.width / (item.frame.width * scale);
+      const quality = dpi ? dpi * perPixel : perPixel;
+      if (dpi ? quality < 150 : quality < 0.5) soft.push({ id: item.id, quality });
+    }
+    return soft;
   }
 
   /** Redraws one item mid-gesture without waiting for the server. */

@@ -23,43 +23,78 @@ function canShareImages() {
 /** Methods of the editor (mixed into `Editor`); `this` is the editor. */
 export class Dialogs {
   openExport() {
-    // An export is of the saved collage, so a layout being tried is put away first.
+    // An export is of the saved collage, so a layout being tried is put away first, and the
+    // dialog says so (with the way to keep it).
+    const tried = this.previewing?.template ?? null;
     this.endPreview();
     const form = $('export-form');
+    $('export-trial').hidden = !tried;
+    if (tried) {
+      $('export-trial').textContent = `You were trying ${tried.name}: this exports your saved layout. `
+        + `Unlock Collage Premium to keep ${tried.name}.`;
+    }
+    this.hideExportError();
     // The pixel size shown is the renderer's own answer for these options (or its reason for
     // refusing them); the newest answer wins when several are in flight.
     let asked = 0;
     let prepared = null;
     const update = async () => {
       const kind = form.sizeKind.value;
+      const custom = kind === 'print' && form.paper.value === 'custom';
       $('scale-field').hidden = kind !== 'scale';
       $('size-field').hidden = kind !== 'size';
-      $('print-field').hidden = kind !== 'print';
+      $('paper-field').hidden = kind !== 'print';
+      $('dpi-field').hidden = kind !== 'print' || custom;
+      $('print-field').hidden = !custom;
+      $('print-help').hidden = !custom;
       prepared = null;
       $('export-share').textContent = 'Share…';
+      this.hideExportError();
       const ticket = ++asked;
       let text;
+      let fit = null;
+      let size = null;
       try {
-        const size = await api.exportSize(this.id, { [kind]: form[kind].value });
+        size = await api.exportSize(this.id, sizeParams());
         text = `${size.width} × ${size.height} px${size.dpi ? ` at ${size.dpi} DPI` : ''}`;
+        fit = size.fit ?? null;
       } catch (error) {
         text = error.message;
       }
-      if (ticket === asked) $('export-pixels').textContent = text;
+      if (ticket !== asked) return;
+      $('export-pixels').textContent = text;
+      $('export-fit').hidden = !fit;
+      // The server's note starts in lower case, as the command line prints it after "note:".
+      if (fit) $('export-fit').textContent = fit.charAt(0).toUpperCase() + fit.slice(1) + '.';
+      if (size) {
+        // The canvas marks photos too small for the size chosen last.
+        this.exportSizing = { scale: size.width / this.collage.canvas.width, dpi: size.dpi ?? null };
+        this.render();
+      }
+      const quality = size ? this.resolutionNote(size) : null;
+      $('export-quality').hidden = !quality;
+      if (quality) $('export-quality').textContent = quality;
     };
-    const options = (format = form.format.value) => {
-      const params = { format };
-      params[form.sizeKind.value] = form[form.sizeKind.value].value;
-      return params;
+    /** The size options: a named paper is turned to the collage's own orientation. */
+    const sizeParams = () => {
+      const kind = form.sizeKind.value;
+      if (kind !== 'print') return { [kind]: form[kind].value };
+      if (form.paper.value === 'custom') return { print: form.print.value };
+      const preset = this.app.presets.find((candidate) => candidate.id === form.paper.value);
+      if (!preset?.inches) return { print: `${form.paper.value}@${form.dpi.value}` };
+      const { width, height } = preset.inches;
+      const landscape = this.collage.canvas.width > this.collage.canvas.height;
+      const [w, h] = landscape === width > height ? [width, height] : [height, width];
+      const inches = (value) => String(Math.round(value * 1000) / 1000);
+      return { print: `${inches(w)}x${inches(h)}in@${form.dpi.value}` };
     };
+    const options = (format = form.format.value) => ({ format, ...sizeParams() });
     $('export-copy').hidden = !canCopyImages();
     $('export-share').hidden = !canShareImages();
     form.oninput = update;
     update();
-    form.onsubmit = async (event) => {
-      if (event.submitter?.value !== 'download') return;
-      event.preventDefault();
-      const file = await this.renderExport(options());
+    const download = async () => {
+      const file = await this.renderExport(options(), download);
       if (!file) return;
       const link = document.createElement('a');
       link.href = URL.createObjectURL(file);
@@ -72,11 +107,16 @@ export class Dialogs {
       toast(`Exported ${file.name}`, 'success');
       $('export-dialog').close();
     };
-    $('export-copy').onclick = async () => {
+    form.onsubmit = (event) => {
+      if (event.submitter?.value !== 'download') return;
+      event.preventDefault();
+      download();
+    };
+    const copy = async () => {
       // The clipboard takes the image as a promise, so the click still counts as the person's
       // own while the renderer works. Clipboards hold PNG, whatever format is chosen.
       let renderFailed = false;
-      const png = this.renderExport(options('png')).then((file) => {
+      const png = this.renderExport(options('png'), copy).then((file) => {
         if (!file) { renderFailed = true; throw new Error('the export failed'); }
         return file;
       });
@@ -87,19 +127,20 @@ export class Dialogs {
         $('export-dialog').close();
       } catch (error) {
         // A failed render has said why already.
-        if (!renderFailed) toast(`The image could not be put on the clipboard: ${error.message}`, 'error');
+        if (!renderFailed) this.showExportError(`The image could not be put on the clipboard: ${error.message}`, copy);
       }
     };
-    $('export-share').onclick = async () => {
+    $('export-copy').onclick = copy;
+    const share = async () => {
       const button = $('export-share');
       // Rendering can outlast the click's permission to open the share sheet: then the file
       // waits, and the next press shares it at once.
       if (!prepared) {
-        prepared = await this.renderExport(options());
+        prepared = await this.renderExport(options(), share);
         if (!prepared) return;
         // A browser that shares images may still not take every format (HEIC, AVIF).
         if (!navigator.canShare({ files: [prepared] })) {
-          toast(`This browser cannot share ${form.format.value.toUpperCase()} files: choose JPEG or PNG to share`, 'error');
+          this.showExportError(`This browser cannot share ${form.format.value.toUpperCase()} files: choose JPEG or PNG to share.`, share);
           prepared = null;
           return;
         }
@@ -117,25 +158,59 @@ export class Dialogs {
           button.focus();
           return;
         }
-        toast(`Sharing failed: ${error.message}`, 'error');
+        this.showExportError(`Sharing failed: ${error.message}`, share);
       }
     };
+    $('export-share').onclick = share;
     $('export-dialog').showModal();
   }
+
+  /** A failed export, said in the dialog where the person is looking, with Retry. */
+  showExportError(message, retry) {
+    $('export-error-text').textContent = message;
+    $('export-error').hidden = false;
+    $('export-retry').onclick = () => { this.hideExportError(); retry(); };
+  }
+
+  hideExportError() {
+    $('export-error').hidden = true;
+    $('export-retry').onclick = null;
+  }
+
+  /**
+   * A line for the dialog when a photo would be enlarged past what looks sharp at this size:
+   * below 150 dpi on a print (as print services warn), or more than twice its own pixels on
+   * screen; null when every photo is sharp enough.
+   */
+  resolutionNote(size) {
+    const soft = this.softPhotos(size.width / this.collage.canvas.width, size.dpi ?? null);
+    if (!soft.length) return null;
+    const worst = soft.reduce((a, b) => (a.quality < b.quality ? a : b));
+    const count = soft.length === 1 ? 'One photo is' : `${soft.length} photos are`;
+    return size.dpi
+      ? `${count} small for this print: printed at ${Math.round(worst.quality)} dpi at the lowest (150 or more looks sharp).`
+      : `${count} small for this size: enlarged up to ${Math.round(10 / worst.quality) / 10}× (they may look soft).`;
+  }
+
 
   /**
    * Renders the collage with `params`, showing progress in the dialog, and returns it as a
    * File named as the server names it; null (with the reason said) when it fails.
    */
-  async renderExport(params) {
+  async renderExport(params, retry) {
     const buttons = ['export-download', 'export-copy', 'export-share'].map((id) => $(id));
     setStatus('Exporting…');
     for (const button of buttons) button.disabled = true;
     $('export-progress').hidden = false;
     $('export-progress-text').textContent = `Rendering ${$('export-pixels').textContent.split(' px')[0]} px…`;
+    this.hideExportError();
     try {
       const response = await api.download(this.id, params);
-      if (!response.ok) throw new Error((await response.json()).error.message);
+      if (!response.ok) {
+        // The server's plain words for a person (no paths, no library names), when it has them.
+        const body = await response.json().catch(() => null);
+        throw new Error(body?.error?.plain ?? body?.error?.message ?? `the server answered ${response.status}`);
+      }
       const blob = await response.blob();
       // The title as it is (filename*, UTF-8), else the plain ASCII name.
       const disposition = response.headers.get('Content-Disposition') || '';
@@ -143,8 +218,9 @@ export class Dialogs {
       const name = encoded ? decodeURIComponent(encoded) : disposition.match(/filename="([^"]+)"/)?.[1] ?? 'collage';
       return new File([blob], name, { type: blob.type });
     } catch (error) {
-      setStatus(`Export failed: ${error.message}`, 'error');
-      toast(`Export failed: ${error.message}`, 'error');
+      setStatus('All changes saved');
+      const reason = error instanceof TypeError ? 'The editor\'s server could not be reached. Is it still running?' : error.message;
+      this.showExportError(`The export failed. ${reason}`, retry ?? (() => {}));
       return null;
     } finally {
       for (const button of buttons) button.disabled = false;

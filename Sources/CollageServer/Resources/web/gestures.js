@@ -15,6 +15,13 @@ export class Gestures {
     const canvas = $('canvas');
     this.pointers = new Map();
     this.listen(canvas, 'pointerdown', (event) => this.pointerDown(event));
+    // A click on the bare stage around the canvas lets go of the selection, as on the canvas.
+    this.listen($('stage'), 'pointerdown', (event) => {
+      if (event.target.closest('#canvas, #item-tools, #preview-banner, button, a, input, select')) return;
+      this.stopLiftMode();
+      this.setCropMode(false);
+      this.select(null);
+    });
     this.listen(window, 'pointermove', (event) => this.pointerMove(event));
     this.listen(window, 'pointerup', (event) => this.pointerUp(event));
     this.listen(window, 'pointercancel', (event) => this.pointerUp(event));
@@ -166,13 +173,12 @@ export class Gestures {
     const item = gesture.item;
     const f = item.frame;
     if (gesture.kind === 'move') {
-      gesture.frame = { ...f, x: f.x + dx, y: f.y + dy };
-      const target = this.itemAt(point, item.id);
+      // However far the pointer goes, the photo keeps a part on the canvas, as the edit must.
+      gesture.frame = this.keptOnCanvas({ ...f, x: f.x + dx, y: f.y + dy });
+      const { swapWith, slot } = this.dropAt(point, item);
       for (const element of $('canvas').querySelectorAll('.item')) {
-        element.classList.toggle('drop-target', !!target && element.dataset.id === target.id && item.slot !== undefined
-          && target.slot !== undefined);
+        element.classList.toggle('drop-target', !!swapWith && element.dataset.id === swapWith.id);
       }
-      const slot = item.content.type === 'photo' ? this.emptySlotAt(point) : null;
       for (const element of $('canvas').querySelectorAll('.slot-empty')) {
         element.classList.toggle('drop-target', Number(element.dataset.slot) === slot);
       }
@@ -200,6 +206,39 @@ export class Gestures {
       };
     }
     this.preview(item, gesture.frame, gesture.rotation, gesture.crop);
+    // The photo being dragged floats above every other, so it is never lost behind one.
+    if (gesture.kind === 'move' && gesture.moved) {
+      $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`)?.classList.add('dragging');
+    }
+  }
+
+  /**
+   * What a drag of `item` would do if let go at `point`: fill an empty slot, trade places with
+   * the photo there (in a layout: the template's slots, or a smart layout), or, for a laid-out
+   * photo over bare canvas, go back to its place (`back`).
+   */
+  dropAt(point, item) {
+    if (item.content.type !== 'photo') return {};
+    const slot = this.emptySlotAt(point);
+    if (slot !== null) return { slot };
+    const laidOut = (candidate) => candidate.slot !== undefined || (!!this.collage.arrangement && candidate.content.type === 'photo');
+    const target = this.itemAt(point, item.id);
+    if (target?.content.type === 'photo' && laidOut(item) && laidOut(target)) return { swapWith: target };
+    const f = item.frame;
+    const inOwnPlace = point.x >= f.x && point.x <= f.x + f.width && point.y >= f.y && point.y <= f.y + f.height;
+    if (laidOut(item) && !target && !inOwnPlace) return { back: true };
+    return {};
+  }
+
+  /** `frame` moved as little as needed to keep the part of it on the canvas an edit requires. */
+  keptOnCanvas(frame) {
+    const keep = (this.app.minimumVisible ?? 20) + 1;
+    const { width, height } = this.collage.canvas;
+    return {
+      ...frame,
+      x: Math.min(width - keep, Math.max(keep - frame.width, frame.x)),
+      y: Math.min(height - keep, Math.max(keep - frame.height, frame.y)),
+    };
   }
 
   pointerUp(event) {
@@ -223,13 +262,13 @@ export class Gestures {
       return;
     }
     if (gesture.kind === 'move') {
-      const point = this.toPoints(event);
-      const target = this.itemAt(point, item.id);
-      const slot = this.emptySlotAt(point);
-      if (slot !== null && item.content.type === 'photo') {
-        this.commit([{ op: 'placeInSlot', id: item.id, slot }]);
-      } else if (target && item.slot !== undefined && target.slot !== undefined) {
-        this.commit([{ op: 'swapContents', first: item.id, second: target.id }]);
+      const drop = this.dropAt(this.toPoints(event), item);
+      if (drop.slot !== undefined) {
+        this.commit([{ op: 'placeInSlot', id: item.id, slot: drop.slot }]);
+      } else if (drop.swapWith) {
+        this.commit([{ op: 'swapContents', first: item.id, second: drop.swapWith.id }]);
+      } else if (drop.back) {
+        this.render();
       } else {
         this.commit([{ op: 'moveItem', id: item.id, origin: { x: round(gesture.frame.x), y: round(gesture.frame.y) } }]);
       }
@@ -285,6 +324,7 @@ export class Gestures {
     }
     if (mod && event.key.toLowerCase() === 'y') { event.preventDefault(); this.redo(); return; }
     if (event.key === 'Escape') {
+      if (this.cancelLifting()) return;
       // Escape leaves a mode first (lifting, cropping), and only then lets go of the selection.
       if (this.liftMode || this.cropMode) { this.stopLiftMode(); this.setCropMode(false); return; }
       this.select(null);
@@ -340,7 +380,12 @@ export class Gestures {
       event.preventDefault();
       const [dx, dy] = moves[event.key];
       // Each press moves from where the last one left the item, however fast keys repeat.
-      this.commit((doc) => latest(doc) && [{ op: 'moveItem', id, origin: { x: latest(doc).frame.x + dx, y: latest(doc).frame.y + dy } }]);
+      this.commit((doc) => {
+        const f = latest(doc)?.frame;
+        if (!f) return null;
+        const kept = this.keptOnCanvas({ ...f, x: f.x + dx, y: f.y + dy });
+        return kept.x === f.x && kept.y === f.y ? null : [{ op: 'moveItem', id, origin: { x: kept.x, y: kept.y } }];
+      });
     }
   }
 }

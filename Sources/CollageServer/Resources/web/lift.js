@@ -42,12 +42,17 @@ export class Lifting {
     }
     const element = $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`);
     element?.classList.add('lifting');
+    // Escape (or leaving the collage) cancels the lift: the request is dropped, the photo looks
+    // as it did at once, and nothing is added.
+    const cancel = new AbortController();
+    this.cancelLift = () => cancel.abort();
     this.lifting = true;
     this.updateToolbar();
     this.particles(item);
-    setStatus('Lifting the subject…');
+    setStatus('Lifting the subject… (Escape cancels)');
     try {
-      const sticker = await api.lift(item.content.ref, body);
+      const sticker = await api.lift(item.content.ref, body, cancel.signal);
+      if (cancel.signal.aborted) throw new DOMException('cancelled', 'AbortError');
       const landing = this.landingFrame(item, sticker);
       // Gone to another collage meanwhile: the sticker is still added here, without the show.
       if (!this.closed) await this.bounceIn(item, sticker, landing);
@@ -65,13 +70,28 @@ export class Lifting {
       }
     } catch (error) {
       element?.classList.remove('lifting');
+      if (error.name === 'AbortError') {
+        setStatus('All changes saved');
+        return;
+      }
       const message = error.status === 422 ? `No subject to lift: ${error.message}` : `Lift failed: ${error.message}`;
       setStatus(message, 'error');
       toast(message, 'error');
     } finally {
       this.lifting = false;
+      this.cancelLift = null;
       this.updateToolbar();
     }
+  }
+
+  /** Cancels a lift under way; whether there was one. */
+  cancelLifting() {
+    if (!this.lifting || !this.cancelLift) return false;
+    this.cancelLift();
+    // The photo's look comes back now, not when the request has wound down.
+    for (const element of $('canvas').querySelectorAll('.item.lifting')) element.classList.remove('lifting');
+    for (const dot of $('canvas').querySelectorAll('.particle')) dot.remove();
+    return true;
   }
 
   /**

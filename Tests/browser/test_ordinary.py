@@ -1,0 +1,249 @@
+"""Ordinary actions, as a new user makes them: dragging photos onto each other, dragging off the
+canvas, clicking around the canvas, cancelling a lift, exporting (and an export that fails),
+print sizes by name, and photos too small for their frames."""
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from test_editor import ROOT, add_photos, api, collage_id, new_collage, saved, wait_for_images
+
+SHOTS = Path(os.environ.get("COLLAGE_TEST_SHOTS", tempfile.gettempdir())) / "collage-browser-shots"
+
+
+def shoot(page, name):
+    """A screenshot a person can look at afterwards (the test's own evidence of what it saw)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def centre(box):
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def item_box(page, item_id):
+    return page.locator(f".item[data-id='{item_id}']").bounding_box()
+
+
+def relations(items):
+    """Which photo lies wholly left of, or above, which: a smart layout's tree, seen from outside."""
+    found = set()
+    for a in items:
+        for b in items:
+            if a["id"] == b["id"]:
+                continue
+            fa, fb = a["frame"], b["frame"]
+            if fa["x"] + fa["width"] <= fb["x"] + 0.01:
+                found.add(f"{a['id']} left of {b['id']}")
+            if fa["y"] + fa["height"] <= fb["y"] + 0.01:
+                found.add(f"{a['id']} above {b['id']}")
+    return found
+
+
+def test_a_photo_dropped_on_another_in_a_smart_layout_trades_places(page):
+    new_collage(page, "Swap", layout="strip")
+    add_photos(page, ["astronaut.png", "coffee.png", "chelsea.png", "rocket.jpg"])
+    cid = collage_id(page)
+    page.click("#tab-layouts")
+    page.click("#smart-layout")
+    saved(page)
+    wait_for_images(page)
+    before = api(page, f"/api/collages/{cid}")["collage"]
+    first, last = before["items"][0], before["items"][3]
+    a, b = centre(item_box(page, first["id"])), centre(item_box(page, last["id"]))
+    page.mouse.move(*a)
+    page.mouse.down()
+    page.mouse.move((a[0] + b[0]) / 2, (a[1] + b[1]) / 2, steps=6)
+    page.mouse.move(*b, steps=6)
+    # While dragged, the photo floats above every other, and the photo under it is marked.
+    dragged = page.locator(f".item[data-id='{first['id']}']")
+    expect(dragged).to_have_class(re.compile(r"\bdragging\b"))
+    z_dragged = int(dragged.evaluate("(element) => getComputedStyle(element).zIndex"))
+    z_others = [int(page.locator(f".item[data-id='{i['id']}']").evaluate("(element) => getComputedStyle(element).zIndex"))
+                for i in before["items"][1:]]
+    assert z_dragged > max(z_others)
+    expect(page.locator(f".item[data-id='{last['id']}']")).to_have_class(re.compile(r"\bdrop-target\b"))
+    shoot(page, "smart-layout-drag")
+    page.mouse.up()
+    saved(page)
+    after = api(page, f"/api/collages/{cid}")["collage"]
+    # The two photos traded places; no hole, nothing behind anything; the tree is the same.
+    assert after["items"][0]["content"] == last["content"] and after["items"][3]["content"] == first["content"]
+    assert after.get("arrangement") is not None, "still a smart layout"
+    assert relations(after["items"]) == relations(before["items"])
+    doc = api(page, f"/api/collages/{cid}")
+    for item in after["items"]:
+        media = doc["media"][item["content"]["ref"]]
+        ratio = (item["frame"]["width"] / item["frame"]["height"]) / (media["width"] / media["height"])
+        assert 0.89 <= ratio <= 1.12, (item["id"], ratio)
+
+
+def test_a_photo_dragged_to_bare_canvas_in_a_grid_goes_back_and_off_canvas_drags_are_quiet(page):
+    new_collage(page, "Back", layout="grid2x2")
+    add_photos(page, ["coffee.png", "chelsea.png"])
+    cid = collage_id(page)
+    before = api(page, f"/api/collages/{cid}")
+    photo = before["collage"]["items"][0]
+    box = item_box(page, photo["id"])
+    canvas = page.locator("[data-role=canvas]").bounding_box()
+    start = centre(box)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0] + 40, start[1] + 40, steps=4)
+    # Far past the canvas's edge: the photo keeps a part on the canvas, and nothing is said.
+    page.mouse.move(canvas["x"] + canvas["width"] + 400, canvas["y"] - 300, steps=8)
+    floating = page.locator(f".item[data-id='{photo['id']}']").bounding_box()
+    assert floating["x"] < canvas["x"] + canvas["width"] and floating["y"] + floating["height"] > canvas["y"]
+    # Let go over the canvas's outer margin (no photo, no slot there).
+    page.mouse.move(canvas["x"] + canvas["width"] - 3, canvas["y"] + canvas["height"] / 2, steps=6)
+    page.mouse.up()
+    page.wait_for_timeout(400)
+    expect(page.locator(".toast.error")).to_have_count(0)
+    after = api(page, f"/api/collages/{cid}")
+    assert after["version"] == before["version"], "nothing was saved: the photo went back"
+    assert after["collage"]["items"][0]["frame"] == photo["frame"] and after["collage"]["items"][0]["slot"] == 0
+    back = item_box(page, photo["id"])
+    assert abs(back["x"] - box["x"]) < 1 and abs(back["y"] - box["y"]) < 1
+
+    # A free photo dragged far off the canvas stays partly on it, saved without a word.
+    token = api(page, "/api/session")["token"]
+    base = page.url.split("#")[0].rstrip("/")
+    added = page.request.post(
+        f"{base}/api/collages/{cid}/edits",
+        data='{"version": %d, "edits": [{"op": "addItem", "id": "free", "content": {"type": "photo", "ref": "%s"}, '
+             '"frame": {"x": 100, "y": 100, "width": 200, "height": 150}}]}' % (after["version"], photo["content"]["ref"]),
+        headers={"Content-Type": "application/json", "X-Collage-Token": token})
+    assert added.ok, added.text()
+    page.reload()
+    saved(page)
+    wait_for_images(page)
+    free = centre(item_box(page, "free"))
+    page.mouse.move(*free)
+    page.mouse.down()
+    page.mouse.move(free[0] - 2000, free[1] - 2000, steps=10)
+    page.mouse.up()
+    saved(page)
+    expect(page.locator(".toast.error")).to_have_count(0)
+    moved = next(i for i in api(page, f"/api/collages/{cid}")["collage"]["items"] if i["id"] == "free")
+    assert moved["frame"]["x"] + moved["frame"]["width"] >= 20 and moved["frame"]["y"] + moved["frame"]["height"] >= 20
+
+
+def test_clicking_around_the_canvas_lets_go_of_the_selection(page):
+    new_collage(page, "Deselect", layout="grid2x2")
+    add_photos(page, ["coffee.png"])
+    page.locator(".item").first.click()
+    expect(page.locator(".selection")).to_have_count(1)
+    stage = page.locator("#stage").bounding_box()
+    canvas = page.locator("[data-role=canvas]").bounding_box()
+    # The grey stage to the left of the canvas.
+    page.mouse.click(stage["x"] + max(4, (canvas["x"] - stage["x"]) / 2), canvas["y"] + canvas["height"] / 2)
+    expect(page.locator(".selection")).to_have_count(0)
+    expect(page.locator("#item-tools")).to_be_hidden()
+
+
+def test_escape_cancels_a_lift_under_way(page):
+    new_collage(page, "Lift", layout="grid2x2")
+    add_photos(page, ["chelsea.png"])
+    cid = collage_id(page)
+    # The lift's answer is held back, as on a slow machine, so there is time to change one's mind.
+    held = []
+    page.route("**/api/photos/*/stickers", lambda route: held.append(route))
+    page.locator(".item").first.click()
+    page.click("#lift")
+    page.locator(".item").first.click()
+    expect(page.locator(".item.lifting")).to_have_count(1)
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the lift was asked for"
+    page.keyboard.press("Escape")
+    # The photo looks as it did at once, and nothing is added.
+    expect(page.locator(".item.lifting")).to_have_count(0)
+    expect(page.locator("#status")).not_to_contain_text("Lifting")
+    held[0].continue_()
+    page.wait_for_timeout(1500)
+    items = api(page, f"/api/collages/{cid}")["collage"]["items"]
+    assert [i["content"]["type"] for i in items] == ["photo"]
+    expect(page.locator(".toast.error")).to_have_count(0)
+
+
+def test_a_failed_export_is_said_in_the_dialog_in_plain_words_with_retry(page, server):
+    new_collage(page, "Broken", layout="grid2x2")
+    add_photos(page, ["coffee.png", "chelsea.png"])
+    # A photo's file is damaged on disk (a sync tool, a bad disk): the export cannot read it.
+    photos = Path(server["library"]) / "photos"
+    files = sorted(path for path in photos.rglob("*") if path.is_file())
+    assert files, "the library keeps its photos' files"
+    originals = {path: path.read_bytes() for path in files}
+    for path in files:
+        path.write_bytes(b"not an image any more")
+    page.click("#export-button")
+    page.click("#export-download")
+    error = page.locator("#export-error")
+    expect(error).to_be_visible(timeout=30000)
+    text = page.locator("#export-error-text").inner_text()
+    assert "could not be read" in text or "missing" in text, text
+    assert "/" not in text and "vips" not in text.lower() and "Vips" not in text, f"no paths or library names: {text}"
+    expect(page.locator("#export-dialog")).to_be_visible()
+    expect(page.locator("#status")).not_to_contain_text("failed")
+    shoot(page, "export-failed")
+    # The files come back; Retry exports.
+    for path, data in originals.items():
+        path.write_bytes(data)
+    with page.expect_download() as download:
+        page.click("#export-retry")
+    assert Path(download.value.path()).stat().st_size > 1000
+    expect(error).to_be_hidden()
+
+
+def test_print_sizes_by_name_say_how_the_collage_fits_and_mark_small_photos(page):
+    new_collage(page, "Print", layout="grid2x2")
+    add_photos(page, ["coffee.png", "chelsea.png", "astronaut.png", "rocket.jpg"])
+    page.click("#export-button")
+    page.select_option("#export-form select[name=sizeKind]", "print")
+    options = page.locator("#export-form select[name=paper] option").all_inner_texts()
+    for name in ["4 × 6 in", "5 × 7 in", "8 × 10 in", "A4", "A3", "Letter", "Square 8 × 8 in"]:
+        assert name in options, options
+    # A square collage on 5 × 7 in paper: the dialog says how it is fitted, before anything is rendered.
+    page.select_option("#export-form select[name=paper]", "5x7in")
+    expect(page.locator("#export-pixels")).to_contain_text("1500 × 1500 px at 300 DPI")
+    expect(page.locator("#export-fit")).to_contain_text("prints whole at 5 × 5 in")
+    page.select_option("#export-form select[name=paper]", "8x8in")
+    expect(page.locator("#export-pixels")).to_contain_text("2400 × 2400 px")
+    expect(page.locator("#export-fit")).to_be_hidden()
+    # The sample photos are small for an 8-inch print: the dialog says so, as print services do.
+    expect(page.locator("#export-quality")).to_contain_text("dpi")
+    expect(page.locator("#export-quality")).to_contain_text("small for this print")
+    shoot(page, "export-print-sizes")
+    page.keyboard.press("Escape")
+    # And each small photo carries a badge on the canvas.
+    expect(page.locator(".low-res-badge")).to_have_count(4)
+    # A custom size is still there for those who type one.
+    page.click("#export-button")
+    page.select_option("#export-form select[name=sizeKind]", "print")
+    page.select_option("#export-form select[name=paper]", "custom")
+    page.fill("#export-form input[name=print]", "150x100mm@300")
+    expect(page.locator("#export-pixels")).to_contain_text("at 300 DPI")
+    expect(page.locator("#export-fit")).to_contain_text("not the paper's shape")
+    page.keyboard.press("Escape")
+
+
+def test_things_added_without_a_place_do_not_stack(page):
+    new_collage(page, "Stack", layout="grid2x2")
+    cid = collage_id(page)
+    token = api(page, "/api/session")["token"]
+    base = page.url.split("#")[0].rstrip("/")
+    for index in range(3):
+        version = api(page, f"/api/collages/{cid}")["version"]
+        response = page.request.post(
+            f"{base}/api/collages/{cid}/edits",
+            data='{"version": %d, "edits": [{"op": "addItem", "id": "t%d", "content": {"type": "text", "text": "Hello %d"}}]}'
+                 % (version, index, index),
+            headers={"Content-Type": "application/json", "X-Collage-Token": token})
+        assert response.ok, response.text()
+    centres = [(i["frame"]["x"] + i["frame"]["width"] / 2, i["frame"]["y"] + i["frame"]["height"] / 2)
+               for i in api(page, f"/api/collages/{cid}")["collage"]["items"]]
+    assert len(set(centres)) == 3, centres
