@@ -61,10 +61,10 @@ public enum RecordJSON {
         return .object(members)
     }
 
-    /// `{removedPhotos, removedFiles, freedBytes}`.
+    /// `{dryRun, removedFiles, freedBytes}` (in a dry run, what would be removed and freed).
     public static func cleanup(_ report: CleanupReport) -> JSONValue {
         .object([
-            "removedPhotos": .array(report.removedPhotos.map(JSONValue.string)),
+            "dryRun": .bool(report.dryRun),
             "removedFiles": .number(Double(report.removedFiles)), "freedBytes": .number(Double(report.freedBytes)),
         ])
     }

@@ -3,28 +3,20 @@ import CollageRender
 import Foundation
 
 extension Library {
-    /// Removes what nothing uses: photos no collage shows, and none of the steps its undo history
-    /// can bring back (their originals and derived files),
-    /// files in `photos/` and `derived/` without a record (left by an interrupted import), and
-    /// staging folders and half-written files older than an hour. Never touches a photo a
-    /// collage uses, nor a file an import or a render in another process is making.
+    /// Removes what no one can reach: files in `photos/` and `derived/` without a record (left by
+    /// an interrupted import), and staging folders and half-written files older than an hour.
+    /// Never a photo record or its files: a photo someone put in their library is theirs until
+    /// they delete it, whether or not a collage shows it yet (an upload not placed, an import).
+    /// Nor a file an import or a render in another process is making.
     ///
     /// It runs inside one write transaction: imports place their files and insert their rows in
     /// a transaction too, so the two can never interleave (no record ever points at a file
     /// this removed, and no import loses its files to it).
-    public func cleanUp() throws(LibraryError) -> CleanupReport {
-        var report = CleanupReport()
+    /// - Parameter dryRun: count what would be removed, and remove nothing.
+    public func cleanUp(dryRun: Bool = false) throws(LibraryError) -> CleanupReport {
+        var report = CleanupReport(dryRun: dryRun)
         let staleBefore = now().addingTimeInterval(-Self.abandonedAfter)
         try database.write { connection throws(LibraryError) in
-            let ids = try connection.query(
-                """
-                SELECT id FROM photos WHERE id NOT IN (SELECT ref FROM items WHERE kind = 'photo')
-                    AND id NOT IN (SELECT photo_id FROM stickers)
-                    AND id NOT IN (SELECT ref FROM collage_history_refs)
-                """
-            ) { row throws(LibraryError) in try row.text("id") }
-            for id in ids { try connection.run("DELETE FROM photos WHERE id = ?", [id]) }
-            report.removedPhotos = ids
             let photos = try connection.query("SELECT id FROM photos") { row throws(LibraryError) in
                 try row.text("id")
             }
@@ -40,13 +32,13 @@ extension Library {
                     let orphan =
                         name.hasPrefix(".")
                         ? Self.modified(file) < staleBefore : !known.contains(String(name.prefix(64)))
-                    if orphan { remove(file, into: &report) }
+                    if orphan { remove(file, into: &report, dryRun: dryRun) }
                 }
             }
             let staging = (try? FileManager.default.contentsOfDirectory(atPath: stagingFolder.path)) ?? []
             for name in staging {
                 let folder = stagingFolder.appendingPathComponent(name)
-                if Self.modified(folder) < staleBefore { remove(folder, into: &report) }
+                if Self.modified(folder) < staleBefore { remove(folder, into: &report, dryRun: dryRun) }
             }
         }
         return report
@@ -55,9 +47,9 @@ extension Library {
     /// A half-made file or staging folder untouched for this long belongs to a process that died.
     static let abandonedAfter: TimeInterval = 3600
 
-    private func remove(_ file: URL, into report: inout CleanupReport) {
+    private func remove(_ file: URL, into report: inout CleanupReport, dryRun: Bool) {
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
-        if (try? FileManager.default.removeItem(at: file)) != nil {
+        if dryRun || (try? FileManager.default.removeItem(at: file)) != nil {
             report.removedFiles += 1
             report.freedBytes += size
         }

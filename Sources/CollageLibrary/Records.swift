@@ -55,10 +55,10 @@ public struct StoredCollage: Hashable, Sendable {
     public let version: Int
 }
 
-/// What garbage collection removed.
+/// What garbage collection removed (or, in a dry run, would remove).
 public struct CleanupReport: Hashable, Sendable {
-    /// Photos no collage used, removed with their files.
-    public var removedPhotos: [String] = []
+    /// Whether nothing was removed, only counted.
+    public var dryRun = false
     /// Files removed: orphans, half-written leftovers and stale derived files.
     public var removedFiles: Int = 0
     /// Bytes freed on disk.

@@ -57,24 +57,32 @@ enum PhotosCommand: Command {
 /// `collage gc`.
 enum CleanUpCommand: Command {
     static let spec = CommandSpec(
-        name: "gc", abstract: "Remove photos no collage uses, and leftover files; say how much was freed",
-        usage: "[--library DIR] [--json]", options: [LibraryAccess.option, .flag("--json", "Print JSON")],
+        name: "gc", abstract: "Remove leftover files no record uses; say how much was freed",
+        usage: "[--library DIR] [--dry-run] [--json]",
+        options: [
+            LibraryAccess.option, .flag("--dry-run", "Say what would be removed, and remove nothing"),
+            .flag("--json", "Print JSON"),
+        ],
         discussion: """
-            LIFT says whether a lift answers at once: "ready" when the photo's subjects were found
-            ahead of time (by 'collage import' or the editor in the background), "no subject" when
-            none was found, "-" while the photo waits its turn.
+            Removes files in the library's folders that no record uses (left by an import that was
+            interrupted) and half-written files abandoned for over an hour. It never removes a
+            photo: every photo you imported or uploaded stays in the library, whether or not a
+            collage shows it yet.
             """)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         let library = try LibraryAccess.open(arguments)
-        let report = try LibraryAccess.run { () throws(LibraryError) in try library.cleanUp() }
+        let dryRun = arguments.has("--dry-run")
+        let report = try LibraryAccess.run { () throws(LibraryError) in try library.cleanUp(dryRun: dryRun) }
         if arguments.has("--json") {
             Output.printJSON(RecordJSON.cleanup(report))
         } else {
             let freed = ByteCountFormatter.string(fromByteCount: Int64(report.freedBytes), countStyle: .file)
+            let files = "\(report.removedFiles) leftover file\(report.removedFiles == 1 ? "" : "s")"
             Output.print(
-                "Removed \(report.removedPhotos.count) unused photo\(report.removedPhotos.count == 1 ? "" : "s") and "
-                    + "\(report.removedFiles) file\(report.removedFiles == 1 ? "" : "s"), freeing \(freed).")
+                dryRun
+                    ? "Would remove \(files), freeing \(freed). Every photo stays."
+                    : "Removed \(files), freeing \(freed). Every photo stays.")
         }
     }
 }

@@ -122,9 +122,13 @@ struct LibraryCommandTests {
         #expect(try space.run(["rm", "--yes", id]).status == 0)
         #expect(try space.json(["list"]).elements.count == 1)
         let cleaned = try space.json(["gc"])
-        #expect(cleaned.member("removedPhotos")?.elements.isEmpty == true, "the copy still uses all three photos")
+        #expect(cleaned.member("removedFiles") == .number(0) && cleaned.member("dryRun") == .bool(false))
         #expect(try space.run(["rm", "--yes", try #require(copy.member("id")?.string)]).status == 0)
-        #expect(try space.json(["gc"]).member("removedPhotos")?.elements.count == 3)
+        // No collage shows the photos now; they are still the person's.
+        let dry = try space.run(["gc", "--dry-run"])
+        #expect(dry.status == 0 && dry.stdout.contains("Would remove 0 leftover files") && dry.stdout.contains("Every photo stays"))
+        #expect(try space.json(["gc"]).member("removedFiles") == .number(0))
+        #expect(try space.json(["photos"]).elements.count == 3)
     }
 
     @Test(arguments: [

@@ -43,8 +43,8 @@ struct LibraryStickerTests {
         #expect(image[300, 300] == [30, 60, 200], "the subject is in the middle of the frame")
         #expect(image[202, 202] == [255, 255, 255], "around the subject the page shows through")
 
-        // Cleanup keeps the photo a sticker came from.
-        #expect(try library.cleanUp().removedPhotos.isEmpty)
+        // Cleanup keeps the photo a sticker came from, and the sticker's own file.
+        #expect(try library.cleanUp().removedFiles == 0)
         #expect(FileManager.default.fileExists(atPath: file.path))
     }
 
