@@ -84,15 +84,29 @@ public struct LicenceStore: Sendable {
         return licence
     }
 
-    /// Removes the stored licence; `false` when there was none.
-    /// - Throws: ``LicenceError/cannotWrite(path:reason:)`` when the file cannot be removed.
+    /// Removes the stored licence; `false` when there was none. Only ever a regular file of a
+    /// key's size, as ``add(_:)`` writes it: a folder, a link or a large file at that path is not
+    /// Collage's to delete, and is left as it is.
+    /// - Throws: ``LicenceError/cannotWrite(path:reason:)`` when the file cannot be removed, or
+    ///   is not a licence key file.
     @discardableResult
     public func remove() throws(LicenceError) -> Bool {
-        guard FileManager.default.fileExists(atPath: file.path) else { return false }
-        do {
-            try FileManager.default.removeItem(at: file)
-        } catch {
-            throw .cannotWrite(path: file.path, reason: Self.reason(error))
+        var status = stat()
+        guard lstat(file.path, &status) == 0 else {
+            if errno == ENOENT { return false }
+            throw .cannotWrite(path: file.path, reason: String(cString: strerror(errno)))
+        }
+        let kind = status.st_mode & S_IFMT
+        guard kind == S_IFREG, status.st_size <= 4096 else {
+            let what =
+                kind == S_IFDIR ? "a folder" : kind == S_IFLNK ? "a link" : kind == S_IFREG ? "a large file" : "not a file"
+            throw .cannotWrite(
+                path: file.path,
+                reason: "it is \(what), not a licence key file Collage wrote; nothing was removed")
+        }
+        // unlink, never a recursive removal: whatever happens meanwhile, at most this one entry goes.
+        guard unlink(file.path) == 0 else {
+            throw .cannotWrite(path: file.path, reason: String(cString: strerror(errno)))
         }
         return true
     }

@@ -67,6 +67,28 @@ struct LicenceStoreTests {
         #expect(store.current() == .none)
     }
 
+    @Test func removingLeavesAFolderALinkOrALargeFileAtThePathAlone() throws {
+        let folder = try TemporaryFolder("collage-licence")
+        let store = LicenceStore(folder: folder.url)
+        // A folder with someone's files in it where the key would be.
+        try FileManager.default.createDirectory(at: store.file, withIntermediateDirectories: true)
+        try Data("precious".utf8).write(to: store.file.appendingPathComponent("notes.txt"))
+        #expect(throws: LicenceError.self) { try store.remove() }
+        #expect(FileManager.default.fileExists(atPath: store.file.appendingPathComponent("notes.txt").path))
+        try FileManager.default.removeItem(at: store.file)
+        // A link to another file: neither is removed.
+        let target = folder.file("elsewhere.txt")
+        try Data("mine".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(at: store.file, withDestinationURL: target)
+        #expect(throws: LicenceError.self) { try store.remove() }
+        #expect(try Data(contentsOf: target) == Data("mine".utf8))
+        try FileManager.default.removeItem(at: store.file)
+        // A file far larger than any key is not one Collage wrote.
+        try Data(repeating: 65, count: 100_000).write(to: store.file)
+        #expect(throws: LicenceError.self) { try store.remove() }
+        #expect(FileManager.default.fileExists(atPath: store.file.path))
+    }
+
     @Test func theStandardPlaceFollowsXDGConfigHome() {
         let store = LicenceStore.standard(environment: ["XDG_CONFIG_HOME": "/tmp/cfg", "HOME": "/home/ada"])
         #expect(store.file.path == "/tmp/cfg/collage/licence.key")
