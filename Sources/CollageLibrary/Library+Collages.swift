@@ -128,6 +128,13 @@ extension Library {
             let issues = CollageDocument.issues(in: next)
             guard issues.isEmpty else { throw LibraryError.invalidCollage(issues) }
             next.updated = now().roundedToMilliseconds
+            // A damaged row can hold any number: one past what a library counts to is refused
+            // with the row named, never added to (which would trap at 2⁶³ − 1).
+            guard Limits.version.contains(stored.version), stored.version < Limits.version.upperBound else {
+                throw LibraryError.invalid(
+                    "collages row \"\(resolved)\": its version \(stored.version) is outside 1…2^53 (the library is "
+                        + "damaged); run 'collage doctor' to see what is wrong")
+            }
             let version = stored.version + 1
             try connection.run("DELETE FROM collages WHERE id = ?", [resolved])
             try Self.insert(next, version: version, into: connection)

@@ -99,6 +99,13 @@ extension Library {
             throw connection.failure(
                 SQLiteError(code: SQLiteError.corrupt, message: "the history's positions are not numbers", sql: nil))
         }
+        // A damaged row can hold any number: refuse one past what a history counts to rather
+        // than trap on adding to it.
+        guard highest >= 0, highest < Int64(Limits.version.upperBound) else {
+            throw LibraryError.invalid(
+                "collage_history rows of \"\(before.id)\": position \(highest) is outside 0…2^53 (the library is "
+                    + "damaged); run 'collage doctor' to see what is wrong")
+        }
         let position = Int(highest) + 1
         try connection.run(
             "INSERT INTO collage_history (collage_id, stack, position, document) VALUES (?, ?, ?, ?)",

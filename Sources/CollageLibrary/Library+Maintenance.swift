@@ -173,9 +173,14 @@ extension Library {
                 try connection.run("DELETE FROM items WHERE collage_id = ? AND id = ?", [collage, item])
             }
             for collage in Set(report.brokenItems.map(\.collage)) {
+                // A damaged version (not a whole number in range) starts again at 1 rather than
+                // overflow into a REAL that breaks every later read.
                 try connection.run(
-                    "UPDATE collages SET version = version + 1, updated_at = ? WHERE id = ?",
-                    [now().timeIntervalSince1970, collage])
+                    """
+                    UPDATE collages SET version = CASE WHEN typeof(version) = 'integer'
+                        AND version BETWEEN 1 AND 9007199254740991 THEN version + 1 ELSE 1 END,
+                        updated_at = ? WHERE id = ?
+                    """, [now().timeIntervalSince1970, collage])
             }
             for id in report.missingStickers { try connection.run("DELETE FROM stickers WHERE id = ?", [id]) }
             // A photo whose working stickers point at it keeps its record (its items are gone).

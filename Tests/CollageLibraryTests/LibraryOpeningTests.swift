@@ -141,3 +141,33 @@ struct LibraryOpeningTests {
         #expect(pieces.finalize() == SHA256.hex(of: spanning))
     }
 }
+
+/// Numbers past what a library counts to, left by damage: refused with the row named, never a trap.
+@Suite("Library: extreme numbers in damaged rows")
+struct DamagedNumberTests {
+    @Test(arguments: ["version", "position"])
+    func aCountAtTheLargestIntegerIsRefusedNotTrappedOn(column: String) throws {
+        let fixtures = try LibraryFixtures()
+        var library = try fixtures.open()
+        let photo = try library.importPhoto(from: try fixtures.photo("p.png", [10, 90, 160])).photo
+        let id = try library.createCollage(title: "Big", templateID: "grid2x2", aspect: .square, photoIDs: [photo.id])
+            .collage.id
+        try library.apply([.rename(title: "Once")], to: id)
+        library.close()
+        let connection = try Connection(path: fixtures.databaseFile.path)
+        if column == "version" {
+            try connection.execute("UPDATE collages SET version = 9223372036854775807")
+        } else {
+            try connection.execute("UPDATE collage_history SET position = 9223372036854775807")
+        }
+        library = try fixtures.open()
+        #expect {
+            try library.apply([.rename(title: "Twice")], to: id)
+        } throws: { error in
+            "\(error)".contains("outside") && "\(error)".contains("doctor")
+        }
+        // Nothing was changed, and the collage still reads.
+        #expect(try library.collage(id).collage.title == "Once")
+        #expect(try library.collages().count == 1)
+    }
+}
