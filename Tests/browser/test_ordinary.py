@@ -247,3 +247,68 @@ def test_things_added_without_a_place_do_not_stack(page):
     centres = [(i["frame"]["x"] + i["frame"]["width"] / 2, i["frame"]["y"] + i["frame"]["height"] / 2)
                for i in api(page, f"/api/collages/{cid}")["collage"]["items"]]
     assert len(set(centres)) == 3, centres
+
+
+def open_device(browser, server, viewport, phone):
+    context = browser.new_context(viewport=viewport, has_touch=True, is_mobile=phone,
+                                  device_scale_factor=2 if phone else 1)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server["url"])
+    page.wait_for_selector("html[data-ready]", state="attached")
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#editor-view")).to_be_visible()
+    saved(page)
+    return context, page, errors
+
+
+SMALL_TARGETS = """[...document.querySelectorAll('button, select, input, [role=tab]')].filter((element) => {
+  const box = element.getBoundingClientRect();
+  if (box.width === 0 || element.type === 'file' || getComputedStyle(element).visibility === 'hidden') return false;
+  return Math.min(box.width, box.height) < (element.type === 'checkbox' || element.type === 'radio' ? 24 : 44);
+}).map((element) => `${element.id || element.name || element.textContent.trim().slice(0, 20)}`)"""
+
+
+def test_on_a_phone_the_canvas_spans_the_width_under_the_top_bar_and_every_target_fits_a_finger(browser, server):
+    context, page, errors = open_device(browser, server, {"width": 390, "height": 844}, phone=True)
+    try:
+        canvas = page.locator("[data-role=canvas]").bounding_box()
+        top_bar = page.locator(".editor-top").bounding_box()
+        assert canvas["x"] <= 12.5 and canvas["x"] + canvas["width"] >= 390 - 12.5, canvas
+        assert canvas["y"] - (top_bar["y"] + top_bar["height"]) <= 16, (canvas, top_bar)
+        assert page.evaluate(SMALL_TARGETS) == []
+        # A message shows at the top, never over the tab bar.
+        page.evaluate("import('/static/ui.js').then(({ toast }) => toast('A message'))")
+        toast = page.locator(".toast").first
+        expect(toast).to_be_visible()
+        tabs = page.locator(".tabs").bounding_box()
+        box = toast.bounding_box()
+        assert box["y"] + box["height"] <= tabs["y"], (box, tabs)
+        shoot(page, "phone-canvas")
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_on_a_tablet_the_side_panel_is_whole_and_every_target_fits_a_finger(browser, server):
+    context, page, errors = open_device(browser, server, {"width": 820, "height": 1180}, phone=False)
+    try:
+        panel = page.locator("#panel").bounding_box()
+        assert panel["width"] >= 300, panel
+        for tab in ["photos", "layouts", "background", "stickers", "text"]:
+            page.click(f"#tab-{tab}")
+            clipped = page.evaluate("""[...document.querySelectorAll('#panel *')].filter((element) => {
+              const box = element.getBoundingClientRect();
+              const panel = document.getElementById('panel').getBoundingClientRect();
+              return box.width > 0 && box.right > panel.right + 1 && getComputedStyle(element).position !== 'fixed';
+            }).map((element) => element.id || element.className || element.tagName).slice(0, 5)""")
+            assert clipped == [], (tab, clipped)
+            labels = page.evaluate("""[...document.querySelectorAll('.tabs [role=tab]')]
+              .filter((tab) => tab.scrollWidth > tab.clientWidth + 1).map((tab) => tab.id)""")
+            assert labels == [], labels
+        assert page.evaluate(SMALL_TARGETS) == []
+        shoot(page, "tablet-panel")
+    finally:
+        context.close()
+    assert not errors, errors

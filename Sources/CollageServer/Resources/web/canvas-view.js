@@ -19,9 +19,10 @@ export class CanvasView {
   /** Canvas points to CSS pixels: the canvas fills the stage, with room for the handles. */
   scale() {
     const stage = $('stage');
-    const margin = this.isPhone() ? 40 : 56;
+    // A phone's canvas spans its width, with just room for a finger at the edges.
+    const margin = this.isPhone() ? 12 : 56;
     const width = Math.max(120, stage.clientWidth - 2 * margin);
-    const height = Math.max(120, stage.clientHeight - 2 * margin);
+    const height = Math.max(120, stage.clientHeight - 2 * margin - (this.isPhone() ? 28 : 0));
     const fit = Math.min(width / this.collage.canvas.width, height / this.collage.canvas.height);
     // A whole number of pixels along the long side, so the canvas's edges fall on pixels.
     const long = Math.max(this.collage.canvas.width, this.collage.canvas.height);
@@ -89,7 +90,9 @@ export class CanvasView {
     const canvas = $('canvas');
     const stage = $('stage');
     const width = parseFloat(canvas.style.width), height = parseFloat(canvas.style.height);
-    let left = Math.floor((stage.clientWidth - width) / 2), top = Math.floor((stage.clientHeight - height) / 2);
+    // On a phone the canvas sits under the top bar, where the eye starts, not centred in grey.
+    let left = Math.floor((stage.clientWidth - width) / 2);
+    let top = this.isPhone() ? 12 : Math.floor((stage.clientHeight - height) / 2);
     canvas.style.left = `${left}px`;
     canvas.style.top = `${top}px`;
     const box = canvas.getBoundingClientRect();
