@@ -22,7 +22,8 @@ extension Collage {
         case .addItem(let id, let content, let frame):
             guard item(id) == nil else { throw .duplicateItem(id) }
             guard items.count < Limits.maximumItems else { throw .tooManyItems(limit: Limits.maximumItems) }
-            var placed = CollageItem(id: id, content: content, frame: frame ?? clearOfOthers(defaultFrame(for: content)))
+            var placed = CollageItem(
+                id: id, content: content, frame: frame ?? clearOfOthers(defaultFrame(for: content)))
             if case .sticker = content { placed.stickerStyle = StickerStyle() }
             if frame == nil, case .photo = content, let (slot, slotFrame) = firstEmptySlot() {
                 placed.frame = slotFrame

@@ -99,7 +99,8 @@ public struct LicenceStore: Sendable {
         let kind = status.st_mode & S_IFMT
         guard kind == S_IFREG, status.st_size <= 4096 else {
             let what =
-                kind == S_IFDIR ? "a folder" : kind == S_IFLNK ? "a link" : kind == S_IFREG ? "a large file" : "not a file"
+                kind == S_IFDIR
+                ? "a folder" : kind == S_IFLNK ? "a link" : kind == S_IFREG ? "a large file" : "not a file"
             throw .cannotWrite(
                 path: file.path,
                 reason: "it is \(what), not a licence key file Collage wrote; nothing was removed")

@@ -59,7 +59,8 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
         case .imageTooLarge(_, let width, let height, _):
             "A photo in this collage is too large to use (\(width) × \(height) pixels). Replace it with a smaller copy."
         case .outputTooLarge: "That size is too large to export. Choose a smaller size."
-        case .invalidDocument: "This collage has something in it that cannot be drawn. Undo the last change, and try again."
+        case .invalidDocument:
+            "This collage has something in it that cannot be drawn. Undo the last change, and try again."
         case .invalidOptions(let message): "These export settings cannot be used: \(message)."
         case .unsupportedFormat(let format, _):
             "This computer cannot write \(format.rawValue.uppercased()) files. Choose JPEG, PNG or WebP."

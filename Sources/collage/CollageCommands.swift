@@ -13,7 +13,8 @@ enum NewCommand: Command {
         abstract: "Create a collage in the library from a layout and photos",
         usage: "[--library DIR] [--title T] [--layout ID] [--aspect W:H] [--json] [photo-id | file]…",
         options: [
-            LibraryAccess.option, .value("--title", "TEXT", "The title (default: the day, such as \"3 December 2026\")"),
+            LibraryAccess.option,
+            .value("--title", "TEXT", "The title (default: the day, such as \"3 December 2026\")"),
             .value(
                 "--layout", "ID",
                 "The template (default grid2x2; see 'collage templates'; premium ones need a licence), or auto"),

@@ -126,7 +126,9 @@ struct LibraryCommandTests {
         #expect(try space.run(["rm", "--yes", try #require(copy.member("id")?.string)]).status == 0)
         // No collage shows the photos now; they are still the person's.
         let dry = try space.run(["gc", "--dry-run"])
-        #expect(dry.status == 0 && dry.stdout.contains("Would remove 0 leftover files") && dry.stdout.contains("Every photo stays"))
+        #expect(
+            dry.status == 0 && dry.stdout.contains("Would remove 0 leftover files")
+                && dry.stdout.contains("Every photo stays"))
         #expect(try space.json(["gc"]).member("removedFiles") == .number(0))
         #expect(try space.json(["photos"]).elements.count == 3)
     }

@@ -136,11 +136,14 @@ struct LibraryPhotoTests {
         // A dry run says what would go, and removes nothing.
         let dry = try library.cleanUp(dryRun: true)
         #expect(dry.dryRun && dry.removedFiles == 2 && dry.freedBytes == 1500)
-        #expect(FileManager.default.fileExists(atPath: partial.path) && FileManager.default.fileExists(atPath: orphan.path))
+        #expect(
+            FileManager.default.fileExists(atPath: partial.path) && FileManager.default.fileExists(atPath: orphan.path))
         let report = try library.cleanUp()
         #expect(FileManager.default.fileExists(atPath: fresh.path))
         #expect(report.freedBytes == 1500 && report.removedFiles == 2)
-        #expect(!FileManager.default.fileExists(atPath: partial.path) && !FileManager.default.fileExists(atPath: orphan.path))
+        #expect(
+            !FileManager.default.fileExists(atPath: partial.path)
+                && !FileManager.default.fileExists(atPath: orphan.path))
         // Every photo stays, the one no collage shows yet too (an upload not placed, an import).
         #expect(FileManager.default.fileExists(atPath: library.originalFile(of: unused).path))
         #expect(FileManager.default.fileExists(atPath: library.originalFile(of: used).path))

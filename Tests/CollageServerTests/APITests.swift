@@ -115,7 +115,9 @@ struct APITests {
         #expect(try live.json("POST", "/api/collages", #"{"title": "Trip"}"#).json["collage"]["title"].string == "Trip")
         // The day as people write it, in any time zone.
         let day = Date(timeIntervalSince1970: 1_796_299_200)  // 2026-12-03 12:00 UTC
-        #expect(NewCollageRequest.defaultTitle(on: day, timeZone: TimeZone(identifier: "UTC") ?? .current) == "3 December 2026")
+        #expect(
+            NewCollageRequest.defaultTitle(on: day, timeZone: TimeZone(identifier: "UTC") ?? .current)
+                == "3 December 2026")
     }
 
     @Test func photoImagesCarryETagsAndCaching() throws {
