@@ -188,4 +188,25 @@ public struct EditRequest: Sendable {
             throw error.failure
         }
     }
+
+    /// The collage `id` as these edits would leave it, stored nowhere: with everything an
+    /// ``apply(to:in:access:)`` would add (a smart layout refitted, a text fitted), so a live
+    /// preview (a slider being dragged, a layout being tried) is exactly what letting go saves.
+    /// - Throws: ``Failure``: `invalidInput` when an edit is refused, `notFound` for an unknown
+    ///   collage.
+    public func preview(of id: String, in library: Library) throws(Failure) -> StoredCollage {
+        let stored: StoredCollage
+        do {
+            stored = try library.collage(id)
+        } catch {
+            throw error.failure
+        }
+        let all = try TextFitting.fitting(
+            try ArrangeRequest.keepingArranged(edits, on: stored.collage, in: library), on: stored.collage)
+        do {
+            return try library.preview(all, of: stored.collage.id)
+        } catch {
+            throw error.failure
+        }
+    }
 }

@@ -438,9 +438,8 @@ enum APIRoutes {
     /// resolved layout) but stored nowhere. Premium layouts may be tried this way while locked.
     static func previewEdits(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         guard let edits = try request.json().member("edits") else { throw HTTPError(.badRequest, "edits: is required") }
-        let decoded = try kit { () throws(Failure) in try EditRequest(edits: edits, version: nil) }
-        let previewed = try library { () throws(LibraryError) in
-            try app.library.preview(decoded.edits, of: request.parameter("id"))
+        let previewed = try kit { () throws(Failure) in
+            try EditRequest(edits: edits, version: nil).preview(of: request.parameter("id"), in: app.library)
         }
         return try document(app, previewed)
     }

@@ -24,7 +24,13 @@ def centre(box):
 
 
 def item_box(page, item_id):
-    return page.locator(f".item[data-id='{item_id}']").bounding_box()
+    """The item's box on screen; the canvas may be redrawing (an element replaced) as it is asked."""
+    for _ in range(50):
+        box = page.locator(f".item[data-id='{item_id}']").bounding_box()
+        if box:
+            return box
+        page.wait_for_timeout(50)
+    raise AssertionError(f"item {item_id} is not on the canvas")
 
 
 def relations(items):
@@ -312,3 +318,60 @@ def test_on_a_tablet_the_side_panel_is_whole_and_every_target_fits_a_finger(brow
     finally:
         context.close()
     assert not errors, errors
+
+
+def slide(page, selector, value, let_go=False):
+    """Moves a slider as a finger does: input events while it moves, change once let go."""
+    page.evaluate("""([selector, value, letGo]) => {
+      const input = document.querySelector(selector);
+      input.value = String(value);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      if (letGo) input.dispatchEvent(new Event('change', { bubbles: true }));
+    }""", [selector, value, let_go])
+
+
+def test_sliders_preview_while_they_move_and_save_one_step_when_let_go(page):
+    new_collage(page, "Sliders", layout="strip")
+    add_photos(page, ["astronaut.png", "coffee.png", "chelsea.png"])
+    cid = collage_id(page)
+    page.click("#tab-layouts")
+    page.click("#smart-layout")
+    saved(page)
+    wait_for_images(page)
+    before = api(page, f"/api/collages/{cid}")
+    first = before["collage"]["items"][0]["id"]
+    start = item_box(page, first)
+    page.click("#tab-background")
+    # Moving (not let go): the canvas follows at once; nothing is saved.
+    for value in [20, 40, 60]:
+        slide(page, "#spacing-input", value)
+    for _ in range(50):
+        if abs(item_box(page, first)["x"] - start["x"]) > 2 or abs(item_box(page, first)["width"] - start["width"]) > 2:
+            break
+        page.wait_for_timeout(100)
+    moved = item_box(page, first)
+    assert abs(moved["width"] - start["width"]) > 2 or abs(moved["x"] - start["x"]) > 2, (start, moved)
+    assert api(page, f"/api/collages/{cid}")["version"] == before["version"], "nothing saved while it moves"
+    shoot(page, "slider-preview")
+    # Corners are shown at once too.
+    slide(page, "#radius-input", 40)
+    radius = page.locator(f".item[data-id='{first}'] .clip").evaluate("(clip) => parseFloat(clip.style.borderRadius)")
+    assert radius > 5
+    slide(page, "#radius-input", 0, let_go=True)
+    saved(page)
+    # Let go: one step, the smart layout's tree kept, and the canvas is what was saved.
+    slide(page, "#spacing-input", 60, let_go=True)
+    saved(page)
+    after = api(page, f"/api/collages/{cid}")
+    assert after["collage"]["style"]["spacing"] == 60
+    assert after["collage"].get("arrangement") is not None
+    assert relations(after["collage"]["items"]) == relations(before["collage"]["items"])
+    wait_for_images(page)
+    scale = page.locator("[data-role=canvas]").bounding_box()["width"] / after["collage"]["canvas"]["width"]
+    shown = item_box(page, first)
+    frame = after["collage"]["items"][0]["frame"]
+    assert abs(shown["width"] - frame["width"] * scale) < 2
+    page.locator("#canvas").focus()
+    page.keyboard.press("Control+z")
+    saved(page)
+    assert api(page, f"/api/collages/{cid}")["collage"]["style"]["spacing"] == before["collage"]["style"]["spacing"]

@@ -17,7 +17,9 @@ export class Gestures {
     this.listen(canvas, 'pointerdown', (event) => this.pointerDown(event));
     // A click on the bare stage around the canvas lets go of the selection, as on the canvas.
     this.listen($('stage'), 'pointerdown', (event) => {
-      if (event.target.closest('#canvas, #item-tools, #preview-banner, button, a, input, select')) return;
+      // Only the bare stage itself: a press on the canvas may have redrawn (and detached) its
+      // target by the time it bubbles here.
+      if (event.target !== $('stage')) return;
       this.stopLiftMode();
       this.setCropMode(false);
       this.select(null);

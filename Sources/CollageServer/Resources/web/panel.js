@@ -31,14 +31,25 @@ export class Panels {
     this.buildSwatches();
     this.buildShapes();
     const sliders = [['spacing-input', 'spacing'], ['padding-input', 'padding'], ['radius-input', 'cornerRadius']];
+    // Sliders show their effect while they move (the layout as the server resolves it, or a CSS
+    // stand-in where that is exact or close), and save one undoable step when let go.
     for (const [id, field] of sliders) {
       const input = $(id);
-      this.listen(input, 'input', () => this.showSliderValues());
-      this.listen(input, 'change', () => this.setStyle({ [field]: Number(input.value) }));
+      this.listen(input, 'input', () => {
+        this.showSliderValues();
+        this.previewStyle({ [field]: Number(input.value) });
+      });
+      this.listen(input, 'change', () => this.endStylePreview(this.setStyle({ [field]: Number(input.value) })));
     }
-    this.listen($('background-input'), 'input', () => { $('background-value').textContent = $('background-input').value; });
+    this.listen($('background-input'), 'input', () => {
+      $('background-value').textContent = $('background-input').value;
+      $('canvas').style.backgroundColor = $('background-input').value;
+    });
     this.listen($('background-input'), 'change', () => this.setStyle({ background: $('background-input').value }));
-    this.listen($('outline-input'), 'input', () => { $('outline-value').textContent = `${$('outline-input').value} pt`; });
+    this.listen($('outline-input'), 'input', () => {
+      $('outline-value').textContent = `${$('outline-input').value} pt`;
+      this.previewStickerOutline(Number($('outline-input').value));
+    });
     this.listen($('outline-input'), 'change', () => this.setStickerStyle({ outline: Number($('outline-input').value) }));
     this.listen($('shadow-input'), 'change', () => this.setStickerStyle({ shadow: $('shadow-input').checked }));
     for (const button of document.querySelectorAll('#sticker-style .effects button')) {
@@ -268,6 +279,76 @@ export class Panels {
       if (!item || item.content.type !== 'sticker') return null;
       return [{ op: 'setStickerStyle', id, style: { outline: 0, shadow: false, ...item.stickerStyle, ...fields } }];
     });
+  }
+
+  /**
+   * Shows the collage with `fields` of its style changed, as the server lays it out (a
+   * template's slots, a smart layout refitted), without saving. One request at a time: a slider
+   * that moves on meanwhile sends its newest value when the last answer comes.
+   */
+  previewStyle(fields) {
+    // Rounded corners are exact in CSS: at once, on every photo.
+    if (fields.cornerRadius !== undefined) {
+      for (const clip of $('canvas').querySelectorAll('.item.photo .clip')) {
+        clip.style.borderRadius = `${fields.cornerRadius * this.viewScale}px`;
+      }
+      return;
+    }
+    this.styleDrag ??= { pending: null, busy: false };
+    const drag = this.styleDrag;
+    drag.pending = { ...(drag.pending ?? {}), ...fields };
+    if (drag.busy) return;
+    const send = async () => {
+      const wanted = drag.pending;
+      drag.pending = null;
+      drag.busy = true;
+      try {
+        const base = this.doc;
+        const preview = await api.preview(this.id, [{ op: 'setStyle', style: { ...base.collage.style, ...wanted } }]);
+        // Let go (or gone) meanwhile: what was saved is drawn instead.
+        if (this.styleDrag !== drag || this.closed || this.doc !== base) return;
+        this.doc = { ...preview, history: base.history, version: base.version };
+        this.render();
+        this.doc = base;
+      } catch {
+        // A value the server refuses is said when it is let go.
+      } finally {
+        drag.busy = false;
+        if (drag.pending && this.styleDrag === drag) send();
+      }
+    };
+    send();
+  }
+
+  /** The slider was let go: the saved step is drawn when it comes (or now, when nothing changed). */
+  async endStylePreview(saving) {
+    this.styleDrag = null;
+    await saving;
+    if (!this.closed) this.render();
+  }
+
+  /**
+   * While the outline slider moves, the selected sticker is drawn plain with a CSS outline of the
+   * new width (close to the renderer's); its own pixels come back when the slider is let go.
+   */
+  previewStickerOutline(width) {
+    const item = this.selectedItem();
+    if (item?.content.type !== 'sticker') return;
+    const media = this.doc.media[item.content.ref];
+    const image = $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"] img`);
+    if (!image || !media) return;
+    const box = { width: item.frame.width * this.viewScale, height: item.frame.height * this.viewScale };
+    const k = Math.min(box.width / media.width, box.height / media.height);
+    image.src = media.preview;
+    Object.assign(image.style, {
+      width: `${media.width * k}px`, height: `${media.height * k}px`,
+      left: `${(box.width - media.width * k) / 2}px`, top: `${(box.height - media.height * k) / 2}px`,
+    });
+    const px = Math.max(0, width * this.viewScale);
+    const ring = [[1, 0], [-1, 0], [0, 1], [0, -1], [0.7, 0.7], [-0.7, 0.7], [0.7, -0.7], [-0.7, -0.7]];
+    image.style.filter = px > 0
+      ? ring.map(([x, y]) => `drop-shadow(${(x * px).toFixed(1)}px ${(y * px).toFixed(1)}px 0 white)`).join(' ')
+      : 'none';
   }
 
   showSliderValues() {

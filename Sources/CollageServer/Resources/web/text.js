@@ -123,7 +123,10 @@ export class TextEditing {
     look('text-shadow', () => ({ shadow: $('text-shadow').checked ? { color: '#00000080', blur: 4, x: 0, y: 2 } : null }));
     for (const id of ['text-size', 'text-line', 'text-letter', 'text-pill-opacity', 'text-pill-radius', 'text-pill-padding',
       'text-outline-width', 'text-color', 'text-pill-color', 'text-outline-color']) {
-      this.listen($(id), 'input', () => this.showTextValues());
+      this.listen($(id), 'input', () => {
+        this.showTextValues();
+        this.previewTextLook(id);
+      });
     }
     try {
       fontList ??= (await api.fonts()).fonts;
@@ -228,6 +231,29 @@ export class TextEditing {
       for (const key of Object.keys(block)) if (block[key] === null) delete block[key];
       return [{ op: 'setText', id, text: block }];
     });
+  }
+
+  /**
+   * While a text slider moves, the text is written in the browser's fonts in its new look (the
+   * renderer's pixels come back once the slider is let go and the change is saved).
+   */
+  previewTextLook(id) {
+    const item = this.selectedItem();
+    if (item?.content.type !== 'text') return;
+    const value = $(id).value;
+    const content = { ...item.content };
+    const simple = { 'text-size': ['size', Number], 'text-line': ['lineSpacing', Number], 'text-letter': ['letterSpacing', Number],
+      'text-color': ['color', String] }[id];
+    if (simple) content[simple[0]] = simple[1](value);
+    const pill = { 'text-pill-opacity': ['opacity', Number], 'text-pill-radius': ['cornerRadius', Number],
+      'text-pill-padding': ['padding', Number], 'text-pill-color': ['color', String] }[id];
+    if (pill && content.background) content.background = { ...content.background, [pill[0]]: pill[1](value) };
+    const outline = { 'text-outline-width': ['width', Number], 'text-outline-color': ['color', String] }[id];
+    if (outline && content.outline) content.outline = { ...content.outline, [outline[0]]: outline[1](value) };
+    const index = this.collage.items.indexOf(item);
+    const element = $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`);
+    // A frame of its own (not the item's) draws the words in the browser and asks nothing of the server.
+    element?.replaceWith(this.drawItem({ ...item, content }, index, this.viewScale, { ...item.frame }));
   }
 
   showTextValues() {
