@@ -110,12 +110,12 @@ extension APIRoutes {
             "POST", "/api/sheets", "makeSheet",
             "Pack the library's stickers (or those listed) onto pages to print and cut: each sized so its cut "
                 + "line's longer side is `size` mm, cut lines `gap` mm apart; the layout to draw, and its downloads",
-            body: "{stickers?: [id], page?, size?, gap?, cut?: kiss|die, marks?}",
+            body: "{stickers?: [id], page?, size?, gap?, cut?: kiss|die, marks?, turnToFit?}",
             schema: Schema.object([
                 "stickers": .object(["type": "array", "items": Schema.string, "maxItems": .number(100)]),
                 "page": Schema.string, "size": Schema.number(10...200), "gap": Schema.number(0.5...50),
                 "cut": .object(["type": "string", "enum": .array([.string("kiss"), .string("die")])]),
-                "marks": .object(["type": "boolean"]),
+                "marks": .object(["type": "boolean"]), "turnToFit": .object(["type": "boolean"]),
             ]),
             expensive: true,
             responses: [
@@ -180,6 +180,13 @@ extension APIRoutes {
             guard case .bool(let flag) = value else { throw HTTPError(.unprocessable, "marks: expected true or false") }
             marks = flag
         }
+        var turnsToFit = false
+        if let value = body.member("turnToFit") {
+            guard case .bool(let flag) = value else {
+                throw HTTPError(.unprocessable, "turnToFit: expected true or false")
+            }
+            turnsToFit = flag
+        }
         let page: (width: Double, height: Double)
         do throws(PrintError) {
             page = try PrintLength.page(body.member("page")?.stringValue ?? "a4")
@@ -189,7 +196,8 @@ extension APIRoutes {
         let size = try number("size", 10...200, 50)
         let gap = try number("gap", 0.5...50, cut.defaultGap)
         let options = SheetOptions(
-            pageWidth: page.width, pageHeight: page.height, gap: gap, cut: cut, registrationMarks: marks)
+            pageWidth: page.width, pageHeight: page.height, gap: gap, cut: cut, registrationMarks: marks,
+            turnsToFit: turnsToFit)
         // Every sticker's pixels at print size together, bounded before any is made.
         let side = size * CutLineOptions().pixelsPerMillimetre
         guard Double(ids.count) * side * side <= Double(sheetPixelLimit) else {

@@ -27,12 +27,16 @@ public struct SheetOptions: Hashable, Sendable {
     public var cut: CutMode
     /// Print-then-cut registration marks on every page (see ``RegistrationMarks``).
     public var registrationMarks: Bool
+    /// Whether a sticker may be turned a quarter to fit better. Off, every sticker keeps the
+    /// orientation it has on the collage, as people expect to peel it off.
+    public var turnsToFit: Bool
 
-    /// A4, kiss cut with 3 mm between lines, 6 mm margins, no registration marks.
+    /// A4, kiss cut with 3 mm between lines, 6 mm margins, no registration marks, upright.
     public init(
         pageWidth: Double = 210, pageHeight: Double = 297, gap: Double? = nil, margin: Double = 6,
-        cut: CutMode = .kiss, registrationMarks: Bool = false
+        cut: CutMode = .kiss, registrationMarks: Bool = false, turnsToFit: Bool = false
     ) {
+        self.turnsToFit = turnsToFit
         self.pageWidth = pageWidth
         self.pageHeight = pageHeight
         self.gap = gap ?? cut.defaultGap

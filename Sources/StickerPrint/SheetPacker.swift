@@ -1,9 +1,9 @@
 import Foundation
 
 /// Packs stickers by their cut shapes, not their boxes: each page is a grid of millimetre cells,
-/// each sticker (largest first, in each of four quarter turns) goes to the first place from the
-/// top-left where its shape, grown by the gap, meets no other sticker's shape, and the turn that
-/// finds the highest place wins. Shapes interlock where boxes could not (a cat's ears beside
+/// each sticker (largest first, upright, or also in quarter turns when ``SheetOptions/turnsToFit``)
+/// goes to the first place from the top-left where its shape, grown by the gap, meets no other
+/// sticker's shape, and the turn that finds the highest place wins. Shapes interlock where boxes could not (a cat's ears beside
 /// another's tail), and no two cut lines come closer than the gap.
 public enum SheetPacker {
     /// The grid's cell, in millimetres: a shape's cells overstate it by up to a cell along its edge.
@@ -39,7 +39,9 @@ public enum SheetPacker {
             var placed = false
             for page in 0...pages.count {
                 if page == pages.count { pages.append(Grid(columns: columns, rows: rows)) }
-                if let spot = bestSpot(for: shapes[index], on: pages[page], hard: hard) {
+                if let spot = bestSpot(
+                    for: shapes[index], turns: options.turnsToFit ? [0, 1, 3] : [0], on: pages[page], hard: hard)
+                {
                     pages[page].mark(shapes[index][spot.turn]?.cells ?? [], atX: spot.x, y: spot.y)
                     placements[index] = SheetPlacement(
                         sticker: index, page: page, x: Double(spot.x) * cell, y: Double(spot.y) * cell,
@@ -65,10 +67,12 @@ public enum SheetPacker {
     /// a sheet upright. Upside down is never tried.
     static let turnPenalty = 5
 
-    private static func bestSpot(for turns: [Shape?], on page: Grid, hard: Grid) -> (x: Int, y: Int, turn: Int)? {
+    private static func bestSpot(
+        for shapes: [Shape?], turns: [Int], on page: Grid, hard: Grid
+    ) -> (x: Int, y: Int, turn: Int)? {
         var best: (x: Int, y: Int, turn: Int, score: Int)?
-        for turn in [0, 1, 3] {
-            guard let shape = turns[turn] else { continue }
+        for turn in turns {
+            guard let shape = shapes[turn] else { continue }
             let penalty = turn == 0 ? 0 : turnPenalty
             let lastRow = min(page.rows - shape.height, best.map { $0.score - penalty } ?? Int.max)
             guard lastRow >= 0, shape.width <= page.columns else { continue }

@@ -27,14 +27,15 @@ enum SheetCommand: Command {
                 "--svg", "FILE", "Also write the cut lines for a cutting machine, with registration marks (printed too)"
             ),
             .flag("--white", "Fill white out to each cut line (for clear or coloured sticker paper)"),
+            .flag("--turn-to-fit", "Let stickers turn a quarter where that packs them tighter (default: upright)"),
             LibraryAccess.option,
             .flag("--json", "Print what was written as JSON"),
         ],
         discussion: """
             Each STICKER is a PNG or WebP with alpha (from 'collage sticker'), or the id of a
             library sticker. Stickers are sized so that their cut shape's longer side is --size,
-            cut around at --offset, and packed by their shapes, turned where that packs tighter,
-            never letting two cut lines come closer than --gap. The PDF has the pictures and, on
+            cut around at --offset, and packed by their shapes, upright (with --turn-to-fit, turned
+            a quarter where that packs tighter), never letting two cut lines come closer than --gap. The PDF has the pictures and, on
             top, the cut lines in a spot colour named CutContour (magenta where no cutter reads
             it), as print shops ask. With --svg, every page also gets registration marks laid out
             as Silhouette Studio's Type 1 (set Type 1, length 20 mm, thickness 0.5 mm, inset 10 mm
@@ -77,7 +78,7 @@ enum SheetCommand: Command {
             cutLine = try CutLineArguments.options(arguments, whiteBacking: arguments.has("--white"))
             options = SheetOptions(
                 pageWidth: page?.width ?? 210, pageHeight: page?.height ?? 297, gap: gap, margin: margin ?? 6, cut: cut,
-                registrationMarks: svg != nil)
+                registrationMarks: svg != nil, turnsToFit: arguments.has("--turn-to-fit"))
         } catch {
             throw .usage(error.description)
         }

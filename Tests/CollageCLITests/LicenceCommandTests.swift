@@ -93,6 +93,21 @@ struct LicenceCommandTests {
         #expect(try machine.run(["licence", "renew"]).status == 64)
     }
 
+    @Test func pastedBytesAreNeverPrintedRaw() throws {
+        let machine = try Machine()
+        // An escape sequence (red text), a bell, a bidi override and a backspace in a pasted "key".
+        let hostile = "k\u{1B}[31mRED\u{07}\u{202E}evil\u{08}"
+        for arguments in [["licence", "add", "-"], ["licence", "add", hostile]] {
+            let result = try machine.run(arguments, stdin: Data(hostile.utf8))
+            #expect(result.status == 65, "\(result.stderr)")
+            #expect(
+                !result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" },
+                "\(result.stderr.debugDescription)")
+            #expect(!result.stderr.unicodeScalars.contains { $0.value == 0x202E })
+            #expect(result.stderr.contains("\\u{1B}[31mRED"), "\(result.stderr)")
+        }
+    }
+
     @Test func eachBadKeyGetsItsOwnMessageAndTheOldLicenceStays() throws {
         let machine = try Machine()
         #expect(try machine.run(["licence", "add", TestLicence.key()]).status == 0)

@@ -63,4 +63,22 @@ struct SheetAPITests {
             "GET", try #require(larger.json["pdf"].string), headers: ["X-Collage-Token": client.token])
         #expect(pdf.status == 200 && pdf.body.starts(with: Data("%PDF".utf8)), "\(pdf.status) \(pdf.text.prefix(200))")
     }
+
+    @Test func stickersStayUprightUnlessTurningIsAskedFor() throws {
+        let (client, ids) = try Self.clientWithStickers()
+        let list = ids.map { "\"\($0)\"" }.joined(separator: ",")
+        let upright = try client.json("POST", "/api/sheets", #"{"stickers": [\#(list)], "size": 40}"#)
+        #expect(upright.status == 201, "\(upright.text)")
+        // Upright: each placement's matrix has no turn in it (its b and c terms are 0).
+        #expect(
+            (0..<3).allSatisfy {
+                upright.json["placements"][$0]["matrix"][1].number == 0
+                    && upright.json["placements"][$0]["matrix"][2].number == 0
+            }, "\(upright.text)")
+        let turning = try client.json(
+            "POST", "/api/sheets", #"{"stickers": [\#(list)], "size": 40, "turnToFit": true}"#)
+        #expect(turning.status == 201, "\(turning.text)")
+        let bad = try client.json("POST", "/api/sheets", #"{"stickers": [\#(list)], "turnToFit": "yes"}"#)
+        #expect(bad.status == 422 && bad.text.contains("turnToFit"), "\(bad.text)")
+    }
 }

@@ -33,7 +33,7 @@ struct SheetTests {
 
     @Test func packedCutLinesNeverComeCloserThanTheGapAndStayOnThePage() throws {
         let stickers = try Self.mixed()
-        let options = SheetOptions(pageWidth: 148, pageHeight: 210, gap: 3)
+        let options = SheetOptions(pageWidth: 148, pageHeight: 210, gap: 3, turnsToFit: true)
         let layout = try SheetPacker.pack(stickers, names: stickers.indices.map { "sticker \($0)" }, options: options)
         #expect(layout.placements.count == stickers.count)
         #expect(layout.placements.contains { $0.quarterTurns != 0 }, "turned where that packs tighter")
@@ -53,6 +53,24 @@ struct SheetTests {
             }
         }
         #expect(closest >= 3 - 0.05, "the closest cut lines are \(closest) mm apart")
+    }
+
+    @Test func stickersKeepTheirOrientationUnlessTurningIsAskedFor() throws {
+        let stickers = try Self.mixed()
+        let names = stickers.indices.map { "sticker \($0)" }
+        let upright = try SheetPacker.pack(
+            stickers, names: names, options: SheetOptions(pageWidth: 148, pageHeight: 210))
+        #expect(upright.placements.count == stickers.count)
+        #expect(upright.placements.allSatisfy { $0.quarterTurns == 0 }, "as they are on the collage")
+        // A bar longer than the page is wide fits only turned: refused upright, placed when allowed.
+        let bar = try CutSticker(
+            sticker: PrintFixtures.sticker(width: 400, height: 60) { _, _ in true }, options: PrintFixtures.options)
+        let (length, _) = bar.sizeInMillimetres
+        let narrow = SheetOptions(pageWidth: length - 2, pageHeight: length + 20, margin: 0)
+        #expect(throws: PrintError.self) { try SheetPacker.pack([bar], names: ["bar"], options: narrow) }
+        var turning = narrow
+        turning.turnsToFit = true
+        #expect(try SheetPacker.pack([bar], names: ["bar"], options: turning).placements.first?.quarterTurns != 0)
     }
 
     @Test func theShapesPackTighterThanTheirBoxes() throws {

@@ -375,3 +375,30 @@ def test_sliders_preview_while_they_move_and_save_one_step_when_let_go(page):
     page.keyboard.press("Control+z")
     saved(page)
     assert api(page, f"/api/collages/{cid}")["collage"]["style"]["spacing"] == before["collage"]["style"]["spacing"]
+
+
+def test_trying_a_premium_layout_shows_it_at_its_best_and_export_says_what_it_exports(page):
+    new_collage(page, "Trial", layout="grid2x2")
+    add_photos(page, ["astronaut.png", "coffee.png", "chelsea.png", "rocket.jpg", "horse.png"])
+    cid = collage_id(page)
+    page.click("#tab-layouts")
+    page.locator("#layout-grid .layout-option[aria-label^='Magazine,']").click()
+    page.click("#unlock-try")
+    banner = page.locator("#preview-banner")
+    # Magazine has three frames: the two photos without one are set aside, not piled in the middle.
+    expect(banner).to_contain_text("2 of your photos do not fit its 3 frames")
+    expect(page.locator("#canvas .item.photo")).to_have_count(3)
+    expect(page.locator("#preview-smart")).to_be_visible()
+    shoot(page, "premium-trial")
+    # Export during the trial says it exports the saved layout.
+    page.click("#export-button")
+    expect(page.locator("#export-trial")).to_contain_text("this exports your saved layout")
+    page.keyboard.press("Escape")
+    # The smart layout instead: every photo in, whole.
+    page.locator("#tab-layouts").click()
+    page.locator("#layout-grid .layout-option[aria-label^='Magazine,']").click()
+    page.click("#unlock-try")
+    page.click("#preview-smart")
+    saved(page)
+    collage = api(page, f"/api/collages/{cid}")["collage"]
+    assert collage.get("arrangement") is not None and len(collage["items"]) == 5

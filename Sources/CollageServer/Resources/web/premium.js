@@ -9,6 +9,7 @@ export class Premium {
   setUpPremium() {
     this.listen($('preview-end'), 'click', () => { this.endPreview(); $('tab-layouts').focus(); });
     this.listen($('preview-unlock'), 'click', () => this.offerPremium(this.previewing.template));
+    this.listen($('preview-smart'), 'click', () => { this.endPreview(); this.arrange(); });
     // A key added in another tab or window: the locks go at once.
     this.listen(window, 'licencechange', () => { if (!this.closed) this.updatePanel(); });
   }
@@ -51,12 +52,20 @@ export class Premium {
     this.selected = null;
     this.setCropMode(false);
     this.previewing = { template, saved };
+    // A layout is shown at its best: photos it has no frame for are set aside (not piled in the
+    // middle), and the banner says how many, with the smart layout that fits them all.
+    const isExtra = (item) => item.content.type === 'photo' && item.slot === undefined;
+    const extras = preview.collage.items.filter(isExtra).length;
+    const shown = { ...preview.collage, items: preview.collage.items.filter((item) => !isExtra(item)) };
     // The history and version are the saved collage's: nothing here is a step to undo.
-    this.doc = { ...preview, history: saved.history, version: saved.version };
+    this.doc = { ...preview, collage: shown, history: saved.history, version: saved.version };
     $('canvas').classList.add('previewing');
     // Nothing on a tried layout can be focused, dragged or dropped on: it is not the collage.
     $('canvas').inert = true;
-    $('preview-text').textContent = `Trying ${template.name}`;
+    $('preview-text').textContent = extras
+      ? `Trying ${template.name}: ${extras} of your photos do not fit its ${template.slots} frames`
+      : `Trying ${template.name}`;
+    $('preview-smart').hidden = !extras;
     $('preview-banner').hidden = false;
     setStatus(`Previewing ${template.name}`);
     this.render();

@@ -73,6 +73,7 @@ async function remake() {
     const made = await api.sheet({
       stickers: stickers.filter((sticker) => chosen.has(sticker.id)).map((sticker) => sticker.id),
       page: data.get('page'), size: Number(data.get('size')), cut: data.get('cut'), marks: data.get('marks') === 'on',
+      turnToFit: data.get('turnToFit') === 'on',
     }, controller.signal);
     if (ticket !== pending) return;
     sheet = made;
