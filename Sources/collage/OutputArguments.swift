@@ -14,7 +14,10 @@ struct OutputArguments {
         .value("--output", "FILE", "Same as -o"),
         .value("--scale", "N", "Pixels per canvas point (default 3: a 1,200-point canvas gives 3,600 px)"),
         .value("--size", "PX", "The longer side in pixels instead of --scale"),
-        .value("--print", "WxHin@DPI", "A print size instead of --scale, e.g. 6x4in@300, 150x100mm@300, a4@300"),
+        .value(
+            "--print", "WxHin@DPI",
+            "A print size instead of --scale, e.g. 6x4in@300, 150x100mm@300, a4@300 (a collage of another "
+                + "shape prints whole, and a note says how)"),
         .value("--format", "FORMAT", "jpeg, png, webp, heic or avif (default: from the file extension)"),
         .value("--quality", "1-100", "Encoder quality for JPEG, WebP, HEIC and AVIF (default 90)"),
         .flag(
