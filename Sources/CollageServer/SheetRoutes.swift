@@ -86,6 +86,9 @@ final class CutStickerCache: Sendable {
 struct MadeSheet: Sendable {
     let layout: SheetLayout
     let stickerIDs: [String]
+    /// Each sticker's picture as it is printed (a collage's sticker drawn in its look, or the
+    /// library's own), in the order of ``stickerIDs``.
+    var pictures: [URL] = []
 }
 
 extension APIRoutes {
@@ -110,9 +113,10 @@ extension APIRoutes {
             "POST", "/api/sheets", "makeSheet",
             "Pack the library's stickers (or those listed) onto pages to print and cut: each sized so its cut "
                 + "line's longer side is `size` mm, cut lines `gap` mm apart; the layout to draw, and its downloads",
-            body: "{stickers?: [id], page?, size?, gap?, cut?: kiss|die, marks?, turnToFit?}",
+            body: "{stickers?: [id] | collage?: id, page?, size?, gap?, cut?: kiss|die, marks?, turnToFit?}",
             schema: Schema.object([
                 "stickers": .object(["type": "array", "items": Schema.string, "maxItems": .number(100)]),
+                "collage": Schema.string,
                 "page": Schema.string, "size": Schema.number(10...200), "gap": Schema.number(0.5...50),
                 "cut": .object(["type": "string", "enum": .array([.string("kiss"), .string("die")])]),
                 "marks": .object(["type": "boolean"]), "turnToFit": .object(["type": "boolean"]),
@@ -136,6 +140,11 @@ extension APIRoutes {
             query: [Schema.query("page", Schema.integer(1...100), "which page (default 1)")],
             expensive: true, responses: [200: "image/svg+xml, as a download", 404: "no such sheet or page"]
         ) { app, request throws(HTTPError) in try sheetFile(app, request, pdf: false) },
+        Route(
+            "GET", "/api/sheets/{id}/pictures/{index}", "sheetPicture",
+            "A sticker's picture as the sheet prints it (a collage's sticker in its look): index 0…",
+            responses: [200: "image/png", 404: "no such sheet or sticker"]
+        ) { app, request throws(HTTPError) in try sheetPicture(app, request) },
     ]
 
     static func makeSheet(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
@@ -150,8 +159,19 @@ extension APIRoutes {
             }
             return number
         }
+        // A collage's stickers are printed as they look on it (outline, shadow, effect).
+        var collage: Collage?
+        if let value = body.member("collage") {
+            guard let id = value.stringValue else { throw HTTPError(.unprocessable, "collage: expected a collage id") }
+            collage = try library { () throws(LibraryError) in try app.library.collage(id).collage }
+        }
         var ids: [String]
-        if let listed = body.member("stickers") {
+        if let collage {
+            ids = collage.items.compactMap { if case .sticker(let id) = $0.content { id } else { nil } }
+            guard ids.count <= sheetStickerLimit else {
+                throw HTTPError(.unprocessable, "collage: at most \(sheetStickerLimit) stickers make one sheet")
+            }
+        } else if let listed = body.member("stickers") {
             guard case .array(let values) = listed, values.count <= sheetStickerLimit else {
                 throw HTTPError(.unprocessable, "stickers: expected a list of at most \(sheetStickerLimit) sticker ids")
             }
@@ -205,23 +225,41 @@ extension APIRoutes {
                 .unprocessable,
                 "\(ids.count) stickers of \(Int(size)) mm are too many pixels for one sheet; choose fewer or smaller")
         }
-        let files = try ids.map { id throws(HTTPError) in
-            try library { () throws(LibraryError) in app.library.stickerFile(of: try app.library.sticker(id)) }
+        let files: [URL]
+        if let collage {
+            files = try kit { () throws(Failure) in
+                try StickerPrints.draw(
+                    collage, photos: app.photoSource, into: ScratchSpace.folder.appendingPathComponent("looks"),
+                    size: size
+                ).map(\.file)
+            }
+        } else {
+            files = try ids.map { id throws(HTTPError) in
+                try library { () throws(LibraryError) in app.library.stickerFile(of: try app.library.sticker(id)) }
+            }
         }
-        let layout = try app.exports.run { () throws(HTTPError) -> SheetLayout in
+        let names = ids.map { "sticker \($0.prefix(12))" }
+        func cutStickers(at size: Double) throws(PrintError) -> [CutSticker] {
+            try zip(names, files).map { name, file throws(PrintError) in
+                try app.sheetCuts.sticker(file: file, size: size) { () throws(PrintError) in
+                    try SheetStickers.prepare(file: file, name: name, size: size, options: CutLineOptions())
+                }
+            }
+        }
+        let (layout, suggestion) = try app.exports.run {
+            () throws(HTTPError) -> (SheetLayout, SheetPacker.FewerPages?) in
             do throws(PrintError) {
                 let usable = max(page.width, page.height) - 2 * options.margin
                 guard size <= usable else {
                     throw PrintError.tooLarge(
                         "at \(Int(size)) mm a sticker does not fit on the page; choose a smaller size")
                 }
-                let stickers = try zip(ids, files).map { id, file throws(PrintError) in
-                    try app.sheetCuts.sticker(file: file, size: size) { () throws(PrintError) in
-                        try SheetStickers.prepare(
-                            file: file, name: "sticker \(id.prefix(12))", size: size, options: CutLineOptions())
-                    }
-                }
-                return try SheetPacker.pack(stickers, names: ids.map { "sticker \($0.prefix(12))" }, options: options)
+                let layout = try SheetPacker.pack(try cutStickers(at: size), names: names, options: options)
+                return (
+                    layout,
+                    try SheetPacker.fewerPages(
+                        than: layout, size: size, names: names, options: options, cut: cutStickers)
+                )
             } catch {
                 switch error {
                 case .invalidOption, .noSubject, .tooLarge, .empty: throw HTTPError(.unprocessable, error.description)
@@ -229,7 +267,7 @@ extension APIRoutes {
                 }
             }
         }
-        let id = app.sheets.add(MadeSheet(layout: layout, stickerIDs: ids))
+        let id = app.sheets.add(MadeSheet(layout: layout, stickerIDs: ids, pictures: files))
         func round(_ value: Double) -> JSONValue { .number((value * 1000).rounded() / 1000) }
         let placements: [JSONValue] = layout.placements.map { placement in
             let sticker = layout.stickers[placement.sticker]
@@ -240,6 +278,7 @@ extension APIRoutes {
             let perMillimetre = sticker.options.pixelsPerMillimetre
             return .object([
                 "sticker": .string(ids[placement.sticker]), "page": .number(Double(placement.page + 1)),
+                "picture": .string("/api/sheets/\(id)/pictures/\(placement.sticker)"),
                 // Maps the sticker's canvas (millimetres, unturned) onto the page, as SVG's matrix().
                 "matrix": .array(
                     [
@@ -269,7 +308,26 @@ extension APIRoutes {
                         } : []),
                 "placements": .array(placements),
                 "pdf": .string("/api/sheets/\(id)/pdf"), "svg": .string("/api/sheets/\(id)/svg"),
+                "suggestion": suggestion.map { suggestion in
+                    var members: [String: JSONValue] = [
+                        "pages": .number(Double(suggestion.pages)), "text": .string(suggestion.text),
+                    ]
+                    if let size = suggestion.size { members["size"] = .number(size) }
+                    if suggestion.turnsToFit { members["turnToFit"] = .bool(true) }
+                    return .object(members)
+                } ?? .null,
             ]), status: .created)
+    }
+
+    static func sheetPicture(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        guard let sheet = app.sheets.sheet(request.parameter("id")) else {
+            throw HTTPError(.notFound, "no such sheet: make it again (the editor keeps the last \(SheetStore.kept))")
+        }
+        guard let index = Int(request.parameter("index")), sheet.pictures.indices.contains(index),
+            let data = try? Data(contentsOf: sheet.pictures[index])
+        else { throw HTTPError(.notFound, "no such sticker on the sheet") }
+        return HTTPResponse(
+            headers: ["Content-Type": "image/png", "Cache-Control": "private, max-age=3600"], body: data)
     }
 
     static func sheetFile(_ app: CollageApp, _ request: HTTPRequest, pdf: Bool) throws(HTTPError) -> HTTPResponse {

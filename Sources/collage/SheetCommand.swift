@@ -1,4 +1,5 @@
 import CollageCore
+import CollageKit
 import CollageLibrary
 import Foundation
 import StickerPrint
@@ -9,8 +10,8 @@ enum SheetCommand: Command {
         name: "sheet",
         abstract: "Pack stickers onto pages to print and cut (PDF with CutContour lines, SVG, previews)",
         usage:
-            "STICKER[@SIZE]… -o sheet.pdf [--page a4|letter|WxHmm] [--size 50mm] [--gap 3mm] [--cut kiss|die] "
-            + "[--svg cut.svg]",
+            "STICKER[@SIZE]… | --collage ID -o sheet.pdf [--page a4|letter|WxHmm] [--size 50mm] [--gap 3mm] "
+            + "[--cut kiss|die] [--turn-to-fit] [--svg cut.svg]",
         options: [
             .value("-o", "FILE", "The PDF to write (its pages' previews go beside it as FILE-page-N.png)"),
             .value("--output", "FILE", "Same as -o"),
@@ -28,6 +29,7 @@ enum SheetCommand: Command {
             ),
             .flag("--white", "Fill white out to each cut line (for clear or coloured sticker paper)"),
             .flag("--turn-to-fit", "Let stickers turn a quarter where that packs them tighter (default: upright)"),
+            .value("--collage", "ID", "Print the stickers of a library collage, as they look on it (outline, effect)"),
             LibraryAccess.option,
             .flag("--json", "Print what was written as JSON"),
         ],
@@ -43,7 +45,7 @@ enum SheetCommand: Command {
             Nothing is written unless every sticker fits: a sticker larger than the page, one with
             no subject, or an empty list is an error that names it.
             """,
-        positionals: 1...500)
+        positionals: 0...500)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
         guard let outputPath = arguments.value("-o") ?? arguments.value("--output") else {
@@ -86,6 +88,7 @@ enum SheetCommand: Command {
         var stickers: [CutSticker] = []
         var names: [String] = []
         var library: Library?
+        var sources: [(name: String, file: URL, size: Double)] = []
         for argument in arguments.positionals {
             let (source, size) = try sizedSource(argument, defaultSize: defaultSize)
             let file: URL
@@ -102,7 +105,31 @@ enum SheetCommand: Command {
                     throw .noInput("\(source): no such file, and no sticker with that id in the library")
                 }
             }
-            let name = URL(fileURLWithPath: source).lastPathComponent
+            sources.append((URL(fileURLWithPath: source).lastPathComponent, file, size))
+        }
+        // A collage's stickers, drawn as they look on it (outline, shadow, effect).
+        var drawnFolder: URL?
+        defer { if let drawnFolder { try? FileManager.default.removeItem(at: drawnFolder) } }
+        if let collageID = arguments.value("--collage") {
+            let opened: Library
+            if let library { opened = library } else { opened = try LibraryAccess.open(arguments) }
+            let stored = try LibraryAccess.run { () throws(LibraryError) in try opened.collage(collageID) }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "collage-sheet-\(UUID().uuidString)")
+            drawnFolder = folder
+            do throws(Failure) {
+                let prints = try StickerPrints.draw(
+                    stored.collage, photos: LibraryPhotoSource(library: opened), into: folder, size: defaultSize,
+                    dotsPerInch: cutLine.dotsPerInch)
+                sources += prints.map { ("\(collageID) \($0.itemID)", $0.file, defaultSize) }
+            } catch {
+                throw error.cliError
+            }
+        }
+        guard !sources.isEmpty else {
+            throw .usage("name at least one sticker (a PNG, or a library sticker's id), or --collage ID")
+        }
+        for (name, file, size) in sources {
             do throws(PrintError) {
                 // Checked before any pixel is made: a sticker that cannot fit, or would be huge.
                 let usable = max(options.pageWidth, options.pageHeight) - 2 * options.margin
@@ -142,6 +169,21 @@ enum SheetCommand: Command {
         }
         let elapsed = ContinuousClock.now - started
         let packing = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        // One sticker alone on the last page: say what would fit them all on fewer pages (when
+        // every sticker has the one size a smaller --size would change).
+        if sources.allSatisfy({ $0.size == defaultSize }) {
+            let cut = { (size: Double) throws(PrintError) -> [CutSticker] in
+                try sources.map { source throws(PrintError) in
+                    try SheetStickers.prepare(file: source.file, name: source.name, size: size, options: cutLine)
+                }
+            }
+            if let fewer = try? SheetPacker.fewerPages(
+                than: layout, size: defaultSize, names: names, options: options, cut: cut)
+            {
+                let flag = fewer.size.map { "--size \(Int($0))mm" } ?? "--turn-to-fit"
+                Output.printError("collage: note: \(fewer.text.dropLast()) (\(flag)).")
+            }
+        }
         let title = output.deletingPathExtension().lastPathComponent
         let previews = (0..<layout.pageCount).map { page in
             output.deletingLastPathComponent().appendingPathComponent("\(title)-page-\(page + 1).png")

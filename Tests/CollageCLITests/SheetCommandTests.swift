@@ -1,4 +1,5 @@
 import CollageCore
+import CollageLibrary
 import CollageRender
 import CollageTestSupport
 import Foundation
@@ -47,6 +48,48 @@ struct SheetCommandTests {
         #expect(svg.contains("width=\"148mm\" height=\"210mm\""))
         #expect(svg.components(separatedBy: "<path ").count - 1 == 3)
         #expect(svg.contains("registration-marks"))
+    }
+
+    @Test func aCollagesStickersArePrintedAsTheyLookAndALoneStickerIsNoted() throws {
+        let folder = try TemporaryFolder("sheet-cli-collage")
+        let root = folder.file("library")
+        let library = try Library(root: root)
+        let photo = try library.importPhoto(from: try TestPhotos.solid([90, 140, 200], to: folder.file("p.png"))).photo
+        var plain = Bitmap(width: 300, height: 300, color: [0, 0, 0, 0])
+        for y in 0..<300 {
+            for x in 0..<300 where (x - 150) * (x - 150) + (y - 150) * (y - 150) <= 120 * 120 {
+                plain[x, y] = [220, 80, 30, 255]
+            }
+        }
+        let sticker = try library.saveSticker(
+            id: "disc", photoID: photo.id, selection: "all", outlineWidth: 0, shadow: false, image: plain)
+        let collage = try library.createCollage(title: "Looks", templateID: nil, aspect: .square, photoIDs: [])
+        var edits: [Edit] = []
+        for index in 0..<3 {
+            edits.append(
+                .addItem(
+                    id: "s\(index)", content: .sticker(sticker.id),
+                    frame: Rect(x: 100 + 200 * Double(index), y: 300, width: 200, height: 200)))
+            edits.append(.setStickerStyle(id: "s\(index)", style: StickerStyle(outlineWidth: 20, shadow: false)))
+        }
+        try library.apply(edits, to: collage.collage.id)
+        library.close()
+        let pdf = folder.file("looks.pdf")
+        let result = try CommandRunner.run([
+            "sheet", "--collage", collage.collage.id, "--library", root.path, "--page", "100x230mm", "--size", "72mm",
+            "-o", pdf.path, "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(JSONBox(Data(result.stdout.utf8))["stickers"].count == 3)
+        // Three stickers of 72 mm: two on the first page, one alone on the second.
+        #expect(FileManager.default.fileExists(atPath: folder.file("looks-page-2.png").path))
+        #expect(
+            result.stderr.contains(
+                "note: The last page holds one sticker alone; at 68 mm all 3 fit on 1 page (--size 68mm)"),
+            "\(result.stderr)")
+        // Neither stickers nor --collage is a plain usage error.
+        let neither = try CommandRunner.run(["sheet", "-o", folder.file("none.pdf").path])
+        #expect(neither.status == 64 && neither.stderr.contains("--collage"), "\(neither.stderr)")
     }
 
     @Test func badInputsSayWhatIsWrongAndWriteNothing() throws {

@@ -64,6 +64,56 @@ struct SheetAPITests {
         #expect(pdf.status == 200 && pdf.body.starts(with: Data("%PDF".utf8)), "\(pdf.status) \(pdf.text.prefix(200))")
     }
 
+    @Test func aCollagesStickersPrintAsTheyLookOnIt() throws {
+        let (client, ids) = try Self.clientWithStickers()
+        let collage = try client.library.createCollage(title: "Looks", templateID: nil, aspect: .square, photoIDs: [])
+        let frame = Rect(x: 100, y: 100, width: 300, height: 300)
+        try client.library.apply(
+            [
+                .addItem(id: "s", content: .sticker(ids[0]), frame: frame),
+                .setStickerStyle(id: "s", style: StickerStyle(outlineWidth: 30, shadow: false)),
+            ], to: collage.collage.id)
+        let made = try client.json("POST", "/api/sheets", #"{"collage": "\#(collage.collage.id)", "size": 50}"#)
+        #expect(made.status == 201, "\(made.text)")
+        #expect(made.json["placements"].count == 1)
+        // The picture printed is the sticker in its look: a white outline around the disc, where
+        // the library's plain picture is clear.
+        let picture = try client.send("GET", try #require(made.json["placements"][0]["picture"].string))
+        #expect(picture.status == 200)
+        let folder = try TemporaryFolder("collage-sheet-look")
+        try picture.body.write(to: folder.file("look.png"))
+        let drawn = try Bitmap.read(folder.file("look.png"))
+        let plain = try Bitmap.read(client.library.stickerFile(of: try client.library.sticker(ids[0])))
+        // Just outside the disc (radius 0.4 of the side): clear in the plain picture, white outline in the look.
+        let (px, py) = (plain.width / 2 + Int(Double(plain.width) * 0.45), plain.height / 2)
+        #expect(plain[px, py][3] == 0)
+        let scale = Double(drawn.width) / (Double(plain.width) * 1.2)
+        let (dx, dy) = (drawn.width / 2 + Int(Double(plain.width) * 0.45 * scale), drawn.height / 2)
+        #expect(drawn[dx, dy][3] > 200 && drawn[dx, dy][0] > 230, "\(drawn[dx, dy]) at \(dx), \(dy) of \(drawn.width)")
+        // An unknown collage, or one without stickers, says so.
+        #expect(try client.json("POST", "/api/sheets", #"{"collage": "nope"}"#).status == 404)
+        let bare = try client.library.createCollage(title: "Bare", templateID: nil, aspect: .square, photoIDs: [])
+        let none = try client.json("POST", "/api/sheets", #"{"collage": "\#(bare.collage.id)"}"#)
+        #expect(none.status == 422 && none.text.contains("no stickers"), "\(none.text)")
+    }
+
+    @Test func aStickerAloneOnALastPageIsOfferedASizeThatFitsThemAll() throws {
+        let (client, ids) = try Self.clientWithStickers()
+        let list = ids.map { "\"\($0)\"" }.joined(separator: ",")
+        // A tall narrow page holds two stickers of 72 mm one above the other; the third is alone.
+        let lonely = try client.json(
+            "POST", "/api/sheets", #"{"stickers": [\#(list)], "size": 72, "page": "100x230mm"}"#)
+        #expect(lonely.status == 201, "\(lonely.text)")
+        #expect(lonely.json["pages"].number == 2)
+        #expect(lonely.json["suggestion"]["size"].number == 68, "\(lonely.text)")
+        #expect(lonely.json["suggestion"]["pages"].number == 1)
+        #expect(lonely.json["suggestion"]["text"].string?.contains("at 68 mm all 3 fit on 1 page") == true)
+        // Taken: one page, and nothing more to offer.
+        let taken = try client.json(
+            "POST", "/api/sheets", #"{"stickers": [\#(list)], "size": 68, "page": "100x230mm"}"#)
+        #expect(taken.json["pages"].number == 1 && taken.json["suggestion"].value == .null, "\(taken.text)")
+    }
+
     @Test func stickersStayUprightUnlessTurningIsAskedFor() throws {
         let (client, ids) = try Self.clientWithStickers()
         let list = ids.map { "\"\($0)\"" }.joined(separator: ",")

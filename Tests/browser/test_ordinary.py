@@ -402,3 +402,32 @@ def test_trying_a_premium_layout_shows_it_at_its_best_and_export_says_what_it_ex
     saved(page)
     collage = api(page, f"/api/collages/{cid}")["collage"]
     assert collage.get("arrangement") is not None and len(collage["items"]) == 5
+
+
+def test_a_collages_stickers_print_on_a_sheet_as_they_look(page):
+    from test_editor import collage_with_a_lifted_sticker
+    cid, sticker = collage_with_a_lifted_sticker(page, "Sheet looks")
+    token = api(page, "/api/session")["token"]
+    base = page.url.split("#")[0].rstrip("/")
+    version = api(page, f"/api/collages/{cid}")["version"]
+    response = page.request.post(
+        f"{base}/api/collages/{cid}/edits",
+        data='{"version": %d, "edits": [{"op": "addItem", "id": "st", "content": {"type": "sticker", "ref": "%s"}, '
+             '"frame": {"x": 300, "y": 300, "width": 400, "height": 400}}, {"op": "setStickerStyle", "id": "st", '
+             '"style": {"outline": 24, "shadow": false, "effect": "comic"}}]}' % (version, sticker["id"]),
+        headers={"Content-Type": "application/json", "X-Collage-Token": token})
+    assert response.ok, response.text()
+    page.reload()
+    saved(page)
+    page.click("#tab-stickers")
+    page.click("#print-stickers")
+    expect(page.locator("#sheet-dialog")).to_be_visible()
+    image = page.locator("#sheet-pages image").first
+    expect(image).to_have_attribute("href", re.compile(r"/api/sheets/[^/]+/pictures/0"), timeout=30000)
+    expect(page.locator("#sheet-summary")).to_contain_text("1 sticker on 1 page")
+    # The picture drawn is the sticker's look: its outline makes it opaque where the plain one is clear.
+    href = image.get_attribute("href")
+    assert page.request.get(base + href).ok
+    page.wait_for_timeout(500)
+    shoot(page, "sheet-of-a-collage")
+    page.click("#sheet-close")

@@ -1,6 +1,7 @@
 // The side panel (a bottom sheet on a phone): Photos, Layouts, Background, Stickers and Text tabs.
 import { api, setStatus } from './api.js';
 import { isLocked, premium } from './licence.js';
+import { openSheet } from './sheet.js';
 import { $, layoutButton, newID, toast } from './ui.js';
 
 /** Curated backgrounds: a few calm palettes and see-through, beside the custom colour. */
@@ -52,6 +53,8 @@ export class Panels {
     });
     this.listen($('outline-input'), 'change', () => this.setStickerStyle({ outline: Number($('outline-input').value) }));
     this.listen($('shadow-input'), 'change', () => this.setStickerStyle({ shadow: $('shadow-input').checked }));
+    // A sheet of this collage's stickers, printed as they look here.
+    this.listen($('print-stickers'), 'click', () => openSheet(this.id));
     for (const button of document.querySelectorAll('#sticker-style .effects button')) {
       this.listen(button, 'click', () => this.setStickerStyle({ effect: button.dataset.effect || null }));
     }
@@ -445,6 +448,7 @@ export class Panels {
   drawStickerTray() {
     const stickers = this.collage.items.filter((item) => item.content.type === 'sticker');
     $('sticker-hint').hidden = stickers.length > 0 && !!this.selectedItem();
+    $('print-stickers').hidden = stickers.length === 0;
     const focused = document.activeElement?.closest?.('#sticker-tray button')?.dataset.id;
     $('sticker-tray').replaceChildren(...stickers.map((item, index) => {
       const entry = document.createElement('li');

@@ -12,6 +12,8 @@ let sheet = null;
 let pending = 0;
 let inFlight = null;
 let debounce = null;
+/** The collage whose stickers (in their looks) the sheet is of, or null for the library's. */
+let collageID = null;
 /** The most stickers one sheet holds (the server's bound). */
 const sheetLimit = 100;
 
@@ -34,7 +36,8 @@ function drawPage(made, page) {
     // Only the sticker's canvas is printed: the picture is clipped to it, as in the PDF.
     const canvas = element('svg', { width: placement.canvas.width, height: placement.canvas.height, overflow: 'hidden' });
     const image = element('image', {
-      href: `/api/stickers/${encodeURIComponent(placement.sticker)}/image`, preserveAspectRatio: 'none',
+      // The picture as it prints: a collage's sticker in its look (outline, effect).
+      href: placement.picture ?? `/api/stickers/${encodeURIComponent(placement.sticker)}/image`, preserveAspectRatio: 'none',
       x: placement.image.x, y: placement.image.y, width: placement.image.width, height: placement.image.height,
     });
     canvas.append(image);
@@ -57,7 +60,7 @@ async function remake() {
   const pages = document.getElementById('sheet-pages');
   const summary = document.getElementById('sheet-summary');
   for (const button of [document.getElementById('sheet-pdf'), document.getElementById('sheet-svg')]) button.disabled = true;
-  if (!chosen.size) {
+  if (!chosen.size && !collageID) {
     dialog.removeAttribute('aria-busy');
     pages.replaceChildren();
     summary.textContent = stickers.length
@@ -71,7 +74,9 @@ async function remake() {
   inFlight = controller;
   try {
     const made = await api.sheet({
-      stickers: stickers.filter((sticker) => chosen.has(sticker.id)).map((sticker) => sticker.id),
+      ...(collageID ? { collage: collageID } : {
+        stickers: stickers.filter((sticker) => chosen.has(sticker.id)).map((sticker) => sticker.id),
+      }),
       page: data.get('page'), size: Number(data.get('size')), cut: data.get('cut'), marks: data.get('marks') === 'on',
       turnToFit: data.get('turnToFit') === 'on',
     }, controller.signal);
@@ -83,6 +88,19 @@ async function remake() {
     const count = made.placements.length;
     summary.textContent = `${count} sticker${count === 1 ? '' : 's'} on ${made.pages} page${made.pages === 1 ? '' : 's'}; `
       + `the cut shapes cover ${Math.round(made.coverage * 100)} % of the paper.`;
+    // One sticker alone on a last page: say so, and offer what fits them all on fewer pages.
+    const offer = document.getElementById('sheet-suggestion');
+    offer.hidden = !made.suggestion;
+    if (made.suggestion) {
+      document.getElementById('sheet-suggestion-text').textContent = made.suggestion.text;
+      const apply = document.getElementById('sheet-suggestion-apply');
+      apply.textContent = made.suggestion.size ? `Use ${made.suggestion.size} mm` : 'Turn to fit';
+      apply.onclick = () => {
+        if (made.suggestion.size) form.elements.size.value = String(made.suggestion.size);
+        if (made.suggestion.turnToFit) form.elements.turnToFit.checked = true;
+        remake();
+      };
+    }
     for (const button of [document.getElementById('sheet-pdf'), document.getElementById('sheet-svg')]) button.disabled = false;
   } catch (error) {
     if (ticket !== pending) return;
@@ -131,8 +149,21 @@ async function download(response, name) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Opens the sheet with every sticker of the library on it. */
-export async function openSheet() {
+/**
+ * Opens the sheet with every sticker of the library on it, or, given a collage, with that
+ * collage's stickers as they look on it (outline, shadow, effect).
+ */
+export async function openSheet(collage = null) {
+  collageID = collage;
+  document.getElementById('sheet-suggestion').hidden = true;
+  if (collage) {
+    stickers = [];
+    chosen = new Set();
+    document.getElementById('sheet-stickers').replaceChildren();
+    dialog.showModal();
+    remake();
+    return;
+  }
   try {
     stickers = await api.stickers();
   } catch (error) {
