@@ -24,8 +24,10 @@ public struct Licence: Hashable, Sendable {
     /// - Throws: ``LicenceError`` saying which part is wrong: not a key, damaged, cut short,
     ///   unsigned, signed by an unknown key, altered, forged, or for another product.
     public init(key text: String, trusting trustedKeys: [TrustedKey] = TrustedKey.builtIn) throws(LicenceError) {
+        // A byte-order mark (Windows editors save one) is as invisible as white space.
         let key = String(
-            text.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }.map(Character.init))
+            text.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) && $0 != "\u{FEFF}" }
+                .map(Character.init))
         guard !key.isEmpty else { throw .empty }
         let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let format = parts[0]
@@ -160,7 +162,9 @@ public enum LicenceKey {
     }
 
     static func isHex(_ text: String, bytes: Int) -> Bool {
-        text.count == 2 * bytes && text.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+        // Scalars, not characters: "1" with a combining mark is one Character that sorts as a digit.
+        text.unicodeScalars.count == 2 * bytes
+            && text.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
     }
 
     static func isDay(_ text: String) -> Bool {
@@ -183,6 +187,11 @@ public enum LicenceKey {
         }
         var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
-        return Data(base64Encoded: standard).map(Array.init)
+        // One spelling per key: a last character whose unused bits are set decodes to the same
+        // bytes, and is refused, so a key has exactly one canonical form.
+        guard let bytes = Data(base64Encoded: standard).map(Array.init), base64URLEncode(bytes) == text else {
+            return nil
+        }
+        return bytes
     }
 }

@@ -29,6 +29,28 @@ struct LicenceKeyTests {
         #expect(try Licence(key: wrapped).key == good)
     }
 
+    @Test func aKeySavedWithAByteOrderMarkStillReads() throws {
+        #expect(try Licence(key: "\u{FEFF}" + good + "\r\n").key == good)
+    }
+
+    @Test func eachKeyHasExactlyOneSpelling() throws {
+        var keyParts = parts(good)
+        // A digit carrying a combining mark is not a hex digit.
+        var marked = keyParts
+        marked[1] = String(marked[1].dropLast()) + "\(marked[1].last ?? "0")\u{0301}"
+        #expect(throws: LicenceError.self) { try Licence(key: marked.joined(separator: ".")) }
+        // The signature's last character with other unused bits decodes to the same bytes: refused.
+        let signature = keyParts[4]
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let lastCharacter = try #require(signature.last)
+        let last = try #require(alphabet.firstIndex(of: lastCharacter))
+        // 64 bytes in base64 end with 2 spare bits: the three other values of them.
+        for spare in 1...3 {
+            keyParts[4] = String(signature.dropLast()) + String(alphabet[(last & ~3) | ((last + spare) & 3)])
+            #expect(throws: LicenceError.self) { try Licence(key: keyParts.joined(separator: ".")) }
+        }
+    }
+
     @Test func nothingAtAllIsRefusedAsEmpty() {
         #expect(throws: LicenceError.empty) { try Licence(key: " \n\t") }
     }
