@@ -20,7 +20,9 @@ public struct AspectRatio: Hashable, Sendable, CustomStringConvertible {
     /// Parses `4:5`, `4x5` or `1.91:1`.
     public init?(parsing text: String) {
         let parts = text.split(whereSeparator: { $0 == ":" || $0 == "x" || $0 == "X" })
-        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]) else { return nil }
+        guard parts.count == 2, let width = Double(decimal: parts[0]), let height = Double(decimal: parts[1]) else {
+            return nil
+        }
         self.init(width: width, height: height)
     }
 
@@ -87,7 +89,7 @@ public struct PrintSize: Hashable, Sendable, CustomStringConvertible {
         guard pieces.count <= 2 else { return nil }
         var dpi = 300.0
         if pieces.count == 2 {
-            guard let parsed = Double(pieces[1].replacingOccurrences(of: "dpi", with: "")) else { return nil }
+            guard let parsed = Double(decimal: pieces[1].replacingOccurrences(of: "dpi", with: "")) else { return nil }
             dpi = parsed
         }
         let sizeText = String(pieces[0])
@@ -98,7 +100,9 @@ public struct PrintSize: Hashable, Sendable, CustomStringConvertible {
         let units: [(suffix: String, perInch: Double)] = [("in", 1), ("mm", 25.4), ("cm", 2.54)]
         guard let unit = units.first(where: { sizeText.hasSuffix($0.suffix) }) else { return nil }
         let terms = sizeText.dropLast(unit.suffix.count).split(separator: "x")
-        guard terms.count == 2, let width = Double(terms[0]), let height = Double(terms[1]) else { return nil }
+        guard terms.count == 2, let width = Double(decimal: terms[0]), let height = Double(decimal: terms[1]) else {
+            return nil
+        }
         self.init(widthInches: width / unit.perInch, heightInches: height / unit.perInch, dpi: dpi)
     }
 

@@ -156,7 +156,7 @@ public struct EditRequest: Sendable {
 
     /// Reads a version number from text (the command line's `--version`).
     public static func version(_ text: String) throws(Failure) -> Int {
-        guard let number = Double(text.trimmingCharacters(in: .whitespaces)) else {
+        guard let number = Double(decimal: text.trimmingCharacters(in: .whitespaces)) else {
             throw Failure(
                 .invalidOption,
                 "expects the whole number of the version last seen (\(Limits.describe(Limits.version))), "

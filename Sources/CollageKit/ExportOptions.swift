@@ -25,7 +25,7 @@ public enum ExportOptions {
         let format = try self.format(values["format"], fileName: fileName)
         var size = OutputSize.scale(3)
         if let text = values["scale"] {
-            guard let scale = Double(text), Limits.exportScale.contains(scale) else {
+            guard let scale = Double(decimal: text), Limits.exportScale.contains(scale) else {
                 throw expected("scale", "a number \(Limits.describe(Limits.exportScale)), such as 2 or 3", text)
             }
             size = .scale(scale)

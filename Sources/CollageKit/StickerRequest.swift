@@ -88,7 +88,7 @@ public struct StickerRequest: Sendable, Equatable {
     /// Reads a number option the way both faces spell numbers (`8`, `2.5`), naming the option
     /// when the text is not one.
     public static func number(_ text: String, for field: String) throws(Failure) -> Double {
-        guard let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite else {
+        guard let number = Double(decimal: text.trimmingCharacters(in: .whitespaces)), number.isFinite else {
             throw Failure(.invalidOption, "expects a number, got \"\(text.prefix(40))\"", field: field)
         }
         return number
@@ -97,8 +97,8 @@ public struct StickerRequest: Sendable, Equatable {
     /// Reads `X,Y` (the command line's `--at`).
     public static func pixelPoint(_ text: String) throws(Failure) -> Point {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let x = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-            let y = Double(parts[1].trimmingCharacters(in: .whitespaces))
+        guard parts.count == 2, let x = Double(decimal: parts[0].trimmingCharacters(in: .whitespaces)),
+            let y = Double(decimal: parts[1].trimmingCharacters(in: .whitespaces))
         else {
             throw Failure(
                 .invalidOption, "expects X,Y in pixels of the photo, such as 320,200, got \"\(text.prefix(40))\"",

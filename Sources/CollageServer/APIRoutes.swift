@@ -625,7 +625,7 @@ enum APIRoutes {
         }
         // The renderer checks the range, as it does for an export; only the number is read here.
         let text = request.query["scale"] ?? "1"
-        guard let scale = Double(text) else {
+        guard let scale = Double(decimal: text) else {
             throw HTTPError(.unprocessable, "scale: expected a number of pixels per point, got \"\(text.prefix(40))\"")
         }
         let file = ScratchSpace.file("drawn")

@@ -209,6 +209,10 @@ extension APIRoutes {
         }
         let page: (width: Double, height: Double)
         do throws(PrintError) {
+            // Named or measured paper only: a number (or anything else) is refused, never read as A4.
+            if let value = body.member("page"), value.stringValue == nil {
+                throw PrintError.invalidOption("page: expected a paper such as a4, letter or 100x150mm")
+            }
             page = try PrintLength.page(body.member("page")?.stringValue ?? "a4")
         } catch {
             throw HTTPError(.unprocessable, error.description)

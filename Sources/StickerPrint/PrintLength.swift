@@ -13,7 +13,7 @@ public enum PrintLength {
         let units: [(suffix: String, scale: Double)] = [("mm", 1), ("cm", 10), ("in", millimetresPerInch)]
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard let unit = units.first(where: { trimmed.hasSuffix($0.suffix) }),
-            let number = Double(trimmed.dropLast(unit.suffix.count).trimmingCharacters(in: .whitespaces)),
+            let number = Double(decimal: trimmed.dropLast(unit.suffix.count).trimmingCharacters(in: .whitespaces)),
             number.isFinite
         else {
             throw .invalidOption("\(option): expected a length such as 2mm, 0.5cm or 1in, got \"\(text)\"")
@@ -29,7 +29,8 @@ public enum PrintLength {
 
     /// Reads a resolution in dots per inch, 72 to 1,200.
     public static func dotsPerInch(_ text: String) throws(PrintError) -> Double {
-        guard let number = Double(text.lowercased().replacingOccurrences(of: "dpi", with: "")), number.isFinite,
+        guard let number = Double(decimal: text.lowercased().replacingOccurrences(of: "dpi", with: "")),
+            number.isFinite,
             (72...1200).contains(number)
         else {
             throw .invalidOption("--dpi: expected a resolution from 72 to 1200 dots per inch, got \"\(text)\"")

@@ -26,7 +26,7 @@ public struct FocusCache: Sendable {
     /// when the photo was not seen with this model.
     public func focus(ofPhoto data: Data, model: String) -> Point?? {
         guard let text = try? String(contentsOf: entry(data, model), encoding: .utf8) else { return nil }
-        let parts = text.split(separator: " ").compactMap { Double($0) }
+        let parts = text.split(separator: " ").compactMap { Double(decimal: $0) }
         if text.hasPrefix("none") { return .some(nil) }
         guard parts.count == 2, parts.allSatisfy({ (0...1).contains($0) }) else { return nil }
         return .some(Point(x: parts[0], y: parts[1]))

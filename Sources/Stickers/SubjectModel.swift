@@ -53,6 +53,18 @@ public final class SubjectModel: @unchecked Sendable {
 
         /// `COLLAGE_CONVOLUTION=opencv` asks for OpenCV's and `=avx2` for Collage's without
         /// AVX-512, to compare them (as `bench/sticker` does).
+        /// Why `COLLAGE_CONVOLUTION` is not understood (an unknown value, such as `OpenCV` or
+        /// `avx512`), or `nil` when it is unset or one of `own`, `avx2` and `opencv`.
+        public static func settingProblem(
+            environment: [String: String] = ProcessInfo.processInfo.environment
+        ) -> String? {
+            guard let value = environment["COLLAGE_CONVOLUTION"], !["own", "avx2", "opencv", ""].contains(value) else {
+                return nil
+            }
+            let shown = String(value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(40))
+            return "COLLAGE_CONVOLUTION=\"\(shown)\" is not one of own, avx2 or opencv; Collage's own kernels run"
+        }
+
         static func chosen(environment: [String: String] = ProcessInfo.processInfo.environment) -> Kernels {
             switch environment["COLLAGE_CONVOLUTION"] {
             case "opencv": .opencv

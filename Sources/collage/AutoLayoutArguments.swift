@@ -31,14 +31,16 @@ enum AutoLayoutArguments {
         }
         var values = Values()
         values.seed = try arguments.value("--seed", expected: "a whole number from 0 to 2^53") { text in
-            Double(text).flatMap { $0 >= 0 && $0 <= Double(Arrangement.maximumSeed) && $0.rounded() == $0 ? $0 : nil }
+            Double(decimal: text).flatMap {
+                $0 >= 0 && $0 <= Double(Arrangement.maximumSeed) && $0.rounded() == $0 ? $0 : nil
+            }
         }
         values.hero = try arguments.value("--hero", expected: "the number of one of the photos (1 is the first)") {
             text in Int(text).flatMap { $0 >= 1 ? $0 : nil }
         }
         values.maximumCrop = try arguments.value("--max-crop", expected: "a percentage of a photo from 0 to 50") {
             text in
-            Double(text.hasSuffix("%") ? String(text.dropLast()) : text).flatMap {
+            Double(decimal: text.hasSuffix("%") ? String(text.dropLast()) : text).flatMap {
                 $0 >= 0 && $0 <= 50 ? $0 / 100 : nil
             }
         }

@@ -75,7 +75,9 @@ enum MakeCommand: Command {
         }
         if aspect == nil, case .print(let print) = output.options.size { aspect = print.aspectRatio }
         let canvas = (aspect ?? AspectRatio(width: 1, height: 1))?.canvasSize() ?? Size(width: 1200, height: 1200)
-        let length: (String) -> Double? = { Double($0).flatMap { $0 >= 0 && $0 <= Style.maximumLength ? $0 : nil } }
+        let length: (String) -> Double? = {
+            Double(decimal: $0).flatMap { $0 >= 0 && $0 <= Style.maximumLength ? $0 : nil }
+        }
         let expected = "a number of points from 0 to \(Int(Style.maximumLength))"
         var style = Style()
         style.spacing = try arguments.value("--spacing", expected: expected, length) ?? style.spacing

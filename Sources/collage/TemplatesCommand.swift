@@ -31,7 +31,7 @@ enum TemplatesCommand: Command {
             "--canvas", expected: "WxH in points (e.g. 1200x1500) or a preset", parseCanvas)
         let nonNegative = "a number of points ≥ 0 and at most \(Int(Style.maximumLength))"
         let parseLength: (String) -> Double? = { text in
-            Double(text).flatMap { $0 >= 0 && $0 <= Style.maximumLength ? $0 : nil }
+            Double(decimal: text).flatMap { $0 >= 0 && $0 <= Style.maximumLength ? $0 : nil }
         }
         let spacing = try arguments.value("--spacing", expected: nonNegative, parseLength) ?? Style().spacing
         let padding = try arguments.value("--padding", expected: nonNegative, parseLength) ?? Style().padding
@@ -85,7 +85,7 @@ enum TemplatesCommand: Command {
     static func parseCanvas(_ text: String) -> Size? {
         if let preset = CanvasPreset.named(text) { return preset.canvasSize }
         let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]),
+        guard parts.count == 2, let width = Double(decimal: parts[0]), let height = Double(decimal: parts[1]),
             width > 0, height > 0, width <= CollageDocument.maximumCanvasSide,
             height <= CollageDocument.maximumCanvasSide
         else { return nil }

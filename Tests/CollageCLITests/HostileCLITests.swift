@@ -41,6 +41,16 @@ struct HostileCLITests {
         }
     }
 
+    @Test func aMisspeltKernelSettingIsSaidNotIgnored() throws {
+        let misspelt = try CommandRunner.run(["templates"], environment: ["COLLAGE_CONVOLUTION": "avx512\u{1B}[31m"])
+        #expect(misspelt.status == 0)
+        #expect(
+            misspelt.stderr.contains("warning: COLLAGE_CONVOLUTION=\"avx512[31m\" is not one of own, avx2 or opencv"))
+        #expect(!misspelt.stderr.unicodeScalars.contains { $0.value == 0x1B })
+        let known = try CommandRunner.run(["templates"], environment: ["COLLAGE_CONVOLUTION": "opencv"])
+        #expect(!known.stderr.contains("COLLAGE_CONVOLUTION"))
+    }
+
     @Test func doctorFindsAndRepairsRecordsWhoseFilesAreGone() throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -143,6 +143,11 @@ struct MakeCommandTests {
             "--quality expects a whole number from 1 to 100, got \"140\""
         ),
         (["make", "--print", "6x4", "a.jpg", "-o", "x.jpg"], 64, "--print expects"),
+        // Hexadecimal, nan and inf are numbers to Swift, never to a person typing a flag.
+        (["make", "--print", "6x4in@0x12C", "a.jpg", "-o", "x.jpg"], 64, "--print expects"),
+        (["make", "--spacing", "0x10", "a.jpg", "-o", "x.jpg"], 64, "--spacing"),
+        (["make", "--scale", "nan", "a.jpg", "-o", "x.jpg"], 64, "--scale"),
+        (["make", "--scale", "inf", "a.jpg", "-o", "x.jpg"], 64, "--scale"),
         (["make", "--progressive", "a.jpg", "-o", "x.png"], 64, "--progressive applies to JPEG only"),
         (["make", "--background", "mauve", "a.jpg", "-o", "x.jpg"], 64, "--background expects"),
         (["make", "missing.jpg", "-o", "x.jpg"], 66, "missing.jpg: no such file"),

@@ -130,5 +130,8 @@ struct SheetAPITests {
         #expect(turning.status == 201, "\(turning.text)")
         let bad = try client.json("POST", "/api/sheets", #"{"stickers": [\#(list)], "turnToFit": "yes"}"#)
         #expect(bad.status == 422 && bad.text.contains("turnToFit"), "\(bad.text)")
+        // A page that is a number is refused, not read as A4.
+        let numbered = try client.json("POST", "/api/sheets", #"{"stickers": [\#(list)], "page": 123}"#)
+        #expect(numbered.status == 422 && numbered.text.contains("page"), "\(numbered.text)")
     }
 }
