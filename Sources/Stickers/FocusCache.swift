@@ -12,6 +12,9 @@ public struct FocusCache: Sendable {
     /// The most entries kept; a photo's is a few bytes.
     public static let maximumEntries = 4_000
 
+    /// The largest entry read: "0.123456789 0.987654321" and room to spare.
+    public static let maximumEntryBytes = 256
+
     /// The cache under the user's cache folder, as `environment` names it.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> FocusCache {
         FocusCache(folder: SubjectModel.cacheFolder(environment: environment).appendingPathComponent("focus"))
@@ -25,7 +28,12 @@ public struct FocusCache: Sendable {
     /// What is known of a photo's subject: `.some(point)`, `.some(nil)` when it has none, `nil`
     /// when the photo was not seen with this model.
     public func focus(ofPhoto data: Data, model: String) -> Point?? {
-        guard let text = try? String(contentsOf: entry(data, model), encoding: .utf8) else { return nil }
+        // An entry is a few bytes: anything larger (or not a plain file) is not one, and is not read.
+        let file = entry(data, model)
+        guard let values = try? file.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]),
+            values.isRegularFile == true, (values.fileSize ?? .max) <= Self.maximumEntryBytes,
+            let text = try? String(contentsOf: file, encoding: .utf8)
+        else { return nil }
         let parts = text.split(separator: " ").compactMap { Double(decimal: $0) }
         if text.hasPrefix("none") { return .some(nil) }
         guard parts.count == 2, parts.allSatisfy({ (0...1).contains($0) }) else { return nil }
