@@ -123,7 +123,8 @@ extension Library {
             }
             var next = try change(stored.collage, connection)
             guard next != stored.collage else { return stored }
-            try Self.remember(stored.collage, step: history, connection: connection)
+            try Self.remember(
+                stored.collage, step: history, connection: connection, byteLimit: historyByteLimit)
             // The one gate every stored change passes: nothing the renderer would refuse is kept.
             let issues = CollageDocument.issues(in: next)
             guard issues.isEmpty else { throw LibraryError.invalidCollage(issues) }

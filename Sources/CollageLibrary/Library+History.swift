@@ -28,6 +28,10 @@ extension Library {
     /// How many steps each collage can undo; older steps are forgotten first.
     public static let historyLimit = 100
 
+    /// How many bytes of earlier documents each collage's undo (and redo) history keeps at most,
+    /// unless the library is opened with another; older steps are forgotten first.
+    public static let defaultHistoryByteLimit = 8_000_000
+
     /// Brings back the collage as it was before its last change, as a new version (so every
     /// open editor sees it). The history lives in the library: it survives a restart and is
     /// the same for the command line and every browser tab.
@@ -86,7 +90,9 @@ extension Library {
     }
 
     /// Pushes `before` onto the stack a step calls for, and keeps the stacks to their rules.
-    static func remember(_ before: Collage, step: HistoryStep, connection: Connection) throws(LibraryError) {
+    static func remember(
+        _ before: Collage, step: HistoryStep, connection: Connection, byteLimit: Int
+    ) throws(LibraryError) {
         let stack = step.savesTo
         if step == .record {
             try connection.run("DELETE FROM collage_history WHERE collage_id = ? AND stack = 'redo'", [before.id])
@@ -120,5 +126,15 @@ extension Library {
             DELETE FROM collage_history WHERE collage_id = ? AND stack = ? AND position <= (
                 SELECT MAX(position) FROM collage_history WHERE collage_id = ? AND stack = ?) - ?
             """, [before.id, stack, before.id, stack, historyLimit])
+        // And by bytes: large documents (many texts, long ones) keep fewer steps, so a history
+        // never grows the library by more than this a collage. The newest step always stays.
+        try connection.run(
+            """
+            DELETE FROM collage_history WHERE collage_id = ? AND stack = ? AND position <= (
+                SELECT MAX(position) FROM (
+                    SELECT position, SUM(length(document)) OVER (ORDER BY position DESC) AS total
+                    FROM collage_history WHERE collage_id = ? AND stack = ?)
+                WHERE total > ? AND position < ?)
+            """, [before.id, stack, before.id, stack, byteLimit, position])
     }
 }

@@ -14,6 +14,8 @@ public final class Library: Sendable {
     public let root: URL
     let database: DatabaseQueue
     let now: @Sendable () -> Date
+    /// The most bytes of earlier documents a collage's undo and redo history keeps.
+    public let historyByteLimit: Int
 
     /// The file name of the database inside the library folder.
     public static let databaseName = "library.sqlite"
@@ -38,9 +40,15 @@ public final class Library: Sendable {
     /// - Throws: ``LibraryError`` naming the path and what to do when the folder is not writable,
     ///   `library.sqlite` is not a Collage library, or it comes from a newer Collage. Nothing is
     ///   overwritten or deleted in those cases.
-    public init(root: URL, now: @escaping @Sendable () -> Date = { Date() }) throws(LibraryError) {
+    /// - Parameter historyByteLimit: the most bytes of earlier documents each collage's undo and
+    ///   redo history keeps (``defaultHistoryByteLimit``; tests pass a small one).
+    public init(
+        root: URL, now: @escaping @Sendable () -> Date = { Date() },
+        historyByteLimit: Int = Library.defaultHistoryByteLimit
+    ) throws(LibraryError) {
         self.root = root.standardizedFileURL
         self.now = now
+        self.historyByteLimit = max(1, historyByteLimit)
         let databasePath = self.root.appendingPathComponent(Self.databaseName).path
         try Self.prepareFolders(self.root)
         try Self.checkHeader(databasePath)

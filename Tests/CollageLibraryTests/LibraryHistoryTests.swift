@@ -62,6 +62,40 @@ struct LibraryHistoryTests {
         #expect(try library.historyState(of: id).canUndo == false)
     }
 
+    @Test func theHistoryIsBoundedInBytesToo() throws {
+        let fixtures = try LibraryFixtures()
+        // A small bound, so a few steps of a modest document pass it.
+        let limit = 60_000
+        let library = try Library(root: fixtures.libraryRoot, historyByteLimit: limit)
+        let id = try library.createCollage(title: "Heavy", templateID: nil, aspect: .square).collage.id
+        let words = String(repeating: "Words for a long caption. ", count: 20)
+        var edits: [Edit] = []
+        for index in 0..<4 {
+            edits.append(
+                .addItem(
+                    id: "t\(index)", content: .text(TextBlock(text: words, size: 6)),
+                    frame: Rect(x: 20, y: 20 + Double(index) * 200, width: 1100, height: 180)))
+        }
+        try library.apply(edits, to: id)
+        for step in 0..<40 { try library.apply([.rename(title: "Step \(step)")], to: id) }
+        let (total, documentBytes) = try library.database.read { connection throws(LibraryError) in
+            (
+                try connection.scalar("SELECT SUM(length(document)) FROM collage_history WHERE collage_id = ?", [id]),
+                try connection.scalar("SELECT MAX(length(document)) FROM collage_history WHERE collage_id = ?", [id])
+            )
+        }
+        guard case .integer(let bytes) = total, case .integer(let largest) = documentBytes else {
+            Issue.record("no history: \(total)")
+            return
+        }
+        #expect(40 * largest > Int64(limit), "the steps together would pass the bound")
+        #expect(bytes <= Int64(limit), "\(bytes) bytes of history kept for \(largest)-byte documents")
+        var undone = 0
+        while (try? library.undo(id)) != nil { undone += 1 }
+        #expect(undone >= 5 && undone < 40, "\(undone) of 41 steps kept")
+        #expect(try library.collage(id).collage.title != "Heavy", "the oldest steps were forgotten first")
+    }
+
     @Test func theHistoryIsBoundedAndGoesWithItsCollage() throws {
         let fixtures = try LibraryFixtures()
         let library = try fixtures.open()
