@@ -66,6 +66,8 @@ public enum AutoLayout {
         case invalidCrop(Double)
         /// The canvas less its padding leaves no room for the photos and their gaps.
         case noRoom
+        /// Every layout found leaves some photo smaller than ``EditRules/minimumItemSide`` on a side.
+        case framesTooSmall(count: Int)
 
         /// A sentence naming the problem.
         public var description: String {
@@ -77,6 +79,10 @@ public enum AutoLayout {
             case .invalidCrop(let crop):
                 "the largest crop is a share of a photo from 0 to 50 %, got \(JSONValue.format(crop * 100)) %"
             case .noRoom: "the canvas less its padding has no room for the photos and the spacing between them"
+            case .framesTooSmall(let count):
+                "\(count) photos of these shapes cannot each be at least "
+                    + "\(JSONValue.format(EditRules.minimumItemSide)) points on a side on this canvas; "
+                    + "use fewer photos, less spacing or padding, or another canvas shape"
             }
         }
     }
@@ -110,7 +116,7 @@ public enum AutoLayout {
         var order = Array(0..<count)
         var found: [String: Problem.Scored] = [:]
         func remember(_ scored: Problem.Scored) {
-            guard scored.score.isFinite else { return }
+            guard scored.score < Problem.unusable else { return }
             let key = problem.place(scored.tree, factor: scored.factor).frames
                 .map { "\(Int(($0.x).rounded())),\(Int(($0.y).rounded())),\(Int($0.width.rounded()))" }.joined(
                     separator: ";")
@@ -143,7 +149,7 @@ public enum AutoLayout {
             $0.value.score < $1.value.score || ($0.value.score == $1.value.score && $0.key < $1.key)
         }
         .map(\.value)
-        guard let best = ranked.first else { throw .noRoom }
+        guard let best = ranked.first else { throw .framesTooSmall(count: count) }
         // Good: within a small margin of the best (about 3 % more crop, or 1.5 % more empty
         // canvas); where that leaves fewer than three, the next best up to a wider margin, so a
         // Shuffle shows something new whenever the photos allow it.
@@ -190,7 +196,7 @@ extension AutoLayout {
             aspects: aspectRatios, inner: inner, spacing: spacing, padding: padding,
             options: Options(maximumCrop: maximumCrop))
         let scored = problem.evaluate(tree)
-        guard scored.score.isFinite else { return nil }
+        guard scored.score < Problem.unusable else { return nil }
         return problem.place(scored)
     }
 }
@@ -298,6 +304,9 @@ private struct Problem {
     let padding: Double
     let options: AutoLayout.Options
 
+    /// Scores from here up are layouts with a frame too small to edit: never chosen.
+    static let unusable = 1_000_000.0
+
     /// A tree with what it needs: the aspect factor that fills the room, and its score (lower is better).
     struct Scored {
         let tree: Tree
@@ -343,11 +352,16 @@ private struct Problem {
         let factor = fillingFactor(tree)
         let frames = place(tree, factor: factor)
         let areas = frames.frames.map { $0.width * $0.height }
-        guard let smallest = areas.min(), let largest = areas.max(), smallest > 0,
-            frames.frames.allSatisfy({
-                $0.width >= EditRules.minimumItemSide && $0.height >= EditRules.minimumItemSide
-            })
-        else { return Scored(tree: tree, factor: factor, score: .infinity) }
+        guard let smallest = areas.min(), let largest = areas.max(), smallest > 0 else {
+            return Scored(tree: tree, factor: factor, score: .infinity)
+        }
+        // A frame too small to edit makes the layout unusable, but by how much is scored, so the
+        // search climbs towards usable layouts instead of wandering among equally bad ones (many
+        // photos of extreme shapes have few usable trees).
+        let shortfall = frames.frames.reduce(0) { total, frame in
+            total + max(0, EditRules.minimumItemSide - min(frame.width, frame.height))
+        }
+        if shortfall > 0 { return Scored(tree: tree, factor: factor, score: Problem.unusable + shortfall) }
         let crop = 1 - min(factor, 1 / factor)
         // Empty room, cropping, and uneven sizes each cost; with a hero, it must be clearly
         // the largest and the others as even as possible.

@@ -112,3 +112,28 @@ struct AutoLayoutRefitTests {
                 padding: 0) == nil)
     }
 }
+
+/// Many photos of extreme shapes: laid out whenever a usable layout exists, and a plain reason when not.
+struct AutoLayoutManyPhotosTests {
+    @Test(arguments: [29, 35, 40])
+    func manyPhotosOfExtremeShapesAreLaidOut(count: Int) throws {
+        let shapes: [Double] = [3, 1.0 / 3, 16.0 / 9, 9.0 / 16, 1, 4, 0.25]
+        let aspects = (0..<count).map { shapes[$0 % shapes.count] }
+        for spacing in [0.0, 12] {
+            let result = try AutoLayout.arrange(
+                aspectRatios: aspects, canvas: Size(width: 1200, height: 1200), spacing: spacing, padding: spacing)
+            #expect(result.frames.count == count)
+            #expect(result.frames.allSatisfy { min($0.width, $0.height) >= EditRules.minimumItemSide })
+        }
+    }
+
+    @Test func whenNoLayoutCanHoldThemTheReasonIsSaid() {
+        // Forty squares on a 120-point canvas: each would be under 20 points.
+        #expect(throws: AutoLayout.Failure.framesTooSmall(count: 40)) {
+            try AutoLayout.arrange(
+                aspectRatios: Array(repeating: 1, count: 40), canvas: Size(width: 120, height: 120), spacing: 0,
+                padding: 0)
+        }
+        #expect(AutoLayout.Failure.framesTooSmall(count: 40).description.contains("use fewer photos"))
+    }
+}
