@@ -431,3 +431,55 @@ def test_a_collages_stickers_print_on_a_sheet_as_they_look(page):
     page.wait_for_timeout(500)
     shoot(page, "sheet-of-a-collage")
     page.click("#sheet-close")
+
+
+def test_text_sliders_show_their_effect_while_they_move(page):
+    new_collage(page, "Text slider", layout="sideBySide")
+    cid = collage_id(page)
+    page.click("#tab-text")
+    page.get_by_role("button", name="Add title text").click()
+    page.keyboard.type("Hello")
+    page.wait_for_timeout(900)
+    saved(page)
+    page.keyboard.press("Escape")
+    saved(page)
+    version = api(page, f"/api/collages/{cid}")["version"]
+    size = api(page, f"/api/collages/{cid}")["collage"]["items"][0]["content"]["size"]
+    # Moving the size slider: the words are redrawn in the browser at the new size at once.
+    slide(page, "#text-size", size * 2)
+    words = page.locator(".item.text .text-fallback")
+    expect(words).to_have_count(1)
+    shown = words.evaluate("(element) => parseFloat(element.style.fontSize)")
+    scale = page.locator("[data-role=canvas]").bounding_box()["width"] / 1200
+    assert abs(shown - size * 2 * scale) < 2, (shown, size, scale)
+    assert api(page, f"/api/collages/{cid}")["version"] == version, "nothing saved while it moves"
+    slide(page, "#text-size", size * 2, let_go=True)
+    saved(page)
+    assert api(page, f"/api/collages/{cid}")["collage"]["items"][0]["content"]["size"] == size * 2
+
+
+def test_a_stickers_outline_slider_shows_its_effect_while_it_moves(page):
+    from test_editor import collage_with_a_lifted_sticker
+    cid, sticker = collage_with_a_lifted_sticker(page, "Outline slider")
+    token = api(page, "/api/session")["token"]
+    base = page.url.split("#")[0].rstrip("/")
+    version = api(page, f"/api/collages/{cid}")["version"]
+    response = page.request.post(
+        f"{base}/api/collages/{cid}/edits",
+        data='{"version": %d, "edits": [{"op": "addItem", "id": "st", "content": {"type": "sticker", "ref": "%s"}, '
+             '"frame": {"x": 300, "y": 300, "width": 400, "height": 400}}]}' % (version, sticker["id"]),
+        headers={"Content-Type": "application/json", "X-Collage-Token": token})
+    assert response.ok, response.text()
+    page.reload()
+    saved(page)
+    page.locator(".item[data-id='st']").click()
+    page.click("#tab-stickers")
+    before = api(page, f"/api/collages/{cid}")["version"]
+    slide(page, "#outline-input", 30)
+    image = page.locator(".item[data-id='st'] img")
+    expect(image).to_have_css("filter", re.compile(r"drop-shadow"))
+    assert api(page, f"/api/collages/{cid}")["version"] == before, "nothing saved while it moves"
+    slide(page, "#outline-input", 30, let_go=True)
+    saved(page)
+    item = next(i for i in api(page, f"/api/collages/{cid}")["collage"]["items"] if i["id"] == "st")
+    assert item["stickerStyle"]["outline"] == 30
