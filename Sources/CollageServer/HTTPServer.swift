@@ -34,6 +34,10 @@ final class HTTPServer: Sendable {
         /// A connection must deliver a request's headers within this time of opening (or of its
         /// previous response), however slowly it trickles them.
         var headerDeadline: Duration = .seconds(10)
+        /// A body may start slowly for this long before its rate is judged.
+        var bodyGrace: Duration = .seconds(15)
+        /// The least average rate a body must keep after the grace period.
+        var minimumBodyBytesPerSecond = 1024
     }
 
     /// Starts listening on `host`:`port` (0 picks a free port).
@@ -127,6 +131,8 @@ final class RequestState {
     var received = 0
     var tooLarge = false
     var uploadFailed = false
+    /// When the body's first bytes came: a body must then keep up a least rate.
+    var bodyStarted: ContinuousClock.Instant?
 
     init(rawURI: String) {
         self.rawURI = rawURI
@@ -175,6 +181,19 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     let size = uploadDataSize.pointee
     if size > 0, let uploadData {
         state.received += size
+        // A body trickled a byte at a time keeps the idle timeout at bay, and a thread busy, for
+        // ever: past a grace period, a body slower than the least rate is cut off (even a poor
+        // phone connection sends a hundred times faster).
+        let started = state.bodyStarted ?? .now
+        state.bodyStarted = started
+        let elapsed = ContinuousClock.now - started
+        if elapsed > context.limits.bodyGrace {
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            if Double(state.received) / seconds < Double(context.limits.minimumBodyBytesPerSecond) {
+                state.discardUpload()
+                return .NO
+            }
+        }
         let limit = state.upload == nil ? context.limits.maximumBodyBytes : context.limits.maximumUploadBytes
         if state.received > limit {
             state.tooLarge = true

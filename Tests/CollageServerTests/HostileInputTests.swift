@@ -227,6 +227,34 @@ struct HostileInputTests {
         _ = host
     }
 
+    @Test func aBodyTrickledAByteAtATimeIsCutOff() throws {
+        let live = try LiveServer()
+        let socket = try live.connect()
+        defer { close(socket) }
+        let head =
+            "POST /api/collages HTTP/1.1\r\nHost: 127.0.0.1:\(live.port)\r\nX-Collage-Token: \(live.token)\r\n"
+            + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        _ = Data(head.utf8).withUnsafeBytes { write(socket, $0.baseAddress, $0.count) }
+        // A byte a second: enough for an idle timeout never to fire, far too slow for a body.
+        var closedAfter: Int?
+        for second in 0..<40 {
+            let chunk = Data("1\r\n \r\n".utf8)
+            let sent = chunk.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            if sent < 0 || (poll(&descriptor, 1, 1000) == 1 && descriptor.revents & Int16(POLLIN | POLLHUP) != 0) {
+                var byte: UInt8 = 0
+                if sent < 0 || read(socket, &byte, 1) <= 0 {
+                    closedAfter = second
+                    break
+                }
+            }
+        }
+        let seconds = try #require(closedAfter, "the trickling body was never cut off")
+        #expect(seconds >= 14 && seconds <= 25, "cut off after \(seconds) s")
+        // Others are served meanwhile and after.
+        #expect(try live.send("GET", "/api/session").status == 200)
+    }
+
     @Test func expensiveWorkWaitsItsTurnThenIsRefused() throws {
         let gate = WorkGate(name: "exports", running: 1, waiting: 1, patience: .seconds(5))
         let release = DispatchSemaphore(value: 0)
