@@ -25,6 +25,9 @@ final class SubjectAnalyser: Sendable {
     /// written: a full disk): not tried again until the next start, so the thread never spins.
     private let given = Mutex<Set<String>>([])
 
+    /// How long the thread rests, with nothing to do, before it looks at the library again.
+    static let recheck: TimeInterval = 5
+
     init(library: Library, model: SubjectModel) {
         self.library = library
         self.model = model
@@ -38,7 +41,10 @@ final class SubjectAnalyser: Sendable {
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
             while running.withLock({ $0 }) {
                 guard wanted.withLock({ $0 }) else {
-                    _ = signal.wait(timeout: .now() + 30)
+                    // Woken by an upload here, or after a while in any case: photos imported by
+                    // another process (collage import, a second server) are found too.
+                    _ = signal.wait(timeout: .now() + Self.recheck)
+                    wanted.withLock { $0 = true }
                     continue
                 }
                 let skipped = given.withLock { $0 }

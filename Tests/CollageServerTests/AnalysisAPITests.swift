@@ -39,5 +39,22 @@ struct AnalysisAPITests {
         #expect(subject == "ready")
         let photo = try #require(try client.library.photos().first)
         #expect(model.readiness(of: photo, in: client.library) == .ready)
+
+        // A photo imported by another process (`collage import` while the editor runs) is found
+        // too, without an upload to wake the analyser.
+        let other = try Library(root: client.library.root)
+        var second = disc
+        for y in 100..<140 { for x in 0..<320 { second[x, y] = [200, 60, 40] } }
+        try second.write(to: file, format: .png)
+        let imported = try other.importPhoto(from: file).photo
+        other.close()
+        var found: SubjectReadiness = .pending
+        for _ in 0..<300 {
+            guard let record = try client.library.photos().first(where: { $0.id == imported.id }) else { break }
+            found = model.readiness(of: record, in: client.library)
+            if found != .pending { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(found != .pending, "a photo imported elsewhere was never analysed")
     }
 }
