@@ -86,6 +86,10 @@ enum CellEffects {
         return (line, margin)
     }
 
+    /// The largest blur a shadow is computed with at full size; larger ones are computed on a
+    /// reduced copy.
+    static let largestShadowSigma = 8.0
+
     /// Puts a soft shadow below an RGBA image, `sigma` pixels of blur, offset downwards.
     static func shadow(
         _ image: VipsImage, sigma: Double, opacity: Double = 0.45
@@ -96,9 +100,31 @@ enum CellEffects {
         let margin = Int((sigma * 3).rounded(.up)) + offset
         let canvasWidth = image.width + 2 * margin
         let canvasHeight = image.height + 2 * margin
-        let alpha = try image.extractBands(3, count: 1)
+        let placed = try image.extractBands(3, count: 1)
             .embed(x: margin, y: margin + offset, width: canvasWidth, height: canvasHeight)
-            .gaussianBlur(sigma: sigma).linear(multiply: opacity, add: 0).castToUInt8()
+        // A blur's cost grows with its radius, and the radius with the picture: a large shadow
+        // is blurred on a reduced copy (a shadow has no detail to lose) and enlarged back, so
+        // its cost stays in proportion to the pixels, whatever the size.
+        let reduction = min(1, Self.largestShadowSigma / sigma)
+        let blurred: VipsImage
+        if reduction < 1 {
+            let small = try placed.resize(horizontal: reduction, vertical: reduction).copyToMemory()
+            var grown = try small.gaussianBlur(sigma: sigma * reduction).copyToMemory()
+                .resize(
+                    horizontal: Double(canvasWidth) / Double(small.width),
+                    vertical: Double(canvasHeight) / Double(small.height))
+            if grown.width > canvasWidth || grown.height > canvasHeight {
+                grown = try grown.extractArea(
+                    x: 0, y: 0, width: min(canvasWidth, grown.width), height: min(canvasHeight, grown.height))
+            }
+            if grown.width < canvasWidth || grown.height < canvasHeight {
+                grown = try grown.extendingEdges(width: canvasWidth, height: canvasHeight)
+            }
+            blurred = grown
+        } else {
+            blurred = try placed.gaussianBlur(sigma: sigma)
+        }
+        let alpha = try blurred.linear(multiply: opacity, add: 0).castToUInt8()
         let shade = try VipsImage.solid(width: canvasWidth, height: canvasHeight, values: [0, 0, 0]).joining(alpha)
         return (try shade.compositing([(image, margin, margin)]), margin)
     }
