@@ -182,10 +182,21 @@ extension Library {
                         updated_at = ? WHERE id = ?
                     """, [now().timeIntervalSince1970, collage])
             }
-            for id in report.missingStickers { try connection.run("DELETE FROM stickers WHERE id = ?", [id]) }
+            for id in report.missingStickers {
+                try connection.run("DELETE FROM stickers WHERE id = ?", [id])
+                // A step of undo or redo showing it would bring back an item with nothing to draw.
+                try connection.run("DELETE FROM collage_history WHERE instr(document, ?) > 0", [id])
+            }
             // A photo whose working stickers point at it keeps its record (its items are gone).
             for id in report.missingPhotos where !photosStickersNeed.contains(id) {
                 try connection.run("DELETE FROM photos WHERE id = ?", [id])
+                // Likewise the steps that show the photo (their rows name it in collage_history_refs).
+                try connection.run(
+                    """
+                    DELETE FROM collage_history WHERE EXISTS (
+                        SELECT 1 FROM collage_history_refs AS r WHERE r.ref = ? AND r.collage_id = collage_history.collage_id
+                            AND r.stack = collage_history.stack AND r.position = collage_history.position)
+                    """, [id])
             }
             report.repaired = true
         }

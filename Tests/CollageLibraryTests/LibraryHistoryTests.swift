@@ -62,6 +62,27 @@ struct LibraryHistoryTests {
         #expect(try library.historyState(of: id).canUndo == false)
     }
 
+    @Test func aRepairLeavesNoStepThatWouldBringBackWhatItRemoved() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        let kept = try library.importPhoto(from: try fixtures.photo("kept.png", [20, 160, 90])).photo
+        let lost = try library.importPhoto(from: try fixtures.photo("lost.png", [160, 20, 90])).photo
+        let id = try library.createCollage(
+            title: "Repaired", templateID: "grid2x2", aspect: .square, photoIDs: [kept.id, lost.id]
+        ).collage.id
+        // The lost photo is taken out (a step that shows it stays in the history), then its file goes.
+        try library.apply([.removeItem(id: "i2")], to: id)
+        try library.apply([.rename(title: "Later")], to: id)
+        try FileManager.default.removeItem(at: library.originalFile(of: lost))
+        let report = try library.checkHealth(repair: true)
+        #expect(report.missingPhotos == [lost.id] && report.repaired)
+        // Undo walks back as far as it can, and never to a collage showing the removed photo.
+        while let undone = try? library.undo(id) {
+            #expect(!undone.collage.items.contains { $0.content == .photo(lost.id) }, "undo brought back \(lost.id)")
+        }
+        #expect(try library.collage(id).collage.items.allSatisfy { $0.content != .photo(lost.id) })
+    }
+
     @Test func theHistoryIsBoundedInBytesToo() throws {
         let fixtures = try LibraryFixtures()
         // A small bound, so a few steps of a modest document pass it.
