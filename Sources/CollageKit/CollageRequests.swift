@@ -80,6 +80,11 @@ public struct NewCollageRequest: Sendable, Equatable {
         // A smart layout is made before the collage is stored: it is stored laid out, or not at all.
         var finishing: (Collage) throws(LibraryError) -> Collage = { $0 }
         if template == nil, !photos.isEmpty {
+            // Refused as arranging refuses it (422, the same words), before any photo is read.
+            guard photos.count <= AutoLayout.Options.maximumPhotos else {
+                throw Failure(
+                    .invalidInput, "cannot lay out its photos: \(AutoLayout.Failure.photoCount(photos.count))")
+            }
             let request: ArrangeRequest
             if let arrangement { request = arrangement } else { request = try ArrangeRequest() }
             var aspects: [String: Double] = [:]

@@ -189,6 +189,16 @@ struct ArrangeAPITests {
         }
     }
 
+    @Test func tooManyPhotosForASmartLayoutIsTheSameAnswerOnCreateAndArrange() throws {
+        let (client, id, _) = try collage()
+        let ids = (0..<41).map { "\"p\($0)\"" }.joined(separator: ", ")
+        let created = try client.json("POST", "/api/collages", #"{"template": "auto", "photos": [\#(ids)]}"#)
+        #expect(created.status == 422, "\(created.text)")
+        #expect(created.text.contains("arranges 1 to 40 photos, got 41"), "\(created.text)")
+        #expect(try client.library.collages().count == 1, "nothing stored")
+        _ = id
+    }
+
     @Test func aNewSmartCollageThatCannotBeLaidOutIsNotStored() throws {
         let client = try AppClient()
         let upload = try client.upload([("a.jpg", try client.photoData([200, 10, 10]))])
