@@ -42,11 +42,11 @@ public enum StickerPrints {
             guard let reference = item.content.reference else { continue }
             let longer = max(item.frame.width, item.frame.height)
             let scale = min(Limits.exportScale.upperBound, max(Limits.exportScale.lowerBound, wanted / longer))
-            let style = item.stickerStyle ?? StickerStyle()
-            let look = [
-                reference, "\(style.outlineWidth)", "\(style.shadow)", style.effect?.rawValue ?? "",
-                "\(item.frame.width)x\(item.frame.height)", "\(scale)",
-            ].joined(separator: "|")
+            // No style draws plain, unlike the default style: the key says which.
+            let style =
+                item.stickerStyle.map { "\($0.outlineWidth)|\($0.shadow)|\($0.effect?.rawValue ?? "")" } ?? "plain"
+            let look = [reference, style, "\(item.frame.width)x\(item.frame.height)", "\(scale)"]
+                .joined(separator: "|")
             let file = folder.appendingPathComponent("look-\(SHA256.hex(of: Data(look.utf8)).prefix(32)).png")
             if !FileManager.default.fileExists(atPath: file.path) {
                 let partial = folder.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).partial")
@@ -64,6 +64,24 @@ public enum StickerPrints {
             }
             prints.append(Print(itemID: item.id, stickerID: reference, file: file))
         }
+        trim(folder, keeping: Set(prints.map(\.file.lastPathComponent)))
         return prints
+    }
+
+    /// The most drawings kept in a folder; the oldest others go first.
+    public static let keptDrawings = 200
+
+    /// Keeps `folder` within ``keptDrawings`` files, never removing those just drawn.
+    private static func trim(_ folder: URL, keeping current: Set<String>) {
+        let keys: [URLResourceKey] = [.contentModificationDateKey]
+        guard let files = try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: keys),
+            files.count > keptDrawings
+        else { return }
+        let dated = files.filter { !current.contains($0.lastPathComponent) }.map { file in
+            (file, (try? file.resourceValues(forKeys: Set(keys)).contentModificationDate) ?? .distantPast)
+        }
+        for (file, _) in dated.sorted(by: { $0.1 < $1.1 }).prefix(files.count - keptDrawings) {
+            try? FileManager.default.removeItem(at: file)
+        }
     }
 }

@@ -132,7 +132,7 @@ extension Library {
             """
             DELETE FROM collage_history WHERE collage_id = ? AND stack = ? AND position <= (
                 SELECT MAX(position) FROM (
-                    SELECT position, SUM(length(document)) OVER (ORDER BY position DESC) AS total
+                    SELECT position, SUM(length(CAST(document AS BLOB))) OVER (ORDER BY position DESC) AS total
                     FROM collage_history WHERE collage_id = ? AND stack = ?)
                 WHERE total > ? AND position < ?)
             """, [before.id, stack, before.id, stack, byteLimit, position])

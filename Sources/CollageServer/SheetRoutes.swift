@@ -231,11 +231,15 @@ extension APIRoutes {
         }
         let files: [URL]
         if let collage {
-            files = try kit { () throws(Failure) in
-                try StickerPrints.draw(
-                    collage, photos: app.photoSource, into: ScratchSpace.folder.appendingPathComponent("looks"),
-                    size: size
-                ).map(\.file)
+            // Drawing is rendering: it waits its turn with the exports, and not for a client gone.
+            files = try app.exports.run { () throws(HTTPError) -> [URL] in
+                if request.isClientGone() { throw HTTPError(.badRequest, "the client closed the connection") }
+                return try kit { () throws(Failure) in
+                    try StickerPrints.draw(
+                        collage, photos: app.photoSource, into: ScratchSpace.folder.appendingPathComponent("looks"),
+                        size: size
+                    ).map(\.file)
+                }
             }
         } else {
             files = try ids.map { id throws(HTTPError) in
@@ -282,7 +286,10 @@ extension APIRoutes {
             let perMillimetre = sticker.options.pixelsPerMillimetre
             return .object([
                 "sticker": .string(ids[placement.sticker]), "page": .number(Double(placement.page + 1)),
-                "picture": .string("/api/sheets/\(id)/pictures/\(placement.sticker)"),
+                // A collage's sticker is printed in its look: the picture to draw is the sheet's own.
+                "picture": collage == nil
+                    ? .string("/api/stickers/\(ids[placement.sticker])/image")
+                    : .string("/api/sheets/\(id)/pictures/\(placement.sticker)"),
                 // Maps the sticker's canvas (millimetres, unturned) onto the page, as SVG's matrix().
                 "matrix": .array(
                     [

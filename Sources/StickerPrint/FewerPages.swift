@@ -16,10 +16,13 @@ extension SheetPacker {
     /// The most stickers a lone last page is worth trying to fold back for (each try cuts them again).
     public static let fewerPagesStickerLimit = 40
 
+    /// The smallest size offered, in millimetres: the editor's smallest sticker.
+    public static let minimumSuggestedSize = 20.0
+
     /// When the last page of `layout` would hold one sticker alone, a way to fit them all on fewer
     /// pages, found by packing again (never guessed): turned to fit first (the same cut stickers),
-    /// then sizes a step of 5 % at a time down to three quarters of `size` (`cut` cuts the
-    /// stickers at a size). `nil` when nothing saves a page, or the last page is not lonely.
+    /// then sizes in whole 5 mm steps down to three quarters of `size` (`cut` cuts the stickers
+    /// at a size), never below ``minimumSuggestedSize``. `nil` when nothing saves a page, or the last page is not lonely.
     public static func fewerPages(
         than layout: SheetLayout, size: Double, names: [String], options: SheetOptions,
         cut: (Double) throws(PrintError) -> [CutSticker]
@@ -40,9 +43,10 @@ extension SheetPacker {
                     text: "The last page holds one sticker alone; turned to fit, \(fit(turned.pageCount)).")
             }
         }
-        for step in 1...5 {
-            let smaller = (size * (1 - 0.05 * Double(step))).rounded(.down)
-            guard smaller >= 10 else { break }
+        // Whole 5 mm steps below the size (as the editor's slider moves), down to three quarters.
+        var smaller = ((size - 0.001) / 5).rounded(.down) * 5
+        while smaller >= max(minimumSuggestedSize, size * 0.75) {
+            defer { smaller -= 5 }
             guard let packed = try? pack(try cut(smaller), names: names, options: options), packed.pageCount < pages
             else { continue }
             return FewerPages(

@@ -76,16 +76,16 @@ struct SheetCommandTests {
         library.close()
         let pdf = folder.file("looks.pdf")
         let result = try CommandRunner.run([
-            "sheet", "--collage", collage.collage.id, "--library", root.path, "--page", "100x230mm", "--size", "72mm",
+            "sheet", "--collage", collage.collage.id, "--library", root.path, "--page", "100x225mm", "--size", "75mm",
             "-o", pdf.path, "--json",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(JSONBox(Data(result.stdout.utf8))["stickers"].count == 3)
-        // Three stickers of 72 mm: two on the first page, one alone on the second.
+        // Three stickers of 75 mm: two on the first page, one alone on the second.
         #expect(FileManager.default.fileExists(atPath: folder.file("looks-page-2.png").path))
         #expect(
             result.stderr.contains(
-                "note: The last page holds one sticker alone; at 68 mm all 3 fit on 1 page (--size 68mm)"),
+                "note: The last page holds one sticker alone; at 65 mm all 3 fit on 1 page (--size 65mm)"),
             "\(result.stderr)")
         // Neither stickers nor --collage is a plain usage error.
         let neither = try CommandRunner.run(["sheet", "-o", folder.file("none.pdf").path])

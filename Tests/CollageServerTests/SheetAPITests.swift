@@ -100,17 +100,18 @@ struct SheetAPITests {
     @Test func aStickerAloneOnALastPageIsOfferedASizeThatFitsThemAll() throws {
         let (client, ids) = try Self.clientWithStickers()
         let list = ids.map { "\"\($0)\"" }.joined(separator: ",")
-        // A tall narrow page holds two stickers of 72 mm one above the other; the third is alone.
+        // A tall narrow page holds two stickers of 75 mm one above the other; the third is alone.
         let lonely = try client.json(
-            "POST", "/api/sheets", #"{"stickers": [\#(list)], "size": 72, "page": "100x230mm"}"#)
+            "POST", "/api/sheets", #"{"stickers": [\#(list)], "size": 75, "page": "100x225mm"}"#)
         #expect(lonely.status == 201, "\(lonely.text)")
         #expect(lonely.json["pages"].number == 2)
-        #expect(lonely.json["suggestion"]["size"].number == 68, "\(lonely.text)")
+        // Offered in the slider's whole 5 mm steps: 70 mm is still too tall for three, 65 mm fits.
+        #expect(lonely.json["suggestion"]["size"].number == 65, "\(lonely.text)")
         #expect(lonely.json["suggestion"]["pages"].number == 1)
-        #expect(lonely.json["suggestion"]["text"].string?.contains("at 68 mm all 3 fit on 1 page") == true)
+        #expect(lonely.json["suggestion"]["text"].string?.contains("at 65 mm all 3 fit on 1 page") == true)
         // Taken: one page, and nothing more to offer.
         let taken = try client.json(
-            "POST", "/api/sheets", #"{"stickers": [\#(list)], "size": 68, "page": "100x230mm"}"#)
+            "POST", "/api/sheets", #"{"stickers": [\#(list)], "size": 65, "page": "100x225mm"}"#)
         #expect(taken.json["pages"].number == 1 && taken.json["suggestion"].value == .null, "\(taken.text)")
     }
 

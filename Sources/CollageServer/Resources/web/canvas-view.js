@@ -70,6 +70,9 @@ export class CanvasView {
       slot.append(add);
       children.push(slot);
     });
+    // Which photos are too small for the export size, worked out once a drawing.
+    const sizing = this.exportSizing ?? { scale: 3, dpi: null };
+    this.softNow = new Map(this.softPhotos(sizing.scale, sizing.dpi).map((entry) => [entry.id, entry]));
     collage.items.forEach((item, index) => children.push(this.drawItem(item, index, scale)));
     content.replaceChildren(...children);
     const overlay = document.createElement('div');
@@ -174,8 +177,7 @@ export class CanvasView {
     clip.append(image);
     element.append(clip);
     const sizing = this.exportSizing ?? { scale: 3, dpi: null };
-    const soft = item.content.type === 'photo' && frame === item.frame
-      && this.softPhotos(sizing.scale, sizing.dpi).find((entry) => entry.id === item.id);
+    const soft = item.content.type === 'photo' && frame === item.frame && this.softNow?.get(item.id);
     if (soft) {
       // As print services mark them: this photo will look soft at the export size.
       const badge = document.createElement('span');

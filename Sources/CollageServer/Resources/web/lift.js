@@ -56,6 +56,8 @@ export class Lifting {
       const landing = this.landingFrame(item, sticker);
       // Gone to another collage meanwhile: the sticker is still added here, without the show.
       if (!this.closed) await this.bounceIn(item, sticker, landing);
+      // Escape during the landing: nothing is added.
+      if (cancel.signal.aborted) throw new DOMException('cancelled', 'AbortError');
       const id = newID();
       const round = (value) => Math.round(value * 100) / 100;
       const edits = [{

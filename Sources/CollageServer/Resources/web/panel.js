@@ -41,6 +41,10 @@ export class Panels {
         this.previewStyle({ [field]: Number(input.value) });
       });
       this.listen(input, 'change', () => this.endStylePreview(this.setStyle({ [field]: Number(input.value) })));
+      // Let go where it started: no change is sent, and the preview ends all the same.
+      this.listen(input, 'pointerup', () => setTimeout(() => {
+        if (this.styleDrag && Number(input.value) === this.collage.style[field]) this.endStylePreview(null);
+      }, 0));
     }
     this.listen($('background-input'), 'input', () => {
       $('background-value').textContent = $('background-input').value;
@@ -52,6 +56,10 @@ export class Panels {
       this.previewStickerOutline(Number($('outline-input').value));
     });
     this.listen($('outline-input'), 'change', () => this.setStickerStyle({ outline: Number($('outline-input').value) }));
+    // A slider let go where it started sends no change: its stand-in is taken back all the same.
+    for (const id of ['outline-input', 'background-input']) {
+      this.listen($(id), 'blur', () => { if (!this.styleDrag) this.render(); });
+    }
     this.listen($('shadow-input'), 'change', () => this.setStickerStyle({ shadow: $('shadow-input').checked }));
     // A sheet of this collage's stickers, printed as they look here.
     this.listen($('print-stickers'), 'click', () => openSheet(this.id));
@@ -371,10 +379,14 @@ export class Panels {
     }
     if (document.activeElement !== $('background-input')) $('background-input').value = background.slice(0, 7);
     $('background-value').textContent = background.length === 9 && background.endsWith('00') ? 'See-through' : background.slice(0, 7);
-    $('spacing-input').value = style.spacing;
-    $('padding-input').value = style.padding;
-    $('radius-input').value = style.cornerRadius;
-    this.showSliderValues();
+    // A slider being dragged keeps its thumb where the finger is: a preview drawn meanwhile
+    // carries the value it was asked for, which may be behind.
+    if (!this.styleDrag) {
+      $('spacing-input').value = style.spacing;
+      $('padding-input').value = style.padding;
+      $('radius-input').value = style.cornerRadius;
+      this.showSliderValues();
+    }
     const ratio = this.collage.canvas.width / this.collage.canvas.height;
     let marked = false;
     for (const button of $('shape-options').querySelectorAll('.shape-option')) {

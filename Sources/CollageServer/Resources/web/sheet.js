@@ -60,6 +60,8 @@ async function remake() {
   const pages = document.getElementById('sheet-pages');
   const summary = document.getElementById('sheet-summary');
   for (const button of [document.getElementById('sheet-pdf'), document.getElementById('sheet-svg')]) button.disabled = true;
+  // An offer belongs to the sheet it was made for.
+  document.getElementById('sheet-suggestion').hidden = true;
   if (!chosen.size && !collageID) {
     dialog.removeAttribute('aria-busy');
     pages.replaceChildren();

@@ -127,6 +127,8 @@ export class TextEditing {
         this.showTextValues();
         this.previewTextLook(id);
       });
+      // Let go where it started sends no change: the renderer's drawing comes back all the same.
+      this.listen($(id), 'blur', () => this.render());
     }
     try {
       fontList ??= (await api.fonts()).fonts;
