@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from test_editor import ROOT, add_photos, api, collage_id, new_collage, saved, wait_for_images
+from test_editor import add_photos, api, collage_id, edit, new_collage, saved, wait_for_images
 
 SHOTS = Path(os.environ.get("COLLAGE_TEST_SHOTS", tempfile.gettempdir())) / "collage-browser-shots"
 
@@ -404,19 +404,20 @@ def test_trying_a_premium_layout_shows_it_at_its_best_and_export_says_what_it_ex
     assert collage.get("arrangement") is not None and len(collage["items"]) == 5
 
 
+def add_sticker_item(page, cid, sticker, style=None):
+    """Places a lifted sticker on the collage as item "st", with `style` when given, through the API."""
+    edits = [{"op": "addItem", "id": "st", "content": {"type": "sticker", "ref": sticker["id"]},
+              "frame": {"x": 300, "y": 300, "width": 400, "height": 400}}]
+    if style:
+        edits.append({"op": "setStickerStyle", "id": "st", "style": style})
+    edit(page, cid, edits)
+
+
 def test_a_collages_stickers_print_on_a_sheet_as_they_look(page):
     from test_editor import collage_with_a_lifted_sticker
     cid, sticker = collage_with_a_lifted_sticker(page, "Sheet looks")
-    token = api(page, "/api/session")["token"]
+    add_sticker_item(page, cid, sticker, style={"outline": 24, "shadow": False, "effect": "comic"})
     base = page.url.split("#")[0].rstrip("/")
-    version = api(page, f"/api/collages/{cid}")["version"]
-    response = page.request.post(
-        f"{base}/api/collages/{cid}/edits",
-        data='{"version": %d, "edits": [{"op": "addItem", "id": "st", "content": {"type": "sticker", "ref": "%s"}, '
-             '"frame": {"x": 300, "y": 300, "width": 400, "height": 400}}, {"op": "setStickerStyle", "id": "st", '
-             '"style": {"outline": 24, "shadow": false, "effect": "comic"}}]}' % (version, sticker["id"]),
-        headers={"Content-Type": "application/json", "X-Collage-Token": token})
-    assert response.ok, response.text()
     page.reload()
     saved(page)
     page.click("#tab-stickers")
@@ -461,15 +462,7 @@ def test_text_sliders_show_their_effect_while_they_move(page):
 def test_a_stickers_outline_slider_shows_its_effect_while_it_moves(page):
     from test_editor import collage_with_a_lifted_sticker
     cid, sticker = collage_with_a_lifted_sticker(page, "Outline slider")
-    token = api(page, "/api/session")["token"]
-    base = page.url.split("#")[0].rstrip("/")
-    version = api(page, f"/api/collages/{cid}")["version"]
-    response = page.request.post(
-        f"{base}/api/collages/{cid}/edits",
-        data='{"version": %d, "edits": [{"op": "addItem", "id": "st", "content": {"type": "sticker", "ref": "%s"}, '
-             '"frame": {"x": 300, "y": 300, "width": 400, "height": 400}}]}' % (version, sticker["id"]),
-        headers={"Content-Type": "application/json", "X-Collage-Token": token})
-    assert response.ok, response.text()
+    add_sticker_item(page, cid, sticker)
     page.reload()
     saved(page)
     page.locator(".item[data-id='st']").click()
