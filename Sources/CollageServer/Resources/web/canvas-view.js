@@ -19,8 +19,9 @@ export class CanvasView {
   /** Canvas points to CSS pixels: the canvas fills the stage, with room for the handles. */
   scale() {
     const stage = $('stage');
-    // A phone's canvas spans its width, with just room for a finger at the edges.
-    const margin = this.isPhone() ? 12 : 56;
+    // A phone's canvas spans its width, with just room for a finger at the edges; a narrow
+    // stage (a tablet beside the panel) keeps room for the handles and no more.
+    const margin = this.isPhone() ? 12 : stage.clientWidth < 700 ? 32 : 56;
     const width = Math.max(120, stage.clientWidth - 2 * margin);
     const height = Math.max(120, stage.clientHeight - 2 * margin - (this.isPhone() ? 28 : 0));
     const fit = Math.min(width / this.collage.canvas.width, height / this.collage.canvas.height);
