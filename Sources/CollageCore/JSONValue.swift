@@ -91,7 +91,9 @@ public enum JSONValue: Equatable, Sendable {
 
     /// Integers print without a fraction; other numbers use Swift's shortest round-tripping form.
     package static func format(_ value: Double) -> String {
-        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+        // Every whole double below 2⁶³ in magnitude is written as an integer, so a version or seed of
+        // 2⁵³ reads back as the same number and never as `9007199254740992.0`.
+        if value.isFinite, value == value.rounded(), abs(value) < 0x1p63 {
             return String(Int64(value))
         }
         return value.isFinite ? "\(value)" : "null"

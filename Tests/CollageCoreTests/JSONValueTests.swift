@@ -18,6 +18,14 @@ struct JSONValueTests {
         #expect(value.serialized(pretty: false) == #"{"a":"q\"\\\u0001","b":1.5}"#)
     }
 
+    @Test func largeWholeNumbersAreWrittenAsIntegers() throws {
+        let highestVersion = Double(1 << 53)
+        #expect(JSONValue.number(highestVersion).serialized() == "9007199254740992")
+        #expect(JSONValue.number(-highestVersion * 4).serialized() == "-36028797018963968")
+        #expect(try JSONValue.parse(JSONValue.number(highestVersion).serialized()) == .number(highestVersion))
+        #expect(JSONValue.number(1e300).serialized() == "1e+300")
+    }
+
     @Test(arguments: [
         ("", "the document is empty"), ("[1,]", "unexpected ']', expected a value"),
         ("{\"a\":1,}", "expected a member name in double quotes, found '}'"),
