@@ -532,8 +532,11 @@ enum APIRoutes {
                     "thumbnail": .string("/api/photos/\(photo.id)/thumbnail"),
                 ]
                 // The renderer crops photos without a crop around this point; the page must too.
-                let focus = app.photoSource.automaticFocus(for: item.content, file: app.library.originalFile(of: photo))
+                let source = app.photoSource
+                let focus = source.automaticFocus(for: item.content, file: app.library.originalFile(of: photo))
                 if let focus { members["focus"] = .object(["x": .number(focus.x), "y": .number(focus.y)]) }
+                // Found soon in the background: the page asks again to crop it as exports then will.
+                if app.analyser?.isStarted == true, source.focusIsPending(photo) { members["focusPending"] = .bool(true) }
                 media[reference] = .object(members)
                 photoCrops[reference] = PhotoCrop(
                     size: Size(width: Double(photo.width), height: Double(photo.height)), focus: focus)

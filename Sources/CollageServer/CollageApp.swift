@@ -222,8 +222,12 @@ public final class CollageApp: Sendable {
     }
 
     /// How every render and every page crops photos: around their subject when there is a
-    /// model, so the page, thumbnails and exports agree.
-    var photoSource: LibrarySubjectFocusSource { LibrarySubjectFocusSource(library: library, model: model) }
+    /// model and the subject is known, so the page, thumbnails and exports agree. A request
+    /// never waits for the model: a photo not analysed yet is centred until the background
+    /// analysis finds its subject (or, with `--no-analyse`, until a lift or `collage import` does).
+    var photoSource: LibrarySubjectFocusSource {
+        LibrarySubjectFocusSource(library: library, model: model, findsMissing: false)
+    }
 
     /// What the stored licence allows now.
     var access: PremiumAccess { PremiumAccess(store: licences) }

@@ -33,8 +33,18 @@ final class SubjectAnalyser: Sendable {
         self.model = model
     }
 
+    /// Whether the background thread was started (and not stopped): then every photo's subject
+    /// is found soon, and pages showing one not yet analysed may ask again.
+    var isStarted: Bool { started.withLock { $0 } && running.withLock { $0 } }
+    private let started = Mutex(false)
+
     /// Starts the background thread.
     func start() {
+        let first = started.withLock { started in
+            defer { started = true }
+            return !started
+        }
+        guard first else { return }
         Thread.detachNewThread { [self] in
             // The lowest priority, for this thread alone: on Linux, who = 0 names the calling
             // thread, each thread having its own nice value.

@@ -90,13 +90,24 @@ extension SubjectModel {
 public struct LibrarySubjectFocusSource: PhotoSource {
     let library: Library
     let model: SubjectModel?
+    let findsMissing: Bool
     let base: LibraryPhotoSource
 
     /// A source over `library`, using `model` (when there is one) for focal points.
-    public init(library: Library, model: SubjectModel?) {
+    /// - Parameter findsMissing: whether a photo whose focus is not cached yet is analysed now
+    ///   (the command line) or centred until the background analysis caches it (the server,
+    ///   whose requests never wait for the model, and whose editor and exports must agree).
+    public init(library: Library, model: SubjectModel?, findsMissing: Bool = true) {
         self.library = library
         self.model = model
+        self.findsMissing = findsMissing
         self.base = LibraryPhotoSource(library: library)
+    }
+
+    /// Whether `photo`'s focus is still to be found by a model this source would use.
+    public func focusIsPending(_ photo: PhotoRecord) -> Bool {
+        guard let model else { return false }
+        return (try? library.cachedFocus(photoID: photo.id, model: model.sha256)) == nil
     }
 
     /// The file, as the library resolves it.
@@ -111,6 +122,7 @@ public struct LibrarySubjectFocusSource: PhotoSource {
             if case .subject(let point) = cached { return point }
             return nil
         }
+        guard findsMissing else { return nil }
         let point = model.focusPoint(ofFile: file)
         try? library.storeFocus(point.map { .subject($0) } ?? .noSubject, photoID: photo.id, model: model.sha256)
         return point

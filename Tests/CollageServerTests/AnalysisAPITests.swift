@@ -57,4 +57,48 @@ struct AnalysisAPITests {
         }
         #expect(found != .pending, "a photo imported elsewhere was never analysed")
     }
+
+    /// A request never waits for the model: a collage of photos not analysed yet is made at once
+    /// with them centred (the page and exports alike), and crops around their subjects once the
+    /// background analysis has found them.
+    @Test func collagesOfPhotosNotAnalysedAreMadeWithoutTheModel() throws {
+        guard let model = try? SubjectModel() else {
+            Issue.record("the subject model is not installed (scripts/fetch-model)")
+            return
+        }
+        let client = try AppClient(model: model)
+        defer { client.app.stopAnalysingPhotos() }
+        // A disc on the left of a wide photo: its subject is left of centre.
+        var photo = Bitmap(width: 480, height: 240, color: [236, 234, 228])
+        for y in 0..<240 {
+            for x in 0..<480 where pow(Double(x) - 110, 2) / 6400 + pow(Double(y) - 120, 2) / 6400 <= 1 {
+                photo[x, y] = [200, 40, 60]
+            }
+        }
+        let file = client.directory.appendingPathComponent("left-disc.png")
+        try photo.write(to: file, format: .png)
+        let uploaded = try client.upload([("left-disc.png", try Data(contentsOf: file))])
+        let id = try #require(uploaded.json["photos"][0]["id"].string, "\(uploaded.text)")
+
+        let created = try client.json(
+            "POST", "/api/collages", #"{"template": "grid2x2", "aspect": "1:1", "photos": ["\#(id)"]}"#)
+        #expect(created.status == 201, "\(created.text)")
+        #expect(created.json["media"][id]["focus"].value == nil, "the model ran inside the request")
+        #expect(created.json["media"][id]["focusPending"].value == nil, "nothing will find it: the page need not ask")
+        #expect(try client.library.cachedFocus(photoID: id, model: model.sha256) == nil)
+        let collage = try #require(created.json["collage"]["id"].string)
+
+        client.app.startAnalysingPhotos()
+        var latest = try client.send("GET", "/api/collages/\(collage)")
+        #expect(latest.json["media"][id]["focusPending"].bool == true || latest.json["media"][id]["focus"].value != nil)
+        for _ in 0..<300 where latest.json["media"][id]["focus"].value == nil {
+            Thread.sleep(forTimeInterval: 0.1)
+            latest = try client.send("GET", "/api/collages/\(collage)")
+        }
+        let focus = try #require(latest.json["media"][id]["focus"]["x"].number, "never analysed: \(latest.text)")
+        #expect(focus < 0.4)
+        #expect(latest.json["media"][id]["focusPending"].value == nil)
+        // The page draws the crop the export uses: the square's source starts at the left edge.
+        #expect(latest.json["layout"]["items"][0]["source"]["x"].number == 0)
+    }
 }

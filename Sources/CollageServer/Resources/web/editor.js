@@ -37,6 +37,7 @@ export class Editor {
   close() {
     this.finishTextEditing();
     this.closed = true;
+    clearTimeout(this.focusTimer);
     this.previewing = null;
     for (const remove of this.listeners) remove();
     this.listeners = [];
@@ -65,9 +66,38 @@ export class Editor {
     this.setUpCanvas();
     this.render();
     setStatus('All changes saved');
+    this.watchPendingFocus();
   }
 
   get collage() { return this.doc.collage; }
+
+  /**
+   * A photo the server has not analysed yet is shown centred, as exports draw it now; once the
+   * background analysis finds its subject, both crop around it. The page asks again every few
+   * seconds until then, taking the answer only when nothing else changed the collage meanwhile.
+   */
+  watchPendingFocus() {
+    clearTimeout(this.focusTimer);
+    const pending = (doc) => Object.values(doc?.media ?? {}).filter((media) => media.focusPending).length;
+    if (this.closed || !pending(this.doc)) return;
+    this.focusTimer = setTimeout(() => {
+      this.saving = this.saving.then(async () => {
+        if (this.closed) return;
+        try {
+          const latest = await api.collage(this.id);
+          const busy = this.gesture || this.previewing || this.textEditing;
+          if (!this.closed && !busy && latest.version === this.doc.version
+              && pending(latest) < pending(this.doc)) {
+            this.doc = latest;
+            this.render();
+          }
+        } catch {
+          // The next change asks again.
+        }
+        this.watchPendingFocus();
+      });
+    }, 3000);
+  }
 
   /** The page's elements outlive an editor: a mode, a hint or a banner left by the last one goes. */
   resetSharedState() {
@@ -119,6 +149,7 @@ export class Editor {
       try {
         this.doc = await request;
         setStatus('All changes saved');
+        this.watchPendingFocus();
       } catch (error) {
         if (error.status === 409 && error.body?.error?.current) {
           this.doc = error.body.error.current;
