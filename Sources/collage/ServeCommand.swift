@@ -18,7 +18,10 @@ enum ServeCommand: Command {
                 "Allow a non-loopback --host (the editor has no accounts: anyone who can reach it can edit)"),
             .flag("--open", "Open the editor in the default browser"),
             .value("--model", "PATH", "The subject model for stickers and smart crops"),
-            .flag("--no-analyse", "Do not find the photos' subjects in the background (lifts then run the model)"),
+            .flag(
+                "--no-analyse",
+                "Do not find the photos' subjects in the background (lifts then run the model; "
+                    + "smart crops wait for a lift or an import)"),
         ],
         discussion: """
             Prints the editor's address, then serves until Ctrl-C, which lets requests in flight
