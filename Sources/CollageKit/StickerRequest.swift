@@ -130,11 +130,15 @@ public struct StickerRequest: Sendable, Equatable {
     }
 
     /// Lifts the sticker out of a library photo and stores it in the library.
-    /// - Parameter refine: refine the mask along the photo's edges (the default).
+    /// - Parameters:
+    ///   - refine: refine the mask along the photo's edges (the default).
+    ///   - isCancelled: asked between the lift's stages; once it answers `true` the lift stops
+    ///     and stores nothing (the server's client has gone).
     /// - Throws: ``Failure``: `notFound` for an unknown photo, `noSubject` when nothing (or
-    ///   nothing there) can be lifted, `unavailable` without a model.
+    ///   nothing there) can be lifted, `unavailable` without a model, `failed` when cancelled.
     public func lift(
-        photo id: String, in library: Library, model: SubjectModel?, refine: Bool = true
+        photo id: String, in library: Library, model: SubjectModel?, refine: Bool = true,
+        isCancelled: () -> Bool = { false }
     ) throws(Failure) -> StickerRecord {
         let photo: PhotoRecord
         do {
@@ -147,7 +151,8 @@ public struct StickerRequest: Sendable, Equatable {
         }
         let options = try options(photoWidth: photo.width, height: photo.height)
         do {
-            return try model.makeSticker(ofPhoto: photo.id, in: library, options: options, refine: refine)
+            return try model.makeSticker(
+                ofPhoto: photo.id, in: library, options: options, refine: refine, isCancelled: isCancelled)
         } catch {
             throw error.failure
         }

@@ -536,7 +536,9 @@ enum APIRoutes {
                 let focus = source.automaticFocus(for: item.content, file: app.library.originalFile(of: photo))
                 if let focus { members["focus"] = .object(["x": .number(focus.x), "y": .number(focus.y)]) }
                 // Found soon in the background: the page asks again to crop it as exports then will.
-                if app.analyser?.isStarted == true, source.focusIsPending(photo) { members["focusPending"] = .bool(true) }
+                if app.analyser?.isStarted == true, source.focusIsPending(photo) {
+                    members["focusPending"] = .bool(true)
+                }
                 media[reference] = .object(members)
                 photoCrops[reference] = PhotoCrop(
                     size: Size(width: Double(photo.width), height: Double(photo.height)), focus: focus)
@@ -850,8 +852,11 @@ enum APIRoutes {
             // A lift that waited its turn for a client that has gone is not worth starting.
             if request.isClientGone() { throw HTTPError(.badRequest, "the client closed the connection") }
             do throws(Failure) {
-                return try sticker.lift(photo: request.parameter("id"), in: app.library, model: app.model)
+                return try sticker.lift(
+                    photo: request.parameter("id"), in: app.library, model: app.model,
+                    isCancelled: request.isClientGone)
             } catch {
+                if request.isClientGone() { throw HTTPError(.badRequest, "the client closed the connection") }
                 throw error.httpError
             }
         }

@@ -20,9 +20,12 @@ extension SubjectModel {
     /// The mask is cached under the photo's hash, the model's hash and the refinement setting,
     /// so asking again runs no inference; the sticker's id is derived from the same things plus
     /// the options, so the same request gives the same sticker. A plain sticker of a subject
-    /// made ahead by ``analyse(_:in:)`` is copied, not made again.
+    /// made ahead by ``analyse(_:in:)`` is copied, not made again. `isCancelled` is asked
+    /// between the stages; once it answers `true` nothing is stored and ``StickerError/image(_:)``
+    /// with ``CollageRender/RenderError/cancelled`` is thrown.
     public func makeSticker(
-        ofPhoto photoID: String, in library: Library, options: StickerOptions, refine: Bool = true
+        ofPhoto photoID: String, in library: Library, options: StickerOptions, refine: Bool = true,
+        isCancelled: () -> Bool = { false }
     ) throws(StickerError) -> StickerRecord {
         let photo: PhotoRecord
         do throws(LibraryError) {
@@ -52,8 +55,13 @@ extension SubjectModel {
         } catch {
             throw .image(error)
         }
+        // A lift nobody waits for any more stops between its stages and saves nothing: the
+        // model's run and the sticker's effects are the long ones.
+        if isCancelled() { throw .image(.cancelled) }
         let mask = try cachedMask(of: image, photo: photo, in: library, refine: refine)
+        if isCancelled() { throw .image(.cancelled) }
         let sticker = try StickerMaker.sticker(from: image, mask: mask, options: options, path: photo.originalName)
+        if isCancelled() { throw .image(.cancelled) }
         do throws(LibraryError) {
             return try library.saveSticker(
                 id: id, photoID: photo.id, selection: options.selection.key, outlineWidth: options.outlineWidth,

@@ -209,6 +209,39 @@ struct APITests {
         #expect(try live.send("GET", "/api/collages").status == 200, "still serving")
     }
 
+    @Test func aLiftWhoseClientLeavesStopsAndStoresNothing() throws {
+        guard let model = try? SubjectModel() else {
+            Issue.record("the subject model is not installed (scripts/fetch-model)")
+            return
+        }
+        let live = try LiveServer(model: model)
+        var photo = Bitmap(width: 2400, height: 1800, color: [236, 234, 228])
+        for y in 300..<1500 { for x in 600..<1800 { photo[x, y] = [200, 40, 60] } }
+        let file = live.directory.appendingPathComponent("square.png")
+        try photo.write(to: file, format: .png)
+        let uploaded = try live.upload([("square.png", try Data(contentsOf: file))])
+        let id = try #require(uploaded.json["photos"][0]["id"].string, "\(uploaded.text)")
+        let body = #"{"shadow": true, "outline": 12, "effect": "puffy"}"#
+        let head = """
+            POST /api/photos/\(id)/stickers HTTP/1.1\r\nHost: 127.0.0.1:\(live.port)\r\n\
+            X-Collage-Token: \(live.token)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n
+            """
+        let socket = try live.connect()
+        let request = Data((head + body).utf8)
+        _ = request.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) }
+        // The person presses Escape once the lift is under way.
+        for _ in 0..<200 where live.server.app.lifts.runningNow == 0 { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(live.server.app.lifts.runningNow == 1, "the lift never started")
+        close(socket)
+        for _ in 0..<600 where live.server.app.lifts.runningNow > 0 { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try live.library.stickers().isEmpty, "a lift nobody waited for was stored")
+
+        // The same lift, waited for, is made: the photo was liftable.
+        let lifted = try live.json("POST", "/api/photos/\(id)/stickers", body)
+        #expect(lifted.status == 201, "\(lifted.text)")
+        #expect(try live.library.stickers().count == 1)
+    }
+
     @Test func manyConcurrentClientsAreServed() throws {
         let live = try LiveServer()
         let created = try live.json("POST", "/api/collages", #"{"title": "Busy"}"#)
