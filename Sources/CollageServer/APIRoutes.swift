@@ -657,18 +657,23 @@ enum APIRoutes {
         let stored = try library { () throws(LibraryError) in try app.library.collage(request.parameter("id")) }
         let options = try exportOptions(request.query)
         let file = ScratchSpace.file("export")
-        defer { try? FileManager.default.removeItem(at: file) }
-        let result = try app.exports.run { () throws(HTTPError) in
-            try render(stored.collage, app: app, request: request, options: options, to: file)
+        let result: RenderResult
+        do throws(HTTPError) {
+            result = try app.exports.run { () throws(HTTPError) in
+                try render(stored.collage, app: app, request: request, options: options, to: file)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: file)
+            throw error
         }
         let format = options.format
-        guard let data = try? Data(contentsOf: file) else { throw HTTPError(.internalError, "the export went missing") }
+        // Sent from disk: a poster of hundreds of megabytes is never held in memory whole.
         return HTTPResponse(
             headers: [
                 "Content-Type": mimeType(format),
                 "Content-Disposition": contentDisposition(title: stored.collage.title, format: format),
                 "X-Image-Width": "\(result.width)", "X-Image-Height": "\(result.height)",
-            ], body: data)
+            ], file: BodyFile(file, isTemporary: true))
     }
 
     /// `attachment` named after the title: a plain ASCII `filename` (accents folded) for old

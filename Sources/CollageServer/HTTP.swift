@@ -107,6 +107,9 @@ public struct HTTPResponse: Sendable {
     public var headers: [String: String]
     /// The body.
     public var body: Data
+    /// A file sent as the body instead of ``body``: read from disk as the client takes it, so a
+    /// large export or sheet is never held in memory whole.
+    public var bodyFile: BodyFile?
 
     /// A response.
     public init(status: HTTPStatus = .ok, headers: [String: String] = [:], body: Data = Data()) {
@@ -115,11 +118,32 @@ public struct HTTPResponse: Sendable {
         self.body = body
     }
 
+    /// A response whose body is `file`'s bytes.
+    public init(status: HTTPStatus = .ok, headers: [String: String] = [:], file: BodyFile) {
+        self.init(status: status, headers: headers)
+        bodyFile = file
+    }
+
     /// A JSON response.
     public static func json(_ value: JSONValue, status: HTTPStatus = .ok) -> HTTPResponse {
         HTTPResponse(
             status: status, headers: ["Content-Type": "application/json; charset=utf-8"],
             body: Data(value.serialized(pretty: false).utf8))
+    }
+}
+
+/// A file a response sends as its body.
+public struct BodyFile: Sendable {
+    /// Where it is.
+    public let url: URL
+    /// Whether it is this response's alone, to be removed once opened for sending.
+    public let isTemporary: Bool
+
+    /// A file to send; a temporary one is removed as soon as it is opened (the open descriptor
+    /// keeps its bytes until they are sent), so no path is left behind whatever the client does.
+    public init(_ url: URL, isTemporary: Bool) {
+        self.url = url
+        self.isTemporary = isTemporary
     }
 }
 

@@ -375,6 +375,23 @@ final class ConnectionWatch: Sendable {
 }
 
 private func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    if let file = response.bodyFile {
+        let descriptor = open(file.url.path, O_RDONLY | O_CLOEXEC)
+        if file.isTemporary { unlink(file.url.path) }
+        var status = stat()
+        guard descriptor >= 0, fstat(descriptor, &status) == 0, status.st_size >= 0 else {
+            if descriptor >= 0 { close(descriptor) }
+            return send(HTTPError(.internalError, "the file to send went missing").response, on: connection)
+        }
+        // libmicrohttpd owns the descriptor from here and closes it once the response is gone.
+        guard let created = MHD_create_response_from_fd(Int(status.st_size), descriptor) else {
+            close(descriptor)
+            return .NO
+        }
+        defer { MHD_destroy_response(created) }
+        for (name, value) in response.headers { MHD_add_response_header(created, name, value) }
+        return MHD_queue_response(connection, UInt32(response.status.code), created)
+    }
     let body = response.body
     let created = body.withUnsafeBytes { bytes in
         MHD_create_response_from_buffer(

@@ -11,17 +11,32 @@ final class SheetStore: Sendable {
     private let sheets = Mutex<[(id: String, sheet: MadeSheet)]>([])
     /// How many sheets are kept (each holds its stickers' print pixels).
     static let kept = 2
+    /// The most print pixels the kept sheets hold together (5 bytes each); the newest sheet is
+    /// always kept, older ones go first.
+    static let pixelBudget = 150_000_000
 
     func add(_ sheet: MadeSheet) -> String {
         let id = CollageApp.newToken().prefix(16).description
-        sheets.withLock { list in
+        let dropped = sheets.withLock { list -> [String] in
             list.append((id, sheet))
-            if list.count > Self.kept { list.removeFirst(list.count - Self.kept) }
+            var dropped: [String] = []
+            while list.count > 1,
+                list.count > Self.kept || list.reduce(0, { $0 + $1.sheet.pixels }) > Self.pixelBudget
+            {
+                dropped.append(list.removeFirst().id)
+            }
+            return dropped
         }
+        for old in dropped { try? FileManager.default.removeItem(at: Self.pdfFile(of: old)) }
         return id
     }
 
     func sheet(_ id: String) -> MadeSheet? { sheets.withLock { list in list.first { $0.id == id }?.sheet } }
+
+    /// Where a kept sheet's PDF is written, once, on its first download.
+    static func pdfFile(of id: String) -> URL {
+        ScratchSpace.folder.appendingPathComponent("sheet-\(id.filter { $0.isLetter || $0.isNumber }).pdf")
+    }
 }
 
 /// Stickers cut for print, kept from sheet to sheet. Sizing each sticker and finding its cut
@@ -89,13 +104,14 @@ struct MadeSheet: Sendable {
     /// Each sticker's picture as it is printed (a collage's sticker drawn in its look, or the
     /// library's own), in the order of ``stickerIDs``.
     var pictures: [URL] = []
+
+    /// The print pixels the sheet holds.
+    var pixels: Int { layout.stickers.reduce(0) { $0 + $1.image.width * $1.image.height } }
 }
 
 extension APIRoutes {
     /// The most stickers one sheet may hold.
     static let sheetStickerLimit = 100
-    /// The most pixels a sheet's stickers may have together at print size (the server keeps them).
-    static let sheetPixelLimit = 400_000_000
 
     static let sheetRoutes: [Route] = [
         Route("GET", "/api/stickers", "listStickers", "The library's stickers, newest first", responses: [200: "list"])
@@ -223,11 +239,10 @@ extension APIRoutes {
             pageWidth: page.width, pageHeight: page.height, gap: gap, cut: cut, registrationMarks: marks,
             turnsToFit: turnsToFit)
         // Every sticker's pixels at print size together, bounded before any is made.
-        let side = size * CutLineOptions().pixelsPerMillimetre
-        guard Double(ids.count) * side * side <= Double(sheetPixelLimit) else {
-            throw HTTPError(
-                .unprocessable,
-                "\(ids.count) stickers of \(Int(size)) mm are too many pixels for one sheet; choose fewer or smaller")
+        do throws(PrintError) {
+            try SheetStickers.checkSheetPixels(count: ids.count, size: size, options: CutLineOptions())
+        } catch {
+            throw HTTPError(.unprocessable, error.description)
         }
         let files: [URL]
         if let collage {
@@ -346,18 +361,24 @@ extension APIRoutes {
             throw HTTPError(.notFound, "no such sheet: make it again (the editor keeps the last \(SheetStore.kept))")
         }
         if pdf {
-            let data = try app.exports.run { () throws(HTTPError) -> Data in
-                do throws(PrintError) {
-                    return try SheetPDF.data(of: sheet.layout, title: "Sticker sheet")
-                } catch {
-                    throw HTTPError(.internalError, error.description)
+            // Written once, a picture at a time, and sent from disk: a sheet of a hundred large
+            // stickers costs one picture's memory, however often it is downloaded.
+            let file = SheetStore.pdfFile(of: request.parameter("id"))
+            if !FileManager.default.fileExists(atPath: file.path) {
+                try app.exports.run { () throws(HTTPError) in
+                    guard !FileManager.default.fileExists(atPath: file.path) else { return }
+                    do throws(PrintError) {
+                        try SheetPDF.write(sheet.layout, title: "Sticker sheet", to: file)
+                    } catch {
+                        throw HTTPError(.internalError, error.description)
+                    }
                 }
             }
             return HTTPResponse(
                 headers: [
                     "Content-Type": "application/pdf",
                     "Content-Disposition": "attachment; filename=\"sticker-sheet.pdf\"",
-                ], body: data)
+                ], file: BodyFile(file, isTemporary: false))
         }
         let pageText = request.query["page"] ?? "1"
         guard let page = Int(pageText), page >= 1, page <= sheet.layout.pageCount else {

@@ -16,24 +16,81 @@ public enum SheetPDF {
     /// The PDF's bytes.
     /// - Throws: ``PrintError/unwritable(_:)`` when a picture cannot be compressed.
     public static func data(of layout: SheetLayout, title: String) throws(PrintError) -> Data {
-        var objects: [Data] = []
-        func reserve() -> Int {
-            objects.append(Data())
-            return objects.count
+        var output = Data()
+        try emit(layout, title: title) { chunk throws(PrintError) in output.append(chunk) }
+        return output
+    }
+
+    /// Writes the PDF to `file` as it is made, one object at a time: however many stickers a
+    /// sheet holds, no more than one picture's pixels and the page text are in memory at once.
+    /// The file appears whole or not at all.
+    /// - Throws: ``PrintError/unwritable(_:)`` when the file cannot be written.
+    public static func write(_ layout: SheetLayout, title: String, to file: URL) throws(PrintError) {
+        let partial = file.deletingLastPathComponent().appendingPathComponent(
+            ".\(file.lastPathComponent).\(UUID().uuidString.prefix(8)).partial")
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil),
+            let handle = try? FileHandle(forWritingTo: partial)
+        else {
+            throw .unwritable("\(file.path): the PDF could not be created")
         }
+        do throws(PrintError) {
+            defer { try? handle.close() }
+            try emit(layout, title: title) { chunk throws(PrintError) in
+                do {
+                    try handle.write(contentsOf: chunk)
+                } catch {
+                    throw .unwritable("\(file.path): the PDF could not be written (\(error.localizedDescription))")
+                }
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+        guard rename(partial.path, file.path) == 0 else {
+            try? FileManager.default.removeItem(at: partial)
+            throw .unwritable("\(file.path): the PDF could not be put in place")
+        }
+    }
+
+    /// Makes the PDF object by object, handing each to `sink` as soon as it is made; object
+    /// numbers are reserved ahead so that earlier objects can refer to later ones.
+    private static func emit(
+        _ layout: SheetLayout, title: String, to sink: (Data) throws(PrintError) -> Void
+    ) throws(PrintError) {
+        var offsets: [Int?] = []
+        var written = 0
+        func put(_ bytes: Data) throws(PrintError) {
+            try sink(bytes)
+            written += bytes.count
+        }
+        func reserve() -> Int {
+            offsets.append(nil)
+            return offsets.count
+        }
+        func object(_ number: Int, _ body: Data) throws(PrintError) {
+            offsets[number - 1] = written
+            try put(Data("\(number) 0 obj\n".utf8))
+            try put(body)
+            try put(Data("\nendobj\n".utf8))
+        }
+        try put(Data("%PDF-1.6\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".utf8))
         let catalog = reserve()
         let pages = reserve()
         let info = reserve()
         let cutColour = reserve()
         let overprint = reserve()
-        objects[catalog - 1] = Data("<< /Type /Catalog /Pages \(pages) 0 R >>".utf8)
-        objects[info - 1] = Data(
-            ("<< /Title \(pdfText(title)) /Creator (Collage) /Producer (Collage) "
-                + "/Keywords (CutContour, \(layout.options.cut.rawValue) cut) >>").utf8)
-        objects[cutColour - 1] = Data(
-            ("[/Separation /CutContour /DeviceCMYK << /FunctionType 2 /Domain [0 1] /C0 [0 0 0 0] "
-                + "/C1 [0 1 0 0] /N 1 >>]").utf8)
-        objects[overprint - 1] = Data("<< /Type /ExtGState /OP true /op true /OPM 1 >>".utf8)
+        try object(catalog, Data("<< /Type /Catalog /Pages \(pages) 0 R >>".utf8))
+        try object(
+            info,
+            Data(
+                ("<< /Title \(pdfText(title)) /Creator (Collage) /Producer (Collage) "
+                    + "/Keywords (CutContour, \(layout.options.cut.rawValue) cut) >>").utf8))
+        try object(
+            cutColour,
+            Data(
+                ("[/Separation /CutContour /DeviceCMYK << /FunctionType 2 /Domain [0 1] /C0 [0 0 0 0] "
+                    + "/C1 [0 1 0 0] /N 1 >>]").utf8))
+        try object(overprint, Data("<< /Type /ExtGState /OP true /op true /OPM 1 >>".utf8))
 
         var pictures: [Int] = []
         for sticker in layout.stickers {
@@ -47,13 +104,17 @@ public enum SheetPDF {
                 alpha[index] = image.pixels[index * 4 + 3]
             }
             let mask = reserve()
-            objects[mask - 1] = try stream(
-                "/Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height) "
-                    + "/ColorSpace /DeviceGray /BitsPerComponent 8", deflating: alpha)
+            try object(
+                mask,
+                try stream(
+                    "/Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height) "
+                        + "/ColorSpace /DeviceGray /BitsPerComponent 8", deflating: alpha))
             let picture = reserve()
-            objects[picture - 1] = try stream(
-                "/Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height) "
-                    + "/ColorSpace /DeviceRGB /BitsPerComponent 8 /SMask \(mask) 0 R", deflating: colour)
+            try object(
+                picture,
+                try stream(
+                    "/Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height) "
+                        + "/ColorSpace /DeviceRGB /BitsPerComponent 8 /SMask \(mask) 0 R", deflating: colour))
             pictures.append(picture)
         }
 
@@ -102,36 +163,31 @@ public enum SheetPDF {
                 content += "h S\n"
             }
             let contents = reserve()
-            objects[contents - 1] = try stream("", deflating: Array(content.utf8))
+            try object(contents, try stream("", deflating: Array(content.utf8)))
             let pictureNames = Set(onPage.map(\.sticker)).sorted().map { "/Im\($0) \(pictures[$0]) 0 R" }
             let pageObject = reserve()
-            objects[pageObject - 1] = Data(
-                ("<< /Type /Page /Parent \(pages) 0 R /MediaBox [0 0 \(x(pageWidth)) \(x(pageHeight))] "
-                    + "/TrimBox [0 0 \(x(pageWidth)) \(x(pageHeight))] /Contents \(contents) 0 R "
-                    + "/Resources << /XObject << \(pictureNames.joined(separator: " ")) >> "
-                    + "/ColorSpace << /CutContour \(cutColour) 0 R >> /ExtGState << /Overprint \(overprint) 0 R >> >> >>")
-                    .utf8)
+            try object(
+                pageObject,
+                Data(
+                    ("<< /Type /Page /Parent \(pages) 0 R /MediaBox [0 0 \(x(pageWidth)) \(x(pageHeight))] "
+                        + "/TrimBox [0 0 \(x(pageWidth)) \(x(pageHeight))] /Contents \(contents) 0 R "
+                        + "/Resources << /XObject << \(pictureNames.joined(separator: " ")) >> "
+                        + "/ColorSpace << /CutContour \(cutColour) 0 R >> /ExtGState << /Overprint \(overprint) 0 R >> >> >>")
+                        .utf8))
             pageObjects.append(pageObject)
         }
-        objects[pages - 1] = Data(
-            "<< /Type /Pages /Kids [\(pageObjects.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pageObjects.count) >>"
-                .utf8)
+        try object(
+            pages,
+            Data(
+                "<< /Type /Pages /Kids [\(pageObjects.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pageObjects.count) >>"
+                    .utf8))
 
-        var output = Data("%PDF-1.6\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".utf8)
-        var offsets: [Int] = []
-        for (index, body) in objects.enumerated() {
-            offsets.append(output.count)
-            output.append(Data("\(index + 1) 0 obj\n".utf8))
-            output.append(body)
-            output.append(Data("\nendobj\n".utf8))
-        }
-        let table = output.count
-        var xref = "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
-        for offset in offsets { xref += String(format: "%010d 00000 n \n", offset) }
+        let table = written
+        var xref = "xref\n0 \(offsets.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets { xref += String(format: "%010d 00000 n \n", offset ?? 0) }
         xref +=
-            "trailer\n<< /Size \(objects.count + 1) /Root \(catalog) 0 R /Info \(info) 0 R >>\nstartxref\n\(table)\n%%EOF\n"
-        output.append(Data(xref.utf8))
-        return output
+            "trailer\n<< /Size \(offsets.count + 1) /Root \(catalog) 0 R /Info \(info) 0 R >>\nstartxref\n\(table)\n%%EOF\n"
+        try put(Data(xref.utf8))
     }
 
     /// A stream object whose bytes are Flate-compressed.

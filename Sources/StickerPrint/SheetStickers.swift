@@ -6,6 +6,26 @@ import Foundation
 public enum SheetStickers {
     /// The most pixels a sticker may have at its print size (its subject and a margin).
     public static let pixelLimit = 64_000_000
+    /// The most pixels one sheet's stickers may have together at print size: every one is held
+    /// (as colour and as its inside of the cut) while the sheet is packed and written, so this
+    /// bounds a sheet's memory at about half a gigabyte. Eleven A4 pages covered at 300 dpi.
+    public static let sheetPixelLimit = 100_000_000
+
+    /// Refuses, before any pixel is made, a sheet of `count` stickers of up to `size` mm on their
+    /// longer side whose print pixels would be over ``sheetPixelLimit`` together.
+    /// - Throws: ``PrintError/tooLarge(_:)`` naming the total and what to change.
+    public static func checkSheetPixels(count: Int, size: Double, options: CutLineOptions) throws(PrintError) {
+        let side = size * options.pixelsPerMillimetre
+        let total = Double(count) * side * side
+        guard total <= Double(sheetPixelLimit) else {
+            let millions = total / 1_000_000
+            throw .tooLarge(
+                "\(count) stickers of \(PrintLength.format(size)) mm at \(Int(options.dotsPerInch)) dpi are up to "
+                    + "\(millions >= 10_000 ? "over 10000" : String(Int(millions.rounded(.up)))) million pixels; one sheet holds at most "
+                    + "\(sheetPixelLimit / 1_000_000) million: choose fewer stickers, a smaller size or a lower resolution"
+            )
+        }
+    }
 
     /// Reads a sticker (a PNG or WebP with alpha) and sizes it so that its cut shape's longer
     /// side is about `size` millimetres at `options.dotsPerInch`, then cuts around it. Only the

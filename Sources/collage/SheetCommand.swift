@@ -43,7 +43,8 @@ enum SheetCommand: Command {
             as Silhouette Studio's Type 1 (set Type 1, length 20 mm, thickness 0.5 mm, inset 10 mm
             there), and the SVG holds the marks and the cut lines for the cutting machine.
             Nothing is written unless every sticker fits: a sticker larger than the page, one with
-            no subject, or an empty list is an error that names it.
+            no subject, or an empty list is an error that names it. One sticker may have up to 64
+            million pixels at its print size, and one sheet's stickers up to 100 million together.
             """,
         positionals: 0...500)
 
@@ -129,6 +130,12 @@ enum SheetCommand: Command {
         guard !sources.isEmpty else {
             throw .usage("name at least one sticker (a PNG, or a library sticker's id), or --collage ID")
         }
+        do throws(PrintError) {
+            try SheetStickers.checkSheetPixels(
+                count: sources.count, size: sources.map(\.size).max() ?? defaultSize, options: cutLine)
+        } catch {
+            throw error.cliError
+        }
         for (name, file, size) in sources {
             do throws(PrintError) {
                 // Checked before any pixel is made: a sticker that cannot fit, or would be huge.
@@ -204,10 +211,9 @@ enum SheetCommand: Command {
         }
         do throws(CLIError) {
             do {
-                let pdf = try SheetPDF.data(of: layout, title: title)
                 let staged = temporary(for: output)
                 written.append((staged, output))
-                try write(pdf, to: staged)
+                try SheetPDF.write(layout, title: title, to: staged)
                 for (page, preview) in previews.enumerated() {
                     let staged = temporary(for: preview)
                     written.append((staged, preview))

@@ -122,5 +122,14 @@ struct SheetCommandTests {
         }
         #expect(try CommandRunner.run(["sheet", "-o", pdf.path]).status == 64, "no stickers")
         #expect(try nothingWritten())
+
+        // Each sticker alone is allowed, six together are over the sheet's total: refused
+        // before a pixel is made, naming the total and what to change.
+        let huge = try CommandRunner.run(
+            ["sheet"] + Array(repeating: red.path, count: 6) + [
+                "--size", "670mm", "--page", "1200x1200mm", "-o", pdf.path,
+            ])
+        #expect(huge.status == 65 && huge.stderr.contains("million pixels"), "\(huge.status) \(huge.stderr)")
+        #expect(try nothingWritten())
     }
 }

@@ -64,6 +64,47 @@ struct SheetAPITests {
         #expect(pdf.status == 200 && pdf.body.starts(with: Data("%PDF".utf8)), "\(pdf.status) \(pdf.text.prefix(200))")
     }
 
+    @Test func aSheetIsBoundedInPixelsAndItsPDFIsWrittenOnceAndSentFromDisk() throws {
+        // 71 stickers of 200 mm would be about 400 million print pixels: refused before any is made.
+        let client = try AppClient()
+        let many = (0..<71).map { "\"missing-\($0)\"" }.joined(separator: ",")
+        let huge = try client.json(
+            "POST", "/api/sheets", #"{"stickers": [\#(many)], "size": 200, "page": "1200x1200mm"}"#)
+        #expect(huge.status == 422 && huge.text.contains("million pixels"), "\(huge.status) \(huge.text)")
+
+        let live = try LiveServer()
+        let upload = try live.upload([("photo.jpg", try live.photoData([90, 140, 200]))])
+        let photoID = try #require(upload.json["photos"][0]["id"].string)
+        var disc = Bitmap(width: 400, height: 400, color: [0, 0, 0, 0])
+        for y in 0..<400 {
+            for x in 0..<400 where pow(Double(x) - 200, 2) + pow(Double(y) - 200, 2) < 150 * 150 {
+                disc[x, y] = [220, 80, 40, 255]
+            }
+        }
+        let sticker = try live.library.saveSticker(
+            id: "pdf-disc", photoID: photoID, selection: "all", outlineWidth: 0, shadow: false, image: disc)
+        let made = try live.json("POST", "/api/sheets", #"{"stickers": ["\#(sticker.id)", "\#(sticker.id)"]}"#)
+        #expect(made.status == 201, "\(made.text)")
+        let path = try #require(made.json["pdf"].string)
+        let first = try live.send("GET", path, headers: ["X-Collage-Token": live.token])
+        let second = try live.send("GET", path, headers: ["X-Collage-Token": live.token])
+        #expect(first.status == 200 && first.headers["content-type"] == "application/pdf")
+        #expect(first.headers["content-length"] == "\(first.body.count)")
+        #expect(first.body.starts(with: Data("%PDF-1.6".utf8)) && first.body.suffix(6) == Data("%%EOF\n".utf8))
+        #expect(second.body == first.body, "a second download is the same file")
+        // Every object the cross-reference table names starts where it says.
+        let text = String(decoding: first.body, as: UTF8.self)
+        let xref = try #require(text.range(of: "xref\n0 ")).upperBound
+        let count = Int(text[xref...].prefix { $0.isNumber }) ?? 0
+        #expect(count > 5)
+        let table = text[xref...].split(separator: "\n").dropFirst(2).prefix(count - 1)
+        for (index, line) in table.enumerated() {
+            let offset = Int(line.prefix(10)) ?? -1
+            let start = first.body.dropFirst(offset).prefix(12)
+            #expect(String(decoding: start, as: UTF8.self).hasPrefix("\(index + 1) 0 obj"), "object \(index + 1)")
+        }
+    }
+
     @Test func aCollagesStickersPrintAsTheyLookOnIt() throws {
         let (client, ids) = try Self.clientWithStickers()
         let collage = try client.library.createCollage(title: "Looks", templateID: nil, aspect: .square, photoIDs: [])

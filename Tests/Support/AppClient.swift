@@ -95,7 +95,14 @@ public final class AppClient: Sendable {
         let response = app.admit(request) ?? app.handle(request)
         var names: [String: String] = [:]
         for (name, value) in response.headers { names[name.lowercased()] = value }
-        return TestResponse(status: response.status.code, headers: names, body: response.body)
+        var body = response.body
+        // A body sent from a file is read as the server's connection would, and a temporary
+        // one removed as it does.
+        if let file = response.bodyFile {
+            body = try Data(contentsOf: file.url)
+            if file.isTemporary { try FileManager.default.removeItem(at: file.url) }
+        }
+        return TestResponse(status: response.status.code, headers: names, body: body)
     }
 
     /// Sends a JSON body.
