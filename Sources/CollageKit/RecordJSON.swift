@@ -73,6 +73,14 @@ public enum RecordJSON {
     public static func health(_ report: HealthReport) -> JSONValue {
         .object([
             "healthy": .bool(report.isHealthy), "repaired": .bool(report.repaired),
+            "damagedCells": .array(
+                report.damagedCells.map {
+                    .object([
+                        "table": .string($0.table), "row": .string($0.row), "column": .string($0.column),
+                        "found": .string($0.found), "expected": .string($0.expected),
+                    ])
+                }),
+            "repairs": .array(report.repairs.map(JSONValue.string)),
             "missingPhotos": .array(report.missingPhotos.map(JSONValue.string)),
             "missingStickers": .array(report.missingStickers.map(JSONValue.string)),
             "brokenItems": .array(

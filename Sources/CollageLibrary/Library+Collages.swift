@@ -309,7 +309,8 @@ extension Library {
                 frame: Rect(
                     x: try row.double("x"), y: try row.double("y"), width: try row.double("width"),
                     height: try row.double("height")),
-                rotation: Angle(degrees: try row.double("rotation")), crop: crop, slot: try row.optionalInt("slot"),
+                rotation: Angle(degrees: try row.double("rotation")), crop: crop,  // A slot out of range (a damaged cell, which doctor names) is as good as none.
+                slot: try row.optionalInt("slot").flatMap { (0...1_000).contains($0) ? $0 : nil },
                 stickerStyle: stickerStyle)
         }
         // A hero whose item is gone (removed by a repair) is forgotten: the collage still opens

@@ -82,7 +82,7 @@ extension Library {
             SELECT position, document FROM collage_history WHERE collage_id = ? AND stack = ?
             ORDER BY position DESC LIMIT 1
             """, [id, stack]
-        ) { row throws(LibraryError) in (try row.int("position"), try row.text("document")) }
+        ) { row throws(LibraryError) in (try row.int("position", in: CellRules.counter), try row.text("document")) }
         guard let (position, document) = rows.first else { return nil }
         try connection.run(
             "DELETE FROM collage_history WHERE collage_id = ? AND stack = ? AND position = ?", [id, stack, position])

@@ -23,7 +23,11 @@ extension Library {
             let stickers = try connection.query("SELECT id FROM stickers") { row throws(LibraryError) in
                 try row.text("id")
             }
-            let known = Set(photos).union(stickers)
+            // A photo or sticker set aside by a repair keeps its files: it can be put back.
+            let quarantined = try connection.query("SELECT file_id FROM quarantine WHERE file_id IS NOT NULL") {
+                row throws(LibraryError) in try row.optionalText("file_id")
+            }.compactMap { $0 }
+            let known = Set(photos).union(stickers).union(quarantined)
             for folder in [photosFolder, derivedFolder] {
                 for file in Self.files(under: folder) {
                     let name = file.lastPathComponent
@@ -105,9 +109,12 @@ public struct LibraryPhotoSource: PhotoSource {
     }
 }
 
-/// What `collage doctor` found: records whose files are gone, items that point at such records,
-/// and collages that break the document rules (stored by an older Collage, say).
+/// What `collage doctor` found: cells that hold what their column must not, records whose files
+/// are gone, items that point at such records, and collages that break the document rules
+/// (stored by an older Collage, say).
 public struct HealthReport: Sendable {
+    /// Cells holding the wrong kind of value or an impossible number, each named by table, row and column.
+    public var damagedCells: [DamagedCell] = []
     /// Photos whose original file is missing.
     public var missingPhotos: [String] = []
     /// Stickers whose image file is missing.
@@ -116,90 +123,283 @@ public struct HealthReport: Sendable {
     public var brokenItems: [(collage: String, item: String)] = []
     /// Collages that cannot be rendered, with every problem.
     public var invalidCollages: [(collage: String, issues: [String])] = []
-    /// Whether the report's records and items were removed (`--repair`).
+    /// Whether the report's records and items were repaired (`--repair`).
     public var repaired = false
+    /// What `--repair` did with each row that had a damaged cell, a sentence a row: set aside
+    /// whole in the library's `quarantine` table (out of every list, so no command trips on it
+    /// and nothing else is lost), measured again from its file, or a version started again at 1.
+    public var repairs: [String] = []
 
     /// Whether nothing is wrong.
     public var isHealthy: Bool {
-        missingPhotos.isEmpty && missingStickers.isEmpty && brokenItems.isEmpty && invalidCollages.isEmpty
+        damagedCells.isEmpty && missingPhotos.isEmpty && missingStickers.isEmpty && brokenItems.isEmpty
+            && invalidCollages.isEmpty
+    }
+
+    /// Whether `--repair` has something to do.
+    public var isRepairable: Bool {
+        !(damagedCells.isEmpty && missingPhotos.isEmpty && missingStickers.isEmpty && brokenItems.isEmpty)
     }
 }
 
 extension Library {
-    /// Checks that every record's file is on disk, that every item shows something the library
-    /// has, and that every collage can be rendered. With `repair`, records whose files are gone
-    /// are removed, with the items that showed them (each such collage gets a new version);
-    /// collages that break the rules are only reported, since which part to drop is the
-    /// person's choice. One transaction: nothing changes unless all of it does.
+    /// Checks every cell against what its column may hold, that every record's file is on disk,
+    /// that every item shows something the library has, and that every collage can be rendered.
+    /// With `repair`: a damaged version starts again at 1; any other row with a damaged cell is
+    /// set aside whole in the `quarantine` table (a collage with its items and history); records
+    /// whose files are gone are removed, and the items that showed them set aside (each such
+    /// collage gets a new version). Collages that break the document rules are only reported,
+    /// since which part to drop is the person's choice. One transaction: nothing changes unless
+    /// all of it does.
     public func checkHealth(repair: Bool = false) throws(LibraryError) -> HealthReport {
         var report = HealthReport()
         try database.write { connection throws(LibraryError) in
-            let photos = try connection.query("SELECT \(Self.photoColumns) FROM photos") {
-                row throws(LibraryError) in try Self.photo(from: row)
+            report.damagedCells = try connection.damagedCells()
+            if repair, !report.damagedCells.isEmpty {
+                report.repairs = try setAside(report.damagedCells, in: connection)
             }
-            report.missingPhotos = photos.filter {
-                !FileManager.default.fileExists(atPath: originalFile(of: $0).path)
+            try findMissing(into: &report, in: connection)
+            guard repair, report.isRepairable else { return }
+            // A photo whose extension cell was damaged only seems missing: its file answers to its id.
+            var found: [String] = []
+            for id in report.missingPhotos {
+                guard
+                    case .integer(let rowNumber)? = try connection.scalar("SELECT rowid FROM photos WHERE id = ?", [id]),
+                    try measureAgain(table: "photos", rowNumber: rowNumber, in: connection)
+                else { continue }
+                found.append(id)
+                report.repairs.append("measured again from its file: photos row id = '\(id)'")
             }
-            .map(\.id)
-            let stickerIDs = try connection.query("SELECT id, photo_id FROM stickers") { row throws(LibraryError) in
-                (try row.text("id"), try row.text("photo_id"))
+            if !found.isEmpty {
+                report.missingPhotos.removeAll { found.contains($0) }
+                report.brokenItems = []
+                report.invalidCollages = []
+                try findMissing(into: &report, in: connection)
             }
-            // A sticker keeps working without its photo's original: only its own file counts.
-            report.missingStickers = stickerIDs.filter { id, _ in
-                !FileManager.default.fileExists(atPath: stickerFile(id: id).path)
-            }.map(\.0)
-            let photosStickersNeed = Set(
-                stickerIDs.filter { !report.missingStickers.contains($0.0) }.map(\.1))
-            let present = Set(photos.map(\.id)).subtracting(report.missingPhotos)
-                .union(Set(stickerIDs.map(\.0)).subtracting(report.missingStickers))
-            // Text items name no file: nothing of theirs can go missing.
-            let items = try connection.query(
-                "SELECT collage_id, id, ref FROM items WHERE kind != 'text' ORDER BY collage_id, z"
-            ) {
-                row throws(LibraryError) in (try row.text("collage_id"), try row.text("id"), try row.text("ref"))
-            }
-            report.brokenItems = items.filter { !present.contains($0.2) }.map { ($0.0, $0.1) }
-            let collageIDs = try connection.query("SELECT id FROM collages ORDER BY id") {
-                row throws(LibraryError) in try row.text("id")
-            }
-            for id in collageIDs {
-                let issues = CollageDocument.issues(in: try Self.load(id, from: connection).collage)
-                if !issues.isEmpty { report.invalidCollages.append((id, issues.map(\.description))) }
-            }
-            guard repair,
-                !(report.missingPhotos.isEmpty && report.missingStickers.isEmpty && report.brokenItems.isEmpty)
-            else { return }
-            for (collage, item) in report.brokenItems {
-                try connection.run("DELETE FROM items WHERE collage_id = ? AND id = ?", [collage, item])
-            }
-            for collage in Set(report.brokenItems.map(\.collage)) {
-                // A damaged version (not a whole number in range) starts again at 1 rather than
-                // overflow into a REAL that breaks every later read.
-                try connection.run(
-                    """
-                    UPDATE collages SET version = CASE WHEN typeof(version) = 'integer'
-                        AND version BETWEEN 1 AND 9007199254740991 THEN version + 1 ELSE 1 END,
-                        updated_at = ? WHERE id = ?
-                    """, [now().timeIntervalSince1970, collage])
-            }
-            for id in report.missingStickers {
-                try connection.run("DELETE FROM stickers WHERE id = ?", [id])
-                // A step of undo or redo showing it would bring back an item with nothing to draw.
-                try connection.run("DELETE FROM collage_history WHERE instr(document, ?) > 0", [id])
-            }
-            // A photo whose working stickers point at it keeps its record (its items are gone).
-            for id in report.missingPhotos where !photosStickersNeed.contains(id) {
-                try connection.run("DELETE FROM photos WHERE id = ?", [id])
-                // Likewise the steps that show the photo (their rows name it in collage_history_refs).
-                try connection.run(
-                    """
-                    DELETE FROM collage_history WHERE EXISTS (
-                        SELECT 1 FROM collage_history_refs AS r WHERE r.ref = ? AND r.collage_id = collage_history.collage_id
-                            AND r.stack = collage_history.stack AND r.position = collage_history.position)
-                    """, [id])
-            }
+            try repairMissing(report, in: connection)
             report.repaired = true
         }
         return report
+    }
+
+    /// The checks of files and references, over the rows that can be read (a damaged one is
+    /// already reported, and skipped here).
+    private func findMissing(into report: inout HealthReport, in connection: Connection) throws(LibraryError) {
+        let photos = try connection.query("SELECT \(Self.photoColumns) FROM photos") { row throws(LibraryError) in
+            try? Self.photo(from: row)
+        }.compactMap { $0 }
+        report.missingPhotos = photos.filter { !FileManager.default.fileExists(atPath: originalFile(of: $0).path) }
+            .map(\.id)
+        let stickers = try connection.query("SELECT id, photo_id FROM stickers") { row throws(LibraryError) in
+            (try row.optionalText("id"), try row.optionalText("photo_id"))
+        }
+        let stickerIDs = stickers.compactMap { $0.0 }
+        // A sticker keeps working without its photo's original: only its own file counts.
+        report.missingStickers = stickerIDs.filter { !FileManager.default.fileExists(atPath: stickerFile(id: $0).path) }
+        let missing = Set(report.missingStickers)
+        let present = Set(photos.map(\.id)).subtracting(report.missingPhotos).union(
+            Set(stickerIDs).subtracting(missing))
+        // Text items name no file: nothing of theirs can go missing.
+        let items = try connection.query(
+            "SELECT collage_id, id, ref FROM items WHERE kind != 'text' ORDER BY collage_id, z"
+        ) { row throws(LibraryError) in
+            (try row.optionalText("collage_id"), try row.optionalText("id"), try row.optionalText("ref"))
+        }
+        report.brokenItems = items.compactMap { collage, item, ref in
+            guard let collage, let item, !present.contains(ref ?? "") else { return nil }
+            return (collage, item)
+        }
+        let collageIDs = try connection.query("SELECT id FROM collages ORDER BY id") { row throws(LibraryError) in
+            try row.optionalText("id")
+        }
+        let cellsNameThem = report.damagedCells.contains { $0.table == "collages" || $0.table == "items" }
+        for case let id? in collageIDs {
+            do throws(LibraryError) {
+                let issues = CollageDocument.issues(in: try Self.load(id, from: connection).collage)
+                if !issues.isEmpty { report.invalidCollages.append((id, issues.map(\.description))) }
+            } catch {
+                // A collage whose row or items are damaged is reported cell by cell.
+                if !cellsNameThem {
+                    report.invalidCollages.append((id, [error.description]))
+                }
+            }
+        }
+    }
+
+    /// Removes records whose files are gone; the items that showed them are set aside.
+    private func repairMissing(_ report: HealthReport, in connection: Connection) throws(LibraryError) {
+        let photosStickersNeed = Set(
+            try connection.query("SELECT photo_id FROM stickers") { row throws(LibraryError) in
+                try row.optionalText("photo_id")
+            }.compactMap { $0 })
+        for (collage, item) in report.brokenItems {
+            try quarantine(
+                table: "items", where: "collage_id = ? AND id = ?", [collage, item],
+                reason: "shows a photo or sticker that is gone", in: connection)
+        }
+        for collage in Set(report.brokenItems.map(\.collage)) { try bumpVersion(of: collage, in: connection) }
+        for id in report.missingStickers {
+            try connection.run("DELETE FROM stickers WHERE id = ?", [id])
+            // A step of undo or redo showing it would bring back an item with nothing to draw.
+            try connection.run("DELETE FROM collage_history WHERE instr(document, ?) > 0", [id])
+        }
+        // A photo whose working stickers point at it keeps its record (its items are gone).
+        for id in report.missingPhotos where !photosStickersNeed.contains(id) {
+            try connection.run("DELETE FROM photos WHERE id = ?", [id])
+            // Likewise the steps that show the photo (their rows name it in collage_history_refs).
+            try connection.run(
+                """
+                DELETE FROM collage_history WHERE EXISTS (
+                    SELECT 1 FROM collage_history_refs AS r WHERE r.ref = ? AND r.collage_id = collage_history.collage_id
+                        AND r.stack = collage_history.stack AND r.position = collage_history.position)
+                """, [id])
+        }
+    }
+
+    /// A collage changed by a repair gets a new version; a damaged version (not a whole number
+    /// in range) starts again at 1 rather than overflow into a REAL that breaks every later read.
+    private func bumpVersion(of collage: String, in connection: Connection) throws(LibraryError) {
+        try connection.run(
+            """
+            UPDATE collages SET version = CASE WHEN typeof(version) = 'integer'
+                AND version BETWEEN 1 AND 9007199254740991 THEN version + 1 ELSE 1 END,
+                updated_at = ? WHERE id = ?
+            """, [now().timeIntervalSince1970, collage])
+    }
+
+    /// Repairs what can be repaired in place (a version starts again at 1, a photo or sticker is
+    /// measured again from its file) and sets every other row with a damaged cell aside, a
+    /// collage with its items and history.
+    /// - Returns: what was done, one sentence a row.
+    private func setAside(_ damaged: [DamagedCell], in connection: Connection) throws(LibraryError) -> [String] {
+        var done: [String] = []
+        var seen = Set<String>()
+        for cell in damaged where !seen.contains("\(cell.table)#\(cell.rowNumber)") {
+            seen.insert("\(cell.table)#\(cell.rowNumber)")
+            let cells = damaged.filter { $0.table == cell.table && $0.rowNumber == cell.rowNumber }
+            let row = "\(cell.table) row \(cell.row)"
+            if cell.table == "collages", cells.allSatisfy({ $0.column == "version" }) {
+                try connection.run("UPDATE collages SET version = 1 WHERE rowid = ?", [cell.rowNumber])
+                done.append("version started again at 1: \(row)")
+                continue
+            }
+            if cell.table == "photos" || cell.table == "stickers",
+                try measureAgain(table: cell.table, rowNumber: cell.rowNumber, in: connection)
+            {
+                done.append("measured again from its file: \(row)")
+                continue
+            }
+            let reason = cells.map(\.description).joined(separator: "; ")
+            var changed: String?
+            if cell.table == "items",
+                case .text(let collage)? = try connection.scalar(
+                    "SELECT collage_id FROM items WHERE rowid = ?", [cell.rowNumber])
+            {
+                changed = collage
+            }
+            try connection.execute("SAVEPOINT set_aside")
+            do throws(LibraryError) {
+                if cell.table == "collages",
+                    case .text(let id)? = try connection.scalar(
+                        "SELECT id FROM collages WHERE rowid = ?", [cell.rowNumber])
+                {
+                    // Its items and history go with it, so that it can be put back whole.
+                    try quarantine(table: "items", where: "collage_id = ?", [id], reason: reason, in: connection)
+                    try quarantine(
+                        table: "collage_history", where: "collage_id = ?", [id], reason: reason, in: connection)
+                }
+                try quarantine(table: cell.table, where: "rowid = ?", [cell.rowNumber], reason: reason, in: connection)
+                try connection.execute("RELEASE set_aside")
+                if let changed { try bumpVersion(of: changed, in: connection) }
+                done.append("set aside in the quarantine table: \(row)")
+            } catch {
+                // Something still needs the row (a sticker its photo): its damaged cells get a
+                // harmless value instead, and the row stays where it is.
+                try connection.execute("ROLLBACK TO set_aside")
+                try connection.execute("RELEASE set_aside")
+                for damagedCell in cells {
+                    guard
+                        let rule = CellRules.tables.first(where: { $0.name == damagedCell.table })?
+                            .columns.first(where: { $0.name == damagedCell.column })
+                    else { continue }
+                    try connection.run(
+                        "UPDATE \"\(damagedCell.table)\" SET \"\(rule.name)\" = \(rule.harmlessValue) WHERE rowid = ?",
+                        [cell.rowNumber])
+                }
+                done.append("damaged cells set to harmless values (the row is still needed): \(row)")
+            }
+        }
+        return done
+    }
+
+    /// Measures a photo's or sticker's row again from its file (size, format, bytes), keeping
+    /// the cells that are sound. Nothing happens when its id is damaged or no file answers to it.
+    /// - Returns: whether the row is sound now.
+    private func measureAgain(table: String, rowNumber: Int64, in connection: Connection) throws(LibraryError) -> Bool {
+        guard case .text(let id)? = try connection.scalar("SELECT id FROM \"\(table)\" WHERE rowid = ?", [rowNumber]),
+            !id.isEmpty, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" })
+        else { return false }
+        let file: URL
+        if table == "photos" {
+            let folder = photosFolder.appendingPathComponent(String(id.prefix(2)))
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            guard let name = names.first(where: { $0.hasPrefix(id + ".") }) else { return false }
+            file = folder.appendingPathComponent(name)
+        } else {
+            file = stickerFile(id: id)
+        }
+        guard let info = try? ImageFiles.inspect(file) else { return false }
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
+        let now = now().timeIntervalSince1970
+        if table == "photos" {
+            try connection.run(
+                """
+                UPDATE photos SET format = ?, extension = ?, width = ?, height = ?, byte_size = ?,
+                    original_name = CASE WHEN typeof(original_name) = 'text' THEN original_name ELSE ? END,
+                    imported_at = CASE WHEN \(CellRules.Column(name: "imported_at", kind: .number, nullable: false).validSQL)
+                        THEN imported_at ELSE ? END
+                WHERE rowid = ?
+                """,
+                [
+                    info.format, info.fileExtension, info.width, info.height, bytes, file.lastPathComponent, now,
+                    rowNumber,
+                ])
+        } else {
+            guard
+                case .integer? = try connection.scalar(
+                    "SELECT 1 FROM stickers WHERE rowid = ? AND typeof(photo_id) = 'text' AND typeof(selection) = 'text'",
+                    [rowNumber])
+            else { return false }
+            try connection.run(
+                """
+                UPDATE stickers SET width = ?, height = ?,
+                    outline = CASE WHEN \(CellRules.Column(name: "outline", kind: .number, nullable: false).validSQL)
+                        THEN outline ELSE 0 END,
+                    shadow = CASE WHEN shadow IN (0, 1) AND typeof(shadow) = 'integer' THEN shadow ELSE 0 END,
+                    created_at = CASE WHEN \(CellRules.Column(name: "created_at", kind: .number, nullable: false).validSQL)
+                        THEN created_at ELSE ? END
+                WHERE rowid = ?
+                """, [info.width, info.height, now, rowNumber])
+        }
+        return true
+    }
+
+    /// Copies the rows of `table` matching `condition` into `quarantine`, whole, then deletes them.
+    private func quarantine(
+        table: String, where condition: String, _ arguments: [any SQLBindable], reason: String,
+        in connection: Connection
+    ) throws(LibraryError) {
+        guard let rules = CellRules.tables.first(where: { $0.name == table }) else { return }
+        let members = rules.columns.map { column in
+            "'\(column.name)', CASE WHEN typeof(\"\(column.name)\") = 'blob' THEN hex(\"\(column.name)\") "
+                + "ELSE \"\(column.name)\" END"
+        }.joined(separator: ", ")
+        let fileID = table == "photos" || table == "stickers" ? "CASE WHEN typeof(id) = 'text' THEN id END" : "NULL"
+        try connection.run(
+            """
+            INSERT INTO quarantine (table_name, row, file_id, reason, quarantined_at)
+                SELECT ?, json_object(\(members)), \(fileID), ?, ? FROM "\(table)" WHERE \(condition)
+            """, [table, reason, now().timeIntervalSince1970] + arguments)
+        try connection.run("DELETE FROM \"\(table)\" WHERE \(condition)", arguments)
     }
 }

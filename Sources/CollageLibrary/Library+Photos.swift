@@ -120,7 +120,9 @@ extension Library {
     static func photo(from row: Row) throws(LibraryError) -> PhotoRecord {
         PhotoRecord(
             id: try row.text("id"), originalName: try row.text("original_name"), format: try row.text("format"),
-            width: try row.int("width"), height: try row.int("height"), byteSize: try row.int("byte_size"),
+            width: try row.int("width", in: CellRules.photoSide),
+            height: try row.int("height", in: CellRules.photoSide),
+            byteSize: try row.int("byte_size", in: CellRules.bytes),
             importedAt: try row.date("imported_at"), fileExtension: try row.text("extension"))
     }
 

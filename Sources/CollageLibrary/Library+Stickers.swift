@@ -181,7 +181,9 @@ extension Library {
                 StickerRecord(
                     id: try row.text("id"), photoID: try row.text("photo_id"), selection: try row.text("selection"),
                     outlineWidth: try row.double("outline"), shadow: try row.int("shadow") != 0,
-                    width: try row.int("width"), height: try row.int("height"), createdAt: try row.date("created_at"))
+                    width: try row.int("width", in: CellRules.photoSide),
+                    height: try row.int("height", in: CellRules.photoSide),
+                    createdAt: try row.date("created_at"))
             }
         }
     }

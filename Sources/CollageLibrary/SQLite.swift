@@ -276,7 +276,29 @@ struct Row {
     /// A date stored as seconds since 1970.
     func date(_ name: String) throws(LibraryError) -> Date { Date(timeIntervalSince1970: try double(name)) }
 
+    /// A whole number within `range`, or a typed error naming the column and row: a damaged
+    /// cell (2⁶³−1 for a width) never reaches the arithmetic that would trap on it.
+    func int(_ name: String, in range: ClosedRange<Int64>) throws(LibraryError) -> Int {
+        guard case .integer(let value) = try value(name), range.contains(value) else {
+            throw mismatch(name, "a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return Int(value)
+    }
+
     private func mismatch(_ name: String, _ expected: String) -> LibraryError {
-        statement.failure(SQLITE_MISMATCH, "column \(name) should hold \(expected)")
+        // The row is named by whichever key columns the query returns, so the message leads to it.
+        let keys = ["collage_id", "id", "photo_id", "stack", "position", "key"].compactMap { key -> String? in
+            guard statement.columns[key] != nil else { return nil }
+            switch value(at: statement.columns[key] ?? 0) {
+            case .text(let text): return "\(key) \"\(text.prefix(64))\""
+            case .integer(let number): return "\(key) \(number)"
+            default: return nil
+            }
+        }
+        let row = keys.isEmpty ? "" : " of the row with \(keys.joined(separator: ", "))"
+        return statement.failure(
+            SQLITE_MISMATCH,
+            "column \(name)\(row) should hold \(expected); 'collage doctor' lists every damaged cell, "
+                + "'collage doctor --repair' sets them aside")
     }
 }

@@ -131,6 +131,18 @@ enum Schema {
         Migration(
             name: "v7: a sticker item's effect (comic, puffy, shiny)",
             sql: "ALTER TABLE items ADD COLUMN effect TEXT; -- StickerEffect's raw value, or NULL"),
+        Migration(
+            name: "v8: rows with damaged cells, set aside by 'collage doctor --repair' rather than deleted",
+            sql: """
+                CREATE TABLE quarantine (
+                    number INTEGER PRIMARY KEY,
+                    table_name TEXT NOT NULL,
+                    row TEXT NOT NULL,            -- the row's columns as a JSON object (BLOBs in hex)
+                    file_id TEXT,                 -- a photo's or sticker's id: gc keeps its files
+                    reason TEXT NOT NULL,
+                    quarantined_at REAL NOT NULL
+                );
+                """),
     ]
 
     static var currentVersion: Int { migrations.count }

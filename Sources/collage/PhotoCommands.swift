@@ -91,17 +91,26 @@ enum CleanUpCommand: Command {
 enum DoctorCommand: Command {
     static let spec = CommandSpec(
         name: "doctor",
-        abstract: "Check the library: records whose files are missing, items showing them, collages that cannot render",
+        abstract:
+            "Check the library: damaged cells, records whose files are missing, items showing them, "
+            + "collages that cannot render",
         usage: "[--repair] [--library DIR] [--json]",
         options: [
-            .flag("--repair", "Remove records whose files are missing, and the items that show them"),
+            .flag(
+                "--repair",
+                "Set aside rows with damaged cells, remove records whose files are missing, set aside the items that show them"
+            ),
             LibraryAccess.option, .flag("--json", "Print JSON"),
         ],
         discussion: """
-            Exits 0 when the library is healthy and 65 when something is wrong. With --repair, records
-            whose files are missing are removed together with the items that showed them (each such
-            collage gets a new version); collages that break the document rules are listed for you to
-            fix or delete, never changed.
+            Every cell of every table is checked against what its column may hold (text, a whole
+            number in range, a finite number); each damaged one is named by table, row and column.
+            Exits 0 when the library is healthy and 65 when something is wrong. With --repair, a
+            damaged version starts again at 1; any other row with a damaged cell is set aside whole
+            in the library's quarantine table (a collage with its items and history), where nothing
+            reads it and nothing is lost; records whose files are missing are removed and the items
+            that showed them set aside (each such collage gets a new version); collages that break
+            the document rules are listed for you to fix or delete, never changed.
             """)
 
     static func run(_ arguments: ParsedArguments) throws(CLIError) {
@@ -113,6 +122,7 @@ enum DoctorCommand: Command {
         } else if report.isHealthy {
             Output.print("The library is healthy.")
         } else {
+            for cell in report.damagedCells { Output.print("\(Output.escaped(cell.description))") }
             for id in report.missingPhotos { Output.print("photo \(id): its original file is missing") }
             for id in report.missingStickers { Output.print("sticker \(id): its image file is missing") }
             for item in report.brokenItems {
@@ -122,9 +132,12 @@ enum DoctorCommand: Command {
                 Output.print("collage \(collage.collage) cannot be rendered: \(collage.issues.joined(separator: "; "))")
             }
             if report.repaired {
-                Output.print("Repaired: removed the records whose files were missing and the items that showed them.")
-            } else if !(report.missingPhotos.isEmpty && report.missingStickers.isEmpty && report.brokenItems.isEmpty) {
-                Output.print("Run 'collage doctor --repair' to remove them.")
+                for repair in report.repairs { Output.print("Repaired: \(Output.escaped(repair))") }
+                Output.print(
+                    "Repaired: damaged rows set aside (kept whole in the quarantine table), records whose files were "
+                        + "missing removed, the items that showed them set aside.")
+            } else if report.isRepairable {
+                Output.print("Run 'collage doctor --repair' to set them aside (nothing is deleted that can be kept).")
             }
         }
         let fixed = report.repaired && report.invalidCollages.isEmpty
