@@ -1,8 +1,8 @@
 # The two commands: `make run` and `make test` do all the set-up they need.
 SWIFT ?= swift
-SOURCES := Package.swift Sources Tests
+SOURCES := Package.swift Sources Tests Fuzz/Sources
 
-.PHONY: run samples test build release bench format lint bootstrap dist install uninstall deb
+.PHONY: run samples test build release bench fuzz format lint bootstrap dist install uninstall deb
 
 bootstrap:
 	@scripts/bootstrap
@@ -35,16 +35,25 @@ samples: release
 	.build/release/collage render Examples/scrapbook.json -o out/scrapbook.png
 	.build/release/collage sticker samples/chelsea.png --outline 10 --shadow -o out/cat-sticker.png
 
-## Builds, runs every test (Swift, the browser tests, the API fuzzer, the Debian package
-## installed in a clean tree), then checks formatting.
+## Builds, runs every test (Swift, the browser tests, the API fuzzer, a short run of every fuzz
+## target with its kept inputs, the Debian package installed in a clean tree), then checks formatting.
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/browser-tests
 	scripts/api-fuzz
+	scripts/fuzz --replay
+	scripts/fuzz --seconds $(FUZZ_TEST_SECONDS)
 	$(MAKE) --no-print-directory deb
 	scripts/package-test
 	$(MAKE) --no-print-directory lint
+
+## Coverage-guided fuzzing of every parser of untrusted bytes (libFuzzer, address and undefined
+## behaviour sanitizers), FUZZ_SECONDS per target; `make test` runs each for FUZZ_TEST_SECONDS.
+FUZZ_SECONDS ?= 120
+FUZZ_TEST_SECONDS ?= 8
+fuzz: bootstrap
+	scripts/fuzz --seconds $(FUZZ_SECONDS)
 
 ## Side-by-side benchmarks against the tools a user would pick instead (not part of `make test`);
 ## fails when any benchmark script fails.

@@ -76,6 +76,16 @@ let package = Package(
         .target(name: "CollageLicence", dependencies: ["CSodium"]),
         .executableTarget(name: "collage-licence", dependencies: ["CollageLicence"]),
 
+        // Every parser of untrusted bytes as one fuzz target (`make fuzz`; never shipped): built
+        // with libFuzzer and the sanitizers by scripts/fuzz, and as a replayer of kept inputs here.
+        .executableTarget(
+            name: "collage-fuzz",
+            dependencies: [
+                "CollageCore", "CollageRender", "CollageLibrary", "CollageLicence", "CollageServer", "Stickers",
+                "CSQLite",
+            ],
+            path: "Fuzz/Sources"),
+
         // bench/layout's timing and geometry harness for AutoLayout (never shipped).
         .executableTarget(name: "layout-bench", dependencies: ["CollageCore"], path: "bench/layout/Swift"),
 

@@ -304,13 +304,14 @@ extension Library {
                     outlineWidth: outline, shadow: (try row.optionalInt("shadow") ?? 0) != 0,
                     effect: try row.optionalText("effect").flatMap(StickerEffect.init(rawValue:)))
             }
+            // A slot out of range (a damaged cell, which doctor names) is as good as none.
+            let slot = try row.optionalInt("slot").flatMap { (0...1_000).contains($0) ? $0 : nil }
             return CollageItem(
                 id: try row.text("id"), content: content,
                 frame: Rect(
                     x: try row.double("x"), y: try row.double("y"), width: try row.double("width"),
                     height: try row.double("height")),
-                rotation: Angle(degrees: try row.double("rotation")), crop: crop,  // A slot out of range (a damaged cell, which doctor names) is as good as none.
-                slot: try row.optionalInt("slot").flatMap { (0...1_000).contains($0) ? $0 : nil },
+                rotation: Angle(degrees: try row.double("rotation")), crop: crop, slot: slot,
                 stickerStyle: stickerStyle)
         }
         // A hero whose item is gone (removed by a repair) is forgotten: the collage still opens

@@ -1,16 +1,18 @@
 import Foundation
 
 /// One file part of a `multipart/form-data` upload, written out to its own temporary file.
-struct UploadedFile {
-    let fileName: String
-    let file: URL
+package struct UploadedFile {
+    /// The name the client gave, made safe to show and store.
+    package let fileName: String
+    /// Where the part's bytes were written.
+    package let file: URL
 }
 
 /// Splits a `multipart/form-data` body (on disk) into its file parts.
-enum Multipart {
+package enum Multipart {
     /// The files in the body; other fields are ignored.
     /// - Throws: 400 naming the problem for a missing boundary or a truncated body.
-    static func files(in body: URL, contentType: String, into folder: URL) throws(HTTPError) -> [UploadedFile] {
+    package static func files(in body: URL, contentType: String, into folder: URL) throws(HTTPError) -> [UploadedFile] {
         guard let boundary = boundary(contentType) else {
             throw HTTPError(.badRequest, "multipart upload without a boundary in its Content-Type")
         }
