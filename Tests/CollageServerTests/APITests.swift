@@ -274,15 +274,9 @@ struct APITests {
         let none = try withModel.json("POST", "/api/photos/\(flatID)/stickers", "{}")
         #expect(none.status == 422 && none.text.contains("no subject"))
 
-        var scene = Bitmap(width: 600, height: 400, color: [235, 232, 225])
-        for y in 0..<400 {
-            for x in 0..<600 where pow(Double(x) - 300, 2) / 14400 + pow(Double(y) - 200, 2) / 22500 <= 1 {
-                scene[x, y] = [200, 40, 40]
-            }
-        }
-        let file = withModel.directory.appendingPathComponent("scene.png")
-        try scene.write(to: file, format: .png)
-        let subject = try withModel.upload([("scene.png", try Data(contentsOf: file))])
+        let scene = try TestPhotos.subjectPNG(
+            width: 600, height: 400, center: (300, 200), radii: (120, 150), color: [200, 40, 40])
+        let subject = try withModel.upload([("scene.png", scene)])
         let subjectID = try #require(subject.json["photos"][0]["id"].string)
         let lifted = try withModel.json("POST", "/api/photos/\(subjectID)/stickers", #"{"at": {"x": 0.5, "y": 0.5}}"#)
         #expect(lifted.status == 201, "\(lifted.text)")

@@ -69,15 +69,8 @@ struct AnalysisAPITests {
         let client = try AppClient(model: model)
         defer { client.app.stopAnalysingPhotos() }
         // A disc on the left of a wide photo: its subject is left of centre.
-        var photo = Bitmap(width: 480, height: 240, color: [236, 234, 228])
-        for y in 0..<240 {
-            for x in 0..<480 where pow(Double(x) - 110, 2) / 6400 + pow(Double(y) - 120, 2) / 6400 <= 1 {
-                photo[x, y] = [200, 40, 60]
-            }
-        }
-        let file = client.directory.appendingPathComponent("left-disc.png")
-        try photo.write(to: file, format: .png)
-        let uploaded = try client.upload([("left-disc.png", try Data(contentsOf: file))])
+        let photo = try TestPhotos.subjectPNG(width: 480, height: 240, center: (110, 120), radii: (80, 80))
+        let uploaded = try client.upload([("left-disc.png", photo)])
         let id = try #require(uploaded.json["photos"][0]["id"].string, "\(uploaded.text)")
 
         let created = try client.json(
