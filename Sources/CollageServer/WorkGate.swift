@@ -50,6 +50,8 @@ final class WorkGate: Sendable {
 
     /// How many jobs run now (for tests and diagnostics).
     var runningNow: Int { state.withLock { $0.running } }
+    /// How many jobs wait for a turn now (for tests and diagnostics).
+    var waitingNow: Int { state.withLock { $0.waiting } }
 
     private func busy(_ reason: String) -> HTTPError {
         var error = HTTPError(.unavailable, "too many \(name) at once (\(reason)); try again in a few seconds")

@@ -200,11 +200,19 @@ struct APITests {
             POST /api/photos HTTP/1.1\r\nHost: 127.0.0.1:\(live.port)\r\nX-Collage-Token: \(live.token)\r\n\
             Content-Type: multipart/form-data; boundary=collage-test-boundary\r\nContent-Length: \(body.count)\r\n\r\n
             """
-        _ = try live.raw(Data(head.utf8) + body.prefix(body.count / 2), closeAfterWriting: true)
-        Thread.sleep(forTimeInterval: 0.5)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
-            .filter { $0.hasPrefix("collage-upload-") || $0.hasPrefix("collage-parts-") }
-        #expect(leftovers.isEmpty, "\(leftovers)")
+        // The server spools a body to its scratch folder as it arrives…
+        func spooled() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: ScratchSpace.folder.path)) ?? [])
+                .filter { $0.hasPrefix("upload-") || $0.hasPrefix("parts-") }
+        }
+        let before = Set(spooled())
+        let socket = try live.connect()
+        let half = Data(head.utf8) + body.prefix(body.count / 2)
+        _ = half.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) }
+        #expect(Waiting.until { !Set(spooled()).subtracting(before).isEmpty }, "the body was never spooled")
+        // …and removes it when the client vanishes halfway.
+        close(socket)
+        #expect(Waiting.until { Set(spooled()).subtracting(before).isEmpty }, "\(spooled())")
         #expect(try live.send("GET", "/api/photos").json.count == 0)
         #expect(try live.send("GET", "/api/collages").status == 200, "still serving")
     }
@@ -230,10 +238,9 @@ struct APITests {
         let request = Data((head + body).utf8)
         _ = request.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) }
         // The person presses Escape once the lift is under way.
-        for _ in 0..<200 where live.server.app.lifts.runningNow == 0 { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(live.server.app.lifts.runningNow == 1, "the lift never started")
+        #expect(Waiting.until { live.server.app.lifts.runningNow == 1 }, "the lift never started")
         close(socket)
-        for _ in 0..<600 where live.server.app.lifts.runningNow > 0 { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(Waiting.until { live.server.app.lifts.runningNow == 0 }, "the lift never stopped")
         #expect(try live.library.stickers().isEmpty, "a lift nobody waited for was stored")
 
         // The same lift, waited for, is made: the photo was liftable.

@@ -268,7 +268,7 @@ struct HostileInputTests {
         }
         started.wait()
         DispatchQueue.global().async(group: group) { _ = try? gate.run { () throws(HTTPError) in } }
-        Thread.sleep(forTimeInterval: 0.2)
+        #expect(Waiting.until { gate.waitingNow == 1 }, "the second job never queued")
         do {
             _ = try gate.run { () throws(HTTPError) in Issue.record("a third job ran") }
         } catch {
@@ -299,7 +299,7 @@ struct HostileInputTests {
             let status = try? client.upload([("waits.jpg", photo)]).status
             answer.withLock { $0 = status }
         }
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(Waiting.until { client.app.imports.waitingNow == 1 }, "the upload never queued for its turn")
         // Its files are stored, but nothing is decoded or imported until the turn is free.
         #expect(try client.library.photos().isEmpty)
         #expect(answer.withLock { $0 } == nil)
