@@ -61,6 +61,17 @@ public enum Limits {
     public static let textShadowBlur: ClosedRange<Double> = 0...100
     /// How far a text shadow falls each way, in points.
     public static let textShadowOffset: ClosedRange<Double> = -200...200
+    /// A sticker's longer side on a sheet, cut line included, in millimetres.
+    public static let stickerPrintSize: ClosedRange<Double> = 10...1_000
+    /// The least distance between two cut lines on a sheet, in millimetres.
+    public static let cutLineGap: ClosedRange<Double> = 0.5...50
+    /// The most pixels one sticker may have at its print size (its subject and a margin).
+    public static let maximumStickerPrintPixels = 64_000_000
+    /// The most pixels one sheet's stickers may have together at print size: all are held while
+    /// the sheet is packed and written (eleven A4 pages covered at 300 dpi).
+    public static let maximumSheetPixels = 100_000_000
+    /// The most stickers one sheet may hold.
+    public static let maximumSheetStickers = 100
     /// A collage's version as clients send it back (every whole number a JSON double holds exactly).
     public static let version: ClosedRange<Int> = 1...(1 << 53)
 

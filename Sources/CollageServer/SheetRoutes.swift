@@ -111,7 +111,7 @@ struct MadeSheet: Sendable {
 
 extension APIRoutes {
     /// The most stickers one sheet may hold.
-    static let sheetStickerLimit = 100
+    static let sheetStickerLimit = Limits.maximumSheetStickers
 
     static let sheetRoutes: [Route] = [
         Route("GET", "/api/stickers", "listStickers", "The library's stickers, newest first", responses: [200: "list"])
@@ -131,9 +131,12 @@ extension APIRoutes {
                 + "line's longer side is `size` mm, cut lines `gap` mm apart; the layout to draw, and its downloads",
             body: "{stickers?: [id] | collage?: id, page?, size?, gap?, cut?: kiss|die, marks?, turnToFit?}",
             schema: Schema.object([
-                "stickers": .object(["type": "array", "items": Schema.string, "maxItems": .number(100)]),
+                "stickers": .object([
+                    "type": "array", "items": Schema.string, "maxItems": .number(Double(Limits.maximumSheetStickers)),
+                ]),
                 "collage": Schema.string,
-                "page": Schema.string, "size": Schema.number(10...200), "gap": Schema.number(0.5...50),
+                "page": Schema.string, "size": Schema.number(Limits.stickerPrintSize),
+                "gap": Schema.number(Limits.cutLineGap),
                 "cut": .object(["type": "string", "enum": .array([.string("kiss"), .string("die")])]),
                 "marks": .object(["type": "boolean"]), "turnToFit": .object(["type": "boolean"]),
             ]),
@@ -233,8 +236,8 @@ extension APIRoutes {
         } catch {
             throw HTTPError(.unprocessable, error.description)
         }
-        let size = try number("size", 10...200, 50)
-        let gap = try number("gap", 0.5...50, cut.defaultGap)
+        let size = try number("size", Limits.stickerPrintSize, 50)
+        let gap = try number("gap", Limits.cutLineGap, cut.defaultGap)
         let options = SheetOptions(
             pageWidth: page.width, pageHeight: page.height, gap: gap, cut: cut, registrationMarks: marks,
             turnsToFit: turnsToFit)

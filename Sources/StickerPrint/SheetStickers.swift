@@ -1,15 +1,16 @@
 import CZlib
+import CollageCore
 import CollageRender
 import Foundation
 
 /// Sticker files made ready for paper: sized, cut around, and tagged with their resolution.
 public enum SheetStickers {
-    /// The most pixels a sticker may have at its print size (its subject and a margin).
-    public static let pixelLimit = 64_000_000
+    /// The most pixels a sticker may have at its print size (``CollageCore/Limits``).
+    public static let pixelLimit = Limits.maximumStickerPrintPixels
     /// The most pixels one sheet's stickers may have together at print size: every one is held
     /// (as colour and as its inside of the cut) while the sheet is packed and written, so this
-    /// bounds a sheet's memory at about half a gigabyte. Eleven A4 pages covered at 300 dpi.
-    public static let sheetPixelLimit = 100_000_000
+    /// bounds a sheet's memory at about half a gigabyte (``CollageCore/Limits``).
+    public static let sheetPixelLimit = Limits.maximumSheetPixels
 
     /// Refuses, before any pixel is made, a sheet of `count` stickers of up to `size` mm on their
     /// longer side whose print pixels would be over ``sheetPixelLimit`` together.

@@ -69,14 +69,14 @@ enum SheetCommand: Command {
                 throw .invalidOption("--cut: expected kiss or die, got \"\(arguments.value("--cut") ?? "")\"")
             }
             let gap = try arguments.value("--gap").map { text throws(PrintError) in
-                try PrintLength.millimetres(text, option: "--gap", range: 0.5...50)
+                try PrintLength.millimetres(text, option: "--gap", range: Limits.cutLineGap)
             }
             let margin = try arguments.value("--margin").map { text throws(PrintError) in
                 try PrintLength.millimetres(text, option: "--margin", range: 0...50)
             }
             defaultSize =
                 try arguments.value("--size").map { text throws(PrintError) in
-                    try PrintLength.millimetres(text, option: "--size", range: 10...1000)
+                    try PrintLength.millimetres(text, option: "--size", range: Limits.stickerPrintSize)
                 } ?? 50
             cutLine = try CutLineArguments.options(arguments, whiteBacking: arguments.has("--white"))
             options = SheetOptions(
@@ -146,10 +146,11 @@ enum SheetCommand: Command {
                             + "(at most \(PrintLength.format(usable)) mm); give a smaller --size or a larger --page")
                 }
                 let side = size * cutLine.pixelsPerMillimetre
-                guard side * side <= Double(Self.pixelLimit) else {
+                guard side * side <= Double(Limits.maximumStickerPrintPixels) else {
                     throw PrintError.invalidOption(
                         "\(name): \(PrintLength.format(size)) mm at \(Int(cutLine.dotsPerInch)) dpi is over "
-                            + "\(Self.pixelLimit / 1_000_000) million pixels; give a smaller --size or --dpi")
+                            + "\(Limits.maximumStickerPrintPixels / 1_000_000) million pixels; give a smaller --size or --dpi"
+                    )
                 }
                 let sticker = try SheetStickers.prepare(file: file, name: name, size: size, options: cutLine)
                 for warning in sticker.warnings { Output.printError("collage: warning: \(warning)") }
@@ -267,7 +268,6 @@ enum SheetCommand: Command {
     }
 
     /// The most pixels one sticker of a sheet may have at its print size.
-    static let pixelLimit = 64_000_000
 
     /// `file.png@40mm`: the file and its size; without a size, `defaultSize`.
     static func sizedSource(_ argument: String, defaultSize: Double) throws(CLIError) -> (String, Double) {
@@ -278,7 +278,7 @@ enum SheetCommand: Command {
         do {
             return (
                 String(argument[..<at]),
-                try PrintLength.millimetres(size, option: "\(argument) (its size)", range: 10...1000)
+                try PrintLength.millimetres(size, option: "\(argument) (its size)", range: Limits.stickerPrintSize)
             )
         } catch {
             throw .usage(error.description)
