@@ -31,7 +31,7 @@ enum StickerCommand: Command {
             .flag("--no-refine", "Upsample the model's map without edge refinement"),
             .flag(
                 "--clean-edges",
-                "Find strands of hair and fur again from the photo, without the old background's colour (see the README)"
+                "Find strands of hair and fur again from the photo, without the old background's colour (see docs/CLI.md)"
             ),
             .value(
                 "--cut-line", "FILE",
