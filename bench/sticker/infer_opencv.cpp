@@ -1,4 +1,4 @@
-// U²-Net-p through OpenCV DNN, exactly as csegment.cpp runs it (the first unconnected output),
+// U²-Net-p through OpenCV DNN, exactly as Sources/CSegment/inference.cpp runs it (the first unconnected output),
 // for bench/sticker's side-by-side with OpenVINO. Same arguments and JSON line as
 // infer_openvino.c, and a sixth: `own` (Collage's convolution kernels, what `collage` runs),
 // `avx2` (the same without AVX-512) or `opencv` (OpenCV's own).

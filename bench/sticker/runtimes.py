@@ -1,7 +1,7 @@
 """Inference runtimes side by side: U²-Net-p through OpenCV DNN with Collage's convolution kernels
 (what `collage` runs; also without AVX-512) and with OpenCV's own, OpenVINO's
 C API (full fp32 precision) and ONNX Runtime (what rembg uses), on the four sample photos
-prepared as csegment.cpp prepares them. Alternating rounds; prints load time, first inference,
+prepared as Sources/CSegment/inference.cpp prepares them. Alternating rounds; prints load time, first inference,
 the median per inference, ratios, and whether the maps agree. Run through bench/sticker/run."""
 import json
 import os

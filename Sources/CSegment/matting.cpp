@@ -1,0 +1,221 @@
+// Matting: each edge pixel's alpha and colour from the subject's and the background's colours
+// around it, so hair and fur keep their strands without the old background's colour.
+#include "csegment.h"
+#include "shared.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+#include <vector>
+
+using csegment::guarded;
+using csegment::working_size;
+
+static cv::Mat three_channels(const cv::Mat &plane) {
+    cv::Mat out;
+    cv::cvtColor(plane, out, cv::COLOR_GRAY2RGB);
+    return out;
+}
+
+// A value between pixels of `plane` (float, `channels` deep), for pixel (x, y) of an image
+// `scale` times larger, by bilinear interpolation.
+static inline void sample_between(const cv::Mat &plane, int channels, float scaleX, float scaleY, int x, int y,
+                                  float *out) {
+    float u = std::max(0.0f, (x + 0.5f) * scaleX - 0.5f), v = std::max(0.0f, (y + 0.5f) * scaleY - 0.5f);
+    int x0 = std::min(int(u), plane.cols - 1), y0 = std::min(int(v), plane.rows - 1);
+    int x1 = std::min(x0 + 1, plane.cols - 1), y1 = std::min(y0 + 1, plane.rows - 1);
+    float fx = u - x0, fy = v - y0;
+    const float *p00 = plane.ptr<float>(y0) + channels * x0, *p01 = plane.ptr<float>(y0) + channels * x1,
+                *p10 = plane.ptr<float>(y1) + channels * x0, *p11 = plane.ptr<float>(y1) + channels * x1;
+    for (int c = 0; c < channels; c++)
+        out[c] = (p00[c] * (1 - fx) + p01[c] * fx) * (1 - fy) + (p10[c] * (1 - fx) + p11[c] * fx) * fy;
+}
+
+// The weighted mean colour around each pixel (normalised convolution), taken at the smallest
+// of the scales where enough weighted pixels lie near: close to the subject the mean follows the
+// nearby colours, deep in the edge band it reaches as far as it must. Each scale blurs a copy
+// reduced in step with its blur (each made from the last), so the widest costs no more than the
+// narrowest. Only the pixels in `needed` get a mean (the rest stay 0), read from the reduced
+// copies between their pixels, and the scales stop once they all have one.
+static cv::Mat local_mean(const cv::Mat &image, const cv::Mat &weight, double unit, const cv::Mat &needed) {
+    cv::Mat values = image.mul(three_channels(weight)), weights = weight.clone();
+    cv::Mat mean(image.size(), CV_32FC3, cv::Scalar::all(0));
+    cv::Mat found(image.size(), CV_32F, cv::Scalar(0));
+    // From 5 pixels per 1,000 across, doubling until every pixel needed has found enough weight
+    // (or the blur spans the whole image: a side with no pixel at all keeps a mean of 0).
+    double widest = std::max(image.cols, image.rows);
+    int reduction = 1;
+    for (double sigma = std::max(1.0, 5 * unit);; sigma *= 2) {
+        // Blurs of two pixels or more at the reduced size are smooth enough to read between.
+        int factor = std::max(1, int(sigma / 2));
+        if (factor > reduction) {
+            cv::Size reduced(std::max(1, image.cols / factor), std::max(1, image.rows / factor));
+            cv::resize(values, values, reduced, 0, 0, cv::INTER_AREA);
+            cv::resize(weights, weights, reduced, 0, 0, cv::INTER_AREA);
+            reduction = factor;
+        }
+        // Three sigmas each side: wider windows only add weight from far away.
+        double blur = sigma / reduction;
+        int side = 2 * int(3 * blur) + 1;
+        cv::Mat blurredValues, blurredWeights;
+        cv::GaussianBlur(values, blurredValues, cv::Size(side, side), blur, 0, cv::BORDER_REPLICATE);
+        cv::GaussianBlur(weights, blurredWeights, cv::Size(side, side), blur, 0, cv::BORDER_REPLICATE);
+        float scaleX = float(values.cols) / image.cols, scaleY = float(values.rows) / image.rows;
+        bool complete = true;
+        for (int y = 0; y < image.rows; y++) {
+            const unsigned char *n = needed.ptr<unsigned char>(y);
+            cv::Vec3f *m = mean.ptr<cv::Vec3f>(y);
+            float *f = found.ptr<float>(y);
+            for (int x = 0; x < image.cols; x++) {
+                if (!n[x] || f[x] >= 0.999f) continue;
+                float v[3], w;
+                sample_between(blurredValues, 3, scaleX, scaleY, x, y, v);
+                sample_between(blurredWeights, 1, scaleX, scaleY, x, y, &w);
+                // A twentieth of the window's weight is enough to trust its mean.
+                float take = std::min(1.0f, w * 20) * (1 - f[x]);
+                m[x] += cv::Vec3f(v[0], v[1], v[2]) * (take / (w + 1e-6f));
+                f[x] += take;
+                complete = complete && f[x] >= 0.999f;
+            }
+        }
+        if (complete || sigma > widest) break;
+    }
+    for (int y = 0; y < image.rows; y++) {
+        cv::Vec3f *m = mean.ptr<cv::Vec3f>(y);
+        const float *f = found.ptr<float>(y);
+        for (int x = 0; x < image.cols; x++) m[x] /= std::max(f[x], 1e-6f);
+    }
+    return mean;
+}
+
+// Where a pixel lies between the subject's colour F and the background's B (its projection on
+// the line from B to F), and how much that is worth: little when the two colours are near.
+struct Projection {
+    float alpha, confidence;
+};
+static inline Projection project(const float *image, const float *foreground, const float *background) {
+    float along = 0, apart = 0;
+    for (int c = 0; c < 3; c++) {
+        float d = foreground[c] - background[c];
+        along += (image[c] - background[c]) * d;
+        apart += d * d;
+    }
+    float alpha = std::min(1.0f, std::max(0.0f, along / (apart + 1e-4f)));
+    // Colours 0.14 apart (0.02 squared) get half a say; the model's alpha has the rest.
+    return {alpha, apart / (apart + 0.02f)};
+}
+
+extern "C" int csegment_matte(const unsigned char *rgb, unsigned char *alpha, int width, int height,
+                              unsigned char *foreground, char *error, size_t error_size) {
+    return guarded(error, error_size, [&]() {
+        cv::Mat image8(height, width, CV_8UC3, const_cast<unsigned char *>(rgb));
+        cv::Mat alpha8(height, width, CV_8U, alpha);
+        cv::Mat out(height, width, CV_8UC3, foreground);
+        image8.copyTo(out);
+        // The colours on either side are smooth, so they are found on a copy at most 1,024
+        // pixels long; only the alpha and colour of each edge pixel are computed at full size.
+        cv::Size work = working_size(width, height, 1024);
+        double unit = std::max(work.width, work.height) / 1000.0;
+        cv::Mat image, mask;
+        cv::resize(image8, image, work, 0, 0, cv::INTER_AREA);
+        cv::resize(alpha8, mask, work, 0, 0, cv::INTER_AREA);
+        image.convertTo(image, CV_32FC3, 1.0 / 255.0);
+        mask.convertTo(mask, CV_32F, 1.0 / 255.0);
+        // What the model is sure of: the subject (eroded a little, where its edge is least sure)
+        // and the background. The rest is the edge band, where the alpha is found again.
+        // (0.95 and 0.03: the guided filter's soft ramp lies between; outside it the model's map
+        // is flat.) A subject too thin to survive the erosion keeps its uneroded core.
+        cv::Mat subject = mask >= 0.95f, background = mask <= 0.03f;
+        int erosion = std::max(1, int(2 * unit + 0.5));
+        cv::Mat eroded;
+        cv::erode(subject, eroded,
+                  cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * erosion + 1, 2 * erosion + 1)));
+        if (cv::countNonZero(eroded) > 0) subject = eroded;
+        // With no sure subject or no sure background in the crop (a subject that is haze all
+        // over, or haze reaching every side), one of the two colours is unknown: the model's
+        // alpha and the photo's colours stay as they are.
+        if (cv::countNonZero(subject) == 0 || cv::countNonZero(background) == 0) return 0;
+        // The band, and a pixel around it for reading the means between pixels at full size.
+        cv::Mat band = ~(subject | background);
+        cv::dilate(band, band, cv::Mat(), cv::Point(-1, -1), 2);
+        cv::Mat subjectWeight, backgroundWeight;
+        subject.convertTo(subjectWeight, CV_32F, 1.0 / 255.0);
+        background.convertTo(backgroundWeight, CV_32F, 1.0 / 255.0);
+        cv::Mat subjectColour = local_mean(image, subjectWeight, unit, band);
+        cv::Mat backgroundColour = local_mean(image, backgroundWeight, unit, band);
+        // Two more looks at the background: band pixels that are clearly background (the gaps
+        // between strands) join its mean, weighted by the fourth power of their share, so it
+        // follows the background where it shows through. The subject's colour stays the mean of
+        // what is surely subject: band pixels that are mostly subject still hold some background,
+        // and taking them in pulled the subject's colour towards it.
+        for (int look = 0; look < 2; look++) {
+            cv::Mat backgroundMore = backgroundWeight.clone();
+            for (int y = 0; y < work.height; y++) {
+                const float *i = image.ptr<float>(y), *f = subjectColour.ptr<float>(y),
+                            *b = backgroundColour.ptr<float>(y);
+                const unsigned char *s = subject.ptr<unsigned char>(y), *g = background.ptr<unsigned char>(y);
+                float *w = backgroundMore.ptr<float>(y);
+                for (int x = 0; x < work.width; x++) {
+                    if (s[x] || g[x]) continue;
+                    Projection p = project(i + 3 * x, f + 3 * x, b + 3 * x);
+                    float away = (1 - p.alpha) * (1 - p.alpha);
+                    w[x] = away * away * p.confidence;
+                }
+            }
+            backgroundColour = local_mean(image, backgroundMore, unit, band);
+        }
+        // The means are read at full size between their pixels rather than from full-size
+        // copies (two float planes of 3 channels would be 290 MB at 12 MP), and whether a pixel
+        // is sure subject or in the band through tables from full-size to working rows and columns.
+        float scaleX = float(work.width) / width, scaleY = float(work.height) / height;
+        std::vector<int> workColumn(width), workRow(height);
+        for (int x = 0; x < width; x++) workColumn[x] = std::min(work.width - 1, int(int64_t(x) * work.width / width));
+        for (int y = 0; y < height; y++) workRow[y] = std::min(work.height - 1, int(int64_t(y) * work.height / height));
+        // Each band pixel at full size: its alpha is the projection, mixed with the model's by how
+        // far apart the two colours are; its colour is what, mixed by that alpha with the
+        // background, gives the photo back (the subject's mean where too little of it shows).
+        cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
+            for (int y = rows.start; y < rows.end; y++) {
+                unsigned char *a = alpha8.ptr<unsigned char>(y);
+                const unsigned char *i8 = image8.ptr<unsigned char>(y);
+                const unsigned char *sure = subject.ptr<unsigned char>(workRow[y]),
+                                    *inBand = band.ptr<unsigned char>(workRow[y]);
+                unsigned char *o = out.ptr<unsigned char>(y);
+                for (int x = 0; x < width; x++) {
+                    // Below 3 % (7 of 255) the sure background's haze: nothing anyone sees.
+                    if (a[x] <= 7) {
+                        a[x] = 0;
+                        continue;
+                    }
+                    if (sure[workColumn[x]]) {
+                        a[x] = 255;
+                        continue;
+                    }
+                    // A faint strand the reduced copy averaged away into the background has no
+                    // means read for it: it keeps the model's alpha and the photo's colour.
+                    if (!inBand[workColumn[x]]) continue;
+                    float i[3], f[3], b[3];
+                    for (int c = 0; c < 3; c++) i[c] = i8[3 * x + c] * (1.0f / 255.0f);
+                    sample_between(subjectColour, 3, scaleX, scaleY, x, y, f);
+                    sample_between(backgroundColour, 3, scaleX, scaleY, x, y, b);
+                    Projection p = project(i, f, b);
+                    float model = a[x] * (1.0f / 255.0f);
+                    float share = p.confidence * p.alpha + (1 - p.confidence) * model;
+                    a[x] = (unsigned char)(share * 255 + 0.5f);
+                    // Dividing by a small alpha magnifies noise: below 12 % the colour fades
+                    // to the subject's mean.
+                    float own = std::min(1.0f, std::max(0.0f, (share - 0.02f) / 0.1f));
+                    for (int c = 0; c < 3; c++) {
+                        float recovered = b[c] + (i[c] - b[c]) / std::max(share, 0.02f);
+                        recovered = std::min(1.0f, std::max(0.0f, recovered));
+                        float value = own * recovered + (1 - own) * f[c];
+                        o[3 * x + c] = (unsigned char)(value * 255 + 0.5f);
+                    }
+                }
+            }
+        });
+        return 0;
+    });
+}
