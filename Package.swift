@@ -92,7 +92,9 @@ let package = Package(
         // The use cases both faces call: options read once, one failure table, one JSON per record.
         .target(
             name: "CollageKit",
-            dependencies: ["CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageLicence"]),
+            dependencies: [
+                "CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageLicence", "StickerPrint",
+            ]),
 
         // libmicrohttpd (module map + fixed-arity shims) and the editor's server on it.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),

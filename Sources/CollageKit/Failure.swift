@@ -1,6 +1,8 @@
 import CollageCore
 import CollageLibrary
+import CollageLicence
 import CollageRender
+import StickerPrint
 import Stickers
 
 /// A failure of any use case, sorted into the kinds that decide how each face reports it: the
@@ -141,4 +143,30 @@ extension StickerError {
 extension DocumentError {
     /// The failure this document error is: every problem, one per line.
     public var failure: Failure { Failure(.invalidInput, description) }
+}
+
+extension PrintError {
+    /// The failure this sticker-print error is, for both faces: a sheet the person asked for
+    /// that cannot be made is their input's fault; a file that cannot be written is not.
+    public var failure: Failure {
+        switch self {
+        case .invalidOption: Failure(.invalidOption, description)
+        case .noSubject: Failure(.noSubject, description)
+        case .tooLarge, .empty, .unreadable: Failure(.invalidInput, description)
+        case .tracing: Failure(.failed, description)
+        case .unwritable: Failure(.cannotWrite, description)
+        }
+    }
+}
+
+extension LicenceError {
+    /// The failure this licence error is, for both faces: a refused key is the input's fault, a
+    /// licence file that cannot be written or read is the machine's.
+    public var failure: Failure {
+        switch self {
+        case .cannotWrite: Failure(.cannotWrite, description)
+        case .unreadable: Failure(.storage, description)
+        default: Failure(.invalidInput, description)
+        }
+    }
 }

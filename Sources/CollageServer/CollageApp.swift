@@ -261,10 +261,5 @@ func library<T>(_ body: () throws(LibraryError) -> T) throws(HTTPError) -> T {
 
 extension LicenceError {
     /// A refused key is the request's fault (422); a licence file that cannot be written is ours (500).
-    var httpError: HTTPError {
-        switch self {
-        case .cannotWrite, .unreadable: HTTPError(.internalError, description)
-        default: HTTPError(.unprocessable, description)
-        }
-    }
+    var httpError: HTTPError { failure.httpError }
 }

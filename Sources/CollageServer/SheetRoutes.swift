@@ -287,10 +287,7 @@ extension APIRoutes {
                         than: layout, size: size, names: names, options: options, cut: cutStickers)
                 )
             } catch {
-                switch error {
-                case .invalidOption, .noSubject, .tooLarge, .empty: throw HTTPError(.unprocessable, error.description)
-                default: throw HTTPError(.internalError, error.description)
-                }
+                throw error.failure.httpError
             }
         }
         let id = app.sheets.add(MadeSheet(layout: layout, stickerIDs: ids, pictures: files))

@@ -87,10 +87,9 @@ enum LicenceCommand: Command {
         do {
             licence = try store.add(key)
         } catch {
-            switch error {
-            case .cannotWrite: throw .cannotCreate(error.description)
-            default: throw .data(error.description + " (nothing was changed)")
-            }
+            let failure = error.failure
+            throw failure.kind == .invalidInput
+                ? .data(error.description + " (nothing was changed)") : failure.cliError
         }
         if json {
             Output.printJSON(record(licence))

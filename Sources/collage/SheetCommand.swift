@@ -295,15 +295,6 @@ enum SheetCommand: Command {
 }
 
 extension PrintError {
-    /// The exit code and message for a failed sheet or cut line.
-    var cliError: CLIError {
-        switch self {
-        case .invalidOption(let message): .usage(message)
-        case .noSubject: .noSubject(description)
-        case .tooLarge, .empty: .data(description)
-        case .unreadable(let message): .data(message)
-        case .tracing: .failure(description)
-        case .unwritable(let message): .cannotCreate(message)
-        }
-    }
+    /// The exit code and message for a failed sheet or cut line, from Kit's one failure table.
+    var cliError: CLIError { failure.cliError }
 }
