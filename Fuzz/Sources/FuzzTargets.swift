@@ -94,17 +94,25 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         for file in files ?? [] { try? FileManager.default.removeItem(at: file.file) }
     }
 
-    /// The editor's server over a library of its own, as a hostile page on the machine reaches it.
-    private static let app: CollageApp? = {
-        guard let library = try? Library(root: scratch.appendingPathComponent("library")) else { return nil }
-        return CollageApp(
+    /// The editor's server over a library of its own, new for each input (so a finding replays
+    /// alone), as a hostile page on the machine reaches it.
+    private static func freshApp() -> (CollageApp, Library)? {
+        let root = scratch.appendingPathComponent("request-library")
+        try? FileManager.default.removeItem(at: root)
+        guard let library = try? Library(root: root) else { return nil }
+        let app = CollageApp(
             library: library, model: nil, allowedHosts: ["127.0.0.1:8080"], token: "fuzz-token",
             licences: LicenceStore(folder: scratch.appendingPathComponent("licence")))
-    }()
+        return (app, library)
+    }
+
+    /// Removes the files the targets wrote (called when the process ends).
+    static func removeScratch() { try? FileManager.default.removeItem(at: scratch) }
 
     /// "METHOD /target?query\nname: value\n…\n\nbody".
     private static func request(_ data: Data) {
-        guard let app else { return }
+        guard let (app, library) = freshApp() else { return }
+        defer { library.close() }
         let separator = data.range(of: Data("\n\n".utf8))
         let head = String(decoding: data[data.startIndex..<(separator?.lowerBound ?? data.endIndex)], as: UTF8.self)
         let body = separator.map { Data(data[$0.upperBound...]) } ?? Data()

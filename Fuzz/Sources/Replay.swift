@@ -12,6 +12,7 @@ import Foundation
                     Data("usage: collage-fuzz TARGET (FILE | FOLDER)…  targets: \(FuzzTarget.names)\n".utf8))
                 exit(64)
             }
+            atexit { FuzzTarget.removeScratch() }
             var count = 0
             for path in arguments.dropFirst() {
                 var isFolder: ObjCBool = false
@@ -44,6 +45,7 @@ import Foundation
     /// The executable's entry point (SwiftPM names it after the module) hands over to libFuzzer.
     @_cdecl("collage_fuzz_main")
     func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+        atexit { FuzzTarget.removeScratch() }
         var count = argc
         var arguments = argv
         return runFuzzerDriver(&count, &arguments) { bytes, size in fuzzOneInput(bytes, size) }

@@ -197,8 +197,12 @@ extension Library {
         // A sticker keeps working without its photo's original: only its own file counts.
         report.missingStickers = stickerIDs.filter { !FileManager.default.fileExists(atPath: stickerFile(id: $0).path) }
         let missing = Set(report.missingStickers)
-        let present = Set(photos.map(\.id)).subtracting(report.missingPhotos).union(
-            Set(stickerIDs).subtracting(missing))
+        // Every photo row counts, a damaged one too: its items are not broken (a repair measures
+        // it again, or sets it aside with them).
+        let photoIDs = try connection.query("SELECT id FROM photos") { row throws(LibraryError) in
+            try row.optionalText("id")
+        }.compactMap { $0 }
+        let present = Set(photoIDs).subtracting(report.missingPhotos).union(Set(stickerIDs).subtracting(missing))
         // Text items name no file: nothing of theirs can go missing.
         let items = try connection.query(
             "SELECT collage_id, id, ref FROM items WHERE kind != 'text' ORDER BY collage_id, z"
@@ -228,10 +232,6 @@ extension Library {
 
     /// Removes records whose files are gone; the items that showed them are set aside.
     private func repairMissing(_ report: HealthReport, in connection: Connection) throws(LibraryError) {
-        let photosStickersNeed = Set(
-            try connection.query("SELECT photo_id FROM stickers") { row throws(LibraryError) in
-                try row.optionalText("photo_id")
-            }.compactMap { $0 })
         for (collage, item) in report.brokenItems {
             try quarantine(
                 table: "items", where: "collage_id = ? AND id = ?", [collage, item],
@@ -241,20 +241,28 @@ extension Library {
         for id in report.missingStickers {
             try connection.run("DELETE FROM stickers WHERE id = ?", [id])
             // A step of undo or redo showing it would bring back an item with nothing to draw.
-            try connection.run("DELETE FROM collage_history WHERE instr(document, ?) > 0", [id])
+            try connection.run("DELETE FROM collage_history WHERE \(Self.stepsShowingSticker)", [id])
         }
-        // A photo whose working stickers point at it keeps its record (its items are gone).
+        // A photo whose working stickers point at it keeps its record (its items are gone); the
+        // stickers removed just now need it no longer.
+        let photosStickersNeed = Set(
+            try connection.query("SELECT photo_id FROM stickers") { row throws(LibraryError) in
+                try row.optionalText("photo_id")
+            }.compactMap { $0 })
         for id in report.missingPhotos where !photosStickersNeed.contains(id) {
             try connection.run("DELETE FROM photos WHERE id = ?", [id])
             // Likewise the steps that show the photo (their rows name it in collage_history_refs).
-            try connection.run(
-                """
-                DELETE FROM collage_history WHERE EXISTS (
-                    SELECT 1 FROM collage_history_refs AS r WHERE r.ref = ? AND r.collage_id = collage_history.collage_id
-                        AND r.stack = collage_history.stack AND r.position = collage_history.position)
-                """, [id])
+            try connection.run("DELETE FROM collage_history WHERE \(Self.stepsShowingPhoto)", [id])
         }
     }
+
+    /// The undo and redo steps that show the photo bound to `?` (named in collage_history_refs).
+    static let stepsShowingPhoto = """
+        EXISTS (SELECT 1 FROM collage_history_refs AS r WHERE r.ref = ? AND r.collage_id = collage_history.collage_id
+            AND r.stack = collage_history.stack AND r.position = collage_history.position)
+        """
+    /// The undo and redo steps that show the sticker bound to `?`.
+    static let stepsShowingSticker = "instr(document, ?) > 0"
 
     /// A collage changed by a repair gets a new version; a damaged version (not a whole number
     /// in range) starts again at 1 rather than overflow into a REAL that breaks every later read.
@@ -280,6 +288,12 @@ extension Library {
             let row = "\(cell.table) row \(cell.row)"
             if cell.table == "collages", cells.allSatisfy({ $0.column == "version" }) {
                 try connection.run("UPDATE collages SET version = 1 WHERE rowid = ?", [cell.rowNumber])
+                // Thumbnails are kept by version: those of the collage's first versions are not its own now.
+                if case .text(let id)? = try connection.scalar(
+                    "SELECT id FROM collages WHERE rowid = ?", [cell.rowNumber])
+                {
+                    removeCollageThumbnails(of: id)
+                }
                 done.append("version started again at 1: \(row)")
                 continue
             }
@@ -297,26 +311,53 @@ extension Library {
             {
                 changed = collage
             }
+            // The id of a collage, photo or sticker set aside, whose history goes with it.
+            var id: String?
+            if ["collages", "photos", "stickers"].contains(cell.table),
+                case .text(let text)? = try connection.scalar(
+                    "SELECT id FROM \"\(cell.table)\" WHERE rowid = ?", [cell.rowNumber])
+            {
+                id = text
+            }
             try connection.execute("SAVEPOINT set_aside")
+            let setAside: Bool
             do throws(LibraryError) {
-                if cell.table == "collages",
-                    case .text(let id)? = try connection.scalar(
-                        "SELECT id FROM collages WHERE rowid = ?", [cell.rowNumber])
-                {
+                if cell.table == "collages", let id {
                     // Its items and history go with it, so that it can be put back whole.
                     try quarantine(table: "items", where: "collage_id = ?", [id], reason: reason, in: connection)
                     try quarantine(
                         table: "collage_history", where: "collage_id = ?", [id], reason: reason, in: connection)
                 }
+                // An undo must not bring back an item showing a photo or sticker set aside.
+                if cell.table == "photos", let id {
+                    try quarantine(
+                        table: "collage_history", where: Self.stepsShowingPhoto, [id], reason: reason, in: connection)
+                }
+                if cell.table == "stickers", let id {
+                    try quarantine(
+                        table: "collage_history", where: Self.stepsShowingSticker, [id], reason: reason, in: connection)
+                }
                 try quarantine(table: cell.table, where: "rowid = ?", [cell.rowNumber], reason: reason, in: connection)
                 try connection.execute("RELEASE set_aside")
-                if let changed { try bumpVersion(of: changed, in: connection) }
-                done.append("set aside in the quarantine table: \(row)")
+                setAside = true
             } catch {
-                // Something still needs the row (a sticker its photo): its damaged cells get a
-                // harmless value instead, and the row stays where it is.
+                // Only a row something still needs (a photo its stickers) is kept where it is.
+                guard case .database(_, let info) = error, info.code == SQLiteError.constraint else {
+                    throw error
+                }
                 try connection.execute("ROLLBACK TO set_aside")
                 try connection.execute("RELEASE set_aside")
+                setAside = false
+            }
+            if setAside {
+                if let changed { try bumpVersion(of: changed, in: connection) }
+                done.append("set aside in the quarantine table: \(row)")
+            } else {
+                // A copy of the row as it was goes to the quarantine table; its damaged cells get
+                // a harmless value.
+                try quarantine(
+                    table: cell.table, where: "rowid = ?", [cell.rowNumber], reason: reason, in: connection,
+                    deleting: false)
                 for damagedCell in cells {
                     guard
                         let rule = CellRules.tables.first(where: { $0.name == damagedCell.table })?
@@ -384,10 +425,20 @@ extension Library {
         return true
     }
 
-    /// Copies the rows of `table` matching `condition` into `quarantine`, whole, then deletes them.
+    /// Removes the collage's thumbnails, of every version.
+    private func removeCollageThumbnails(of id: String) {
+        let folder = derivedFolder.appendingPathComponent("collage-thumbnails")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names where name.hasPrefix("\(id)-v") {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+    }
+
+    /// Copies the rows of `table` matching `condition` into `quarantine`, whole, then deletes
+    /// them (unless `deleting` is false: a copy of a row kept where it is).
     private func quarantine(
         table: String, where condition: String, _ arguments: [any SQLBindable], reason: String,
-        in connection: Connection
+        in connection: Connection, deleting: Bool = true
     ) throws(LibraryError) {
         guard let rules = CellRules.tables.first(where: { $0.name == table }) else { return }
         let members = rules.columns.map { column in
@@ -400,6 +451,6 @@ extension Library {
             INSERT INTO quarantine (table_name, row, file_id, reason, quarantined_at)
                 SELECT ?, json_object(\(members)), \(fileID), ?, ? FROM "\(table)" WHERE \(condition)
             """, [table, reason, now().timeIntervalSince1970] + arguments)
-        try connection.run("DELETE FROM \"\(table)\" WHERE \(condition)", arguments)
+        if deleting { try connection.run("DELETE FROM \"\(table)\" WHERE \(condition)", arguments) }
     }
 }

@@ -290,7 +290,14 @@ struct Row {
         let keys = ["collage_id", "id", "photo_id", "stack", "position", "key"].compactMap { key -> String? in
             guard statement.columns[key] != nil else { return nil }
             switch value(at: statement.columns[key] ?? 0) {
-            case .text(let text): return "\(key) \"\(text.prefix(64))\""
+            case .text(let text):
+                // Shown, never obeyed: a control character in a damaged key is written as "?".
+                let shown = String(
+                    String.UnicodeScalarView(
+                        text.unicodeScalars.prefix(64).map {
+                            $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : $0
+                        }))
+                return "\(key) \"\(shown)\""
             case .integer(let number): return "\(key) \(number)"
             default: return nil
             }

@@ -604,10 +604,20 @@ enum APIRoutes {
 
     static func collageThumbnail(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let stored = try library { () throws(LibraryError) in try app.library.collage(request.parameter("id")) }
-        let tag = "\"\(stored.collage.id)-v\(stored.version)\""
+        // A photo whose subject is still to be found is centred now and cropped around it later,
+        // at the same version: the thumbnail is kept under how many are still to be found.
+        let source = app.photoSource
+        let pending = stored.collage.items.filter { item in
+            guard case .photo(let reference) = item.content, let photo = try? app.library.photo(reference) else {
+                return false
+            }
+            return source.focusIsPending(photo)
+        }.count
+        let key = "\(stored.collage.id)-v\(stored.version)" + (pending > 0 ? "-p\(pending)" : "")
+        let tag = "\"\(key)\""
         if request.headers["if-none-match"] == tag { return HTTPResponse(status: .notModified, headers: ["ETag": tag]) }
         let file = app.library.derivedFolder.appendingPathComponent("collage-thumbnails")
-            .appendingPathComponent("\(stored.collage.id)-v\(stored.version).jpg")
+            .appendingPathComponent("\(key).jpg")
         if !FileManager.default.fileExists(atPath: file.path) {
             try? FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)

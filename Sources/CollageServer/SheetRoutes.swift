@@ -374,11 +374,13 @@ extension APIRoutes {
                     }
                 }
             }
+            // A sheet let go while its PDF was written leaves no file behind once it is sent.
+            let kept = app.sheets.sheet(request.parameter("id")) != nil
             return HTTPResponse(
                 headers: [
                     "Content-Type": "application/pdf",
                     "Content-Disposition": "attachment; filename=\"sticker-sheet.pdf\"",
-                ], file: BodyFile(file, isTemporary: false))
+                ], file: BodyFile(file, isTemporary: !kept))
         }
         let pageText = request.query["page"] ?? "1"
         guard let page = Int(pageText), page >= 1, page <= sheet.layout.pageCount else {

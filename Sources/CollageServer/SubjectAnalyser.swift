@@ -37,6 +37,9 @@ final class SubjectAnalyser: Sendable {
     /// is found soon, and pages showing one not yet analysed may ask again.
     var isStarted: Bool { started.withLock { $0 } && running.withLock { $0 } }
     private let started = Mutex(false)
+    /// Signalled when the thread has left its loop: a stopping server waits for the photo under
+    /// way, so the process never exits (or closes the library) in the middle of an inference.
+    private let finished = DispatchSemaphore(value: 0)
 
     /// Starts the background thread.
     func start() {
@@ -67,11 +70,12 @@ final class SubjectAnalyser: Sendable {
                 if (try? model.analyse(photo, in: library)) == nil {
                     try? library.storeFocus(.noSubject, photoID: photo.id, model: model.sha256)
                 }
-                if model.readiness(of: photo, in: library) == .pending {
+                if model.needsAnalysis(photo, in: library) {
                     given.withLock { _ = $0.insert(photo.id) }
                 }
                 current.withLock { $0 = nil }
             }
+            finished.signal()
         }
     }
 
@@ -81,10 +85,15 @@ final class SubjectAnalyser: Sendable {
         signal.signal()
     }
 
-    /// Stops after the photo under way.
+    /// Stops after the photo under way, and waits for it (at most 30 seconds).
     func stop() {
-        running.withLock { $0 = false }
+        let wasRunning = running.withLock { running in
+            defer { running = false }
+            return running
+        }
         signal.signal()
+        guard wasRunning, started.withLock({ $0 }) else { return }
+        _ = finished.wait(timeout: .now() + 30)
     }
 
     /// Whether `photo` is ready to lift, has no subject, or waits.

@@ -59,6 +59,10 @@ extension SubjectModel {
         // model's run and the sticker's effects are the long ones.
         if isCancelled() { throw .image(.cancelled) }
         let mask = try cachedMask(of: image, photo: photo, in: library, refine: refine)
+        // The focal point comes with the mask: smart crops of this photo need no model run.
+        if refine, (try? library.cachedFocus(photoID: photo.id, model: sha256)) == nil, let centre = mask.centreOfMass {
+            try? library.storeFocus(.subject(centre), photoID: photo.id, model: sha256)
+        }
         if isCancelled() { throw .image(.cancelled) }
         let sticker = try StickerMaker.sticker(from: image, mask: mask, options: options, path: photo.originalName)
         if isCancelled() { throw .image(.cancelled) }

@@ -37,7 +37,7 @@ extension SubjectModel {
     @discardableResult
     public func analyse(_ photo: PhotoRecord, in library: Library) throws(StickerError) -> SubjectReadiness {
         let current = readiness(of: photo, in: library)
-        guard current == .pending else { return current }
+        guard needsAnalysis(photo, in: library) else { return current }
         let image: Bitmap
         do throws(RenderError) {
             image = try Bitmap.read(library.originalFile(of: photo))
@@ -46,7 +46,8 @@ extension SubjectModel {
         }
         do {
             let mask = try cachedMask(of: image, photo: photo, in: library, refine: true)
-            prepareLifts(of: image, mask: mask, photo: photo, in: library)
+            // A photo lifted before has its mask and plain stickers: only its focus is missing.
+            if current == .pending { prepareLifts(of: image, mask: mask, photo: photo, in: library) }
             // The focal point too, while the mask is at hand: a collage of photos just analysed
             // is then cropped around their subjects without running the model again.
             if (try? library.cachedFocus(photoID: photo.id, model: sha256)) == nil, let centre = mask.centreOfMass {
@@ -64,6 +65,17 @@ extension SubjectModel {
     /// The library's photos not yet analysed with this model, oldest first.
     public func pendingPhotos(in library: Library) -> [PhotoRecord] {
         let photos = (try? library.photos()) ?? []
-        return photos.filter { readiness(of: $0, in: library) == .pending }.sorted { $0.importedAt < $1.importedAt }
+        return photos.filter { needsAnalysis($0, in: library) }.sorted { $0.importedAt < $1.importedAt }
+    }
+
+    /// Whether ``analyse(_:in:)`` has work to do for `photo`: its subjects are not found yet, or
+    /// its focal point is not kept (a photo lifted, or analysed by an older Collage, before
+    /// focal points were kept with the mask), which smart crops wait for.
+    public func needsAnalysis(_ photo: PhotoRecord, in library: Library) -> Bool {
+        switch readiness(of: photo, in: library) {
+        case .pending: true
+        case .ready: (try? library.cachedFocus(photoID: photo.id, model: sha256)) == nil
+        case .noSubject: false
+        }
     }
 }

@@ -123,13 +123,19 @@ enum DoctorCommand: Command {
             Output.print("The library is healthy.")
         } else {
             for cell in report.damagedCells { Output.print("\(Output.escaped(cell.description))") }
-            for id in report.missingPhotos { Output.print("photo \(id): its original file is missing") }
-            for id in report.missingStickers { Output.print("sticker \(id): its image file is missing") }
+            // Ids and issues come from the library file, which may hold anything: shown escaped.
+            for id in report.missingPhotos { Output.print(Output.escaped("photo \(id): its original file is missing")) }
+            for id in report.missingStickers {
+                Output.print(Output.escaped("sticker \(id): its image file is missing"))
+            }
             for item in report.brokenItems {
-                Output.print("collage \(item.collage), item \(item.item): shows a photo or sticker that is gone")
+                Output.print(
+                    Output.escaped("collage \(item.collage), item \(item.item): shows a photo or sticker that is gone"))
             }
             for collage in report.invalidCollages {
-                Output.print("collage \(collage.collage) cannot be rendered: \(collage.issues.joined(separator: "; "))")
+                Output.print(
+                    Output.escaped(
+                        "collage \(collage.collage) cannot be rendered: \(collage.issues.joined(separator: "; "))"))
             }
             if report.repaired {
                 for repair in report.repairs { Output.print("Repaired: \(Output.escaped(repair))") }

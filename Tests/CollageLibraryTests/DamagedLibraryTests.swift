@@ -152,4 +152,40 @@ struct DamagedLibraryTests {
         }
         #expect(cases > 300, "only \(cases) cases could be made")
     }
+
+    @Test func aPhotoAndItsOnlyStickerBothGoneAreRepairedInOnePass() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        defer { library.close() }
+        let photo = try library.importPhoto(from: try fixtures.photo("p.png", [10, 90, 160])).photo
+        let sticker = try library.saveSticker(
+            id: "only", photoID: photo.id, selection: "all", outlineWidth: 0, shadow: false,
+            image: Bitmap(width: 8, height: 8, color: [1, 2, 3, 255]))
+        try FileManager.default.removeItem(at: library.originalFile(of: photo))
+        try FileManager.default.removeItem(at: library.stickerFile(of: sticker))
+        let repaired = try library.checkHealth(repair: true)
+        #expect(repaired.missingPhotos == [photo.id] && repaired.missingStickers == [sticker.id])
+        #expect(try library.checkHealth().isHealthy, "a second repair was needed")
+    }
+
+    @Test func undoNeverBringsBackAPhotoSetAside() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        defer { library.close() }
+        let photo = try library.importPhoto(from: try fixtures.photo("p.png", [10, 90, 160])).photo
+        let id = try library.createCollage(title: "T", templateID: "grid2x2", aspect: .square, photoIDs: [photo.id])
+            .collage.id
+        try library.apply([.rename(title: "Renamed")], to: id)
+        // A damaged photo row whose file is gone too: it cannot be measured again, so it is set aside.
+        try FileManager.default.removeItem(at: library.originalFile(of: photo))
+        try library.database.write { connection throws(LibraryError) in
+            try connection.run("UPDATE photos SET width = 'x'")
+        }
+        let repaired = try library.checkHealth(repair: true)
+        #expect(repaired.repairs.contains { $0.hasPrefix("set aside") }, "\(repaired)")
+        #expect(try library.checkHealth().isHealthy)
+        while let undone = try? library.undo(id) {
+            #expect(!undone.collage.items.contains { $0.content == .photo(photo.id) }, "undo brought back the photo")
+        }
+    }
 }

@@ -57,6 +57,10 @@ def reopen(page):
 
 
 def wait_for_images(page):
+    """The canvas at rest: every image loaded, and every photo cropped as exports crop it (a photo
+    whose subject the server is still finding is centred until it is found, a few seconds)."""
+    expect(page.locator("#canvas:not([data-focus-pending]), #canvas[data-focus-pending='0']")).to_have_count(
+        1, timeout=60000)
     for _ in range(200):
         if page.evaluate("[...document.querySelectorAll('#canvas img')].every(i => i.complete && i.naturalWidth > 0)"):
             return
@@ -68,6 +72,7 @@ def canvas_shot(page):
     """Exactly the canvas, at rest, as RGB: cut from a page screenshot by the canvas's own box (an
     element screenshot rounds a fractional box outwards and shows it a pixel or two larger)."""
     page.keyboard.press("Escape")
+    wait_for_images(page)
     # Messages in the corner are the page's, not the collage's: out of the picture.
     page.evaluate("document.querySelectorAll('.toast').forEach((toast) => toast.remove())")
     # So are the empty frames' "+" placeholders: the export leaves an empty frame as background.

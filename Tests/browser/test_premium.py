@@ -169,6 +169,7 @@ def test_copy_image_puts_the_collage_on_the_clipboard(browser, server):
         page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server["url"].rstrip("/"))
         new_collage(page, "Clip")
         add_photos(page, ["coffee.png", "chelsea.png"])
+        wait_for_images(page)
         page.click("#export-button")
         expect(page.locator("#export-copy")).to_be_visible()
         # The clipboard holds PNG whatever format is chosen.

@@ -79,6 +79,8 @@ export class Editor {
   watchPendingFocus() {
     clearTimeout(this.focusTimer);
     const pending = (doc) => Object.values(doc?.media ?? {}).filter((media) => media.focusPending).length;
+    // How many photos the canvas shows centred for now (tests wait for none before comparing).
+    $('canvas').dataset.focusPending = String(this.closed ? 0 : pending(this.doc));
     if (this.closed || !pending(this.doc)) return;
     this.focusTimer = setTimeout(() => {
       this.saving = this.saving.then(async () => {
@@ -96,7 +98,7 @@ export class Editor {
         }
         this.watchPendingFocus();
       });
-    }, 3000);
+    }, 1500);
   }
 
   /** The page's elements outlive an editor: a mode, a hint or a banner left by the last one goes. */
