@@ -94,4 +94,31 @@ struct AnalysisAPITests {
         // The page draws the crop the export uses: the square's source starts at the left edge.
         #expect(latest.json["layout"]["items"][0]["source"]["x"].number == 0)
     }
+
+    /// Without background analysis (`--no-analyse`), a lift finds the photo's subject, and with it
+    /// the focal point its smart crop uses: the collage then crops around the subject.
+    @Test func aLiftGivesThePhotoItsSmartCropWithoutBackgroundAnalysis() throws {
+        guard let model = try? SubjectModel() else {
+            Issue.record("the subject model is not installed (scripts/fetch-model)")
+            return
+        }
+        let client = try AppClient(model: model)
+        let photo = try TestPhotos.subjectPNG(width: 480, height: 240, center: (110, 120), radii: (80, 80))
+        let uploaded = try client.upload([("left-disc.png", photo)])
+        let id = try #require(uploaded.json["photos"][0]["id"].string, "\(uploaded.text)")
+        let created = try client.json(
+            "POST", "/api/collages", #"{"template": "grid2x2", "aspect": "1:1", "photos": ["\#(id)"]}"#)
+        let collage = try #require(created.json["collage"]["id"].string)
+        #expect(created.json["media"][id]["focus"].value == nil)
+        let thumbnailBefore = try client.send("GET", "/api/collages/\(collage)/thumbnail")
+
+        let lifted = try client.json("POST", "/api/photos/\(id)/stickers", "{}")
+        #expect(lifted.status == 201, "\(lifted.text)")
+        let after = try client.send("GET", "/api/collages/\(collage)")
+        let focus = try #require(after.json["media"][id]["focus"]["x"].number, "\(after.text)")
+        #expect(focus < 0.4)
+        // The thumbnail is made again: it was kept while the subject was still to be found.
+        let thumbnailAfter = try client.send("GET", "/api/collages/\(collage)/thumbnail")
+        #expect(thumbnailBefore.headers["etag"] != thumbnailAfter.headers["etag"])
+    }
 }
