@@ -123,6 +123,12 @@ let package = Package(
             path: "Tests/Support"),
 
         .testTarget(name: "CollageCoreTests", dependencies: ["CollageCore"]),
+        .testTarget(
+            name: "CollageKitTests",
+            dependencies: [
+                "CollageKit", "CollageCore", "CollageLibrary", "CollageLicence", "CollageRender", "StickerPrint",
+                "CollageTestSupport",
+            ]),
         .testTarget(name: "CollageLicenceTests", dependencies: ["CollageLicence", "CollageTestSupport"]),
         .testTarget(
             name: "StickerPrintTests",
