@@ -205,6 +205,8 @@ export class Dialogs {
     $('export-progress-text').textContent = `Rendering ${$('export-pixels').textContent.split(' px')[0]} px…`;
     this.hideExportError();
     try {
+      // Crops found since the canvas last asked are taken first: the export is what it shows.
+      if (Number($('canvas').dataset.focusPending ?? 0) > 0) await this.catchUpOnFocus();
       const response = await api.download(this.id, params);
       if (!response.ok) {
         // The server's plain words for a person (no paths, no library names), when it has them.

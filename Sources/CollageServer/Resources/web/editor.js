@@ -71,6 +71,15 @@ export class Editor {
 
   get collage() { return this.doc.collage; }
 
+  /** Takes the server's latest crops now (before an export), when nothing else changed the collage. */
+  async catchUpOnFocus() {
+    const latest = await api.collage(this.id).catch(() => null);
+    if (!latest || this.closed || this.gesture || this.previewing || latest.version !== this.doc.version) return;
+    this.doc = latest;
+    this.render();
+    this.watchPendingFocus();
+  }
+
   /**
    * A photo the server has not analysed yet is shown centred, as exports draw it now; once the
    * background analysis finds its subject, both crop around it. The page asks again every few
