@@ -19,6 +19,8 @@ def layout_button(page, name):
 def test_a_premium_layout_is_tried_on_the_collage_then_unlocked_without_a_reload(page):
     new_collage(page, "Trip")
     add_photos(page, ["astronaut.png", "coffee.png", "chelsea.png"])
+    # The photos' subjects found first: the layout tried and the one unlocked crop them alike.
+    wait_for_images(page)
     cid = collage_id(page)
     version = api(page, f"/api/collages/{cid}")["version"]
     page.evaluate("window.sameDocument = true")
