@@ -47,6 +47,9 @@ namespace {
 
 #define CSEGMENT_INLINE inline __attribute__((always_inline))
 
+/// The most floats a thread keeps in its band between layers (16 MB).
+constexpr size_t kKeptBandFloats = size_t(4) << 20;
+
 /// The longest run of vectors a row is summed in (a block of one channel's); the band's slack
 /// is sized by it.
 constexpr int longestRun = 4;
@@ -299,6 +302,9 @@ public:
                     else
                         run_avx2(work, band.data(), top, rows);
                 }
+                // A band kept for the next layer is small at the model's size; one grown for a
+                // large input (up to hundreds of megabytes) is given back rather than held forever.
+                if (band.capacity() > kKeptBandFloats) std::vector<float>().swap(band);
             });
         }
     }
