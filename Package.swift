@@ -81,7 +81,8 @@ let package = Package(
         .executableTarget(
             name: "collage-fuzz",
             dependencies: [
-                "CollageCore", "CollageRender", "CollageLibrary", "CollageLicence", "CollageServer", "Stickers",
+                "CollageCore", "CollageRender", "CollageLibrary", "CollageKit", "CollageLicence", "CollageServer",
+                "Stickers",
                 "CSQLite",
             ],
             path: "Fuzz/Sources"),
@@ -100,19 +101,13 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(
             name: "CollageServer",
-            dependencies: [
-                "CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageKit", "CollageLicence",
-                "CMicroHTTPD", "StickerPrint",
-            ],
+            dependencies: ["CollageCore", "CollageRender", "CollageKit", "CollageLicence", "CMicroHTTPD"],
             resources: [.copy("Resources/web")]),
 
         // The `collage` command: argument parsing and subcommands only.
         .executableTarget(
             name: "collage",
-            dependencies: [
-                "CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageKit", "CollageLicence",
-                "CollageServer", "StickerPrint",
-            ]),
+            dependencies: ["CollageCore", "CollageRender", "CollageKit", "CollageLicence", "CollageServer"]),
 
         // What the test targets share: temporary folders, photo files, tools, the in-process API client.
         .target(

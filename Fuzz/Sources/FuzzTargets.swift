@@ -1,5 +1,6 @@
 import CSQLite
 import CollageCore
+import CollageKit
 import CollageLibrary
 import CollageLicence
 import CollageRender
@@ -101,8 +102,9 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         try? FileManager.default.removeItem(at: root)
         guard let library = try? Library(root: root) else { return nil }
         let app = CollageApp(
-            library: library, model: nil, allowedHosts: ["127.0.0.1:8080"], token: "fuzz-token",
-            licences: LicenceStore(folder: scratch.appendingPathComponent("licence")))
+            workspace: Workspace(
+                library: library, model: nil, licences: LicenceStore(folder: scratch.appendingPathComponent("licence"))),
+            allowedHosts: ["127.0.0.1:8080"], token: "fuzz-token")
         return (app, library)
     }
 

@@ -1,7 +1,9 @@
-// Inference: the model loaded into OpenCV DNN (its convolutions on Collage's own kernels when
-// asked) and run on one photo at the model's input size.
+// Inference: a photo prepared for the model (shrunk to its input size, normalised), the network
+// run by a backend (backend.hpp: OpenCV DNN, its convolutions on Collage's own kernels when
+// asked), and the map it gives scaled to 0...1.
 #include "csegment.h"
 
+#include "backend.hpp"
 #include "convolution.hpp"
 #include "shared.hpp"
 
@@ -9,7 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <mutex>
+#include <memory>
 #include <opencv2/core.hpp>
 #include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
@@ -29,10 +31,7 @@ static_assert(std::is_same<decltype(&csegment_check_convolution), csegment_check
               "csegment_check_convolution");
 
 struct CSegmentModel {
-    cv::dnn::Net net;
-    std::string output;
-    // cv::dnn::Net::forward keeps per-net state: one inference at a time.
-    std::mutex lock;
+    std::unique_ptr<csegment::InferenceBackend> backend;
 };
 
 using csegment::guarded;
@@ -48,21 +47,9 @@ extern "C" CSegmentModel *csegment_load_model(const char *path, int kernels, int
                                               size_t error_size) {
     CSegmentModel *result = nullptr;
     guarded(error, error_size, [&]() {
-        auto model = new CSegmentModel();
-        try {
-            csegment::ConvolutionKernels used;
-            model->net = csegment::read_network(path, kernels_named(kernels), &used);
-            *kernels_used = int(used);
-            if (model->net.empty()) throw std::runtime_error("the file holds no network");
-            std::vector<std::string> outputs = model->net.getUnconnectedOutLayersNames();
-            if (outputs.empty()) throw std::runtime_error("the network has no outputs");
-            // U^2-Net lists its fused, full-detail map first; forward() alone returns a coarse side output.
-            model->output = outputs.front();
-        } catch (...) {
-            delete model;
-            throw;
-        }
-        result = model;
+        auto backend = csegment::open_opencv_backend(path, kernels_named(kernels));
+        *kernels_used = int(backend->kernels());
+        result = new CSegmentModel{std::move(backend)};
         return 0;
     });
     return result;
@@ -87,7 +74,9 @@ extern "C" int csegment_check_convolution(int input_channels, int output_channel
     });
 }
 
-extern "C" const char *csegment_output_name(const CSegmentModel *model) { return model->output.c_str(); }
+extern "C" const char *csegment_output_name(const CSegmentModel *model) {
+    return model->backend->output_name().c_str();
+}
 
 extern "C" int csegment_predict(CSegmentModel *model, const unsigned char *rgb, int width, int height, float *map,
                                 float *raw_min, float *raw_max, char *error, size_t error_size) {
@@ -101,12 +90,7 @@ extern "C" int csegment_predict(CSegmentModel *model, const unsigned char *rgb, 
         normalised -= cv::Scalar(0.485, 0.456, 0.406);
         cv::divide(normalised, cv::Scalar(0.229, 0.224, 0.225), normalised);
         cv::Mat blob = cv::dnn::blobFromImage(normalised);  // HWC -> 1x3xHxW, RGB order kept
-        cv::Mat output;
-        {
-            std::lock_guard<std::mutex> hold(model->lock);
-            model->net.setInput(blob);
-            output = model->net.forward(model->output).clone();
-        }
+        cv::Mat output = model->backend->run(blob);
         if (output.total() != size_t(CSEGMENT_MAP_SIDE * CSEGMENT_MAP_SIDE))
             throw std::runtime_error("unexpected output size " + std::to_string(output.total()));
         cv::Mat plane(CSEGMENT_MAP_SIDE, CSEGMENT_MAP_SIDE, CV_32F, output.ptr<float>());

@@ -33,6 +33,8 @@ public struct Failure: Error, Sendable, CustomStringConvertible {
         case busy
         /// It needs Collage Premium, which this machine has not unlocked (a premium layout).
         case locked
+        /// The work was stopped before it finished (the client went away); nothing was kept.
+        case cancelled
         /// Anything else: the message says why.
         case failed
     }
@@ -45,12 +47,16 @@ public struct Failure: Error, Sendable, CustomStringConvertible {
     /// What is wrong, in words that name no flag or button; other options it mentions are
     /// marked `«name»`, for each face to spell its own way (see ``text(optionPrefix:)``).
     public let message: String
+    /// The problem in words for a person looking at the editor, when ``message`` holds details
+    /// (file paths, libvips' words) that are for the command line and logs.
+    public let plainMessage: String?
 
     /// A failure.
-    public init(_ kind: Kind, _ message: String, field: String? = nil) {
+    public init(_ kind: Kind, _ message: String, field: String? = nil, plainMessage: String? = nil) {
         self.kind = kind
         self.message = message
         self.field = field
+        self.plainMessage = plainMessage
     }
 
     /// The message, with the field first when there is one (`scale expects …`).
@@ -78,14 +84,14 @@ public struct Failure: Error, Sendable, CustomStringConvertible {
         case .storage: 74
         case .conflict, .busy: 75
         case .locked: 77
-        case .failed: 1
+        case .cancelled, .failed: 1
         }
     }
 
     /// The HTTP status the API answers with.
     public var httpStatus: Int {
         switch kind {
-        case .malformed: 400
+        case .malformed, .cancelled: 400
         case .invalidOption, .invalidInput, .noSubject: 422
         case .notFound: 404
         case .unavailable, .busy: 503
@@ -114,15 +120,17 @@ extension LibraryError {
 extension RenderError {
     /// The failure this render error is.
     public var failure: Failure {
-        switch self {
-        case .missingFile, .emptyFile: Failure(.notFound, description)
-        case .unreadableImage, .imageTooLarge, .unresolvedReference, .invalidDocument:
-            Failure(.invalidInput, description)
-        case .outputTooLarge, .invalidOptions: Failure(.invalidOption, description)
-        case .unsupportedFormat: Failure(.unavailable, description)
-        case .cannotWrite: Failure(.cannotWrite, description)
-        case .failed, .cancelled: Failure(.failed, description)
-        }
+        let kind: Failure.Kind =
+            switch self {
+            case .missingFile, .emptyFile: .notFound
+            case .unreadableImage, .imageTooLarge, .unresolvedReference, .invalidDocument: .invalidInput
+            case .outputTooLarge, .invalidOptions: .invalidOption
+            case .unsupportedFormat: .unavailable
+            case .cannotWrite: .cannotWrite
+            case .failed: .failed
+            case .cancelled: .cancelled
+            }
+        return Failure(kind, description, plainMessage: plainDescription)
     }
 }
 

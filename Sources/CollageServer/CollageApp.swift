@@ -1,46 +1,37 @@
 import CollageCore
 import CollageKit
-import CollageLibrary
-import CollageLicence
 import CollageRender
 import Foundation
-import Stickers
 
 /// The web editor's server side: the JSON API over the library, and the page itself.
 ///
 /// Requests go through ``handle(_:)``, which needs no socket, so tests can call it directly;
 /// ``CollageServer`` puts it on a real port.
 public final class CollageApp: Sendable {
-    let library: Library
-    let model: SubjectModel?
+    /// The library, model and licence every route's use case works on.
+    let workspace: Workspace
     /// The per-server token state-changing requests must carry (`X-Collage-Token`).
     public let token: String
     let allowedHosts: Set<String>
     let web: WebResources
     let version: String
-    /// The user's licence, read afresh for every request that needs it: a key added on the
-    /// command line or in another tab unlocks this editor at once.
-    let licences: LicenceStore
     /// Finds the photos' subjects in the background, when asked to (``startAnalysingPhotos()``).
     let analyser: SubjectAnalyser?
 
-    /// An app over `library`.
-    /// - Parameters:
-    ///   - model: the subject model for stickers and smart crops; `nil` turns both off.
-    ///   - allowedHosts: the `Host` header values accepted, e.g. `127.0.0.1:8080`, `localhost:8080`.
-    ///   - licences: where the user's licence is kept (``LicenceStore/standard(environment:)`` by default).
+    /// An app over `workspace` (its library, its subject model, and this user's licence, read
+    /// afresh for every request that needs it: a key added on the command line or in another
+    /// tab unlocks this editor at once).
+    /// - Parameter allowedHosts: the `Host` header values accepted, e.g. `127.0.0.1:8080`, `localhost:8080`.
     public init(
-        library: Library, model: SubjectModel?, allowedHosts: Set<String>, token: String = CollageApp.newToken(),
-        version: String = "0.1.0", licences: LicenceStore = .standard()
+        workspace: Workspace, allowedHosts: Set<String>, token: String = CollageApp.newToken(),
+        version: String = "0.1.0"
     ) {
-        self.library = library
-        self.model = model
-        self.licences = licences
+        self.workspace = workspace
         self.token = token
         self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
         self.web = WebResources()
         self.version = version
-        self.analyser = model.map { SubjectAnalyser(library: library, model: $0) }
+        self.analyser = SubjectAnalyser(workspace)
     }
 
     /// Starts finding the subjects of the library's photos in the background, lowest priority,
@@ -69,6 +60,8 @@ public final class CollageApp: Sendable {
     let sheets = SheetStore()
     /// Stickers cut for print lately, so a sheet made again with other paper or gaps only packs.
     let sheetCuts = CutStickerCache()
+    /// Where a collage's stickers are drawn in their looks for its sheets.
+    var sheetLooks: URL { ScratchSpace.folder.appendingPathComponent("looks") }
     /// Exports run two at a time (one per core here), eight more wait their turn.
     let exports = WorkGate(name: "exports", running: 2, waiting: 8)
     /// Collage thumbnails, likewise.
@@ -202,6 +195,11 @@ public final class CollageApp: Sendable {
         case .route(let route, let parameters):
             var request = request
             request.parameters = parameters
+            // The body is checked against the route's fields once, here, before any handler reads it.
+            if let fields = route.fields {
+                let json = request.body.isEmpty && route.bodyIsOptional ? JSONValue.object([:]) : try request.json()
+                request.checkedBody = try CheckedBody(json, fields: fields, status: route.wrongTypeStatus)
+            }
             return try route.handler(self, request)
         }
     }
@@ -221,17 +219,6 @@ public final class CollageApp: Sendable {
         return segments
     }
 
-    /// How every render and every page crops photos: around their subject when there is a
-    /// model and the subject is known, so the page, thumbnails and exports agree. A request
-    /// never waits for the model: a photo not analysed yet is centred until the background
-    /// analysis finds its subject (or, with `--no-analyse`, until a lift or `collage import` does).
-    var photoSource: LibrarySubjectFocusSource {
-        LibrarySubjectFocusSource(library: library, model: model, findsMissing: false)
-    }
-
-    /// What the stored licence allows now.
-    var access: PremiumAccess { PremiumAccess(store: licences) }
-
     /// The OpenAPI document for this server's routes.
     public var openAPIDocument: JSONValue { Self.router.openAPI(version: version) }
 }
@@ -241,25 +228,9 @@ extension Failure {
     var httpError: HTTPError {
         var text = text(optionPrefix: "")
         if kind == .locked { text += "; add a licence key (POST /api/licence) to unlock every premium layout" }
-        return HTTPError(HTTPStatus.of(httpStatus), text)
+        var error = HTTPError(HTTPStatus.of(httpStatus), text)
+        // What a person is shown: the reason without paths or libvips' words.
+        if let plainMessage { error.extra["plain"] = .string(plainMessage) }
+        return error
     }
-}
-
-extension LibraryError {
-    /// The HTTP status and message for a library failure.
-    var httpError: HTTPError { failure.httpError }
-}
-
-/// Runs library work, answering its failures with fitting statuses.
-func library<T>(_ body: () throws(LibraryError) -> T) throws(HTTPError) -> T {
-    do {
-        return try body()
-    } catch {
-        throw error.httpError
-    }
-}
-
-extension LicenceError {
-    /// A refused key is the request's fault (422); a licence file that cannot be written is ours (500).
-    var httpError: HTTPError { failure.httpError }
 }

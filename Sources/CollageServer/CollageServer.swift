@@ -1,7 +1,5 @@
-import CollageLibrary
-import CollageLicence
+import CollageKit
 import Foundation
-import Stickers
 import Synchronization
 
 /// The editor on a real port: ``CollageApp`` behind libmicrohttpd.
@@ -19,15 +17,14 @@ public final class CollageServer: Sendable {
     /// The port it listens on (useful with port 0).
     public var port: Int { server.port }
 
-    /// Starts serving `library` on `host`:`port` (0 picks a free port).
+    /// Starts serving `workspace`'s library on `host`:`port` (0 picks a free port).
     /// - Parameters:
     ///   - allowRemote: needed to bind anything but a loopback address.
-    ///   - licences: where the user's licence is kept.
     ///   - analysesPhotos: find the photos' subjects in the background (see
     ///     ``CollageApp/startAnalysingPhotos()``).
     public init(
-        library: Library, model: SubjectModel?, host: String = "127.0.0.1", port: Int = 8080, allowRemote: Bool = false,
-        licences: LicenceStore = .standard(), analysesPhotos: Bool = true
+        workspace: Workspace, host: String = "127.0.0.1", port: Int = 8080, allowRemote: Bool = false,
+        analysesPhotos: Bool = true
     ) throws(ServerError) {
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
         guard loopback || allowRemote else { throw .remoteNotAllowed(host) }
@@ -45,7 +42,7 @@ public final class CollageServer: Sendable {
         let boundPort = server.port
         var hosts: Set<String> = ["127.0.0.1:\(boundPort)", "localhost:\(boundPort)", "[::1]:\(boundPort)"]
         hosts.insert((bindHost.contains(":") ? "[\(bindHost)]" : bindHost) + ":\(boundPort)")
-        app = CollageApp(library: library, model: model, allowedHosts: hosts, licences: licences)
+        app = CollageApp(workspace: workspace, allowedHosts: hosts)
         holder.set(app)
         if analysesPhotos { app.startAnalysingPhotos() }
     }

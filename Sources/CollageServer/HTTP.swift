@@ -20,6 +20,8 @@ public struct HTTPRequest: Sendable {
     /// Whether the client has closed the connection (gave up waiting); long jobs check it to
     /// stop working for nobody. Always `false` for requests made in code.
     public var isClientGone: @Sendable () -> Bool = { false }
+    /// The JSON body checked against its route's fields, once the router has done so.
+    var checkedBody: CheckedBody?
 
     /// A request.
     public init(

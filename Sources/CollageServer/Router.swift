@@ -16,18 +16,28 @@ struct Route: Sendable {
     /// Whether a read needs the page's token too: it starts expensive work (an export), which a
     /// page on another site must not be able to start with an `<img>` tag.
     let isExpensive: Bool
-    /// The JSON schema of the body, with the ranges of ``CollageCore/Limits``, for the OpenAPI document.
-    let bodySchema: JSONValue?
-    /// Query parameters, as OpenAPI parameter objects.
-    let query: [JSONValue]
+    /// The JSON body's fields: the body is checked against them before the handler runs
+    /// (``CheckedBody``), and the OpenAPI document says them.
+    let fields: [Field]?
+    /// Whether a body with every field left out may be left out whole (`{}` is meant).
+    let bodyIsOptional: Bool
+    /// The status of a body whose field has the wrong JSON type: 400, but 422 for the sheet
+    /// routes, which have always answered so.
+    let wrongTypeStatus: HTTPStatus
+    /// The query parameters, for the OpenAPI document (their values are read by CollageKit's
+    /// request types, which check them in the words the command line's flags share).
+    let query: [Field]
 
     init(
         _ method: String, _ path: String, _ operationID: String, _ summary: String, body: String? = nil,
-        schema: JSONValue? = nil, query: [JSONValue] = [], expensive: Bool = false, responses: [Int: String],
+        fields: [Field]? = nil, bodyIsOptional: Bool = false, wrongTypeStatus: HTTPStatus = .badRequest,
+        query: [Field] = [], expensive: Bool = false, responses: [Int: String],
         handler: @escaping @Sendable (CollageApp, HTTPRequest) throws(HTTPError) -> HTTPResponse
     ) {
+        self.wrongTypeStatus = wrongTypeStatus
         self.isExpensive = expensive
-        self.bodySchema = schema
+        self.fields = fields
+        self.bodyIsOptional = bodyIsOptional
         self.query = query
         self.method = method
         self.segments = path.split(separator: "/").map(String.init)
@@ -101,12 +111,15 @@ struct Router: Sendable {
                     "schema": .object(["type": "string"]),
                 ])
             }
-            if !(parameters + route.query).isEmpty { operation["parameters"] = .array(parameters + route.query) }
+            let query = route.query.map(\.queryParameter)
+            if !(parameters + query).isEmpty { operation["parameters"] = .array(parameters + query) }
             if let body = route.body {
                 let media = body == "multipart" ? "multipart/form-data" : "application/json"
                 operation["requestBody"] = .object([
-                    "required": .bool(true), "description": .string(body),
-                    "content": .object([media: .object(["schema": route.bodySchema ?? .object(["type": "object"])])]),
+                    "required": .bool(!route.bodyIsOptional), "description": .string(body),
+                    "content": .object([
+                        media: .object(["schema": route.fields.map(Field.objectSchema) ?? .object(["type": "object"])])
+                    ]),
                 ])
             }
             if route.needsToken {
@@ -161,36 +174,6 @@ struct Router: Sendable {
                     ])
                 ]),
             ]),
-        ])
-    }
-}
-
-/// JSON schema pieces for the OpenAPI document, with the ranges of ``CollageCore/Limits``.
-enum Schema {
-    static func integer(_ range: ClosedRange<Int>) -> JSONValue {
-        .object([
-            "type": "integer", "minimum": .number(Double(range.lowerBound)),
-            "maximum": .number(Double(range.upperBound)),
-        ])
-    }
-
-    static func number(_ range: ClosedRange<Double>) -> JSONValue {
-        .object(["type": "number", "minimum": .number(range.lowerBound), "maximum": .number(range.upperBound)])
-    }
-
-    static let string: JSONValue = .object(["type": "string"])
-
-    static func object(_ properties: [String: JSONValue], required: [String] = []) -> JSONValue {
-        var members: [String: JSONValue] = ["type": "object", "properties": .object(properties)]
-        if !required.isEmpty { members["required"] = .array(required.map(JSONValue.string)) }
-        return .object(members)
-    }
-
-    /// An optional query parameter.
-    static func query(_ name: String, _ schema: JSONValue, _ description: String) -> JSONValue {
-        .object([
-            "name": .string(name), "in": "query", "required": .bool(false), "schema": schema,
-            "description": .string(description),
         ])
     }
 }

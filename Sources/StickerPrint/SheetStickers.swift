@@ -5,25 +5,20 @@ import Foundation
 
 /// Sticker files made ready for paper: sized, cut around, and tagged with their resolution.
 public enum SheetStickers {
-    /// The most pixels a sticker may have at its print size (``CollageCore/Limits``).
-    public static let pixelLimit = Limits.maximumStickerPrintPixels
-    /// The most pixels one sheet's stickers may have together at print size: every one is held
-    /// (as colour and as its inside of the cut) while the sheet is packed and written, so this
-    /// bounds a sheet's memory at about half a gigabyte (``CollageCore/Limits``).
-    public static let sheetPixelLimit = Limits.maximumSheetPixels
-
     /// Refuses, before any pixel is made, a sheet of `count` stickers of up to `size` mm on their
-    /// longer side whose print pixels would be over ``sheetPixelLimit`` together.
+    /// longer side whose print pixels would be over ``CollageCore/Limits/maximumSheetPixels``
+    /// together: every one is held (as colour and as its inside of the cut) while the sheet is
+    /// packed and written, so this bounds a sheet's memory at about half a gigabyte.
     /// - Throws: ``PrintError/tooLarge(_:)`` naming the total and what to change.
     public static func checkSheetPixels(count: Int, size: Double, options: CutLineOptions) throws(PrintError) {
         let side = size * options.pixelsPerMillimetre
         let total = Double(count) * side * side
-        guard total <= Double(sheetPixelLimit) else {
+        guard total <= Double(Limits.maximumSheetPixels) else {
             let millions = total / 1_000_000
             throw .tooLarge(
                 "\(count) stickers of \(PrintLength.format(size)) mm at \(Int(options.dotsPerInch)) dpi are up to "
                     + "\(millions >= 10_000 ? "over 10000" : String(Int(millions.rounded(.up)))) million pixels; one sheet holds at most "
-                    + "\(sheetPixelLimit / 1_000_000) million: choose fewer stickers, a smaller size or a lower resolution"
+                    + "\(Limits.maximumSheetPixels / 1_000_000) million: choose fewer stickers, a smaller size or a lower resolution"
             )
         }
     }
@@ -34,7 +29,7 @@ public enum SheetStickers {
     /// picture is not enlarged with all its clear pixels.
     /// - Throws: ``PrintError/unreadable(_:)``, ``PrintError/noSubject(_:)``, and
     ///   ``PrintError/invalidOption(_:)`` when `size` leaves no room inside the offsets or the
-    ///   sticker would be over ``pixelLimit`` pixels.
+    ///   sticker would be over ``CollageCore/Limits/maximumStickerPrintPixels`` pixels.
     public static func prepare(
         file: URL, name: String, size: Double, options: CutLineOptions
     ) throws(PrintError)
@@ -54,10 +49,11 @@ public enum SheetStickers {
         let reach = (options.offset + 1) * options.pixelsPerMillimetre
         let finalWidth = Double(box.width) * scale + 2 * reach
         let finalHeight = Double(box.height) * scale + 2 * reach
-        guard finalWidth * finalHeight <= Double(pixelLimit) else {
+        guard finalWidth * finalHeight <= Double(Limits.maximumStickerPrintPixels) else {
             throw .invalidOption(
                 "\(name): \(PrintLength.format(size)) mm at \(Int(options.dotsPerInch)) dpi is over "
-                    + "\(pixelLimit / 1_000_000) million pixels; give a smaller size or resolution")
+                    + "\(Limits.maximumStickerPrintPixels / 1_000_000) million pixels; give a smaller size or resolution"
+            )
         }
         // The sized picture, and where the whole one lies from its top-left, in its pixels.
         let sized: Bitmap

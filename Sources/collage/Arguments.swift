@@ -1,3 +1,5 @@
+import CollageKit
+
 /// What a subcommand accepts, used both to parse its arguments and to print its help.
 struct CommandSpec: Sendable {
     /// The word after `collage`.
@@ -45,7 +47,7 @@ struct ParsedArguments: Sendable {
     func value(_ option: String) -> String? { values[option] }
 
     /// An option's value parsed by `parse`, or a usage error quoting what was wrong.
-    func value<T>(_ option: String, expected: String, _ parse: (String) -> T?) throws(CLIError) -> T? {
+    func value<T>(_ option: String, expected: String, _ parse: (String) -> T?) throws(Failure) -> T? {
         guard let text = values[option] else { return nil }
         guard let parsed = parse(text) else {
             throw .usage("\(option) expects \(expected), got \"\(text)\"")
@@ -54,7 +56,7 @@ struct ParsedArguments: Sendable {
     }
 
     /// Splits `arguments` by `spec`. `--name=value` and `--name value` both work; `--` ends options.
-    static func parse(_ arguments: [String], for spec: CommandSpec) throws(CLIError) -> ParsedArguments {
+    static func parse(_ arguments: [String], for spec: CommandSpec) throws(Failure) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         var optionsEnded = false

@@ -13,7 +13,9 @@ enum AutoLayoutArguments {
         .flag("--any-order", "With --layout auto: the photos may go anywhere, not in reading order"),
     ]
 
-    /// What was asked: a seed, a hero's number (1 = the first photo) and a crop as a share.
+    /// What was asked: a seed, a hero's number (1 = the first photo) and a crop as a share. The
+    /// percentage is the command line's own unit, so its range is checked here in it; the
+    /// seed's is ArrangeRequest's.
     struct Values {
         var seed: Double?
         var hero: Int?
@@ -22,7 +24,7 @@ enum AutoLayoutArguments {
     }
 
     /// The values when `auto` (the layout is `auto`); otherwise a usage error if any was given.
-    static func parse(_ arguments: ParsedArguments, auto: Bool) throws(CLIError) -> Values? {
+    static func parse(_ arguments: ParsedArguments, auto: Bool) throws(Failure) -> Values? {
         guard auto else {
             for option in specs where arguments.value(option.name) != nil || arguments.has(option.name) {
                 throw .usage("\(option.name) only applies with --layout auto")
@@ -30,11 +32,8 @@ enum AutoLayoutArguments {
             return nil
         }
         var values = Values()
-        values.seed = try arguments.value("--seed", expected: "a whole number from 0 to 2^53") { text in
-            Double(decimal: text).flatMap {
-                $0 >= 0 && $0 <= Double(Arrangement.maximumSeed) && $0.rounded() == $0 ? $0 : nil
-            }
-        }
+        // Its range is ArrangeRequest's to check, as it is for the API's `seed`.
+        values.seed = try arguments.value("--seed", expected: "a whole number from 0 to 2^53") { Double(decimal: $0) }
         values.hero = try arguments.value("--hero", expected: "the number of one of the photos (1 is the first)") {
             text in Int(text).flatMap { $0 >= 1 ? $0 : nil }
         }
@@ -49,13 +48,13 @@ enum AutoLayoutArguments {
     }
 
     /// The values as CollageKit's request.
-    static func request(_ values: Values, version: Int? = nil) throws(CLIError) -> ArrangeRequest {
+    static func request(_ values: Values, version: Int? = nil) throws(Failure) -> ArrangeRequest {
         do {
             return try ArrangeRequest(
                 seed: values.seed, hero: values.hero.map { .number($0) }, maximumCrop: values.maximumCrop,
                 keepsOrder: values.anyOrder ? false : nil, version: version)
         } catch {
-            throw error.cliError
+            throw error.spelled(["maximumCrop": "max-crop"])
         }
     }
 }

@@ -1,10 +1,7 @@
 import CollageCore
 import CollageKit
-import CollageLibrary
-import CollageLicence
 import CollageRender
 import Foundation
-import Stickers
 
 /// `collage new`: a collage in the library.
 enum NewCommand: Command {
@@ -28,13 +25,13 @@ enum NewCommand: Command {
         positionals: 0...Int.max
     )
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
         let automatic = arguments.value("--layout") == NewCollageRequest.automatic
         let arrangement = try AutoLayoutArguments.parse(arguments, auto: automatic).map {
-            values throws(CLIError) in try AutoLayoutArguments.request(values)
+            values throws(Failure) in try AutoLayoutArguments.request(values)
         }
-        let library = try LibraryAccess.open(arguments)
-        let access = PremiumAccess(store: .standard())
+        let workspace = try LibraryAccess.open(arguments)
+        let access = workspace.access
         let request: NewCollageRequest
         do throws(Failure) {
             // Photos may be files, imported first; the request (and the premium gate) is checked
@@ -45,24 +42,15 @@ enum NewCommand: Command {
             if let template = checked.template { try access.check(applying: template) }
             let photoIDs = try arguments.positionals.map { reference throws(Failure) -> String in
                 guard FileManager.default.fileExists(atPath: reference) else { return reference }
-                do throws(LibraryError) {
-                    return try library.importPhoto(from: URL(fileURLWithPath: reference)).photo.id
-                } catch {
-                    throw error.failure
-                }
+                return try workspace.importPhoto(URL(fileURLWithPath: reference)).photo.id
             }
             request = try NewCollageRequest(
                 title: arguments.value("--title"), template: arguments.value("--layout"),
                 aspect: arguments.value("--aspect"), photos: photoIDs)
         } catch {
-            throw error.cliError(spelling: ["template": "layout"])
+            throw error.spelled(["template": "layout"])
         }
-        let stored: StoredCollage
-        do {
-            stored = try request.create(in: library, access: access, arranging: arrangement)
-        } catch {
-            throw error.cliError
-        }
+        let stored = try workspace.create(request, arranging: arrangement)
         let layout = request.template?.id ?? "laid out for its photos"
         if arguments.has("--json") {
             Output.printJSON(RecordJSON.summary(stored))
@@ -81,9 +69,9 @@ enum ListCommand: Command {
         usage: "[--library DIR] [--json]",
         options: [LibraryAccess.option, .flag("--json", "Print JSON")])
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
-        let library = try LibraryAccess.open(arguments)
-        let summaries = try LibraryAccess.run { () throws(LibraryError) in try library.collages() }
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
+        let workspace = try LibraryAccess.open(arguments)
+        let summaries = try workspace.collages()
         if arguments.has("--json") {
             Output.printJSON(
                 .array(
@@ -111,9 +99,9 @@ enum ShowCommand: Command {
         options: [LibraryAccess.option, .flag("--json", "Print the collage document (with its version) as JSON")],
         positionals: 1...1)
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
-        let library = try LibraryAccess.open(arguments)
-        let stored = try LibraryAccess.run { () throws(LibraryError) in try library.collage(arguments.positionals[0]) }
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
+        let workspace = try LibraryAccess.open(arguments)
+        let stored = try workspace.collage(arguments.positionals[0])
         let collage = stored.collage
         if arguments.has("--json") {
             Output.printJSON(RecordJSON.document(stored))
@@ -158,11 +146,9 @@ enum RenameCommand: Command {
         name: "rename", abstract: "Rename a collage", usage: "[--library DIR] [--json] ID TITLE",
         options: [LibraryAccess.option, .flag("--json", "Print the collage's summary as JSON")], positionals: 2...2)
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
-        let library = try LibraryAccess.open(arguments)
-        let stored = try LibraryAccess.run { () throws(LibraryError) in
-            try library.rename(arguments.positionals[0], to: arguments.positionals[1])
-        }
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
+        let workspace = try LibraryAccess.open(arguments)
+        let stored = try workspace.rename(arguments.positionals[0], to: arguments.positionals[1])
         if arguments.has("--json") {
             Output.printJSON(RecordJSON.summary(stored))
         } else {
@@ -184,19 +170,10 @@ enum HistoryCommand {
             ], positionals: 1...1)
     }
 
-    static func run(_ arguments: ParsedArguments, undo: Bool) throws(CLIError) {
-        let library = try LibraryAccess.open(arguments)
-        let version: Int?
-        do throws(Failure) {
-            version = try arguments.value("--version").map { text throws(Failure) in try EditRequest.version(text) }
-        } catch {
-            throw error.cliError
-        }
-        let stored = try LibraryAccess.run { () throws(LibraryError) in
-            undo
-                ? try library.undo(arguments.positionals[0], expectedVersion: version)
-                : try library.redo(arguments.positionals[0], expectedVersion: version)
-        }
+    static func run(_ arguments: ParsedArguments, undo: Bool) throws(Failure) {
+        let workspace = try LibraryAccess.open(arguments)
+        let version = try arguments.value("--version").map { text throws(Failure) in try EditRequest.version(text) }
+        let stored = try workspace.step(arguments.positionals[0], undo: undo, expectedVersion: version)
         if arguments.has("--json") {
             Output.printJSON(RecordJSON.summary(stored))
         } else {
@@ -208,13 +185,13 @@ enum HistoryCommand {
 /// `collage undo`.
 enum UndoCommand: Command {
     static let spec = HistoryCommand.spec("undo", "Bring back a collage as it was before its last change")
-    static func run(_ arguments: ParsedArguments) throws(CLIError) { try HistoryCommand.run(arguments, undo: true) }
+    static func run(_ arguments: ParsedArguments) throws(Failure) { try HistoryCommand.run(arguments, undo: true) }
 }
 
 /// `collage redo`.
 enum RedoCommand: Command {
     static let spec = HistoryCommand.spec("redo", "Bring back the change the last undo took away")
-    static func run(_ arguments: ParsedArguments) throws(CLIError) { try HistoryCommand.run(arguments, undo: false) }
+    static func run(_ arguments: ParsedArguments) throws(Failure) { try HistoryCommand.run(arguments, undo: false) }
 }
 
 /// `collage duplicate`.
@@ -223,9 +200,9 @@ enum DuplicateCommand: Command {
         name: "duplicate", abstract: "Copy a collage under a new id", usage: "[--library DIR] [--json] ID",
         options: [LibraryAccess.option, .flag("--json", "Print the copy's summary as JSON")], positionals: 1...1)
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
-        let library = try LibraryAccess.open(arguments)
-        let copy = try LibraryAccess.run { () throws(LibraryError) in try library.duplicate(arguments.positionals[0]) }
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
+        let workspace = try LibraryAccess.open(arguments)
+        let copy = try workspace.duplicate(arguments.positionals[0])
         if arguments.has("--json") {
             Output.printJSON(RecordJSON.summary(copy))
         } else {
@@ -245,10 +222,10 @@ enum RemoveCommand: Command {
             """,
         positionals: 1...Int.max)
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
-        let library = try LibraryAccess.open(arguments)
-        let targets = try arguments.positionals.map { id throws(CLIError) in
-            try LibraryAccess.run { () throws(LibraryError) in try library.collage(id) }
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
+        let workspace = try LibraryAccess.open(arguments)
+        let targets = try arguments.positionals.map { id throws(Failure) in
+            try workspace.collage(id)
         }
         if !arguments.has("--yes") {
             guard terminalIsInteractive(STDIN_FILENO) else {
@@ -263,7 +240,7 @@ enum RemoveCommand: Command {
             }
         }
         for target in targets {
-            try LibraryAccess.run { () throws(LibraryError) in try library.deleteCollage(target.collage.id) }
+            try workspace.delete(target.collage.id)
             Output.print("Deleted \(target.collage.id) \"\(target.collage.title)\"")
         }
     }
@@ -287,23 +264,18 @@ enum LayoutCommand: Command {
             """,
         positionals: 2...2)
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
         let target = arguments.positionals[1]
         let automatic = target == NewCollageRequest.automatic
         let arrangement = try AutoLayoutArguments.parse(arguments, auto: automatic).map {
-            values throws(CLIError) in try AutoLayoutArguments.request(values)
+            values throws(Failure) in try AutoLayoutArguments.request(values)
         }
-        let library = try LibraryAccess.open(arguments)
+        let workspace = try LibraryAccess.open(arguments)
         let stored: StoredCollage
-        do throws(Failure) {
-            if let arrangement {
-                stored = try arrangement.apply(to: arguments.positionals[0], in: library)
-            } else {
-                stored = try EditRequest(edits: [.applyTemplate(id: target)]).apply(
-                    to: arguments.positionals[0], in: library, access: PremiumAccess(store: .standard()))
-            }
-        } catch {
-            throw error.cliError
+        if let arrangement {
+            stored = try workspace.arrange(arrangement, arguments.positionals[0])
+        } else {
+            stored = try workspace.apply(EditRequest(edits: [.applyTemplate(id: target)]), to: arguments.positionals[0])
         }
         if arguments.has("--json") {
             Output.printJSON(RecordJSON.summary(stored))
@@ -341,8 +313,8 @@ enum EditCommand: Command {
             """,
         positionals: 2...2)
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
-        let library = try LibraryAccess.open(arguments)
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
+        let workspace = try LibraryAccess.open(arguments)
         let source = arguments.positionals[1]
         let data = source == "-" ? FileHandle.standardInput.readDataToEndOfFile() : Data(source.utf8)
         let stored: StoredCollage
@@ -357,10 +329,9 @@ enum EditCommand: Command {
             request = try EditRequest(
                 edits: json,
                 version: arguments.value("--version").map { text throws(Failure) in try EditRequest.version(text) })
-            stored = try request.apply(
-                to: arguments.positionals[0], in: library, access: PremiumAccess(store: .standard()))
+            stored = try workspace.apply(request, to: arguments.positionals[0])
         } catch {
-            throw error.cliError
+            throw error
         }
         let edits = request.edits
         if arguments.has("--json") {
@@ -388,13 +359,11 @@ enum ExportCommand: Command {
             """,
         positionals: 1...1)
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
         let output = try OutputArguments.parse(arguments)
-        let model = try SmartCropArguments.model(arguments)
-        let library = try LibraryAccess.open(arguments)
-        let stored = try LibraryAccess.run { () throws(LibraryError) in try library.collage(arguments.positionals[0]) }
+        let workspace = try LibraryAccess.open(arguments).with(model: try SmartCropArguments.model(arguments))
+        let stored = try workspace.collage(arguments.positionals[0])
         try renderAndReport(
-            stored.collage, photos: LibrarySubjectFocusSource(library: library, model: model), output: output,
-            json: arguments.has("--json"))
+            stored.collage, photos: workspace.commandLinePhotos, output: output, json: arguments.has("--json"))
     }
 }

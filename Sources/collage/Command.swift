@@ -1,9 +1,11 @@
+import CollageKit
+
 /// A subcommand of `collage`.
 protocol Command: Sendable {
     /// Its name, options and help.
     static var spec: CommandSpec { get }
-    /// Does the work. Throwing a ``CLIError`` prints its message and exits with its code.
-    static func run(_ arguments: ParsedArguments) throws(CLIError)
+    /// Does the work. Throwing a ``CollageKit/Failure`` prints its message and exits with its code.
+    static func run(_ arguments: ParsedArguments) throws(Failure)
 }
 
 /// The root command: dispatches to subcommands and owns help, version and error reporting.
@@ -53,15 +55,15 @@ enum RootCommand {
             try dispatch(arguments)
             return ExitCode.success
         } catch {
-            Output.printError("collage: \(error.message)")
-            if case .usage = error {
+            Output.printError("collage: \(error.commandLineText)")
+            if error.kind == .malformed || error.kind == .invalidOption {
                 Output.printError("Run 'collage --help' for usage.")
             }
             return error.exitCode
         }
     }
 
-    private static func dispatch(_ arguments: [String]) throws(CLIError) {
+    private static func dispatch(_ arguments: [String]) throws(Failure) {
         guard let first = arguments.first else {
             Output.print(rootHelp)
             return
@@ -89,14 +91,14 @@ enum RootCommand {
         }
     }
 
-    private static func command(named name: String) throws(CLIError) -> any Command.Type {
+    private static func command(named name: String) throws(Failure) -> any Command.Type {
         // A plain loop: `first(where:)` over metatypes in a typed-throws function crashes Swift 6.3's SILGen.
         for command in commands where command.spec.name == name {
             return command
         }
-        if name.hasPrefix("-") { throw CLIError.usage("unknown option '\(name)'") }
+        if name.hasPrefix("-") { throw Failure.usage("unknown option '\(name)'") }
         let names = commands.map { $0.spec.name }.joined(separator: ", ")
-        throw CLIError.usage("unknown command '\(name)'; commands: \(names)")
+        throw Failure.usage("unknown command '\(name)'; commands: \(names)")
     }
 
     static var rootHelp: String {

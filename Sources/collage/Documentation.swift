@@ -1,3 +1,4 @@
+import CollageKit
 import Foundation
 
 /// Man pages and shell completions, written from the same command table as `--help`, so they
@@ -155,7 +156,7 @@ enum CompletionCommand: Command {
             """,
         positionals: 1...1)
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
         let shell = arguments.positionals.first ?? ""
         guard let script = Documentation.completion(for: shell) else {
             throw .usage("'collage completion' knows bash, zsh and fish, got \"\(shell)\"")
@@ -170,7 +171,7 @@ enum ManCommand: Command {
         name: "man", abstract: "Write the manual pages (collage.1 and one per command) into a folder",
         usage: "--output DIR", options: [.value("--output", "DIR", "The folder to write the pages into (required)")])
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
         guard let path = arguments.value("--output") else { throw .usage("--output DIR is required") }
         let folder = URL(fileURLWithPath: path)
         let pages = Documentation.allManPages()

@@ -1,10 +1,8 @@
 import CollageCore
 import CollageKit
-import CollageLibrary
 import CollageRender
 import Dispatch
 import Foundation
-import Stickers
 import Synchronization
 
 /// `collage import`: photos into the library, many at once, in parallel.
@@ -31,21 +29,21 @@ enum ImportCommand: Command {
 
     static let extensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "avif", "webp", "tif", "tiff", "gif"]
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
-        let library = try LibraryAccess.open(arguments)
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
+        let workspace = try LibraryAccess.open(arguments)
         let files = try collectFiles(arguments.positionals)
         guard !files.isEmpty else {
             throw .noInput("no photos found in \(arguments.positionals.joined(separator: ", "))")
         }
         let progress = Progress(total: files.count, interactive: terminalIsInteractive(STDERR_FILENO))
-        let outcomes = PhotoImport.importAll(files, into: library) { progress.advance() }
+        let outcomes = workspace.importPhotos(files) { progress.advance() }
         progress.finish()
         report(files: files, outcomes: outcomes, json: arguments.has("--json"))
         if !arguments.has("--no-analyse") {
             let photos = outcomes.compactMap { outcome -> PhotoRecord? in
                 if case .imported(let result) = outcome { result.photo } else { nil }
             }
-            analyse(photos, in: library)
+            analyse(photos, in: workspace)
         }
         let failures = outcomes.filter { if case .failed = $0 { true } else { false } }.count
         if failures > 0 {
@@ -55,19 +53,16 @@ enum ImportCommand: Command {
 
     /// Finds the subjects of `photos` with the installed model, if there is one; a photo that
     /// cannot be analysed is left for a lift to report.
-    static func analyse(_ photos: [PhotoRecord], in library: Library) {
-        guard !photos.isEmpty, let model = try? SubjectModel(path: SubjectModel.defaultPath()) else { return }
-        let pending = photos.filter { model.readiness(of: $0, in: library) == .pending }
-        guard !pending.isEmpty else { return }
-        let progress = Progress(total: pending.count, interactive: terminalIsInteractive(STDERR_FILENO))
-        for photo in pending {
-            _ = try? model.analyse(photo, in: library)
-            progress.advance()
-        }
-        progress.finish()
+    static func analyse(_ photos: [PhotoRecord], in workspace: Workspace) {
+        var progress: Progress?
+        workspace.findSubjects(
+            of: photos,
+            starting: { progress = Progress(total: $0, interactive: terminalIsInteractive(STDERR_FILENO)) },
+            progress: { progress?.advance() })
+        progress?.finish()
     }
 
-    static func collectFiles(_ inputs: [String]) throws(CLIError) -> [URL] {
+    static func collectFiles(_ inputs: [String]) throws(Failure) -> [URL] {
         var files: [URL] = []
         var paths = inputs
         if let dash = paths.firstIndex(of: "-") {

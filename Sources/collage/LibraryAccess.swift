@@ -1,6 +1,5 @@
 import CollageCore
 import CollageKit
-import CollageLibrary
 import Foundation
 
 /// The `--library` option every library command takes, and opening the library it names.
@@ -8,28 +7,10 @@ enum LibraryAccess {
     static let option = OptionSpec.value(
         "--library", "DIR", "The library folder (default: $COLLAGE_LIBRARY, else $XDG_DATA_HOME/collage)")
 
-    static func open(_ arguments: ParsedArguments) throws(CLIError) -> Library {
-        let root = arguments.value("--library").map { URL(fileURLWithPath: $0) } ?? Library.defaultRoot()
-        do {
-            return try Library(root: root)
-        } catch {
-            throw error.cliError
-        }
+    /// The workspace over the library `--library` names (or the default one), without a model.
+    static func open(_ arguments: ParsedArguments) throws(Failure) -> Workspace {
+        try Workspace.open(folder: arguments.value("--library").map { URL(fileURLWithPath: $0) })
     }
-
-    /// Runs library work, turning its errors into exit codes.
-    static func run<T>(_ body: () throws(LibraryError) -> T) throws(CLIError) -> T {
-        do {
-            return try body()
-        } catch {
-            throw error.cliError
-        }
-    }
-}
-
-extension LibraryError {
-    /// The exit code and message for a library failure (the table is CollageKit's).
-    var cliError: CLIError { failure.cliError }
 }
 
 /// Dates in listings: local time to the minute, year first so they sort as text.

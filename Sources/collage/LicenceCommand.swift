@@ -1,4 +1,5 @@
 import CollageCore
+import CollageKit
 import CollageLicence
 import Foundation
 
@@ -29,7 +30,7 @@ enum LicenceCommand: Command {
             """,
         positionals: 1...2)
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
         let store = LicenceStore.standard()
         let action = arguments.positionals[0]
         let extra = Array(arguments.positionals.dropFirst())
@@ -55,7 +56,7 @@ enum LicenceCommand: Command {
     }
 
     /// The key from the argument, standard input (`-`) or `--file`: exactly one of them.
-    private static func key(_ extra: [String], file: String?) throws(CLIError) -> String {
+    private static func key(_ extra: [String], file: String?) throws(Failure) -> String {
         switch (extra.first, file) {
         case (nil, nil): throw .usage("'collage licence add' needs the key, '-' (standard input) or --file FILE")
         case (.some, .some): throw .usage("give the key or --file, not both")
@@ -82,14 +83,14 @@ enum LicenceCommand: Command {
         }
     }
 
-    private static func add(_ key: String, to store: LicenceStore, json: Bool) throws(CLIError) {
+    private static func add(_ key: String, to store: LicenceStore, json: Bool) throws(Failure) {
         let licence: Licence
         do {
             licence = try store.add(key)
         } catch {
             let failure = error.failure
             throw failure.kind == .invalidInput
-                ? .data(error.description + " (nothing was changed)") : failure.cliError
+                ? .data(error.description + " (nothing was changed)") : failure
         }
         if json {
             Output.printJSON(record(licence))

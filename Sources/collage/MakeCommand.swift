@@ -52,7 +52,7 @@ enum MakeCommand: Command {
         positionals: 1...Int.max
     )
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
         let output = try OutputArguments.parse(arguments)
         let model = try SmartCropArguments.model(arguments)
         let layout = arguments.value("--layout") ?? "grid2x2"
@@ -67,7 +67,7 @@ enum MakeCommand: Command {
             do throws(Failure) {
                 try PremiumAccess(store: .standard()).check(applying: template)
             } catch {
-                throw error.cliError
+                throw error
             }
         }
         var aspect = try arguments.value("--aspect", expected: "W:H such as 4:5, or a preset such as a4") { text in
@@ -109,7 +109,7 @@ enum MakeCommand: Command {
             do throws(Failure) {
                 collage = try TitleOverlay.adding(title, font: arguments.value("--title-font"), to: collage)
             } catch {
-                throw error.cliError
+                throw error
             }
         } else if arguments.value("--title-font") != nil {
             throw .usage("--title-font sets the font of --title; give a --title too")
@@ -145,7 +145,7 @@ enum MakeCommand: Command {
     /// The search's options from `--seed`, `--hero` and `--max-crop`, for the photos given.
     static func autoLayoutOptions(
         _ arguments: ParsedArguments, photos: Int, auto: Bool
-    ) throws(CLIError) -> AutoLayout.Options? {
+    ) throws(Failure) -> AutoLayout.Options? {
         guard let values = try AutoLayoutArguments.parse(arguments, auto: auto) else { return nil }
         guard photos <= AutoLayout.Options.maximumPhotos else {
             throw .usage("--layout auto arranges at most \(AutoLayout.Options.maximumPhotos) photos, got \(photos)")
@@ -161,14 +161,14 @@ enum MakeCommand: Command {
     /// Frames for the photos at `paths`, made for their shapes (each header is read, no pixels).
     static func arrange(
         _ paths: [String], canvas: Size, style: Style, options: AutoLayout.Options
-    ) throws(CLIError) -> [Rect?] {
+    ) throws(Failure) -> [Rect?] {
         var aspects: [Double] = []
         for path in paths {
             do {
                 let info = try ImageFiles.inspect(URL(fileURLWithPath: path))
                 aspects.append(Double(info.width) / Double(info.height))
             } catch {
-                throw error.failure.cliError
+                throw error.failure
             }
         }
         do {

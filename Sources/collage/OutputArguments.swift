@@ -2,7 +2,6 @@ import CollageCore
 import CollageKit
 import CollageRender
 import Foundation
-import Stickers
 
 /// The output options `make` and `render` share: where, how large, which format.
 struct OutputArguments {
@@ -26,7 +25,7 @@ struct OutputArguments {
         ),
     ]
 
-    static func parse(_ arguments: ParsedArguments) throws(CLIError) -> OutputArguments {
+    static func parse(_ arguments: ParsedArguments) throws(Failure) -> OutputArguments {
         guard let path = arguments.value("-o") ?? arguments.value("--output") else {
             throw .usage("an output file is required: -o out.jpg")
         }
@@ -36,14 +35,9 @@ struct OutputArguments {
             let options = try ExportOptions.parse(values, fileName: path, progressive: arguments.has("--progressive"))
             return OutputArguments(file: URL(fileURLWithPath: path), options: options)
         } catch {
-            throw error.cliError
+            throw error
         }
     }
-}
-
-extension RenderError {
-    /// The exit code and message for a failed render (the table is CollageKit's).
-    var cliError: CLIError { failure.cliError }
 }
 
 /// `--smart-crop` and friends: whether photos without a crop are cropped around their subject.
@@ -56,21 +50,21 @@ enum SmartCropArguments {
 
     /// The model file: `--model`, else `$COLLAGE_MODEL`, else the model cache.
     static func modelPath(_ arguments: ParsedArguments) -> URL {
-        arguments.value("--model").map { URL(fileURLWithPath: $0) } ?? SubjectModel.defaultPath()
+        arguments.value("--model").map { URL(fileURLWithPath: $0) } ?? Workspace.defaultModelPath()
     }
 
     /// The model to find subjects with, or `nil` for centre crops. Asking for `--smart-crop`
     /// without a usable model is an error; by default a missing model just means centre crops.
-    static func model(_ arguments: ParsedArguments) throws(CLIError) -> SubjectModel? {
+    static func model(_ arguments: ParsedArguments) throws(Failure) -> SubjectModel? {
         if arguments.has("--smart-crop"), arguments.has("--no-smart-crop") {
             throw .usage("choose --smart-crop or --no-smart-crop, not both")
         }
         if arguments.has("--no-smart-crop") { return nil }
         let path = modelPath(arguments)
-        do {
-            return try SubjectModel(path: path)
+        do throws(Failure) {
+            return try Workspace.loadModel(at: path)
         } catch {
-            if arguments.has("--smart-crop") || arguments.value("--model") != nil { throw error.cliError }
+            if arguments.has("--smart-crop") || arguments.value("--model") != nil { throw error }
             return nil
         }
     }
@@ -79,10 +73,10 @@ enum SmartCropArguments {
 /// Renders with subject-aware crops when a model is given, and reports what was written.
 func renderAndReport(
     _ collage: Collage, photos: some PhotoSource, model: SubjectModel?, output: OutputArguments, json: Bool
-) throws(CLIError) {
+) throws(Failure) {
     if let model {
         try renderAndReport(
-            collage, photos: SubjectFocusSource(photos, model: model, cache: .standard()), output: output, json: json)
+            collage, photos: Workspace.subjectCropped(photos, model: model), output: output, json: json)
     } else {
         try renderAndReport(collage, photos: photos, output: output, json: json)
     }
@@ -91,7 +85,7 @@ func renderAndReport(
 /// Renders and reports what was written.
 func renderAndReport(
     _ collage: Collage, photos: some PhotoSource, output: OutputArguments, json: Bool
-) throws(CLIError) {
+) throws(Failure) {
     let result: RenderResult
     if case .print(let print) = output.options.size, let note = print.fitting(collage.canvas) {
         Output.printError("collage: note: \(note)")
@@ -99,7 +93,7 @@ func renderAndReport(
     do {
         result = try CollageRenderer().render(collage, photos: photos, options: output.options, to: output.file)
     } catch {
-        throw error.cliError
+        throw error.failure
     }
     if json {
         Output.printJSON(RecordJSON.render(result))

@@ -1,6 +1,5 @@
 import CollageCore
 import CollageKit
-import CollageLibrary
 import Foundation
 
 /// `collage photos`.
@@ -14,17 +13,17 @@ enum PhotosCommand: Command {
             none was found, "-" while the photo waits its turn.
             """)
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
-        let library = try LibraryAccess.open(arguments)
-        let photos = try LibraryAccess.run { () throws(LibraryError) in try library.photos() }
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
+        let workspace = try LibraryAccess.open(arguments)
+        let photos = try workspace.photos()
         if arguments.has("--json") {
             Output.printJSON(
                 .array(
                     photos.map {
                         RecordJSON.adding(
                             [
-                                "file": .string(library.originalFile(of: $0).path),
-                                "subject": .string(subjectColumn(library.subjectsFound(photoID: $0.id), json: true)),
+                                "file": .string(workspace.originalFile(of: $0).path),
+                                "subject": .string(subjectColumn(workspace.subjectsFound(photoID: $0.id), json: true)),
                             ], to: RecordJSON.photo($0))
                     }))
             return
@@ -39,7 +38,7 @@ enum PhotosCommand: Command {
                     + photos.map {
                         [
                             String($0.id.prefix(12)), "\($0.width)×\($0.height)", $0.format, displayDate($0.importedAt),
-                            subjectColumn(library.subjectsFound(photoID: $0.id), json: false), $0.originalName,
+                            subjectColumn(workspace.subjectsFound(photoID: $0.id), json: false), $0.originalName,
                         ]
                     }))
     }
@@ -70,10 +69,10 @@ enum CleanUpCommand: Command {
             collage shows it yet.
             """)
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
-        let library = try LibraryAccess.open(arguments)
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
+        let workspace = try LibraryAccess.open(arguments)
         let dryRun = arguments.has("--dry-run")
-        let report = try LibraryAccess.run { () throws(LibraryError) in try library.cleanUp(dryRun: dryRun) }
+        let report = try workspace.cleanUp(dryRun: dryRun)
         if arguments.has("--json") {
             Output.printJSON(RecordJSON.cleanup(report))
         } else {
@@ -113,10 +112,10 @@ enum DoctorCommand: Command {
             the document rules are listed for you to fix or delete, never changed.
             """)
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
-        let library = try LibraryAccess.open(arguments)
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
+        let workspace = try LibraryAccess.open(arguments)
         let repair = arguments.has("--repair")
-        let report = try LibraryAccess.run { () throws(LibraryError) in try library.checkHealth(repair: repair) }
+        let report = try workspace.checkHealth(repair: repair)
         if arguments.has("--json") {
             Output.printJSON(RecordJSON.health(report))
         } else if report.isHealthy {

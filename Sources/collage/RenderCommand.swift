@@ -1,4 +1,5 @@
 import CollageCore
+import CollageKit
 import CollageRender
 import Foundation
 
@@ -22,7 +23,7 @@ enum RenderCommand: Command {
         positionals: 1...1
     )
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
         let output = try OutputArguments.parse(arguments)
         let model = try SmartCropArguments.model(arguments)
         let path = arguments.positionals[0]
@@ -32,10 +33,10 @@ enum RenderCommand: Command {
         } catch let error as DocumentError {
             for issue in error.issues { Output.printError("\(path): \(issue)") }
             throw .data("\(path) is not a valid collage document")
-        } catch let error as CLIError {
+        } catch let error as Failure {
             throw error
         } catch {
-            throw .failure(error.localizedDescription)
+            throw .failed(error.localizedDescription)
         }
         let base =
             path == "-"

@@ -1,8 +1,7 @@
-import CollageLibrary
+import CollageKit
 import CollageServer
 import Dispatch
 import Foundation
-import Stickers
 
 /// `collage serve`: the web editor.
 enum ServeCommand: Command {
@@ -29,46 +28,43 @@ enum ServeCommand: Command {
             (no DNS rebinding), and changes need the page's token.
             """)
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
         let port =
             try arguments.value("--port", expected: "a port number from 0 to 65535") {
                 Int($0).flatMap { (0...65535).contains($0) ? $0 : nil }
             } ?? 8080
         let host = arguments.value("--host") ?? "127.0.0.1"
-        let library = try LibraryAccess.open(arguments)
-        let modelPath = SmartCropArguments.modelPath(arguments)
-        let model: SubjectModel?
-        do {
-            model = try SubjectModel(path: modelPath)
+        var workspace = try LibraryAccess.open(arguments)
+        do throws(Failure) {
+            workspace = workspace.with(model: try Workspace.loadModel(at: SmartCropArguments.modelPath(arguments)))
         } catch {
-            model = nil
-            Output.printError("collage: note: stickers and smart crops are off: \(error)")
+            Output.printError("collage: note: stickers and smart crops are off: \(error.message)")
         }
         let server: CollageServer
-        do {
+        do throws(ServerError) {
             server = try CollageServer(
-                library: library, model: model, host: host, port: port, allowRemote: arguments.has("--allow-remote"),
+                workspace: workspace, host: host, port: port, allowRemote: arguments.has("--allow-remote"),
                 analysesPhotos: !arguments.has("--no-analyse"))
         } catch {
-            throw error.cliError
+            throw error.failure
         }
         if arguments.has("--allow-remote"), !["127.0.0.1", "::1", "localhost"].contains(host) {
             Output.printError("collage: warning: listening on \(host): anyone who can reach it can change your library")
         }
-        Output.print("Collage editor: \(server.url.absoluteString)  (library \(library.root.path); Ctrl-C to stop)")
+        Output.print("Collage editor: \(server.url.absoluteString)  (library \(workspace.folder.path); Ctrl-C to stop)")
         if arguments.has("--open") { openInBrowser(server.url) }
-        waitForSignal(server: server, library: library)
+        waitForSignal(server: server, workspace: workspace)
     }
 
     /// Serves until SIGINT or SIGTERM, then shuts down cleanly and exits.
-    static func waitForSignal(server: CollageServer, library: Library) -> Never {
+    static func waitForSignal(server: CollageServer, workspace: Workspace) -> Never {
         for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber, SIG_IGN) }
         let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .main) }
         for source in sources {
             source.setEventHandler {
                 Output.printError("collage: stopping…")
                 server.stop()
-                library.close()
+                workspace.close()
                 exit(0)
             }
             source.resume()
@@ -89,8 +85,8 @@ enum ServeCommand: Command {
 }
 
 extension ServerError {
-    /// The exit code and message for a server that could not start.
-    var cliError: CLIError {
+    /// The failure of a server that could not start.
+    var failure: Failure {
         switch self {
         case .cannotListen: .unavailable(description)
         case .remoteNotAllowed: .usage(description)

@@ -1,10 +1,7 @@
 import CollageCore
 import CollageKit
-import CollageLibrary
 import CollageRender
 import Foundation
-import StickerPrint
-import Stickers
 
 /// `collage sticker`: lift the subject out of a photo as a transparent sticker.
 enum StickerCommand: Command {
@@ -64,7 +61,7 @@ enum StickerCommand: Command {
             """,
         positionals: 1...Int.max)
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
         let printOptions = ["--cut-line", "--offset", "--dpi"].filter { arguments.value($0) != nil }
         let onLibraryPhoto =
             arguments.positionals.count == 1 && !FileManager.default.fileExists(atPath: arguments.positionals[0])
@@ -104,78 +101,29 @@ enum StickerCommand: Command {
             }
             format = inferred
         }
-        let cutLine = try cutLineOptions(arguments)
+        let cutLine = try cutLineRequest(arguments)
         if cutLine != nil, format != .png || arguments.has("--mask-only") {
             throw .usage("--cut-line goes with a PNG sticker (-o sticker.png), not --mask-only or WebP")
         }
         let request = try stickerRequest(arguments, outline: cutLine == nil)
-        let model = try loadModel(arguments)
+        let model = try Workspace.loadModel(at: SmartCropArguments.modelPath(arguments))
         let photo = URL(fileURLWithPath: arguments.positionals[0])
-        let image: Bitmap
-        do {
-            image = try Bitmap.read(photo)
-        } catch {
-            throw error.cliError
-        }
-        var options: StickerOptions
-        do {
-            options = try request.options(photoWidth: image.width, height: image.height)
-        } catch {
-            throw error.cliError
-        }
+        var options = StickerRequest.FileOptions()
+        options.maskOnly = arguments.has("--mask-only")
+        options.refine = !arguments.has("--no-refine")
         options.cleanEdges = arguments.has("--clean-edges")
-        var result: Bitmap
-        var origin = (x: 0, y: 0)
-        do throws(StickerError) {
-            let mask = try model.mask(
-                of: image, options: MaskOptions(refine: !arguments.has("--no-refine")), path: photo.path)
-            if arguments.has("--mask-only") {
-                result = try StickerMaker.maskImage(mask, options: options, path: photo.path)
-            } else {
-                let cut = try StickerMaker.cutOut(from: image, mask: mask, options: options, path: photo.path)
-                (result, origin) = (cut.sticker, (cut.x, cut.y))
-            }
-        } catch {
-            throw error.cliError
+        if let cutLine, let file = arguments.value("--cut-line") {
+            options.cutLine = (cutLine, URL(fileURLWithPath: file))
         }
-        var cutSticker: CutSticker?
-        if let cutLine, let cutFile = arguments.value("--cut-line") {
-            do throws(PrintError) {
-                let made = try CutSticker(sticker: result, options: cutLine, name: photo.lastPathComponent)
-                for warning in made.warnings { Output.printError("collage: warning: \(warning)") }
-                // The canvas grew around the cut line: the sticker's place in the photo moves with it.
-                origin = (origin.x - made.stickerOrigin.x, origin.y - made.stickerOrigin.y)
-                let svg = made.svg(title: "Cut line for \(photo.lastPathComponent)")
-                do {
-                    try Data(svg.utf8).write(to: URL(fileURLWithPath: cutFile), options: .atomic)
-                } catch {
-                    throw .unwritable("\(cutFile): \(error.localizedDescription)")
-                }
-                result = made.image
-                cutSticker = made
-            } catch {
-                throw error.cliError
-            }
-        }
-        do {
-            try result.write(to: output, format: format)
-            if let cutLine, cutSticker != nil {
-                try SheetStickers.tagResolution(of: output, dotsPerInch: cutLine.dotsPerInch)
-            }
-        } catch let error as RenderError {
-            throw error.cliError
-        } catch let error as PrintError {
-            throw error.cliError
-        } catch {
-            throw .cannotCreate("\(output.path): \(error)")
-        }
+        let result = try request.lift(file: photo, model: model, to: output, format: format, options: options)
+        for warning in result.warnings { Output.printError("collage: warning: \(warning)") }
         if arguments.has("--json") {
             Output.printJSON(
                 .object([
                     "file": .string(output.path), "width": .number(Double(result.width)),
                     "height": .number(Double(result.height)), "format": .string(format.rawValue),
                     // Where the sticker's top-left lies in the photo, so it can be put back in place.
-                    "x": .number(Double(origin.x)), "y": .number(Double(origin.y)),
+                    "x": .number(Double(result.x)), "y": .number(Double(result.y)),
                 ]))
         } else {
             Output.print("Wrote \(output.path) (\(result.width) × \(result.height) \(format.rawValue.uppercased()))")
@@ -184,10 +132,13 @@ enum StickerCommand: Command {
 
     /// `collage sticker a.jpg b.jpg --output-dir DIR`: one model load, a sticker per photo, each
     /// timed (the time a warm model takes per photo, which the benchmark reads).
-    static func runBatch(_ photos: [String], into directory: URL, _ arguments: ParsedArguments) throws(CLIError) {
+    static func runBatch(_ photos: [String], into directory: URL, _ arguments: ParsedArguments) throws(Failure) {
         if arguments.has("--mask-only") { throw .usage("--mask-only writes one file: give one photo and -o") }
         let request = try stickerRequest(arguments)
-        let model = try loadModel(arguments)
+        let model = try Workspace.loadModel(at: SmartCropArguments.modelPath(arguments))
+        var options = StickerRequest.FileOptions()
+        options.refine = !arguments.has("--no-refine")
+        options.cleanEdges = arguments.has("--clean-edges")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -199,15 +150,9 @@ enum StickerCommand: Command {
             let photo = URL(fileURLWithPath: path)
             let output = directory.appendingPathComponent(photo.deletingPathExtension().lastPathComponent + ".png")
             let started = Date()
-            do {
-                let image = try Bitmap.read(photo)
-                var options = try request.options(photoWidth: image.width, height: image.height)
-                options.cleanEdges = arguments.has("--clean-edges")
-                let mask = try model.mask(
-                    of: image, options: MaskOptions(refine: !arguments.has("--no-refine")), path: photo.path)
-                let (sticker, x, y) = try StickerMaker.cutOut(
-                    from: image, mask: mask, options: options, path: photo.path)
-                try sticker.write(to: output, format: .png)
+            do throws(Failure) {
+                let sticker = try request.lift(file: photo, model: model, to: output, format: .png, options: options)
+                let (x, y) = (sticker.x, sticker.y)
                 let milliseconds = Date().timeIntervalSince(started) * 1000
                 results.append(
                     .object([
@@ -221,8 +166,8 @@ enum StickerCommand: Command {
                 }
             } catch {
                 failures += 1
-                results.append(.object(["photo": .string(photo.path), "error": .string("\(error)")]))
-                Output.printError("collage: \(error)")
+                results.append(.object(["photo": .string(photo.path), "error": .string(error.commandLineText)]))
+                Output.printError("collage: \(error.commandLineText)")
             }
         }
         if arguments.has("--json") { Output.printJSON(.array(results)) }
@@ -230,21 +175,15 @@ enum StickerCommand: Command {
     }
 
     /// `collage sticker PHOTO-ID`: the sticker goes into the library.
-    static func runOnLibraryPhoto(_ photoID: String, _ arguments: ParsedArguments) throws(CLIError) {
+    static func runOnLibraryPhoto(_ photoID: String, _ arguments: ParsedArguments) throws(Failure) {
         if arguments.has("--mask-only") { throw .usage("--mask-only writes a file: give a photo file and -o") }
         let request = try stickerRequest(arguments)
-        let model = try loadModel(arguments)
-        let library = try LibraryAccess.open(arguments)
-        let record: StickerRecord
-        do {
-            record = try request.lift(
-                photo: photoID, in: library, model: model, refine: !arguments.has("--no-refine"))
-        } catch {
-            throw error.cliError
-        }
+        let workspace = try LibraryAccess.open(arguments).with(
+            model: try Workspace.loadModel(at: SmartCropArguments.modelPath(arguments)))
+        let record = try workspace.lift(request, photo: photoID, refine: !arguments.has("--no-refine"))
         if let copy = arguments.value("-o") ?? arguments.value("--output") {
             do {
-                try FileManager.default.copyItem(at: library.stickerFile(of: record), to: URL(fileURLWithPath: copy))
+                try FileManager.default.copyItem(at: workspace.stickerImage(of: record), to: URL(fileURLWithPath: copy))
             } catch {
                 throw .cannotCreate("\(copy): \(error.localizedDescription)")
             }
@@ -254,31 +193,32 @@ enum StickerCommand: Command {
                 .object([
                     "id": .string(record.id), "photo": .string(record.photoID),
                     "width": .number(Double(record.width)), "height": .number(Double(record.height)),
-                    "file": .string(library.stickerFile(of: record).path),
+                    "file": .string(workspace.stickerImage(of: record).path),
                 ]))
         } else {
             Output.print(record.id)
         }
     }
 
-    /// The cut line's options when `--cut-line` is given (`--outline` then asks for white out to it).
-    static func cutLineOptions(_ arguments: ParsedArguments) throws(CLIError) -> CutLineOptions? {
+    /// The cut line asked for with `--cut-line` (`--outline` then asks for white out to it).
+    static func cutLineRequest(_ arguments: ParsedArguments) throws(Failure) -> CutLineRequest? {
         guard arguments.value("--cut-line") != nil else {
             if arguments.value("--offset") != nil || arguments.value("--dpi") != nil {
                 throw .usage("--offset and --dpi go with --cut-line FILE")
             }
             return nil
         }
-        do throws(PrintError) {
-            return try CutLineArguments.options(arguments, whiteBacking: arguments.value("--outline") != nil)
-        } catch {
-            throw .usage(error.description)
-        }
+        return try CutLineRequest(
+            offset: arguments.value("--offset").map { text throws(Failure) in
+                try SheetRequest.millimetres(text, field: "offset")
+            },
+            dotsPerInch: arguments.value("--dpi").map { text throws(Failure) in try SheetRequest.dotsPerInch(text) },
+            whiteBacking: arguments.value("--outline") != nil)
     }
 
     /// The sticker flags, read and checked by CollageKit as the API's fields are; without
     /// `outline`, `--outline` is left to the cut line.
-    static func stickerRequest(_ arguments: ParsedArguments, outline: Bool = true) throws(CLIError) -> StickerRequest {
+    static func stickerRequest(_ arguments: ParsedArguments, outline: Bool = true) throws(Failure) -> StickerRequest {
         do {
             return try StickerRequest(
                 instance: arguments.value("--instance").map { text throws(Failure) in
@@ -290,21 +230,7 @@ enum StickerCommand: Command {
                 },
                 shadow: arguments.has("--shadow"), effect: arguments.value("--effect"))
         } catch {
-            throw error.cliError
+            throw error
         }
     }
-
-    static func loadModel(_ arguments: ParsedArguments) throws(CLIError) -> SubjectModel {
-        let path = SmartCropArguments.modelPath(arguments)
-        do {
-            return try SubjectModel(path: path)
-        } catch {
-            throw error.cliError
-        }
-    }
-}
-
-extension StickerError {
-    /// The exit code and message for a failed sticker (the table is CollageKit's).
-    var cliError: CLIError { failure.cliError }
 }

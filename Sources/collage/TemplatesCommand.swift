@@ -1,4 +1,5 @@
 import CollageCore
+import CollageKit
 import CollageLicence
 
 /// `collage templates`: the layouts, and their frames on a given canvas.
@@ -26,7 +27,7 @@ enum TemplatesCommand: Command {
             """
     )
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
         let canvas = try arguments.value(
             "--canvas", expected: "WxH in points (e.g. 1200x1500) or a preset", parseCanvas)
         let nonNegative = "a number of points ≥ 0 and at most \(Int(Style.maximumLength))"

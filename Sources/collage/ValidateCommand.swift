@@ -1,4 +1,5 @@
 import CollageCore
+import CollageKit
 import Foundation
 
 /// `collage validate`: checks a collage document and lists every problem with its path.
@@ -17,7 +18,7 @@ enum ValidateCommand: Command {
         positionals: 1...1
     )
 
-    static func run(_ arguments: ParsedArguments) throws(CLIError) {
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
         let path = arguments.positionals[0]
         let data = try readInput(path)
         let issues: [DocumentIssue]
@@ -51,7 +52,7 @@ enum ValidateCommand: Command {
 }
 
 /// Reads a whole input file, or standard input for `-`, with errors that name the path.
-func readInput(_ path: String) throws(CLIError) -> Data {
+func readInput(_ path: String) throws(Failure) -> Data {
     if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

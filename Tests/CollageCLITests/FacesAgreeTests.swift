@@ -1,4 +1,5 @@
 import CollageCore
+import CollageKit
 import CollageLibrary
 import CollageLicence
 import CollageRender
@@ -24,8 +25,10 @@ struct FacesAgreeTests {
         let library = try Library(root: root)
         defer { library.close() }
         let app = CollageApp(
-            library: library, model: nil, allowedHosts: ["test.local"],
-            licences: LicenceStore(folder: directory.appendingPathComponent("config")))
+            workspace: Workspace(
+                library: library, model: nil, licences: LicenceStore(folder: directory.appendingPathComponent("config"))
+            ),
+            allowedHosts: ["test.local"])
         let cases: [[String: String]] = [
             ["scale": "1e300"], ["scale": "-1e300"], ["scale": "0"], ["size": "99999999999999999999"],
             ["size": "40000"], ["print": "1e300x1e300in@300"], ["print": "6x4in@1e300"], ["quality": "1e300"],
@@ -60,8 +63,10 @@ struct FacesAgreeTests {
         let library = try Library(root: root)
         defer { library.close() }
         let app = CollageApp(
-            library: library, model: nil, allowedHosts: ["test.local"],
-            licences: LicenceStore(folder: directory.appendingPathComponent("config")))
+            workspace: Workspace(
+                library: library, model: nil, licences: LicenceStore(folder: directory.appendingPathComponent("config"))
+            ),
+            allowedHosts: ["test.local"])
         // Each case: the flags, and the same request as the API's JSON body.
         let cases: [([String], String)] = [
             (["--instance", "0"], #"{"instance": 0}"#), (["--instance", "1e300"], #"{"instance": 1e300}"#),

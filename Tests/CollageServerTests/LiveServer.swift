@@ -1,4 +1,5 @@
 import CollageCore
+import CollageKit
 import CollageLibrary
 import CollageLicence
 import CollageRender
@@ -23,7 +24,9 @@ final class LiveServer: @unchecked Sendable {
         folder = try TemporaryFolder("collage-server")
         library = try Library(root: folder.file("library"))
         server = try CollageServer(
-            library: library, model: model, port: 0, licences: LicenceStore(folder: folder.file("config/collage")))
+            workspace: Workspace(
+                library: library, model: model, licences: LicenceStore(folder: folder.file("config/collage"))),
+            port: 0)
     }
 
     deinit {

@@ -1,4 +1,5 @@
 import CollageCore
+import CollageKit
 import CollageLibrary
 import CollageLicence
 import CollageServer
@@ -52,7 +53,8 @@ public final class AppClient: Sendable {
         library = try Library(root: folder.file("library"))
         licences = LicenceStore(folder: folder.file("config/collage"))
         if unlocked { try licences.add(TestLicence.key()) }
-        app = CollageApp(library: library, model: model, allowedHosts: [Self.host], licences: licences)
+        app = CollageApp(
+            workspace: Workspace(library: library, model: model, licences: licences), allowedHosts: [Self.host])
     }
 
     deinit { library.close() }

@@ -12,7 +12,7 @@ import Synchronization
 /// seen. What it has done is the masks it caches, so a restart picks up where it stopped; it
 /// never holds a lock an edit or an export needs (the model's own lock is shared with lifts,
 /// which wait for at most one photo).
-final class SubjectAnalyser: Sendable {
+public final class SubjectAnalyser: Sendable {
     private let library: Library
     private let model: SubjectModel
     /// Whether there may be photos to look at; set by uploads, cleared when none are left.
@@ -28,21 +28,23 @@ final class SubjectAnalyser: Sendable {
     /// How long the thread rests, with nothing to do, before it looks at the library again.
     static let recheck: TimeInterval = 5
 
-    init(library: Library, model: SubjectModel) {
-        self.library = library
+    /// An analyser of the workspace's photos; `nil` without a model, which it needs.
+    public init?(_ workspace: Workspace) {
+        guard let model = workspace.model else { return nil }
+        self.library = workspace.library
         self.model = model
     }
 
     /// Whether the background thread was started (and not stopped): then every photo's subject
     /// is found soon, and pages showing one not yet analysed may ask again.
-    var isStarted: Bool { started.withLock { $0 } && running.withLock { $0 } }
+    public var isStarted: Bool { started.withLock { $0 } && running.withLock { $0 } }
     private let started = Mutex(false)
     /// Signalled when the thread has left its loop: a stopping server waits for the photo under
     /// way, so the process never exits (or closes the library) in the middle of an inference.
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts the background thread.
-    func start() {
+    public func start() {
         let first = started.withLock { started in
             defer { started = true }
             return !started
@@ -80,13 +82,13 @@ final class SubjectAnalyser: Sendable {
     }
 
     /// New photos arrived: look for them.
-    func wake() {
+    public func wake() {
         wanted.withLock { $0 = true }
         signal.signal()
     }
 
     /// Stops after the photo under way, and waits for it (at most 30 seconds).
-    func stop() {
+    public func stop() {
         let wasRunning = running.withLock { running in
             defer { running = false }
             return running
@@ -97,5 +99,5 @@ final class SubjectAnalyser: Sendable {
     }
 
     /// Whether `photo` is ready to lift, has no subject, or waits.
-    func readiness(of photo: PhotoRecord) -> SubjectReadiness { model.readiness(of: photo, in: library) }
+    public func readiness(of photo: PhotoRecord) -> SubjectReadiness { model.readiness(of: photo, in: library) }
 }

@@ -1,0 +1,123 @@
+import CollageCore
+import CollageRender
+import Foundation
+import StickerPrint
+import Stickers
+
+/// A cut line to trace around a sticker for print, checked when it is made.
+public struct CutLineRequest: Sendable, Equatable {
+    /// How far outside the subject it runs, its resolution, and whether white fills out to it.
+    let options: CutLineOptions
+
+    /// A request; what is not given takes the defaults (2 mm outside the subject, 300 dpi).
+    /// - Throws: ``Failure`` `invalidOption` naming `offset` (0 to 10 mm) or `dpi` (72 to 1200).
+    public init(offset: Double? = nil, dotsPerInch: Double? = nil, whiteBacking: Bool = false) throws(Failure) {
+        if let offset, !(offset.isFinite && (0...10).contains(offset)) {
+            throw Failure(
+                .invalidOption, "expects a number of millimetres from 0 to 10, got \(JSONValue.format(offset))",
+                field: "offset")
+        }
+        if let dotsPerInch, !(dotsPerInch.isFinite && (72...1200).contains(dotsPerInch)) {
+            throw Failure(
+                .invalidOption,
+                "expects a resolution from 72 to 1200 dots per inch, got \(JSONValue.format(dotsPerInch))",
+                field: "dpi")
+        }
+        options = CutLineOptions(offset: offset ?? 2, dotsPerInch: dotsPerInch ?? 300, whiteBacking: whiteBacking)
+    }
+}
+
+/// A sticker lifted from a photo file into a picture file (`collage sticker photo.jpg -o
+/// sticker.png`), with a cut line for print when asked.
+extension StickerRequest {
+    /// What a lift into a file wrote.
+    public struct FileSticker: Sendable, Equatable {
+        /// The picture's width in pixels.
+        public let width: Int
+        /// Its height.
+        public let height: Int
+        /// Where its top-left lies in the photo, so it can be put back in place.
+        public let x: Int
+        /// The same, down.
+        public let y: Int
+        /// What the person should know: a cut line that had to close a gap, and the like.
+        public let warnings: [String]
+    }
+
+    /// How the picture is made from the photo.
+    public struct FileOptions: Sendable {
+        /// Write the mask (white subject on black, the photo's size) instead of the sticker.
+        public var maskOnly = false
+        /// Refine the model's map along the photo's own edges.
+        public var refine = true
+        /// Find strands of hair and fur again from the photo, without the old background's colour.
+        public var cleanEdges = false
+        /// A cut line to trace around the subject, and the SVG file to write it to: the picture's
+        /// canvas grows to hold it, and the PNG is tagged with its resolution.
+        public var cutLine: (request: CutLineRequest, file: URL)?
+
+        /// The defaults: the sticker, refined, no cut line.
+        public init() {}
+    }
+
+    /// Lifts the sticker this request asks for out of `photo` with `model`, and writes it to
+    /// `output` as `format` (PNG or WebP); nothing is written when it fails.
+    /// - Throws: ``Failure``: `noSubject` (exit 3), `invalidInput` for a photo that cannot be
+    ///   read, `cannotWrite`.
+    public func lift(
+        file photo: URL, model: SubjectModel, to output: URL, format: OutputFormat, options fileOptions: FileOptions
+    ) throws(Failure) -> FileSticker {
+        let image: Bitmap
+        do throws(RenderError) {
+            image = try Bitmap.read(photo)
+        } catch {
+            throw error.failure
+        }
+        var options = try self.options(photoWidth: image.width, height: image.height)
+        options.cleanEdges = fileOptions.cleanEdges
+        var result: Bitmap
+        var origin = (x: 0, y: 0)
+        do throws(StickerError) {
+            let mask = try model.mask(of: image, options: MaskOptions(refine: fileOptions.refine), path: photo.path)
+            if fileOptions.maskOnly {
+                result = try StickerMaker.maskImage(mask, options: options, path: photo.path)
+            } else {
+                let cut = try StickerMaker.cutOut(from: image, mask: mask, options: options, path: photo.path)
+                (result, origin) = (cut.sticker, (cut.x, cut.y))
+            }
+        } catch {
+            throw error.failure
+        }
+        var warnings: [String] = []
+        if let (request, cutFile) = fileOptions.cutLine {
+            do throws(PrintError) {
+                let made = try CutSticker(sticker: result, options: request.options, name: photo.lastPathComponent)
+                warnings = made.warnings
+                // The canvas grew around the cut line: the sticker's place in the photo moves with it.
+                origin = (origin.x - made.stickerOrigin.x, origin.y - made.stickerOrigin.y)
+                let svg = made.svg(title: "Cut line for \(photo.lastPathComponent)")
+                do {
+                    try Data(svg.utf8).write(to: cutFile, options: .atomic)
+                } catch {
+                    throw .unwritable("\(cutFile.path): \(error.localizedDescription)")
+                }
+                result = made.image
+            } catch {
+                throw error.failure
+            }
+        }
+        do throws(RenderError) {
+            try result.write(to: output, format: format)
+        } catch {
+            throw error.failure
+        }
+        if let (request, _) = fileOptions.cutLine {
+            do throws(PrintError) {
+                try SheetStickers.tagResolution(of: output, dotsPerInch: request.options.dotsPerInch)
+            } catch {
+                throw error.failure
+            }
+        }
+        return FileSticker(width: result.width, height: result.height, x: origin.x, y: origin.y, warnings: warnings)
+    }
+}

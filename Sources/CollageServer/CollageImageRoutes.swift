@@ -1,0 +1,189 @@
+import CollageCore
+import CollageKit
+import CollageRender
+import Foundation
+
+/// A collage's pictures: its thumbnail, its sticker and text items as the renderer draws them,
+/// and exports (with the size an export would have, before it is made).
+enum CollageImageRoutes {
+    static let all: [Route] = [
+        Route(
+            "GET", "/api/collages/{id}/thumbnail", "collageThumbnail", "A small JPEG of the collage (ETag by version)",
+            responses: [200: "image/jpeg", 304: "unchanged"]
+        ) { app, request throws(HTTPError) in try collageThumbnail(app, request) },
+        Route(
+            "GET", "/api/collages/{id}/items/{item}/drawn", "drawnItemImage",
+            "A sticker or text item as the renderer draws it (outline, shadow and background, unturned) at "
+                + "?scale=pixels per point, as PNG; X-Collage-Offset says where its top-left sits from the frame's, "
+                + "in its pixels",
+            query: [
+                .number("scale", Limits.exportScale, "pixels per canvas point (default 1)"),
+                .string("v", "any text; the page names the document version, so caches refresh"),
+            ],
+            expensive: true,
+            responses: [200: "image/png", 404: "no such collage or item", 422: "a photo, or a bad scale"]
+        ) { app, request throws(HTTPError) in try drawnItemImage(app, request) },
+        Route(
+            "GET", "/api/collages/{id}/export", "exportCollage",
+            "Render the collage: ?format=jpeg|png|webp|heic|avif and scale=N, size=PX or print=6x4in@300, quality=1-100 "
+                + "(at most \(Limits.maximumOutputPixels / 1_000_000) megapixels and \(Limits.maximumOutputSide) px a side)",
+            query: exportQuery,
+            expensive: true,
+            responses: [
+                200: "the image, as a download", 422: "bad options", 404: "no such collage",
+                503: "too many exports at once (Retry-After)",
+            ]
+        ) { app, request throws(HTTPError) in try export(app, request) },
+        Route(
+            "GET", "/api/collages/{id}/export-size", "exportSize",
+            "The pixel size an export with these options would have (the same options as export), without rendering",
+            query: exportQuery, responses: [200: "{width, height, dpi?}", 422: "bad options", 404: "no such collage"]
+        ) { app, request throws(HTTPError) in try exportSize(app, request) },
+    ]
+
+    static func collageThumbnail(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let stored = try APIRoutes.kit { () throws(Failure) in try app.workspace.collage(request.parameter("id")) }
+        // A photo whose subject is still to be found is centred now and cropped around it later,
+        // at the same version: the thumbnail is kept under how many are still to be found.
+        let pending = app.workspace.photosAwaitingSubject(in: stored.collage)
+        let key = "\(stored.collage.id)-v\(stored.version)" + (pending > 0 ? "-p\(pending)" : "")
+        let tag = "\"\(key)\""
+        if request.headers["if-none-match"] == tag { return HTTPResponse(status: .notModified, headers: ["ETag": tag]) }
+        let file = app.workspace.collageThumbnailFile(key: key)
+        if !FileManager.default.fileExists(atPath: file.path) {
+            try? FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try app.thumbnails.run { () throws(HTTPError) in
+                guard !FileManager.default.fileExists(atPath: file.path) else { return }
+                try render(
+                    stored.collage, app: app, request: request,
+                    options: RenderOptions(size: .longSide(480), format: .jpeg, quality: 80), to: file)
+            }
+        }
+        return try APIRoutes.fileResponse(file, type: "image/jpeg", tag: tag, immutable: false)
+    }
+
+    /// The page draws stickers and texts with these pixels, so what it shows is the export's.
+    static func drawnItemImage(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let stored = try APIRoutes.kit { () throws(Failure) in try app.workspace.collage(request.parameter("id")) }
+        let id = request.parameter("item")
+        guard let item = stored.collage.item(id) else {
+            throw HTTPError(.notFound, "collage \(stored.collage.id) has no item \"\(id.prefix(40))\"")
+        }
+        // The renderer checks the range, as it does for an export; only the number is read here.
+        let text = request.query["scale"] ?? "1"
+        guard let scale = Double(decimal: text) else {
+            throw HTTPError(.unprocessable, "scale: expected a number of pixels per point, got \"\(text.prefix(40))\"")
+        }
+        let file = ScratchSpace.file("drawn")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let drawn = try app.thumbnails.run { () throws(HTTPError) -> DrawnItem in
+            try APIRoutes.kit { () throws(Failure) in try app.workspace.drawItem(item, scale: scale, to: file) }
+        }
+        guard let data = try? Data(contentsOf: file) else {
+            throw HTTPError(.internalError, "the drawn item went missing")
+        }
+        return HTTPResponse(
+            status: .ok,
+            headers: [
+                "Content-Type": "image/png", "Cache-Control": "private, max-age=3600",
+                "X-Collage-Offset": "\(drawn.offsetX),\(drawn.offsetY)", "X-Collage-Scale": "\(drawn.scale)",
+            ], body: data)
+    }
+
+    static func export(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let stored = try APIRoutes.kit { () throws(Failure) in try app.workspace.collage(request.parameter("id")) }
+        let options = try exportOptions(request.query)
+        let file = ScratchSpace.file("export")
+        let result: RenderResult
+        do throws(HTTPError) {
+            result = try app.exports.run { () throws(HTTPError) in
+                try render(stored.collage, app: app, request: request, options: options, to: file)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: file)
+            throw error
+        }
+        let format = options.format
+        // Sent from disk: a poster of hundreds of megabytes is never held in memory whole.
+        return HTTPResponse(
+            headers: [
+                "Content-Type": APIRoutes.mimeType(format),
+                "Content-Disposition": contentDisposition(title: stored.collage.title, format: format),
+                "X-Image-Width": "\(result.width)", "X-Image-Height": "\(result.height)",
+            ], file: BodyFile(file, isTemporary: true))
+    }
+
+    /// `attachment` named after the title: a plain ASCII `filename` (accents folded) for old
+    /// clients, and the title itself, UTF-8 and percent-encoded, as `filename*` (RFC 6266), so
+    /// "Été à Paris" downloads as "Été à Paris.jpg" and header bytes stay ASCII.
+    static func contentDisposition(title: String, format: OutputFormat) -> String {
+        let suffix = "." + (format == .jpeg ? "jpg" : format.rawValue)
+        let name = String(title.filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }.prefix(120))
+            .trimmingCharacters(in: .whitespaces)
+        let fallback = name.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)
+            .unicodeScalars.filter { $0.isASCII }.map(String.init).joined()
+            .trimmingCharacters(in: .whitespaces)
+        let plain = (fallback.isEmpty ? "collage" : fallback) + suffix
+        guard !name.isEmpty, name.unicodeScalars.contains(where: { !$0.isASCII }) else {
+            return "attachment; filename=\"\(plain)\""
+        }
+        var allowed = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        allowed.insert(charactersIn: "-._~")
+        let encoded = (name + suffix).addingPercentEncoding(withAllowedCharacters: allowed) ?? plain
+        return "attachment; filename=\"\(plain)\"; filename*=UTF-8''\(encoded)"
+    }
+
+    /// The export's query parameters, described with their ranges.
+    static let exportQuery: [Field] = [
+        .string("format", choices: OutputFormat.allCases.map(\.rawValue), "the encoding (default jpeg)"),
+        .number("scale", Limits.exportScale, "pixels per canvas point (default 3)"),
+        .integer("size", 1...Limits.maximumOutputSide, "the longer side in pixels, instead of scale"),
+        .string("print", "a print size such as 6x4in@300, instead of scale"),
+        .integer("quality", Limits.quality, "encoder quality (default 90)"),
+    ]
+
+    /// What the export dialog shows before anything is rendered: the renderer's own arithmetic.
+    static func exportSize(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let stored = try APIRoutes.kit { () throws(Failure) in try app.workspace.collage(request.parameter("id")) }
+        let options = try exportOptions(request.query)
+        let size = try APIRoutes.kit { () throws(Failure) in
+            try app.workspace.exportSize(of: stored.collage, options: options)
+        }
+        var members: [String: JSONValue] = [
+            "width": .number(Double(size.width)), "height": .number(Double(size.height)),
+        ]
+        if let dpi = size.dotsPerInch { members["dpi"] = .number(dpi) }
+        // A print of another shape than the collage's: how it will sit on the paper.
+        if let fit = size.fit { members["fit"] = .string(fit) }
+        return .json(.object(members))
+    }
+
+    /// Export options from a query, read by the same parser as the command line's flags.
+    static func exportOptions(_ query: [String: String]) throws(HTTPError) -> RenderOptions {
+        do {
+            return try ExportOptions.parse(query.filter { ExportOptions.names.contains($0.key) })
+        } catch {
+            throw error.httpError
+        }
+    }
+
+    /// Renders for a client, stopping when the client hangs up; a collage that cannot be rendered
+    /// answers 422 with the reason.
+    @discardableResult
+    static func render(
+        _ collage: Collage, app: CollageApp, request: HTTPRequest, options: RenderOptions, to file: URL
+    ) throws(HTTPError) -> RenderResult {
+        let cancellation = RenderCancellation()
+        if request.isClientGone() { throw APIRoutes.clientGone }
+        let watch = ClientWatch(request.isClientGone) { cancellation.cancel() }
+        defer { watch.stop() }
+        do throws(Failure) {
+            return try app.workspace.export(collage, options: options, to: file, cancellation: cancellation)
+        } catch {
+            if error.kind == .cancelled { throw APIRoutes.clientGone }
+            throw error.httpError
+        }
+    }
+}

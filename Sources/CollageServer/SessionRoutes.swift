@@ -1,0 +1,75 @@
+import CollageCore
+import CollageKit
+
+/// What the page asks for once, when it opens: its token and the editor's bounds, the fonts,
+/// the layouts, the canvas presets, and this API's own description.
+enum SessionRoutes {
+    static let all: [Route] = [
+        Route("GET", "/api/session", "getSession", "The token state-changing requests carry", responses: [200: "token"])
+        {
+            app, _ in
+            .json(
+                .object([
+                    "token": .string(app.token), "stickers": .bool(app.workspace.hasModel),
+                    // The editor's gestures keep to the same bound the edits are checked against.
+                    "minimumItemSide": .number(EditRules.minimumItemSide),
+                    "minimumVisible": .number(EditRules.minimumVisible),
+                    "maximumTextLength": .number(Double(Limits.maximumTextLength)),
+                ]))
+        },
+        Route(
+            "GET", "/api/fonts", "listFonts", "The curated fonts of text items, in menu order",
+            responses: [200: "fonts"]
+        ) { _, _ in
+            .json(
+                .object([
+                    "fonts": .array(
+                        TextFont.catalog.map { font in
+                            .object([
+                                "family": .string(font.family), "kind": .string(font.kind),
+                                "cssFallback": .string(font.cssFallback), "licence": .string(font.licence),
+                            ])
+                        })
+                ]))
+        },
+        Route("GET", "/api/openapi.json", "getOpenAPI", "This document", responses: [200: "OpenAPI 3"]) { app, _ in
+            .json(app.openAPIDocument)
+        },
+        Route("GET", "/api/templates", "listTemplates", "Layouts with their unit slots", responses: [200: "templates"])
+        { _, _ in templates() },
+        Route(
+            "GET", "/api/canvas-presets", "listCanvasPresets", "Canvas shapes and print sizes",
+            responses: [200: "presets"]
+        ) { _, _ in presets() },
+    ]
+
+    static func templates() -> HTTPResponse {
+        .json(
+            .array(
+                Template.catalog.map { template in
+                    .object([
+                        "id": .string(template.id), "name": .string(template.name), "symbol": .string(template.symbol),
+                        "premium": .bool(template.isPremium), "slots": .number(Double(template.slotCount)),
+                        "unitSlots": .array(template.slots.map { CollageDocument.jsonValue(of: $0) }),
+                    ])
+                }))
+    }
+
+    static func presets() -> HTTPResponse {
+        .json(
+            .array(
+                CanvasPreset.all.map { preset in
+                    var members: [String: JSONValue] = [
+                        "id": .string(preset.id), "name": .string(preset.name),
+                        "aspect": .string(preset.aspect.description),
+                        "canvas": .object([
+                            "width": .number(preset.canvasSize.width), "height": .number(preset.canvasSize.height),
+                        ]),
+                    ]
+                    if let inches = preset.printInches {
+                        members["inches"] = .object(["width": .number(inches.width), "height": .number(inches.height)])
+                    }
+                    return .object(members)
+                }))
+    }
+}

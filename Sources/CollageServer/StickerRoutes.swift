@@ -1,0 +1,98 @@
+import CollageCore
+import CollageKit
+import Foundation
+
+/// The sticker resource: lifting a photo's subject, listing the library's stickers, and each
+/// sticker's picture.
+enum StickerRoutes {
+    static let all: [Route] = [
+        Route("GET", "/api/stickers", "listStickers", "The library's stickers, newest first", responses: [200: "list"])
+        {
+            app, _ throws(HTTPError) in
+            let stickers = try APIRoutes.kit { () throws(Failure) in try app.workspace.stickers() }
+            return .json(
+                .array(
+                    stickers.map { record in
+                        RecordJSON.adding(
+                            ["image": .string("/api/stickers/\(record.id)/image")], to: RecordJSON.sticker(record))
+                    }))
+        },
+        Route(
+            "POST", "/api/photos/{id}/stickers", "liftSticker",
+            "Lift a sticker: all subjects, or the one at {at: {x, y}} (unit coordinates of the photo)",
+            body: "{at?: {x, y}, instance?, outline?, shadow?}",
+            fields: [
+                Field(
+                    "at", .object([.number("x", 0...1, required: true), .number("y", 0...1, required: true)]),
+                    "the subject under this point, in unit coordinates of the photo"),
+                .integer("instance", Limits.stickerInstance, "the N-th largest subject (1 is the largest)"),
+                .number("outline", Limits.stickerOutline, "a white outline this many pixels wide"),
+                .boolean("shadow", "a soft shadow below the sticker"),
+                .string(
+                    "effect", choices: StickerEffect.allCases.map(\.rawValue), nullable: true,
+                    "a look: comic, puffy or shiny"),
+            ],
+            bodyIsOptional: true,
+            responses: [201: "{id, width, height, image}", 422: "no subject (there, or at all)", 503: "no model"]
+        ) { app, request throws(HTTPError) in try liftSticker(app, request) },
+        Route(
+            "GET", "/api/stickers/{id}/image", "stickerImage", "A sticker's PNG (immutable)",
+            responses: [200: "image/png", 304: "unchanged", 404: "no such sticker"]
+        ) { app, request throws(HTTPError) in try stickerImage(app, request) },
+    ]
+
+    static func liftSticker(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let sticker = try stickerRequest(request.fields)
+        guard app.workspace.hasModel else {
+            throw HTTPError(.unavailable, "the subject model is not installed; run scripts/fetch-model and restart")
+        }
+        let started = ContinuousClock.now
+        let record = try app.lifts.run { () throws(HTTPError) in
+            // A lift that waited its turn for a client that has gone is not worth starting.
+            if request.isClientGone() { throw APIRoutes.clientGone }
+            do throws(Failure) {
+                return try app.workspace.lift(
+                    sticker, photo: request.parameter("id"), isCancelled: request.isClientGone)
+            } catch {
+                if request.isClientGone() { throw APIRoutes.clientGone }
+                throw error.httpError
+            }
+        }
+        var response = HTTPResponse.json(
+            RecordJSON.adding(["image": .string("/api/stickers/\(record.id)/image")], to: RecordJSON.sticker(record)),
+            status: .created)
+        // The lift's own time, waiting for its turn included (browsers' network panels show it;
+        // bench/sticker reads it).
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        response.headers["Server-Timing"] = "lift;dur=\(String(format: "%.1f", milliseconds))"
+        return response
+    }
+
+    /// The body's fields (their types checked with the body), checked by CollageKit as the
+    /// command line's flags are.
+    static func stickerRequest(_ body: CheckedBody) throws(HTTPError) -> StickerRequest {
+        let point = body.value("at")?.member("x")?.numberValue.flatMap { x in
+            body.value("at")?.member("y")?.numberValue.map { y in StickerRequest.Point.unit(x: x, y: y) }
+        }
+        let (instance, outline) = (body.number("instance"), body.number("outline"))
+        let (shadow, effect) = (body.bool("shadow") ?? false, body.string("effect"))
+        do throws(Failure) {
+            return try StickerRequest(
+                instance: instance, point: point, outline: outline, shadow: shadow, effect: effect)
+        } catch {
+            throw error.httpError
+        }
+    }
+
+    static func stickerImage(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let sticker = try APIRoutes.kit { () throws(Failure) in try app.workspace.sticker(request.parameter("id")) }
+        let tag = "\"\(sticker.id)\""
+        if request.headers["if-none-match"] == tag {
+            return HTTPResponse(
+                status: .notModified, headers: ["ETag": tag, "Cache-Control": APIRoutes.immutableCache])
+        }
+        return try APIRoutes.fileResponse(
+            app.workspace.stickerImage(of: sticker), type: "image/png", tag: tag, immutable: true)
+    }
+}
