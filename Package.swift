@@ -148,7 +148,7 @@ let package = Package(
             name: "CollageCLITests",
             dependencies: [
                 "collage", "collage-licence", "CollageCore", "CollageRender", "CollageLibrary", "CollageLicence",
-                "CollageServer", "CollageTestSupport",
+                "CollageKit", "CollageServer", "CollageTestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -42,12 +42,12 @@ public struct SheetRequest: Sendable {
         turnsToFit: Bool = false, offset: Double? = nil, dotsPerInch: Double? = nil, whiteBacking: Bool = false
     ) throws(Failure) {
         guard !sources.isEmpty || collage != nil || everything else {
-            throw Failure(.malformed, "name at least one sticker (a PNG, or a library sticker's id), or «collage» ID")
+            throw Failure(.invalidInput, "there are no stickers to print: name at least one, or a collage")
         }
         guard sources.count <= Limits.maximumSheetStickers else {
             throw Failure(
-                .invalidOption, "expects at most \(Limits.maximumSheetStickers) stickers on one sheet",
-                field: "stickers")
+                .invalidOption,
+                "at most \(Limits.maximumSheetStickers) stickers make one sheet, and \(sources.count) were named")
         }
         func checked(_ value: Double?, _ field: String, _ range: ClosedRange<Double>) throws(Failure) -> Double? {
             guard let value else { return nil }
@@ -93,11 +93,20 @@ public struct SheetRequest: Sendable {
             whiteBacking: whiteBacking)
     }
 
-    /// Reads a length as the command line writes it (`50mm`, `0.5cm`, `1in`) in millimetres.
-    /// - Throws: ``Failure`` `invalidOption` naming `field`.
-    public static func millimetres(_ text: String, field: String) throws(Failure) -> Double {
+    /// The range of each length a sheet takes, in millimetres, by field.
+    public static let lengthRanges: [String: ClosedRange<Double>] = [
+        "size": Limits.stickerPrintSize, "gap": Limits.cutLineGap, "margin": 0...50, "offset": 0...10,
+    ]
+
+    /// Reads a length as the command line writes it (`50mm`, `0.5cm`, `1in`) in millimetres,
+    /// within the field's range (``lengthRanges``).
+    /// - Parameter label: how the message names the value, when not by its field (`red.png@4mm`).
+    /// - Throws: ``Failure`` `invalidOption` naming the field (or `label`), the text and the range.
+    public static func millimetres(_ text: String, field: String, label: String? = nil) throws(Failure) -> Double {
         do throws(PrintError) {
-            return try PrintLength.millimetres(text, option: "«\(field)»", range: -1e9...1e9)
+            return try PrintLength.millimetres(
+                text, option: label ?? "«\(field)»",
+                range: lengthRanges[field] ?? 0...Limits.stickerPrintSize.upperBound)
         } catch {
             throw Failure(.invalidOption, error.description)
         }
@@ -369,13 +378,16 @@ extension SheetRequest {
     /// any is made, each sticker sized and cut around (or found in `cache`), then packed.
     /// - Parameters:
     ///   - workspace: the library the stickers and the collage named are in; `nil` for files only.
+    ///   - warnsOfSoftPictures: say in ``StickerSheet/warnings`` which pictures have under 150
+    ///     of their own pixels an inch on paper (reading each file once more).
     ///   - looks: the folder where a collage's stickers are drawn in their looks.
     ///   - isCancelled: asked before the expensive steps; `true` stops with `cancelled`.
     /// - Throws: ``Failure``: `notFound` for an unknown sticker, file or collage, `invalidInput`
     ///   for a sticker that cannot fit on the page or a sheet over its pixel budget, `noSubject`
     ///   for a clear picture.
     public func make(
-        in workspace: Workspace?, looks: URL, cache: CutStickerCache? = nil, isCancelled: () -> Bool = { false }
+        in workspace: Workspace?, looks: URL, cache: CutStickerCache? = nil, warnsOfSoftPictures: Bool = false,
+        isCancelled: () -> Bool = { false }
     ) throws(Failure) -> StickerSheet {
         let request = self
         func library() throws(Failure) -> Workspace {
@@ -392,19 +404,38 @@ extension SheetRequest {
         let count = sources.count + collageStickers.count
         guard count <= Limits.maximumSheetStickers else {
             throw Failure(
-                .invalidOption, "at most \(Limits.maximumSheetStickers) stickers make one sheet", field: "collage")
+                .invalidOption, "at most \(Limits.maximumSheetStickers) stickers make one sheet, and there are \(count)"
+            )
         }
         let sizes = sources.map { source -> Double in
             switch source {
             case .file(_, let size), .sticker(_, let size): size ?? request.size
             }
         }
+        // A collage's stickers are drawn at the sheet's size.
+        let allSizes = sizes + (collage == nil ? [] : [request.size])
         // Every sticker's pixels at print size together, bounded before any is made.
         do throws(PrintError) {
             try SheetStickers.checkSheetPixels(
-                count: count, size: (sizes + [request.size]).max() ?? request.size, options: request.cutLine)
+                count: count, size: allSizes.max() ?? request.size, options: request.cutLine)
         } catch {
             throw error.failure
+        }
+        // A sticker larger than the page cannot be placed: refused before any is drawn or cut.
+        let options = request.options
+        let usable = max(options.pageWidth, options.pageHeight) - 2 * options.margin
+        let names =
+            sources.map { source in
+                switch source {
+                case .file(let file, _): file.lastPathComponent
+                case .sticker(let id, _): "sticker \(id.prefix(40))"
+                }
+            } + (collage == nil ? [] : ["the collage's stickers"])
+        for (name, size) in zip(names, allSizes) where size > usable {
+            throw Failure(
+                .invalidInput,
+                "\(name): at \(PrintLength.format(size)) mm it does not fit on the page inside its margins "
+                    + "(at most \(PrintLength.format(usable)) mm); choose a smaller «size» or a larger «page»")
         }
         var entries: [(name: String, id: String?, file: URL, size: Double)] = []
         for (source, size) in zip(sources, sizes) {
@@ -417,7 +448,7 @@ extension SheetRequest {
             case .sticker(let id, _):
                 let workspace = try library()
                 let record = try workspace.sticker(id)
-                entries.append(("sticker \(record.id.prefix(12))", record.id, workspace.stickerImage(of: record), size))
+                entries.append(("sticker \(id.prefix(40))", record.id, workspace.stickerImage(of: record), size))
             }
         }
         if let collage {
@@ -425,17 +456,10 @@ extension SheetRequest {
             let prints = try StickerPrints.draw(
                 collage, photos: try library().editorPhotos, into: looks, size: request.size,
                 dotsPerInch: request.cutLine.dotsPerInch)
-            entries += prints.map { ("\(collage.id.prefix(12)) \($0.itemID)", $0.stickerID, $0.file, request.size) }
+            let id = request.collage ?? collage.id
+            entries += prints.map { ("\(id.prefix(40)) \($0.itemID)", $0.stickerID, $0.file, request.size) }
         }
-        let options = request.options
-        let usable = max(options.pageWidth, options.pageHeight) - 2 * options.margin
-        for entry in entries where entry.size > usable {
-            throw Failure(
-                .invalidInput,
-                "\(entry.name): at \(PrintLength.format(entry.size)) mm it does not fit on the page inside its margins "
-                    + "(at most \(PrintLength.format(usable)) mm); choose a smaller «size» or a larger «page»")
-        }
-        let names = entries.map(\.name)
+        let stickerNames = entries.map(\.name)
         func cut(
             _ entry: (name: String, id: String?, file: URL, size: Double), at size: Double
         ) throws(PrintError)
@@ -454,7 +478,7 @@ extension SheetRequest {
             for entry in entries {
                 let sticker = try cut(entry, at: entry.size)
                 warnings += sticker.warnings
-                if entry.id == nil,
+                if warnsOfSoftPictures,
                     let resolution = SheetStickers.effectiveResolution(
                         file: entry.file, size: entry.size, offset: request.cutLine.offset),
                     resolution < 150
@@ -466,14 +490,14 @@ extension SheetRequest {
                 stickers.append(sticker)
             }
             let started = ContinuousClock.now
-            let layout = try SheetPacker.pack(stickers, names: names, options: options)
+            let layout = try SheetPacker.pack(stickers, names: stickerNames, options: options)
             let elapsed = ContinuousClock.now - started
             // One sticker alone on the last page: what would fit them all on fewer pages (when
             // every sticker has the one size a smaller size would change).
             var suggestion: StickerSheet.Suggestion?
             if entries.allSatisfy({ $0.size == request.size }),
                 let fewer = try? SheetPacker.fewerPages(
-                    than: layout, size: request.size, names: names, options: options,
+                    than: layout, size: request.size, names: stickerNames, options: options,
                     cut: { size throws(PrintError) in
                         try entries.map { entry throws(PrintError) in try cut(entry, at: size) }
                     })
@@ -482,7 +506,7 @@ extension SheetRequest {
                     pages: fewer.pages, size: fewer.size, turnsToFit: fewer.turnsToFit, text: fewer.text)
             }
             return StickerSheet(
-                layout: layout, names: names, stickerIDs: entries.map(\.id), pictures: entries.map(\.file),
+                layout: layout, names: stickerNames, stickerIDs: entries.map(\.id), pictures: entries.map(\.file),
                 suggestion: suggestion, warnings: warnings,
                 packMilliseconds: Double(elapsed.components.seconds) * 1000
                     + Double(elapsed.components.attoseconds) / 1e15,

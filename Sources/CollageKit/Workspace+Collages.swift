@@ -109,7 +109,12 @@ public struct CollageMedia: Sendable {
     /// A photo or a sticker an item shows.
     public struct Medium: Sendable {
         /// Whether it is a photo or a sticker.
-        public enum Kind: Sendable { case photo, sticker }
+        public enum Kind: Sendable {
+            /// A photo of the library.
+            case photo
+            /// A sticker of the library.
+            case sticker
+        }
 
         /// The kind.
         public let kind: Kind

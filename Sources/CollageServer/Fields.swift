@@ -204,11 +204,11 @@ struct CheckedBody: Sendable {
     private let declared: Set<String>
 
     /// Checks `value` against `fields`.
-    /// - Throws: ``HTTPError`` with `status` (400 unless the route says otherwise) naming the
-    ///   field and what it expected.
+    /// - Throws: ``HTTPError`` 400 for a body that is not an object; `status` (400 unless the
+    ///   route says otherwise) naming the field and what it expected.
     init(_ value: JSONValue, fields: [Field], status: HTTPStatus = .badRequest) throws(HTTPError) {
         guard case .object(let members) = value else {
-            throw HTTPError(status, "expected a JSON object with " + fields.map(\.name).joined(separator: ", "))
+            throw HTTPError(.badRequest, "expected a JSON object with " + fields.map(\.name).joined(separator: ", "))
         }
         if let problem = Self.problem(in: value, fields: fields, at: "") { throw HTTPError(status, problem) }
         self.members = members

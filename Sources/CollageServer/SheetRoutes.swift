@@ -90,8 +90,10 @@ enum SheetRoutes {
 
     /// The body as a CollageKit ``SheetRequest``.
     static func sheetRequest(_ body: CheckedBody) throws(HTTPError) -> SheetRequest {
-        let sources = (body.strings("stickers") ?? []).map { SheetRequest.Source.sticker($0, size: nil) }
         let collage = body.string("collage")
+        // A collage's stickers are the sheet: a list beside it is not added to them.
+        let listed = collage == nil ? body.strings("stickers") ?? [] : []
+        let sources = listed.map { SheetRequest.Source.sticker($0, size: nil) }
         return try APIRoutes.kit { () throws(Failure) in
             try SheetRequest(
                 sources: sources, collage: collage, everything: !body.has("stickers") && collage == nil,

@@ -13,9 +13,7 @@ enum AutoLayoutArguments {
         .flag("--any-order", "With --layout auto: the photos may go anywhere, not in reading order"),
     ]
 
-    /// What was asked: a seed, a hero's number (1 = the first photo) and a crop as a share. The
-    /// percentage is the command line's own unit, so its range is checked here in it; the
-    /// seed's is ArrangeRequest's.
+    /// What was asked: a seed, a hero's number (1 = the first photo) and a crop as a share.
     struct Values {
         var seed: Double?
         var hero: Int?
@@ -32,8 +30,12 @@ enum AutoLayoutArguments {
             return nil
         }
         var values = Values()
-        // Its range is ArrangeRequest's to check, as it is for the API's `seed`.
-        values.seed = try arguments.value("--seed", expected: "a whole number from 0 to 2^53") { Double(decimal: $0) }
+        // `make` lays out without an ArrangeRequest, so the seed is checked here as it checks it.
+        values.seed = try arguments.value("--seed", expected: "a whole number from 0 to 2^53") { text in
+            Double(decimal: text).flatMap {
+                $0 >= 0 && $0 <= Double(Arrangement.maximumSeed) && $0.rounded() == $0 ? $0 : nil
+            }
+        }
         values.hero = try arguments.value("--hero", expected: "the number of one of the photos (1 is the first)") {
             text in Int(text).flatMap { $0 >= 1 ? $0 : nil }
         }

@@ -361,7 +361,9 @@ enum ExportCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(Failure) {
         let output = try OutputArguments.parse(arguments)
-        let workspace = try LibraryAccess.open(arguments).with(model: try SmartCropArguments.model(arguments))
+        // The model first: a missing one must not leave a new, empty library behind.
+        let model = try SmartCropArguments.model(arguments)
+        let workspace = try LibraryAccess.open(arguments).with(model: model)
         let stored = try workspace.collage(arguments.positionals[0])
         try renderAndReport(
             stored.collage, photos: workspace.commandLinePhotos, output: output, json: arguments.has("--json"))

@@ -42,9 +42,10 @@ enum SheetCommand: Command {
             there), and the SVG holds the marks and the cut lines for the cutting machine.
             Nothing is written unless every sticker fits: a sticker larger than the page, one with
             no subject, or an empty list is an error that names it. One sticker may have up to 64
-            million pixels at its print size, and one sheet's stickers up to 100 million together.
+            million pixels at its print size, and one sheet's stickers up to 100 million together;
+            a sheet holds at most \(Limits.maximumSheetStickers) stickers (the editor's limit too).
             """,
-        positionals: 0...500)
+        positionals: 0...Limits.maximumSheetStickers)
 
     static func run(_ arguments: ParsedArguments) throws(Failure) {
         guard let outputPath = arguments.value("-o") ?? arguments.value("--output") else {
@@ -64,6 +65,9 @@ enum SheetCommand: Command {
             }
         }
         let sources = try arguments.positionals.map { argument throws(Failure) in try source(argument) }
+        guard !sources.isEmpty || arguments.value("--collage") != nil else {
+            throw .usage("name at least one sticker (a PNG, or a library sticker's id), or --collage ID")
+        }
         let request = try SheetRequest(
             sources: sources, collage: arguments.value("--collage"), page: arguments.value("--page"),
             size: try length("size"), gap: try length("gap"), margin: try length("margin"),
@@ -78,7 +82,7 @@ enum SheetCommand: Command {
             ? try LibraryAccess.open(arguments) : nil
         let looks = FileManager.default.temporaryDirectory.appendingPathComponent("collage-sheet-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: looks) }
-        let sheet = try request.make(in: workspace, looks: looks)
+        let sheet = try request.make(in: workspace, looks: looks, warnsOfSoftPictures: true)
         for warning in sheet.warnings { Output.printError("collage: warning: \(warning)") }
         if let fewer = sheet.suggestion {
             let flag = fewer.size.map { "--size \(Int($0))mm" } ?? "--turn-to-fit"
@@ -127,7 +131,8 @@ enum SheetCommand: Command {
         var size: Double?
         if let at = argument.lastIndex(of: "@"), !FileManager.default.fileExists(atPath: argument) {
             name = String(argument[..<at])
-            size = try SheetRequest.millimetres(String(argument[argument.index(after: at)...]), field: "size")
+            size = try SheetRequest.millimetres(
+                String(argument[argument.index(after: at)...]), field: "size", label: "\(argument) (its size)")
         }
         if FileManager.default.fileExists(atPath: name) || name.contains("/") || name.contains(".") {
             return .file(URL(fileURLWithPath: name), size: size)

@@ -178,8 +178,9 @@ enum StickerCommand: Command {
     static func runOnLibraryPhoto(_ photoID: String, _ arguments: ParsedArguments) throws(Failure) {
         if arguments.has("--mask-only") { throw .usage("--mask-only writes a file: give a photo file and -o") }
         let request = try stickerRequest(arguments)
-        let workspace = try LibraryAccess.open(arguments).with(
-            model: try Workspace.loadModel(at: SmartCropArguments.modelPath(arguments)))
+        // The model first: a missing one must not leave a new, empty library behind.
+        let model = try Workspace.loadModel(at: SmartCropArguments.modelPath(arguments))
+        let workspace = try LibraryAccess.open(arguments).with(model: model)
         let record = try workspace.lift(request, photo: photoID, refine: !arguments.has("--no-refine"))
         if let copy = arguments.value("-o") ?? arguments.value("--output") {
             do {

@@ -1,3 +1,4 @@
+import CollageKit
 import Testing
 
 @Suite("collage: help, version and usage errors")
@@ -7,6 +8,19 @@ struct HelpTests {
         #expect(result.status == 0)
         for word in ["templates", "validate", "Exit codes", "64"] { #expect(result.stdout.contains(word)) }
         #expect(result.stderr.isEmpty)
+    }
+
+    @Test func theHelpsExitCodesAreTheFailureTablesCodes() throws {
+        // `collage` exits with Kit's one table; its help must list every code a failure can end with.
+        let help = try CommandRunner.run(["--help"]).stdout
+        let listed = help.split(separator: "\n").compactMap { line -> Int32? in
+            let words = line.split(separator: " ")
+            return words.count > 1 ? Int32(words[0]) : nil
+        }
+        for kind in Failure.Kind.allCases {
+            let code = Failure(kind, "x").exitCode
+            #expect(listed.contains(code), "exit \(code) (\(kind)) is not in collage --help")
+        }
     }
 
     @Test func noArgumentsPrintsHelp() throws {

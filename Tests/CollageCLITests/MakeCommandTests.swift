@@ -225,6 +225,12 @@ struct MakeCommandTests {
         let badCrop = try CommandRunner.run(
             ["make", "--layout", "auto", "--max-crop", "1e300"] + files + ["-o", output.path])
         #expect(badCrop.status == 64 && badCrop.stderr.contains("--max-crop expects a percentage"))
+        // A seed out of range or not whole is refused, never turned into a number that traps.
+        for seed in ["-1", "1e300", "1.5"] {
+            let badSeed = try CommandRunner.run(
+                ["make", "--layout", "auto", "--seed", seed] + files + ["-o", output.path])
+            #expect(badSeed.status == 64 && badSeed.stderr.contains("--seed expects a whole number"), "\(seed)")
+        }
         let notAuto = try CommandRunner.run(
             ["make", "--layout", "strip", "--seed", "3"] + files + ["-o", output.path])
         #expect(notAuto.status == 64 && notAuto.stderr.contains("--seed only applies with --layout auto"))
