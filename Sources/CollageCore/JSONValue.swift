@@ -101,6 +101,13 @@ public enum JSONValue: Equatable, Sendable {
 
     private static func writeString(_ value: String, to out: inout String) {
         out += "\""
+        // Most strings (ids, names, colours) need no escaping: they are copied whole, which is
+        // what every edit's answer and every stored document spends most of its writing on.
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out += value
+            out += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

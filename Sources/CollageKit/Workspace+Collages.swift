@@ -150,16 +150,25 @@ extension Workspace {
     /// when `analysing` (the background analysis will find it).
     public func media(of collage: Collage, analysing: Bool) -> CollageMedia {
         var media: [String: CollageMedia.Medium] = [:]
-        let source = LibrarySubjectFocusSource(library: library, model: model, findsMissing: false)
         for item in collage.items {
             guard let reference = item.content.reference, media[reference] == nil else { continue }
             switch item.content {
             case .photo(let reference):
                 guard let photo = try? library.photo(reference) else { continue }
-                let focus = source.automaticFocus(for: item.content, file: library.originalFile(of: photo))
+                // One look at the cache: the focus the renderer crops around, or that there is
+                // none yet (centred now; found soon when the background analysis runs).
+                var focus: Point?
+                var pending = false
+                if let model {
+                    switch try? library.cachedFocus(photoID: photo.id, model: model.sha256) {
+                    case .subject(let point)?: focus = point
+                    case .noSubject?: break
+                    case nil: pending = analysing
+                    }
+                }
                 media[reference] = CollageMedia.Medium(
                     kind: .photo, id: photo.id, width: photo.width, height: photo.height, focus: focus,
-                    focusPending: analysing && source.focusIsPending(photo))
+                    focusPending: pending)
             case .sticker(let reference):
                 guard let sticker = try? library.sticker(reference) else { continue }
                 media[reference] = CollageMedia.Medium(
