@@ -14,28 +14,43 @@ function wordsWidth(block) {
   return Math.max(...block.text.split('\n').map((line) => measuring.measureText(line).width + spacing * [...line].length), 1);
 }
 
-/** Methods of the editor (mixed into `Editor`); `this` is the editor. */
+/** The canvas: draws the collage from the store, exactly as the renderer lays it out. */
 export class CanvasView {
+  /** A view of the editor's store; `editor` names the other views it works with. */
+  constructor(store, editor) {
+    this.store = store;
+    this.editor = editor;
+    /** Styled sticker images: by look, the one each item shows, and the requests under way. */
+    this.stickerPixels = { drawn: new Map(), latest: new Map(), pending: new Map() };
+  }
+
+  /** Lets go of the drawn stickers' images. */
+  close() {
+    for (const drawn of this.stickerPixels.drawn.values()) URL.revokeObjectURL(drawn.url);
+    this.stickerPixels.drawn.clear();
+    this.stickerPixels.latest.clear();
+  }
+
   /** Canvas points to CSS pixels: the canvas fills the stage, with room for the handles. */
   scale() {
     const stage = $('stage');
     // A phone's canvas spans its width, with just room for a finger at the edges; a narrow
     // stage (a tablet beside the panel) keeps room for the handles and no more.
-    const margin = this.isPhone() ? 12 : stage.clientWidth < 700 ? 32 : 56;
+    const margin = this.editor.panels.isPhone() ? 12 : stage.clientWidth < 700 ? 32 : 56;
     const width = Math.max(120, stage.clientWidth - 2 * margin);
-    const height = Math.max(120, stage.clientHeight - 2 * margin - (this.isPhone() ? 28 : 0));
-    const fit = Math.min(width / this.collage.canvas.width, height / this.collage.canvas.height);
+    const height = Math.max(120, stage.clientHeight - 2 * margin - (this.editor.panels.isPhone() ? 28 : 0));
+    const fit = Math.min(width / this.store.collage.canvas.width, height / this.store.collage.canvas.height);
     // A whole number of pixels along the long side, so the canvas's edges fall on pixels.
-    const long = Math.max(this.collage.canvas.width, this.collage.canvas.height);
+    const long = Math.max(this.store.collage.canvas.width, this.store.collage.canvas.height);
     return Math.max(1, Math.floor(long * fit)) / long;
   }
 
   render() {
-    if (this.closed) return;
+    if (this.store.closed) return;
     const canvas = $('canvas');
     // Redrawing replaces the items' elements: the one that had the keyboard gets it back.
     const focused = document.activeElement?.closest?.('#canvas .item')?.dataset.id;
-    const collage = this.collage;
+    const collage = this.store.collage;
     const scale = this.scale();
     this.viewScale = scale;
     canvas.style.width = `${collage.canvas.width * scale}px`;
@@ -53,7 +68,7 @@ export class CanvasView {
     const filled = new Set(collage.items.map((item) => item.slot).filter((slot) => slot !== undefined));
     // An empty slot is a drop target with a "+" that opens the photo tray for it. It is the
     // editor's, not the collage's: the export leaves the slot as background.
-    (this.doc.layout?.slots ?? []).forEach((frame, index) => {
+    (this.store.doc.layout?.slots ?? []).forEach((frame, index) => {
       if (filled.has(index)) return;
       const slot = document.createElement('div');
       slot.className = 'slot-empty';
@@ -66,13 +81,13 @@ export class CanvasView {
       add.type = 'button';
       add.textContent = '+';
       add.setAttribute('aria-label', `Add a photo to frame ${index + 1}`);
-      add.addEventListener('click', () => this.setTrayTarget({ slot: index }, `Choose a photo for frame ${index + 1}`));
+      add.addEventListener('click', () => this.editor.panels.setTrayTarget({ slot: index }, `Choose a photo for frame ${index + 1}`));
       if (frame.width * scale < 56 || frame.height * scale < 56) add.style.transform = 'scale(0.6)';
       slot.append(add);
       children.push(slot);
     });
     // Which photos are too small for the export size, worked out once a drawing.
-    const sizing = this.exportSizing ?? { scale: 3, dpi: null };
+    const sizing = this.editor.dialogs.exportSizing ?? { scale: 3, dpi: null };
     this.softNow = new Map(this.softPhotos(sizing.scale, sizing.dpi).map((entry) => [entry.id, entry]));
     collage.items.forEach((item, index) => children.push(this.drawItem(item, index, scale)));
     content.replaceChildren(...children);
@@ -81,8 +96,8 @@ export class CanvasView {
     canvas.replaceChildren(content, overlay);
     if (focused) canvas.querySelector(`.item[data-id="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
     this.drawSelection();
-    this.updateToolbar();
-    this.placeTextEditor();
+    this.editor.toolbar.updateToolbar();
+    this.editor.text.placeTextEditor();
     document.title = `${collage.title} — Collage`;
   }
 
@@ -96,7 +111,7 @@ export class CanvasView {
     const width = parseFloat(canvas.style.width), height = parseFloat(canvas.style.height);
     // On a phone the canvas sits under the top bar, where the eye starts, not centred in grey.
     let left = Math.floor((stage.clientWidth - width) / 2);
-    let top = this.isPhone() ? 12 : Math.floor((stage.clientHeight - height) / 2);
+    let top = this.editor.panels.isPhone() ? 12 : Math.floor((stage.clientHeight - height) / 2);
     canvas.style.left = `${left}px`;
     canvas.style.top = `${top}px`;
     const box = canvas.getBoundingClientRect();
@@ -109,11 +124,11 @@ export class CanvasView {
 
   /** The selected item's outline and handles, in the overlay, framed as the item is drawn. */
   drawSelection(frame, rotation) {
-    if (this.closed) return;
+    if (this.store.closed) return;
     const overlay = $('canvas').querySelector('.overlay');
     if (!overlay) return;
-    const item = this.selectedItem();
-    this.placeItemTools(frame, rotation);
+    const item = this.store.selectedItem();
+    this.editor.toolbar.placeItemTools(frame, rotation);
     if (!item) { overlay.replaceChildren(); return; }
     const f = frame ?? item.frame;
     const scale = this.viewScale;
@@ -135,22 +150,22 @@ export class CanvasView {
   }
 
   drawItem(item, index, scale, frame = item.frame, rotation = item.rotation, crop = item.crop) {
-    const media = this.doc.media[item.content.ref];
+    const media = this.store.doc.media[item.content.ref];
     const element = document.createElement('div');
-    const lifting = this.liftMode && item.id === this.selected;
-    element.className = `item ${item.content.type}${item.id === this.selected ? ' selected' : ''}${lifting ? ' lift-target' : ''}`;
+    const lifting = this.store.liftMode && item.id === this.store.selected;
+    element.className = `item ${item.content.type}${item.id === this.store.selected ? ' selected' : ''}${lifting ? ' lift-target' : ''}`;
     element.dataset.id = item.id;
     element.tabIndex = 0;
     element.setAttribute('role', 'img');
     const kind = item.content.type === 'text' ? `text "${item.content.text.slice(0, 60)}"` : item.content.type;
-    element.setAttribute('aria-label', `${kind}, ${index + 1} of ${this.collage.items.length}`);
+    element.setAttribute('aria-label', `${kind}, ${index + 1} of ${this.store.collage.items.length}`);
     const clip = document.createElement('div');
     clip.className = 'clip';
     const image = document.createElement('img');
     image.alt = '';
     image.draggable = false;
     if (item.content.type === 'text') {
-      if (this.textEditing?.id === item.id && !this.textEditing.editor.classList.contains('resting')) {
+      if (this.editor.text.textEditing?.id === item.id && !this.editor.text.textEditing.editor.classList.contains('resting')) {
         element.classList.add('typing');
       }
       this.drawText(item, image, clip, frame, scale);
@@ -170,14 +185,14 @@ export class CanvasView {
           width: `${size.width * k}px`, height: `${size.height * k}px`,
           left: `${-source.x * k}px`, top: `${-source.y * k}px`,
         });
-        clip.style.borderRadius = `${this.collage.style.cornerRadius * scale}px`;
+        clip.style.borderRadius = `${this.store.collage.style.cornerRadius * scale}px`;
       } else {
         this.drawSticker(item, image, frame, box, media);
       }
     }
     clip.append(image);
     element.append(clip);
-    const sizing = this.exportSizing ?? { scale: 3, dpi: null };
+    const sizing = this.editor.dialogs.exportSizing ?? { scale: 3, dpi: null };
     const soft = item.content.type === 'photo' && frame === item.frame && this.softNow?.get(item.id);
     if (soft) {
       // As print services mark them: this photo will look soft at the export size.
@@ -225,7 +240,7 @@ export class CanvasView {
     // (stretching the last drawing would squash them); the renderer's come back on release.
     if (frame !== item.frame && frame.width !== item.frame.width) { placeholder(); return; }
     const key = [JSON.stringify(item.content), item.frame.width, item.frame.height].join('|');
-    this.drawRendered(item, image, frame, key, placeholder, () => this.textDrawn?.(item));
+    this.drawRendered(item, image, frame, key, placeholder, () => this.editor.text.textDrawn?.(item));
   }
 
   /**
@@ -278,7 +293,7 @@ export class CanvasView {
     if (!cache.pending.has(key)) {
       cache.pending.set(key, this.fetchDrawn(item, pixels).then((drawn) => {
         cache.pending.delete(key);
-        if (!drawn || this.closed) { if (drawn) URL.revokeObjectURL(drawn.url); return null; }
+        if (!drawn || this.store.closed) { if (drawn) URL.revokeObjectURL(drawn.url); return null; }
         drawn.look = look;
         cache.drawn.set(key, drawn);
         this.evictStickerPixels();
@@ -286,7 +301,7 @@ export class CanvasView {
       }));
     }
     cache.pending.get(key).then((drawn) => {
-      if (!drawn || this.closed || !image.isConnected) return;
+      if (!drawn || this.store.closed || !image.isConnected) return;
       cache.latest.set(item.id, drawn);
       place(drawn);
       drawnCallback();
@@ -296,7 +311,7 @@ export class CanvasView {
   /** The drawn item's pixels and where they sit, or `null` when the server said no. */
   async fetchDrawn(item, pixels) {
     try {
-      const response = await api.drawnItem(this.id, item.id, { scale: pixels, v: this.doc.version });
+      const response = await api.drawnItem(this.store.id, item.id, { scale: pixels, v: this.store.doc.version });
       if (!response.ok) return null;
       const [offsetX, offsetY] = (response.headers.get('X-Collage-Offset') ?? '0,0').split(',').map(Number);
       const blob = await response.blob();
@@ -324,7 +339,7 @@ export class CanvasView {
 
   /** What the server resolved for an item (its crop rectangle in the photo's pixels, …). */
   layoutOf(item) {
-    return this.doc.layout?.items?.find((entry) => entry.id === item.id) ?? null;
+    return this.store.doc.layout?.items?.find((entry) => entry.id === item.id) ?? null;
   }
 
   /**
@@ -334,7 +349,7 @@ export class CanvasView {
    */
   softPhotos(scale, dpi) {
     const soft = [];
-    for (const item of this.collage.items) {
+    for (const item of this.store.collage.items) {
       if (item.content.type !== 'photo') continue;
       const source = this.layoutOf(item)?.source;
       if (!source || !(source.width > 0) || !(item.frame.width > 0)) continue;
@@ -347,10 +362,10 @@ export class CanvasView {
 
   /** Redraws one item mid-gesture without waiting for the server. */
   preview(item, frame, rotation, crop) {
-    const index = this.collage.items.indexOf(item);
+    const index = this.store.collage.items.indexOf(item);
     const old = $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`);
     const replacement = this.drawItem(item, index, this.viewScale, frame, rotation, crop);
     if (old) old.replaceWith(replacement);
-    if (item.id === this.selected) this.drawSelection(frame, rotation);
+    if (item.id === this.store.selected) this.drawSelection(frame, rotation);
   }
 }

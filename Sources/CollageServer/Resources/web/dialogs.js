@@ -20,13 +20,19 @@ function canShareImages() {
   }
 }
 
-/** Methods of the editor (mixed into `Editor`); `this` is the editor. */
+/** The export dialog: sizes, formats and the download, from the store's collage. */
 export class Dialogs {
+  /** A view of the editor's store; `editor` names the other views it works with. */
+  constructor(store, editor) {
+    this.store = store;
+    this.editor = editor;
+  }
+
   openExport() {
     // An export is of the saved collage, so a layout being tried is put away first, and the
     // dialog says so (with the way to keep it).
-    const tried = this.previewing?.template ?? null;
-    this.endPreview();
+    const tried = this.store.previewing?.template ?? null;
+    this.editor.premium.endPreview();
     const form = $('export-form');
     $('export-trial').hidden = !tried;
     if (tried) {
@@ -55,7 +61,7 @@ export class Dialogs {
       let fit = null;
       let size = null;
       try {
-        size = await api.exportSize(this.id, sizeParams());
+        size = await api.exportSize(this.store.id, sizeParams());
         text = `${size.width} × ${size.height} px${size.dpi ? ` at ${size.dpi} DPI` : ''}`;
         fit = size.fit ?? null;
       } catch (error) {
@@ -68,8 +74,8 @@ export class Dialogs {
       if (fit) $('export-fit').textContent = fit.charAt(0).toUpperCase() + fit.slice(1) + '.';
       if (size) {
         // The canvas marks photos too small for the size chosen last.
-        this.exportSizing = { scale: size.width / this.collage.canvas.width, dpi: size.dpi ?? null };
-        this.render();
+        this.exportSizing = { scale: size.width / this.store.collage.canvas.width, dpi: size.dpi ?? null };
+        this.editor.canvas.render();
       }
       const quality = size ? this.resolutionNote(size) : null;
       $('export-quality').hidden = !quality;
@@ -80,10 +86,10 @@ export class Dialogs {
       const kind = form.sizeKind.value;
       if (kind !== 'print') return { [kind]: form[kind].value };
       if (form.paper.value === 'custom') return { print: form.print.value };
-      const preset = this.app.presets.find((candidate) => candidate.id === form.paper.value);
+      const preset = this.store.app.presets.find((candidate) => candidate.id === form.paper.value);
       if (!preset?.inches) return { print: `${form.paper.value}@${form.dpi.value}` };
       const { width, height } = preset.inches;
-      const landscape = this.collage.canvas.width > this.collage.canvas.height;
+      const landscape = this.store.collage.canvas.width > this.store.collage.canvas.height;
       const [w, h] = landscape === width > height ? [width, height] : [height, width];
       const inches = (value) => String(Math.round(value * 1000) / 1000);
       return { print: `${inches(w)}x${inches(h)}in@${form.dpi.value}` };
@@ -146,7 +152,7 @@ export class Dialogs {
         }
       }
       try {
-        await navigator.share({ files: [prepared], title: this.collage.title });
+        await navigator.share({ files: [prepared], title: this.store.collage.title });
         setStatus('Shared');
         prepared = null;
         button.textContent = 'Share…';
@@ -183,7 +189,7 @@ export class Dialogs {
    * screen; null when every photo is sharp enough.
    */
   resolutionNote(size) {
-    const soft = this.softPhotos(size.width / this.collage.canvas.width, size.dpi ?? null);
+    const soft = this.editor.canvas.softPhotos(size.width / this.store.collage.canvas.width, size.dpi ?? null);
     if (!soft.length) return null;
     const worst = soft.reduce((a, b) => (a.quality < b.quality ? a : b));
     const count = soft.length === 1 ? 'One photo is' : `${soft.length} photos are`;
@@ -206,8 +212,8 @@ export class Dialogs {
     this.hideExportError();
     try {
       // Crops found since the canvas last asked are taken first: the export is what it shows.
-      if (Number($('canvas').dataset.focusPending ?? 0) > 0) await this.catchUpOnFocus();
-      const response = await api.download(this.id, params);
+      if (Number($('canvas').dataset.focusPending ?? 0) > 0) await this.store.catchUpOnFocus();
+      const response = await api.download(this.store.id, params);
       if (!response.ok) {
         // The server's plain words for a person (no paths, no library names), when it has them.
         const body = await response.json().catch(() => null);

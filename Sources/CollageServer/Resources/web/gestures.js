@@ -2,50 +2,56 @@
 import { sourceRect, topmostItem } from './geometry.js';
 import { $, newID } from './ui.js';
 
-/** Methods of the editor (mixed into `Editor`); `this` is the editor. */
+/** Pointer, wheel and keys on the canvas, each ending as one intent to the store. */
 export class Gestures {
-  toPoints(event) {
-    const box = $('canvas').getBoundingClientRect();
-    return { x: (event.clientX - box.left) / this.viewScale, y: (event.clientY - box.top) / this.viewScale };
+  /** A view of the editor's store; `editor` names the other views it works with. */
+  constructor(store, editor) {
+    this.store = store;
+    this.editor = editor;
   }
 
-  itemAt(point, except) { return topmostItem(this.collage.items, point, except); }
+  toPoints(event) {
+    const box = $('canvas').getBoundingClientRect();
+    return { x: (event.clientX - box.left) / this.editor.canvas.viewScale, y: (event.clientY - box.top) / this.editor.canvas.viewScale };
+  }
+
+  itemAt(point, except) { return topmostItem(this.store.collage.items, point, except); }
 
   setUpCanvas() {
     const canvas = $('canvas');
     this.pointers = new Map();
-    this.listen(canvas, 'pointerdown', (event) => this.pointerDown(event));
+    this.store.listen(canvas, 'pointerdown', (event) => this.pointerDown(event));
     // A click on the bare stage around the canvas lets go of the selection, as on the canvas.
-    this.listen($('stage'), 'pointerdown', (event) => {
+    this.store.listen($('stage'), 'pointerdown', (event) => {
       // Only the bare stage itself: a press on the canvas may have redrawn (and detached) its
       // target by the time it bubbles here.
       if (event.target !== $('stage')) return;
-      this.stopLiftMode();
-      this.setCropMode(false);
-      this.select(null);
+      this.editor.lifter.stopLiftMode();
+      this.editor.toolbar.setCropMode(false);
+      this.store.select(null);
     });
-    this.listen(window, 'pointermove', (event) => this.pointerMove(event));
-    this.listen(window, 'pointerup', (event) => this.pointerUp(event));
-    this.listen(window, 'pointercancel', (event) => this.pointerUp(event));
-    this.listen(canvas, 'wheel', (event) => this.wheel(event), { passive: false });
-    this.listen(canvas, 'focusin', (event) => {
+    this.store.listen(window, 'pointermove', (event) => this.pointerMove(event));
+    this.store.listen(window, 'pointerup', (event) => this.pointerUp(event));
+    this.store.listen(window, 'pointercancel', (event) => this.pointerUp(event));
+    this.store.listen(canvas, 'wheel', (event) => this.wheel(event), { passive: false });
+    this.store.listen(canvas, 'focusin', (event) => {
       const element = event.target.closest('.item');
-      if (element && element.dataset.id !== this.selected) {
-        this.stopLiftMode();
-        this.setCropMode(false);
-        this.select(element.dataset.id);
+      if (element && element.dataset.id !== this.store.selected) {
+        this.editor.lifter.stopLiftMode();
+        this.editor.toolbar.setCropMode(false);
+        this.store.select(element.dataset.id);
       }
     });
-    this.listen(document, 'keydown', (event) => this.key(event));
+    this.store.listen(document, 'keydown', (event) => this.key(event));
     // The stage changes size with the window and when a phone's sheet opens or closes: the
     // canvas is fitted again, once per frame at most.
     let pending = 0;
     const observer = new ResizeObserver(() => {
       cancelAnimationFrame(pending);
-      pending = requestAnimationFrame(() => { if (!this.gesture) this.render(); });
+      pending = requestAnimationFrame(() => { if (!this.gesture) this.editor.canvas.render(); });
     });
     observer.observe($('stage'));
-    this.listeners.push(() => observer.disconnect());
+    this.store.listeners.push(() => observer.disconnect());
     // Files from the desktop and photos from the tray can be dropped: on an empty frame they
     // fill it, on a photo they replace it, anywhere else they are added as a tap adds them.
     const stage = $('stage');
@@ -62,30 +68,30 @@ export class Gestures {
       for (const element of $('canvas').querySelectorAll('.drop-target')) element.classList.remove('drop-target');
       target?.element?.classList.add('drop-target');
     };
-    this.listen(stage, 'dragover', (event) => {
+    this.store.listen(stage, 'dragover', (event) => {
       event.preventDefault();
       stage.classList.add('dropping');
       mark(dropTarget(event));
     });
-    this.listen(stage, 'dragleave', (event) => {
+    this.store.listen(stage, 'dragleave', (event) => {
       if (!stage.contains(event.relatedTarget)) { stage.classList.remove('dropping'); mark(null); }
     });
-    this.listen(stage, 'drop', (event) => {
+    this.store.listen(stage, 'drop', (event) => {
       event.preventDefault();
       stage.classList.remove('dropping');
       // Frames seen while a layout is tried are not the collage's: the drop just adds.
-      const target = this.previewing ? null : dropTarget(event);
-      this.endPreview();
+      const target = this.store.previewing ? null : dropTarget(event);
+      this.editor.premium.endPreview();
       mark(null);
       const photo = event.dataTransfer.getData('application/x-collage-photo');
       if (photo) {
-        if (target?.slot !== undefined) this.fillSlot(target.slot, photo);
-        else if (target?.replace) this.replacePhoto(target.replace, photo);
-        else this.commit([{ op: 'addItem', id: newID(), content: { type: 'photo', ref: photo } }]);
+        if (target?.slot !== undefined) this.editor.panels.fillSlot(target.slot, photo);
+        else if (target?.replace) this.editor.panels.replacePhoto(target.replace, photo);
+        else this.store.commit([{ op: 'addItem', id: newID(), content: { type: 'photo', ref: photo } }]);
         return;
       }
       const files = [...event.dataTransfer.files].filter((file) => file.type.startsWith('image/') || /\.(heic|heif|avif)$/i.test(file.name));
-      if (files.length) this.addPhotos(files, target);
+      if (files.length) this.editor.toolbar.addPhotos(files, target);
     });
   }
 
@@ -102,25 +108,25 @@ export class Gestures {
     if (event.target.closest('.slot-empty button')) return;
     // The selection's handles sit above every item, so they are found first.
     const element = event.target.closest('.selection') ?? event.target.closest('.item');
-    if (!element) { this.stopLiftMode(); this.select(null); this.setCropMode(false); return; }
-    const item = this.collage.items.find((candidate) => candidate.id === element.dataset.id);
+    if (!element) { this.editor.lifter.stopLiftMode(); this.store.select(null); this.editor.toolbar.setCropMode(false); return; }
+    const item = this.store.collage.items.find((candidate) => candidate.id === element.dataset.id);
     if (!item) return;
     event.preventDefault();
-    if (this.liftMode) {
+    if (this.store.liftMode) {
       // The click lifts from the chosen photo wherever it lands on it, even through a sticker.
-      const chosen = this.selectedItem();
+      const chosen = this.store.selectedItem();
       const point = this.toPoints(event);
       const onChosen = chosen && topmostItem([chosen], point)?.id === chosen.id;
-      if (onChosen) this.liftAt(chosen, point); else this.stopLiftMode();
+      if (onChosen) this.editor.lifter.liftAt(chosen, point); else this.editor.lifter.stopLiftMode();
       return;
     }
-    if (item.id !== this.selected) this.setCropMode(false);
-    this.select(item.id);
+    if (item.id !== this.store.selected) this.editor.toolbar.setCropMode(false);
+    this.store.select(item.id);
     const start = this.toPoints(event);
     let kind = 'move';
     if (event.target.classList.contains('resize')) kind = 'resize';
     else if (event.target.classList.contains('rotate')) kind = 'rotate';
-    else if ((event.shiftKey || this.cropMode) && item.content.type === 'photo') kind = 'pan';
+    else if ((event.shiftKey || this.store.cropMode) && item.content.type === 'photo') kind = 'pan';
     this.gesture = {
       kind, item, start, pointer: event.pointerId, frame: { ...item.frame }, rotation: item.rotation, crop: item.crop, moved: false,
     };
@@ -134,12 +140,12 @@ export class Gestures {
 
   startPinch() {
     const { item, frame } = this.gesture;
-    const media = this.doc.media[item.content.ref];
+    const media = this.store.doc.media[item.content.ref];
     const crop = item.crop ?? (media ? { focus: media.focus ?? { x: 0.5, y: 0.5 }, zoom: 1 } : null);
     // The pinch starts from where the first finger's drag had got to.
     this.gesture = {
       kind: 'pinch', item, start: this.fingers(), startFrame: { ...frame }, frame: { ...frame }, rotation: item.rotation,
-      startCrop: crop, crop, moved: false, zoomCrop: this.cropMode && item.content.type === 'photo' && !!crop,
+      startCrop: crop, crop, moved: false, zoomCrop: this.store.cropMode && item.content.type === 'photo' && !!crop,
     };
   }
 
@@ -155,12 +161,12 @@ export class Gestures {
     } else {
       const f = gesture.startFrame;
       const cx = f.x + f.width / 2, cy = f.y + f.height / 2;
-      const side = this.app.minimumItemSide;
+      const side = this.store.app.minimumItemSide;
       const width = Math.max(side, f.width * factor), height = Math.max(side, f.height * factor);
       gesture.frame = { x: cx - width / 2, y: cy - height / 2, width, height };
       gesture.rotation = ((item.rotation + now.angle - gesture.start.angle + 540) % 360) - 180;
     }
-    this.preview(item, gesture.frame, gesture.rotation, gesture.zoomCrop ? gesture.crop : item.crop);
+    this.editor.canvas.preview(item, gesture.frame, gesture.rotation, gesture.zoomCrop ? gesture.crop : item.crop);
   }
 
   pointerMove(event) {
@@ -185,7 +191,7 @@ export class Gestures {
         element.classList.toggle('drop-target', Number(element.dataset.slot) === slot);
       }
     } else if (gesture.kind === 'resize') {
-      gesture.frame = { ...f, width: Math.max(this.app.minimumItemSide, f.width + dx), height: Math.max(this.app.minimumItemSide, f.height + dy) };
+      gesture.frame = { ...f, width: Math.max(this.store.app.minimumItemSide, f.width + dx), height: Math.max(this.store.app.minimumItemSide, f.height + dy) };
     } else if (gesture.kind === 'rotate') {
       // The turn follows the pointer around the centre from where it was grabbed.
       const cx = f.x + f.width / 2, cy = f.y + f.height / 2;
@@ -194,7 +200,7 @@ export class Gestures {
       if (event.shiftKey) degrees = Math.round(degrees / 15) * 15;
       gesture.rotation = ((degrees + 540) % 360) - 180;
     } else if (gesture.kind === 'pan') {
-      const media = this.doc.media[item.content.ref];
+      const media = this.store.doc.media[item.content.ref];
       if (!media) return;
       const crop = item.crop ?? { focus: media.focus ?? { x: 0.5, y: 0.5 }, zoom: 1 };
       const source = sourceRect(media, f, crop);
@@ -207,7 +213,7 @@ export class Gestures {
         },
       };
     }
-    this.preview(item, gesture.frame, gesture.rotation, gesture.crop);
+    this.editor.canvas.preview(item, gesture.frame, gesture.rotation, gesture.crop);
     // The photo being dragged floats above every other, so it is never lost behind one.
     if (gesture.kind === 'move' && gesture.moved) {
       $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`)?.classList.add('dragging');
@@ -223,7 +229,7 @@ export class Gestures {
     if (item.content.type !== 'photo') return {};
     const slot = this.emptySlotAt(point);
     if (slot !== null) return { slot };
-    const laidOut = (candidate) => candidate.slot !== undefined || (!!this.collage.arrangement && candidate.content.type === 'photo');
+    const laidOut = (candidate) => candidate.slot !== undefined || (!!this.store.collage.arrangement && candidate.content.type === 'photo');
     const target = this.itemAt(point, item.id);
     if (target?.content.type === 'photo' && laidOut(item) && laidOut(target)) return { swapWith: target };
     const f = item.frame;
@@ -234,8 +240,8 @@ export class Gestures {
 
   /** `frame` moved as little as needed to keep the part of it on the canvas an edit requires. */
   keptOnCanvas(frame) {
-    const keep = (this.app.minimumVisible ?? 20) + 1;
-    const { width, height } = this.collage.canvas;
+    const keep = (this.store.app.minimumVisible ?? 20) + 1;
+    const { width, height } = this.store.collage.canvas;
     return {
       ...frame,
       x: Math.min(width - keep, Math.max(keep - frame.width, frame.x)),
@@ -248,15 +254,15 @@ export class Gestures {
     const gesture = this.gesture;
     if (gesture?.kind !== 'pinch' && gesture?.pointer !== undefined && gesture.pointer !== event.pointerId) return;
     this.gesture = null;
-    if (!gesture || !gesture.moved) { this.placeItemTools(); return; }
+    if (!gesture || !gesture.moved) { this.editor.toolbar.placeItemTools(); return; }
     const item = gesture.item;
     const round = (value) => Math.round(value * 100) / 100;
     if (gesture.kind === 'pinch') {
       const f = gesture.frame;
       if (gesture.zoomCrop) {
-        this.commit([{ op: 'setCrop', id: item.id, crop: gesture.crop }]);
+        this.store.commit([{ op: 'setCrop', id: item.id, crop: gesture.crop }]);
       } else {
-        this.commit([
+        this.store.commit([
           { op: 'resizeItem', id: item.id, frame: { x: round(f.x), y: round(f.y), width: round(f.width), height: round(f.height) } },
           { op: 'rotateItem', id: item.id, degrees: round(gesture.rotation) },
         ]);
@@ -266,44 +272,44 @@ export class Gestures {
     if (gesture.kind === 'move') {
       const drop = this.dropAt(this.toPoints(event), item);
       if (drop.slot !== undefined) {
-        this.commit([{ op: 'placeInSlot', id: item.id, slot: drop.slot }]);
+        this.store.commit([{ op: 'placeInSlot', id: item.id, slot: drop.slot }]);
       } else if (drop.swapWith) {
-        this.commit([{ op: 'swapContents', first: item.id, second: drop.swapWith.id }]);
+        this.store.commit([{ op: 'swapContents', first: item.id, second: drop.swapWith.id }]);
       } else if (drop.back) {
-        this.render();
+        this.editor.canvas.render();
       } else {
-        this.commit([{ op: 'moveItem', id: item.id, origin: { x: round(gesture.frame.x), y: round(gesture.frame.y) } }]);
+        this.store.commit([{ op: 'moveItem', id: item.id, origin: { x: round(gesture.frame.x), y: round(gesture.frame.y) } }]);
       }
     } else if (gesture.kind === 'resize') {
       const f = gesture.frame;
-      this.commit([{ op: 'resizeItem', id: item.id, frame: { x: round(f.x), y: round(f.y), width: round(f.width), height: round(f.height) } }]);
+      this.store.commit([{ op: 'resizeItem', id: item.id, frame: { x: round(f.x), y: round(f.y), width: round(f.width), height: round(f.height) } }]);
     } else if (gesture.kind === 'rotate') {
-      this.commit([{ op: 'rotateItem', id: item.id, degrees: round(gesture.rotation) }]);
+      this.store.commit([{ op: 'rotateItem', id: item.id, degrees: round(gesture.rotation) }]);
     } else if (gesture.kind === 'pan') {
-      this.commit([{ op: 'setCrop', id: item.id, crop: gesture.crop }]);
+      this.store.commit([{ op: 'setCrop', id: item.id, crop: gesture.crop }]);
     }
   }
 
   /** The empty layout slot under a point (canvas points), or null. */
   emptySlotAt(point) {
-    const filled = new Set(this.collage.items.map((item) => item.slot).filter((slot) => slot !== undefined));
-    const index = (this.doc.layout?.slots ?? []).findIndex((frame, slot) => !filled.has(slot)
+    const filled = new Set(this.store.collage.items.map((item) => item.slot).filter((slot) => slot !== undefined));
+    const index = (this.store.doc.layout?.slots ?? []).findIndex((frame, slot) => !filled.has(slot)
       && point.x >= frame.x && point.x <= frame.x + frame.width && point.y >= frame.y && point.y <= frame.y + frame.height);
     return index < 0 ? null : index;
   }
 
   wheel(event) {
     const element = event.target.closest('.item');
-    const item = element && this.collage.items.find((candidate) => candidate.id === element.dataset.id);
-    if (!item || item.id !== this.selected || item.content.type !== 'photo') return;
+    const item = element && this.store.collage.items.find((candidate) => candidate.id === element.dataset.id);
+    if (!item || item.id !== this.store.selected || item.content.type !== 'photo') return;
     event.preventDefault();
     // A zoom on another photo first saves the one under way.
     if (this.pendingZoom && this.pendingZoom.id !== item.id) this.flushZoom();
-    const media = this.doc.media[item.content.ref];
+    const media = this.store.doc.media[item.content.ref];
     const crop = this.pendingZoom?.crop ?? item.crop ?? { focus: media?.focus ?? { x: 0.5, y: 0.5 }, zoom: 1 };
     const zoom = Math.min(20, Math.max(1, crop.zoom * (event.deltaY < 0 ? 1.1 : 1 / 1.1)));
     this.pendingZoom = { id: item.id, crop: { focus: crop.focus, zoom: Math.round(zoom * 1000) / 1000 } };
-    this.preview(item, item.frame, item.rotation, this.pendingZoom.crop);
+    this.editor.canvas.preview(item, item.frame, item.rotation, this.pendingZoom.crop);
     clearTimeout(this.wheelTimer);
     this.wheelTimer = setTimeout(() => this.flushZoom(), 350);
   }
@@ -313,7 +319,7 @@ export class Gestures {
     clearTimeout(this.wheelTimer);
     const pending = this.pendingZoom;
     this.pendingZoom = null;
-    if (pending) this.commit([{ op: 'setCrop', id: pending.id, crop: pending.crop }]);
+    if (pending) this.store.commit([{ op: 'setCrop', id: pending.id, crop: pending.crop }]);
   }
 
   key(event) {
@@ -321,27 +327,27 @@ export class Gestures {
     const mod = event.ctrlKey || event.metaKey;
     if (mod && event.key.toLowerCase() === 'z') {
       event.preventDefault();
-      if (event.shiftKey) this.redo(); else this.undo();
+      if (event.shiftKey) this.store.redo(); else this.store.undo();
       return;
     }
-    if (mod && event.key.toLowerCase() === 'y') { event.preventDefault(); this.redo(); return; }
+    if (mod && event.key.toLowerCase() === 'y') { event.preventDefault(); this.store.redo(); return; }
     if (event.key === 'Escape') {
-      if (this.cancelLifting()) return;
+      if (this.editor.lifter.cancelLifting()) return;
       // Escape leaves a mode first (lifting, cropping), and only then lets go of the selection.
-      if (this.liftMode || this.cropMode) { this.stopLiftMode(); this.setCropMode(false); return; }
-      this.select(null);
+      if (this.store.liftMode || this.store.cropMode) { this.editor.lifter.stopLiftMode(); this.editor.toolbar.setCropMode(false); return; }
+      this.store.select(null);
       return;
     }
-    if (event.key === 'Enter' && this.liftMode && !event.target.closest('button:not(#lift), a')) {
+    if (event.key === 'Enter' && this.store.liftMode && !event.target.closest('button:not(#lift), a')) {
       event.preventDefault();
-      this.liftAt(this.selectedItem(), null);
+      this.editor.lifter.liftAt(this.store.selectedItem(), null);
       return;
     }
-    const item = this.selectedItem();
+    const item = this.store.selectedItem();
     if (!item) return;
     if (event.key === 'Enter' && item.content.type === 'text' && !event.target.closest('button, a, [role=toolbar]')) {
       event.preventDefault();
-      this.startTextEditing(item.id);
+      this.editor.text.startTextEditing(item.id);
       return;
     }
     // Item keys act on the item the keyboard is on (or the canvas, after a click), never while a
@@ -349,7 +355,7 @@ export class Gestures {
     if (event.target.closest('button, a, [role=toolbar]')) return;
     if (event.key === 'Delete' || event.key === 'Backspace') {
       event.preventDefault();
-      this.deleteSelected();
+      this.editor.toolbar.deleteSelected();
       return;
     }
     const id = item.id;
@@ -358,14 +364,14 @@ export class Gestures {
     if (event.key === '[' || event.key === ']' || event.key === '{' || event.key === '}') {
       event.preventDefault();
       const turn = (event.key === '[' || event.key === '{' ? -1 : 1) * (event.shiftKey ? 15 : 5);
-      this.commit((doc) => latest(doc) && [{ op: 'rotateItem', id, degrees: latest(doc).rotation + turn }]);
+      this.store.commit((doc) => latest(doc) && [{ op: 'rotateItem', id, degrees: latest(doc).rotation + turn }]);
       return;
     }
     if (event.key === '-' || event.key === '=' || event.key === '+') {
       event.preventDefault();
       const factor = event.key === '-' ? 1 / 1.05 : 1.05;
-      const side = this.app.minimumItemSide;
-      this.commit((doc) => {
+      const side = this.store.app.minimumItemSide;
+      this.store.commit((doc) => {
         const f = latest(doc)?.frame;
         if (!f) return null;
         const width = Math.max(side, f.width * factor), height = Math.max(side, f.height * factor);
@@ -382,7 +388,7 @@ export class Gestures {
       event.preventDefault();
       const [dx, dy] = moves[event.key];
       // Each press moves from where the last one left the item, however fast keys repeat.
-      this.commit((doc) => {
+      this.store.commit((doc) => {
         const f = latest(doc)?.frame;
         if (!f) return null;
         const kept = this.keptOnCanvas({ ...f, x: f.x + dx, y: f.y + dy });

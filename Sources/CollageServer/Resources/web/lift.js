@@ -3,26 +3,32 @@ import { api, setStatus } from './api.js';
 import { rotate, sourceRect } from './geometry.js';
 import { $, newID, toast } from './ui.js';
 
-/** Methods of the editor (mixed into `Editor`); `this` is the editor. */
+/** Lifting a subject from the selected photo, and the sticker's landing. */
 export class Lifting {
+  /** A view of the editor's store; `editor` names the other views it works with. */
+  constructor(store, editor) {
+    this.store = store;
+    this.editor = editor;
+  }
+
   startLift() {
-    const item = this.selectedItem();
+    const item = this.store.selectedItem();
     if (!item || item.content.type !== 'photo') return;
-    this.setCropMode(false);
-    this.liftMode = true;
+    this.editor.toolbar.setCropMode(false);
+    this.store.setMode('lift', true);
     $('canvas').classList.add('lift-mode');
     $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`)?.classList.add('lift-target');
     setStatus('Click the subject to lift it (Enter lifts every subject, Escape cancels)');
-    this.showModeHint();
+    this.editor.toolbar.showModeHint();
   }
 
   /** Leaves lift mode without lifting. */
   stopLiftMode() {
-    if (!this.liftMode) return;
-    this.liftMode = false;
+    if (!this.store.liftMode) return;
+    this.store.setMode('lift', false);
     $('canvas').classList.remove('lift-mode');
     for (const element of $('canvas').querySelectorAll('.lift-target')) element.classList.remove('lift-target');
-    this.showModeHint();
+    this.editor.toolbar.showModeHint();
     setStatus('All changes saved');
   }
 
@@ -30,7 +36,7 @@ export class Lifting {
   async liftAt(item, point) {
     this.stopLiftMode();
     if (!item || item.content.type !== 'photo') return;
-    const media = this.doc.media[item.content.ref];
+    const media = this.store.doc.media[item.content.ref];
     const body = { outline: 0 };
     if (point && media) {
       const f = item.frame;
@@ -47,7 +53,7 @@ export class Lifting {
     const cancel = new AbortController();
     this.cancelLift = () => cancel.abort();
     this.lifting = true;
-    this.updateToolbar();
+    this.editor.toolbar.updateToolbar();
     this.particles(item);
     setStatus('Lifting the subject… (Escape cancels)');
     try {
@@ -55,7 +61,7 @@ export class Lifting {
       if (cancel.signal.aborted) throw new DOMException('cancelled', 'AbortError');
       const landing = this.landingFrame(item, sticker);
       // Gone to another collage meanwhile: the sticker is still added here, without the show.
-      if (!this.closed) await this.bounceIn(item, sticker, landing);
+      if (!this.store.closed) await this.bounceIn(item, sticker, landing);
       // Escape during the landing: nothing is added.
       if (cancel.signal.aborted) throw new DOMException('cancelled', 'AbortError');
       const id = newID();
@@ -65,9 +71,9 @@ export class Lifting {
         frame: { x: round(landing.x), y: round(landing.y), width: round(landing.width), height: round(landing.height) },
       }];
       if (item.rotation) edits.push({ op: 'rotateItem', id, degrees: item.rotation });
-      await this.commit(edits);
-      if (!this.closed && this.collage.items.some((candidate) => candidate.id === id)) {
-        this.select(id);
+      await this.store.commit(edits);
+      if (!this.store.closed && this.store.collage.items.some((candidate) => candidate.id === id)) {
+        this.store.select(id);
         toast('Sticker added: drag it anywhere, or use the handles to size and turn it', 'success');
       }
     } catch (error) {
@@ -82,7 +88,7 @@ export class Lifting {
     } finally {
       this.lifting = false;
       this.cancelLift = null;
-      this.updateToolbar();
+      this.editor.toolbar.updateToolbar();
     }
   }
 
@@ -105,7 +111,7 @@ export class Lifting {
   landingFrame(item, sticker) {
     const f = item.frame;
     const k = Math.min((f.width * 0.8) / sticker.width, (f.height * 0.8) / sticker.height);
-    const width = Math.max(this.app.minimumItemSide, sticker.width * k), height = Math.max(this.app.minimumItemSide, sticker.height * k);
+    const width = Math.max(this.store.app.minimumItemSide, sticker.width * k), height = Math.max(this.store.app.minimumItemSide, sticker.height * k);
     const shift = Math.min(f.width, f.height) * 0.1;
     const cx = f.x + f.width / 2, cy = f.y + f.height / 2;
     const centre = rotate(cx + shift, cy + shift, cx, cy, item.rotation);
@@ -113,7 +119,7 @@ export class Lifting {
   }
 
   particles(item) {
-    const scale = this.viewScale;
+    const scale = this.editor.canvas.viewScale;
     const f = item.frame;
     for (let i = 0; i < 28; i++) {
       const dot = document.createElement('div');
@@ -132,7 +138,7 @@ export class Lifting {
   /** The sticker appears where it will land, turned as its photo, scales 1 → 1.1 → 1, then lands. */
   bounceIn(item, sticker, landing) {
     return new Promise((resolve) => {
-      const scale = this.viewScale;
+      const scale = this.editor.canvas.viewScale;
       const image = document.createElement('img');
       image.src = sticker.image;
       image.alt = 'Lifted subject';

@@ -13,13 +13,19 @@ const palettes = [
 const transparentBackground = '#ffffff00';
 const tabs = ['photos', 'layouts', 'background', 'stickers', 'text'];
 
-/** Methods of the editor (mixed into `Editor`); `this` is the editor. */
+/** The side panel: layouts, style, photos and stickers, each choice an intent to the store. */
 export class Panels {
+  /** A view of the editor's store; `editor` names the other views it works with. */
+  constructor(store, editor) {
+    this.store = store;
+    this.editor = editor;
+  }
+
   setUpPanel() {
     for (const name of tabs) {
       const tab = $(`tab-${name}`);
-      this.listen(tab, 'click', () => this.showTab(name, { toggle: true }));
-      this.listen(tab, 'keydown', (event) => {
+      this.store.listen(tab, 'click', () => this.showTab(name, { toggle: true }));
+      this.store.listen(tab, 'keydown', (event) => {
         const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
         if (!step) return;
         event.preventDefault();
@@ -28,7 +34,7 @@ export class Panels {
         $(`tab-${next}`).focus();
       });
     }
-    this.listen($('tray-target-cancel'), 'click', () => this.clearTrayTarget());
+    this.store.listen($('tray-target-cancel'), 'click', () => this.clearTrayTarget());
     this.buildSwatches();
     this.buildShapes();
     const sliders = [['spacing-input', 'spacing'], ['padding-input', 'padding'], ['radius-input', 'cornerRadius']];
@@ -36,46 +42,46 @@ export class Panels {
     // stand-in where that is exact or close), and save one undoable step when let go.
     for (const [id, field] of sliders) {
       const input = $(id);
-      this.listen(input, 'input', () => {
+      this.store.listen(input, 'input', () => {
         this.showSliderValues();
         this.previewStyle({ [field]: Number(input.value) });
       });
-      this.listen(input, 'change', () => this.endStylePreview(this.setStyle({ [field]: Number(input.value) })));
+      this.store.listen(input, 'change', () => this.endStylePreview(this.setStyle({ [field]: Number(input.value) })));
       // Let go where it started: no change is sent, and the preview ends all the same.
-      this.listen(input, 'pointerup', () => setTimeout(() => {
-        if (this.styleDrag && Number(input.value) === this.collage.style[field]) this.endStylePreview(null);
+      this.store.listen(input, 'pointerup', () => setTimeout(() => {
+        if (this.styleDrag && Number(input.value) === this.store.collage.style[field]) this.endStylePreview(null);
       }, 0));
     }
-    this.listen($('background-input'), 'input', () => {
+    this.store.listen($('background-input'), 'input', () => {
       $('background-value').textContent = $('background-input').value;
       $('canvas').style.backgroundColor = $('background-input').value;
     });
-    this.listen($('background-input'), 'change', () => this.setStyle({ background: $('background-input').value }));
-    this.listen($('outline-input'), 'input', () => {
+    this.store.listen($('background-input'), 'change', () => this.setStyle({ background: $('background-input').value }));
+    this.store.listen($('outline-input'), 'input', () => {
       $('outline-value').textContent = `${$('outline-input').value} pt`;
       this.previewStickerOutline(Number($('outline-input').value));
     });
-    this.listen($('outline-input'), 'change', () => this.setStickerStyle({ outline: Number($('outline-input').value) }));
+    this.store.listen($('outline-input'), 'change', () => this.setStickerStyle({ outline: Number($('outline-input').value) }));
     // A slider let go where it started sends no change: its stand-in is taken back all the same.
     for (const id of ['outline-input', 'background-input']) {
-      this.listen($(id), 'blur', () => { if (!this.styleDrag) this.render(); });
+      this.store.listen($(id), 'blur', () => { if (!this.styleDrag) this.editor.canvas.render(); });
     }
-    this.listen($('shadow-input'), 'change', () => this.setStickerStyle({ shadow: $('shadow-input').checked }));
+    this.store.listen($('shadow-input'), 'change', () => this.setStickerStyle({ shadow: $('shadow-input').checked }));
     // A sheet of this collage's stickers, printed as they look here.
-    this.listen($('print-stickers'), 'click', () => openSheet(this.id));
+    this.store.listen($('print-stickers'), 'click', () => openSheet(this.store.id));
     for (const button of document.querySelectorAll('#sticker-style .effects button')) {
-      this.listen(button, 'click', () => this.setStickerStyle({ effect: button.dataset.effect || null }));
+      this.store.listen(button, 'click', () => this.setStickerStyle({ effect: button.dataset.effect || null }));
     }
-    this.listen($('smart-layout'), 'click', () => this.arrange());
+    this.store.listen($('smart-layout'), 'click', () => this.arrange());
     // The next seed of the collage as the saves before left it, so quick presses each shuffle.
-    this.listen($('smart-shuffle'), 'click', () => this.arrange((doc) => ({ seed: (doc.collage.arrangement?.seed ?? 0) + 1 })));
-    this.listen($('smart-hero'), 'click', () => {
-      const item = this.selectedItem();
+    this.store.listen($('smart-shuffle'), 'click', () => this.arrange((doc) => ({ seed: (doc.collage.arrangement?.seed ?? 0) + 1 })));
+    this.store.listen($('smart-hero'), 'click', () => {
+      const item = this.store.selectedItem();
       if (item?.content.type !== 'photo') return;
       // Pressed again, the photo stops being the hero; a hero leads best from anywhere, so the
       // photos need not keep their order.
-      const fields = this.collage.arrangement?.hero === item.id ? { hero: null } : { hero: item.id, keepsOrder: false };
-      this.arrange(fields).then(() => this.select(item.id));
+      const fields = this.store.collage.arrangement?.hero === item.id ? { hero: null } : { hero: item.id, keepsOrder: false };
+      this.arrange(fields).then(() => this.store.select(item.id));
     });
     this.loadTray();
   }
@@ -115,7 +121,7 @@ export class Panels {
     } catch (error) {
       toast(`Your photos could not be listed: ${error.message}`, 'error');
     }
-    if (this.closed) return;
+    if (this.store.closed) return;
     photos.sort((a, b) => Date.parse(b.imported) - Date.parse(a.imported));
     $('tray-empty').hidden = photos.length > 0;
     $('photo-tray').replaceChildren(...photos.map((photo) => {
@@ -158,10 +164,10 @@ export class Panels {
       button.dataset.subject = photo.subject;
       button.title = photo.subject === 'ready' ? `${photo.name} · ready to lift` : photo.name;
     }
-    if (!pending || this.closed) return;
+    if (!pending || this.store.closed) return;
     this.subjectsTimer = setTimeout(async () => {
       try {
-        if (!this.closed) this.showSubjectsFound(await api.photos());
+        if (!this.store.closed) this.showSubjectsFound(await api.photos());
       } catch {
         // The next upload looks again.
       }
@@ -174,20 +180,20 @@ export class Panels {
    */
   usePhoto(photoID) {
     // A photo goes into the saved collage: a layout being tried is put away first.
-    this.endPreview();
-    const target = this.trayTarget;
+    this.editor.premium.endPreview();
+    const target = this.store.trayTarget;
     this.clearTrayTarget();
     // On a phone the sheet closes once the photo is in, so the canvas shows where it went.
     if (this.isPhone()) this.showTab('photos', { open: false });
     if (target?.slot !== undefined) return this.fillSlot(target.slot, photoID);
     if (target?.replace) return this.replacePhoto(target.replace, photoID);
-    return this.commit([{ op: 'addItem', id: newID(), content: { type: 'photo', ref: photoID } }]);
+    return this.store.commit([{ op: 'addItem', id: newID(), content: { type: 'photo', ref: photoID } }]);
   }
 
   /** Puts a photo in one slot of the layout. */
   fillSlot(slot, photoID) {
     const id = newID();
-    return this.commit([
+    return this.store.commit([
       { op: 'addItem', id, content: { type: 'photo', ref: photoID } },
       { op: 'placeInSlot', id, slot },
     ]);
@@ -195,7 +201,7 @@ export class Panels {
 
   /** Swaps the picture in a photo's frame for another, keeping the frame and its place. */
   replacePhoto(itemID, photoID) {
-    const old = this.collage.items.find((item) => item.id === itemID);
+    const old = this.store.collage.items.find((item) => item.id === itemID);
     if (!old) return null;
     const id = newID();
     const edits = [{ op: 'removeItem', id: itemID }];
@@ -205,12 +211,12 @@ export class Panels {
       edits.push({ op: 'addItem', id, content: { type: 'photo', ref: photoID }, frame: old.frame });
       if (old.rotation) edits.push({ op: 'rotateItem', id, degrees: old.rotation });
     }
-    return this.commit(edits).then(() => this.select(id));
+    return this.store.commit(edits).then(() => this.store.select(id));
   }
 
   /** The tray is opened for one purpose (a slot's "+", Replace): the banner says which. */
   setTrayTarget(target, text) {
-    this.trayTarget = target;
+    this.store.setTrayTarget(target);
     $('tray-target-text').textContent = text;
     $('tray-target').hidden = false;
     this.showTab('photos');
@@ -218,13 +224,13 @@ export class Panels {
   }
 
   clearTrayTarget() {
-    this.trayTarget = null;
+    this.store.setTrayTarget(null);
     $('tray-target').hidden = true;
   }
 
   /** The canvas shapes as buttons, each with a small picture of its proportions. */
   buildShapes() {
-    $('shape-options').replaceChildren(...this.app.presets.map((preset) => {
+    $('shape-options').replaceChildren(...this.store.app.presets.map((preset) => {
       const button = document.createElement('button');
       button.type = 'button';
       button.className = 'shape-option';
@@ -238,7 +244,7 @@ export class Panels {
       const name = document.createElement('span');
       name.textContent = preset.name.replace(' print', '');
       button.append(picture, name);
-      button.addEventListener('click', () => this.commit([{ op: 'setAspect', aspect: preset.aspect }]));
+      button.addEventListener('click', () => this.store.commit([{ op: 'setAspect', aspect: preset.aspect }]));
       return button;
     }));
   }
@@ -275,17 +281,17 @@ export class Panels {
    * arranged collage out again on the server, in the same step.
    */
   arrange(fields = {}) {
-    return this.save(() => api.arrange(this.id, {
-      version: this.doc.version, ...(typeof fields === 'function' ? fields(this.doc) : fields),
+    return this.store.save(() => api.arrange(this.store.id, {
+      version: this.store.doc.version, ...(typeof fields === 'function' ? fields(this.store.doc) : fields),
     }));
   }
 
   /** Changes some of the style's fields, keeping the rest as the collage has them. */
-  setStyle(fields) { return this.commit((doc) => [{ op: 'setStyle', style: { ...doc.collage.style, ...fields } }]); }
+  setStyle(fields) { return this.store.commit((doc) => [{ op: 'setStyle', style: { ...doc.collage.style, ...fields } }]); }
 
   setStickerStyle(fields) {
-    const id = this.selected;
-    return this.commit((doc) => {
+    const id = this.store.selected;
+    return this.store.commit((doc) => {
       const item = doc.collage.items.find((candidate) => candidate.id === id);
       if (!item || item.content.type !== 'sticker') return null;
       return [{ op: 'setStickerStyle', id, style: { outline: 0, shadow: false, ...item.stickerStyle, ...fields } }];
@@ -301,7 +307,7 @@ export class Panels {
     // Rounded corners are exact in CSS: at once, on every photo.
     if (fields.cornerRadius !== undefined) {
       for (const clip of $('canvas').querySelectorAll('.item.photo .clip')) {
-        clip.style.borderRadius = `${fields.cornerRadius * this.viewScale}px`;
+        clip.style.borderRadius = `${fields.cornerRadius * this.editor.canvas.viewScale}px`;
       }
       return;
     }
@@ -314,13 +320,11 @@ export class Panels {
       drag.pending = null;
       drag.busy = true;
       try {
-        const base = this.doc;
-        const preview = await api.preview(this.id, [{ op: 'setStyle', style: { ...base.collage.style, ...wanted } }]);
+        const base = this.store.doc;
+        const preview = await api.preview(this.store.id, [{ op: 'setStyle', style: { ...base.collage.style, ...wanted } }]);
         // Let go (or gone) meanwhile: what was saved is drawn instead.
-        if (this.styleDrag !== drag || this.closed || this.doc !== base) return;
-        this.doc = { ...preview, history: base.history, version: base.version };
-        this.render();
-        this.doc = base;
+        if (this.styleDrag !== drag || this.store.closed || this.store.doc !== base) return;
+        this.store.showOnce({ ...preview, history: base.history, version: base.version });
       } catch {
         // A value the server refuses is said when it is let go.
       } finally {
@@ -335,7 +339,7 @@ export class Panels {
   async endStylePreview(saving) {
     this.styleDrag = null;
     await saving;
-    if (!this.closed) this.render();
+    if (!this.store.closed) this.editor.canvas.render();
   }
 
   /**
@@ -343,19 +347,19 @@ export class Panels {
    * new width (close to the renderer's); its own pixels come back when the slider is let go.
    */
   previewStickerOutline(width) {
-    const item = this.selectedItem();
+    const item = this.store.selectedItem();
     if (item?.content.type !== 'sticker') return;
-    const media = this.doc.media[item.content.ref];
+    const media = this.store.doc.media[item.content.ref];
     const image = $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"] img`);
     if (!image || !media) return;
-    const box = { width: item.frame.width * this.viewScale, height: item.frame.height * this.viewScale };
+    const box = { width: item.frame.width * this.editor.canvas.viewScale, height: item.frame.height * this.editor.canvas.viewScale };
     const k = Math.min(box.width / media.width, box.height / media.height);
     image.src = media.preview;
     Object.assign(image.style, {
       width: `${media.width * k}px`, height: `${media.height * k}px`,
       left: `${(box.width - media.width * k) / 2}px`, top: `${(box.height - media.height * k) / 2}px`,
     });
-    const px = Math.max(0, width * this.viewScale);
+    const px = Math.max(0, width * this.editor.canvas.viewScale);
     const ring = [[1, 0], [-1, 0], [0, 1], [0, -1], [0.7, 0.7], [-0.7, 0.7], [0.7, -0.7], [-0.7, -0.7]];
     image.style.filter = px > 0
       ? ring.map(([x, y]) => `drop-shadow(${(x * px).toFixed(1)}px ${(y * px).toFixed(1)}px 0 white)`).join(' ')
@@ -370,7 +374,7 @@ export class Panels {
 
   /** The panel's controls follow the collage (after every save, an undo, another tab's edit). */
   updatePanel() {
-    const style = this.collage.style;
+    const style = this.store.collage.style;
     const background = style.background.toLowerCase();
     for (const button of $('swatches').querySelectorAll('.swatch')) {
       const value = button.dataset.colour;
@@ -387,7 +391,7 @@ export class Panels {
       $('radius-input').value = style.cornerRadius;
       this.showSliderValues();
     }
-    const ratio = this.collage.canvas.width / this.collage.canvas.height;
+    const ratio = this.store.collage.canvas.width / this.store.collage.canvas.height;
     let marked = false;
     for (const button of $('shape-options').querySelectorAll('.shape-option')) {
       // Screen and print presets can share a ratio (4:5 and 8 × 10 in): the first one is marked.
@@ -395,16 +399,16 @@ export class Panels {
       marked ||= same;
       button.setAttribute('aria-pressed', String(same));
     }
-    const arrangement = this.collage.arrangement;
+    const arrangement = this.store.collage.arrangement;
     $('smart-layout').setAttribute('aria-pressed', String(!!arrangement));
     $('smart-shuffle').disabled = !arrangement;
-    const selected = this.selectedItem();
+    const selected = this.store.selectedItem();
     $('smart-hero').disabled = !arrangement || selected?.content.type !== 'photo';
     $('smart-hero').setAttribute('aria-pressed', String(!!arrangement && arrangement.hero === selected?.id));
     if (!$('panel-layouts').hidden) this.drawLayouts();
     if (!$('panel-stickers').hidden) this.drawStickerTray();
-    this.updateTextPanel();
-    const item = this.selectedItem();
+    this.editor.text.updateTextPanel();
+    const item = this.store.selectedItem();
     const sticker = item?.content.type === 'sticker' ? item : null;
     $('sticker-style').hidden = !sticker;
     if (sticker) {
@@ -419,25 +423,25 @@ export class Panels {
 
   /** The collage's photos in layout order (slotted ones by slot, then the free ones). */
   photosInOrder() {
-    const photos = this.collage.items.filter((item) => item.content.type === 'photo');
+    const photos = this.store.collage.items.filter((item) => item.content.type === 'photo');
     const slotted = photos.filter((item) => item.slot !== undefined).sort((a, b) => a.slot - b.slot);
     return [...slotted, ...photos.filter((item) => item.slot === undefined)]
-      .map((item) => this.doc.media[item.content.ref]?.thumbnail).filter(Boolean);
+      .map((item) => this.store.doc.media[item.content.ref]?.thumbnail).filter(Boolean);
   }
 
   /** Every layout, drawn in the collage's shape with the person's own photos. */
   drawLayouts() {
-    const canvas = this.collage.canvas;
+    const canvas = this.store.collage.canvas;
     const photos = this.photosInOrder();
-    const key = [this.collage.template, canvas.width, canvas.height, premium.unlocked, ...photos].join('|');
+    const key = [this.store.collage.template, canvas.width, canvas.height, premium.unlocked, ...photos].join('|');
     if (key === this.drawnLayouts) return;
     this.drawnLayouts = key;
     // Redrawn after a choice: the keyboard stays on the layout it chose.
     const focused = document.activeElement?.closest?.('#layout-grid .layout-option')?.dataset.template;
-    $('layout-grid').replaceChildren(...this.app.templates.map((template) => {
+    $('layout-grid').replaceChildren(...this.store.app.templates.map((template) => {
       // The layout the collage follows is never locked for it, even when it is premium.
-      const locked = isLocked(template) && template.id !== this.savedCollage().template;
-      const button = layoutButton(template, canvas, photos, { pressed: template.id === this.collage.template, locked });
+      const locked = isLocked(template) && template.id !== this.editor.premium.savedCollage().template;
+      const button = layoutButton(template, canvas, photos, { pressed: template.id === this.store.collage.template, locked });
       button.addEventListener('click', () => this.chooseLayout(template));
       return button;
     }));
@@ -445,10 +449,10 @@ export class Panels {
   }
 
   async chooseLayout(template) {
-    if (isLocked(template) && template.id !== this.savedCollage().template) return this.offerPremium(template);
-    await this.commit([{ op: 'applyTemplate', template: template.id }]);
-    const loose = this.collage.items.filter((item) => item.content.type === 'photo' && item.slot === undefined);
-    if (this.collage.template === template.id && loose.length) {
+    if (isLocked(template) && template.id !== this.editor.premium.savedCollage().template) return this.editor.premium.offerPremium(template);
+    await this.store.commit([{ op: 'applyTemplate', template: template.id }]);
+    const loose = this.store.collage.items.filter((item) => item.content.type === 'photo' && item.slot === undefined);
+    if (this.store.collage.template === template.id && loose.length) {
       const text = `${template.name} has ${template.slots} slots: ${loose.length} photo${loose.length === 1 ? ' is' : 's are'} `
         + 'stacked in front, at the centre';
       setStatus(text);
@@ -458,8 +462,8 @@ export class Panels {
 
   /** The collage's stickers: tapping one selects it, and its outline and shadow are set below. */
   drawStickerTray() {
-    const stickers = this.collage.items.filter((item) => item.content.type === 'sticker');
-    $('sticker-hint').hidden = stickers.length > 0 && !!this.selectedItem();
+    const stickers = this.store.collage.items.filter((item) => item.content.type === 'sticker');
+    $('sticker-hint').hidden = stickers.length > 0 && !!this.store.selectedItem();
     $('print-stickers').hidden = stickers.length === 0;
     const focused = document.activeElement?.closest?.('#sticker-tray button')?.dataset.id;
     $('sticker-tray').replaceChildren(...stickers.map((item, index) => {
@@ -468,12 +472,12 @@ export class Panels {
       button.type = 'button';
       button.dataset.id = item.id;
       button.setAttribute('aria-label', `Select sticker ${index + 1}`);
-      button.setAttribute('aria-pressed', String(item.id === this.selected));
+      button.setAttribute('aria-pressed', String(item.id === this.store.selected));
       const image = document.createElement('img');
-      image.src = this.doc.media[item.content.ref]?.thumbnail ?? '';
+      image.src = this.store.doc.media[item.content.ref]?.thumbnail ?? '';
       image.alt = '';
       button.append(image);
-      button.addEventListener('click', () => this.select(item.id));
+      button.addEventListener('click', () => this.store.select(item.id));
       entry.append(button);
       return entry;
     }));

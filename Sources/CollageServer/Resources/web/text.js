@@ -80,15 +80,21 @@ export function blockOf(content) {
   return block;
 }
 
-/** Methods of the editor (mixed into `Editor`); `this` is the editor. */
+/** Text items: the Text tab's looks, and typing in place. */
 export class TextEditing {
+  /** A view of the editor's store; `editor` names the other views it works with. */
+  constructor(store, editor) {
+    this.store = store;
+    this.editor = editor;
+  }
+
   async setUpText() {
-    this.listen($('edit-text'), 'click', () => this.selected && this.startTextEditing(this.selected));
-    this.listen($('canvas'), 'dblclick', (event) => {
+    this.store.listen($('edit-text'), 'click', () => this.store.selected && this.startTextEditing(this.store.selected));
+    this.store.listen($('canvas'), 'dblclick', (event) => {
       const element = event.target.closest('.item.text');
       if (element) this.startTextEditing(element.dataset.id);
     });
-    const look = (id, read, event = 'change') => this.listen($(id), event, () => this.setTextLook(read()));
+    const look = (id, read, event = 'change') => this.store.listen($(id), event, () => this.setTextLook(read()));
     look('text-font', () => ({ font: $('text-font').value }));
     look('text-weight', () => ({ weight: Number($('text-weight').value) }));
     look('text-italic', () => ({ italic: $('text-italic').checked }));
@@ -97,12 +103,12 @@ export class TextEditing {
     look('text-line', () => ({ lineSpacing: Number($('text-line').value) }));
     look('text-letter', () => ({ letterSpacing: Number($('text-letter').value) }));
     for (const align of ['left', 'center', 'right']) {
-      this.listen($(`text-align-${align}`), 'click', () => this.setTextLook({ align }));
+      this.store.listen($(`text-align-${align}`), 'click', () => this.setTextLook({ align }));
     }
     look('text-pill', () => ({ background: $('text-pill').checked ? this.pillFields() : null }));
     // A box turned on is in the colour that sets the words off: dark under light words, white under dark.
-    this.listen($('text-pill'), 'input', () => {
-      const item = this.selectedItem();
+    this.store.listen($('text-pill'), 'input', () => {
+      const item = this.store.selectedItem();
       if ($('text-pill').checked && item?.content.type === 'text') $('text-pill-color').value = contrasting(item.content.color);
     });
     // Each control changes its own field only: the others keep what the text has (a radius of
@@ -110,25 +116,25 @@ export class TextEditing {
     const pillControls = [['text-pill-color', 'color', String], ['text-pill-opacity', 'opacity', Number],
       ['text-pill-radius', 'cornerRadius', Number], ['text-pill-padding', 'padding', Number]];
     for (const [id, field, read] of pillControls) {
-      this.listen($(id), 'change', () => this.setTextLook((block) => ({
+      this.store.listen($(id), 'change', () => this.setTextLook((block) => ({
         background: { ...(block.background ?? this.pillFields()), [field]: read($(id).value) },
       })));
     }
     look('text-outline', () => ({ outline: $('text-outline').checked ? this.outlineFields() : null }));
     for (const [id, field, read] of [['text-outline-color', 'color', String], ['text-outline-width', 'width', Number]]) {
-      this.listen($(id), 'change', () => this.setTextLook((block) => ({
+      this.store.listen($(id), 'change', () => this.setTextLook((block) => ({
         outline: { ...(block.outline ?? this.outlineFields()), [field]: read($(id).value) },
       })));
     }
     look('text-shadow', () => ({ shadow: $('text-shadow').checked ? { color: '#00000080', blur: 4, x: 0, y: 2 } : null }));
     for (const id of ['text-size', 'text-line', 'text-letter', 'text-pill-opacity', 'text-pill-radius', 'text-pill-padding',
       'text-outline-width', 'text-color', 'text-pill-color', 'text-outline-color']) {
-      this.listen($(id), 'input', () => {
+      this.store.listen($(id), 'input', () => {
         this.showTextValues();
         this.previewTextLook(id);
       });
       // Let go where it started sends no change: the renderer's drawing comes back all the same.
-      this.listen($(id), 'blur', () => this.render());
+      this.store.listen($(id), 'blur', () => this.editor.canvas.render());
     }
     try {
       fontList ??= (await api.fonts()).fonts;
@@ -136,7 +142,7 @@ export class TextEditing {
       toast(`The fonts could not be listed: ${error.message}`, 'error');
       fontList = [];
     }
-    if (this.closed) return;
+    if (this.store.closed) return;
     $('text-font').replaceChildren(...fontList.map((font) => {
       const option = document.createElement('option');
       option.value = font.family;
@@ -178,8 +184,8 @@ export class TextEditing {
    * while the new text is being saved go into it, not to the button that made it.
    */
   async addText(preset) {
-    this.endPreview();
-    const canvas = this.collage.canvas;
+    this.editor.premium.endPreview();
+    const canvas = this.store.collage.canvas;
     const size = Math.max(8, Math.round(Math.min(canvas.width, canvas.height) * preset.size));
     const look = structuredClone(preset.look);
     if (look.background) look.background.padding = Math.round(size * 0.35);
@@ -189,18 +195,18 @@ export class TextEditing {
     // Where the server will put it (CollageCore's default frame for a text), until it says.
     const width = canvas.width * 0.7, height = size * 1.25 + 2 * (look.background?.padding ?? 0);
     // A second text does not land on the first: each new one a step lower, coming round.
-    const texts = this.collage.items.filter((item) => item.content.type === 'text').length;
+    const texts = this.store.collage.items.filter((item) => item.content.type === 'text').length;
     const step = (texts % 4) * canvas.height * 0.12 * (texts % 2 ? 1 : -1);
     const frame = { x: (canvas.width - width) / 2, y: Math.round((canvas.height - height) / 2 + step), width, height };
     const provisional = { id, content, rotation: 0, frame };
     this.startTextEditing(id, { selectAll: true, provisional });
-    await this.commit([{ op: 'addItem', id, content, frame }]);
+    await this.store.commit([{ op: 'addItem', id, content, frame }]);
     const editing = this.textEditing?.id === id ? this.textEditing : null;
-    if (this.closed || !this.collage.items.some((item) => item.id === id)) {
+    if (this.store.closed || !this.store.collage.items.some((item) => item.id === id)) {
       if (editing) { this.textEditing = null; editing.editor.remove(); }
       return;
     }
-    this.select(id);
+    this.store.select(id);
     if (editing) {
       editing.provisional = null;
       this.placeTextEditor();
@@ -222,8 +228,8 @@ export class TextEditing {
    * `fields` may be a function of the text's block as the saves before left it.
    */
   setTextLook(fields) {
-    const id = this.selected;
-    return this.commit((doc) => {
+    const id = this.store.selected;
+    return this.store.commit((doc) => {
       const item = doc.collage.items.find((candidate) => candidate.id === id);
       if (!item || item.content.type !== 'text') return null;
       const current = blockOf(item.content);
@@ -240,7 +246,7 @@ export class TextEditing {
    * renderer's pixels come back once the slider is let go and the change is saved).
    */
   previewTextLook(id) {
-    const item = this.selectedItem();
+    const item = this.store.selectedItem();
     if (item?.content.type !== 'text') return;
     const value = $(id).value;
     const content = { ...item.content };
@@ -252,10 +258,10 @@ export class TextEditing {
     if (pill && content.background) content.background = { ...content.background, [pill[0]]: pill[1](value) };
     const outline = { 'text-outline-width': ['width', Number], 'text-outline-color': ['color', String] }[id];
     if (outline && content.outline) content.outline = { ...content.outline, [outline[0]]: outline[1](value) };
-    const index = this.collage.items.indexOf(item);
+    const index = this.store.collage.items.indexOf(item);
     const element = $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`);
     // A frame of its own (not the item's) draws the words in the browser and asks nothing of the server.
-    element?.replaceWith(this.drawItem({ ...item, content }, index, this.viewScale, { ...item.frame }));
+    element?.replaceWith(this.editor.canvas.drawItem({ ...item, content }, index, this.editor.canvas.viewScale, { ...item.frame }));
   }
 
   showTextValues() {
@@ -271,7 +277,7 @@ export class TextEditing {
 
   /** The Text tab's controls follow the selected text. */
   updateTextPanel() {
-    const item = this.selectedItem();
+    const item = this.store.selectedItem();
     const block = item?.content.type === 'text' ? blockOf(item.content) : null;
     $('text-style').hidden = !block;
     $('edit-text').hidden = !block;
@@ -313,16 +319,16 @@ export class TextEditing {
    * keys are pressed and come back, from the renderer, once the pause has saved them.
    */
   startTextEditing(id, { selectAll = false, provisional = null } = {}) {
-    const item = provisional ?? this.collage.items.find((candidate) => candidate.id === id);
-    if (!item || item.content.type !== 'text' || this.previewing) return;
+    const item = provisional ?? this.store.collage.items.find((candidate) => candidate.id === id);
+    if (!item || item.content.type !== 'text' || this.store.previewing) return;
     if (this.textEditing?.id === id) { this.textEditing.editor.focus(); return; }
     this.finishTextEditing();
-    if (this.selected !== id && !provisional) this.select(id);
+    if (this.store.selected !== id && !provisional) this.store.select(id);
     const editor = document.createElement('textarea');
     editor.className = 'text-editor resting';
     editor.id = 'text-editor';
     editor.setAttribute('aria-label', 'Text: type, then Escape when done');
-    editor.maxLength = this.app.maximumTextLength ?? 2000;
+    editor.maxLength = this.store.app.maximumTextLength ?? 2000;
     // Right-to-left words are ordered as the renderer orders them (by the paragraph's first letter).
     editor.dir = 'auto';
     editor.value = item.content.text;
@@ -359,22 +365,22 @@ export class TextEditing {
     editor.addEventListener('blur', () => {
       if (this.textEditing === editing && document.hasFocus()) this.finishTextEditing();
     });
-    this.updateToolbar();
+    this.editor.toolbar.updateToolbar();
   }
 
   /** Saves what was typed, when it is something new. */
   flushText(editing = this.textEditing) {
-    if (!editing) return this.saving;
+    if (!editing) return this.store.saving;
     clearTimeout(editing.timer);
     const text = editing.editor.value;
     // Not saved yet: the words go once the text is there (addText sends them).
-    if (editing.provisional || editing.composing || text === editing.sent || !text.trim()) return this.saving;
+    if (editing.provisional || editing.composing || text === editing.sent || !text.trim()) return this.store.saving;
     editing.sent = text;
     return this.setTextWords(editing.id, text);
   }
 
   setTextWords(id, text) {
-    return this.commit((doc) => {
+    return this.store.commit((doc) => {
       const item = doc.collage.items.find((candidate) => candidate.id === id);
       if (!item || item.content.type !== 'text' || item.content.text === text) return null;
       return [{ op: 'setText', id, text: { ...blockOf(item.content), text } }];
@@ -389,28 +395,28 @@ export class TextEditing {
     clearTimeout(editing.timer);
     const text = editing.editor.value;
     editing.editor.remove();
-    if (this.closed) return;
+    if (this.store.closed) return;
     if (!text.trim()) {
-      this.commit([{ op: 'removeItem', id: editing.id }]).then(() => {
-        if (this.selected === editing.id) this.select(null);
+      this.store.commit([{ op: 'removeItem', id: editing.id }]).then(() => {
+        if (this.store.selected === editing.id) this.store.select(null);
       });
       return;
     }
     // Sent again unless the saved text already reads so: a save refused while typing (a text
     // grown too tall, another window's change) must not cost the words.
-    const saved = this.collage.items.find((item) => item.id === editing.id)?.content.text;
+    const saved = this.store.collage.items.find((item) => item.id === editing.id)?.content.text;
     if (text !== saved || text !== editing.sent) this.setTextWords(editing.id, text);
-    else this.render();
+    else this.editor.canvas.render();
   }
 
   /** Keeps the text area on its item: after a save (the frame grows with the lines) and a redraw. */
   placeTextEditor() {
     const editing = this.textEditing;
     if (!editing) return;
-    const item = this.collage.items.find((candidate) => candidate.id === editing.id) ?? editing.provisional;
+    const item = this.store.collage.items.find((candidate) => candidate.id === editing.id) ?? editing.provisional;
     if (!item || item.content.type !== 'text') { this.finishTextEditing(); return; }
     const canvas = $('canvas');
-    const scale = this.viewScale;
+    const scale = this.editor.canvas.viewScale;
     const editor = editing.editor;
     // The renderer sets the words' ink at the top of the frame; CSS puts some of the line above
     // the capitals. Lifting the overlay by that much keeps the words in place when the drawing

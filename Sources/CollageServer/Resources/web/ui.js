@@ -90,18 +90,6 @@ export const $ = (id) => document.getElementById(id);
 /** A fresh item id: unique enough within one collage, short enough to read. */
 export const newID = () => `i${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-/** Copies the methods of each class in `sources` onto `target`'s prototype: one class, its
- *  methods kept in modules by job. */
-export function mixin(target, ...sources) {
-  for (const source of sources) {
-    for (const name of Object.getOwnPropertyNames(source.prototype)) {
-      if (name === 'constructor') continue;
-      if (Object.prototype.hasOwnProperty.call(target.prototype, name)) throw new Error(`${target.name}.${name} twice`);
-      Object.defineProperty(target.prototype, name, Object.getOwnPropertyDescriptor(source.prototype, name));
-    }
-  }
-}
-
 /**
  * Asks in a styled dialog instead of the browser's `prompt` or `confirm`. With `value` it shows a
  * text field and resolves to the trimmed text (an empty one is refused in the dialog); without,

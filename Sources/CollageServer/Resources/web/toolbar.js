@@ -1,0 +1,211 @@
+// The toolbar, the selected item's floating tools and the page's chrome around the canvas:
+// title, undo and redo, order, delete, replace, crop and lift, uploads, and what shows when a
+// collage cannot be opened.
+import { api, setStatus } from './api.js';
+import { $, newID, toast, toastUploadFailures } from './ui.js';
+
+/** The toolbar and the selected item's floating tools, each press an intent to the store. */
+export class Toolbar {
+  /** A view of the editor's store; `editor` names the other views it works with. */
+  constructor(store, editor) {
+    this.store = store;
+    this.editor = editor;
+  }
+
+  /** The page's elements outlive an editor: a mode, a hint or a banner left by the last one goes. */
+  resetSharedState() {
+    $('canvas').classList.remove('lift-mode', 'crop-mode');
+    $('mode-hint').hidden = true;
+    $('tray-target').hidden = true;
+    $('crop').setAttribute('aria-pressed', 'false');
+    $('editor-missing').hidden = true;
+    $('canvas').classList.remove('previewing');
+    $('canvas').inert = false;
+    $('preview-banner').hidden = true;
+  }
+
+  /** Every tool on or off: nothing can be pressed while no collage is open. */
+  setControlsEnabled(enabled) {
+    for (const control of document.querySelectorAll('#editor-view :is(.toolbar, .panel) :is(button, input, select)')) {
+      control.disabled = !enabled;
+    }
+    $('canvas').hidden = !enabled;
+    $('panel').hidden = !enabled;
+    if (!enabled) $('item-tools').hidden = true;
+  }
+
+  /** What the person sees instead of a canvas when the collage cannot be opened. */
+  showUnavailable(error) {
+    $('editor-missing').hidden = false;
+    document.title = 'Collage not found — Collage';
+    $('editor-missing-title').textContent =
+      error.status === 404 ? 'This collage is not in your library' : 'This collage cannot be opened';
+    $('editor-missing-text').textContent =
+      error.status === 404 ? 'It may have been deleted, or the link is mistyped.' : error.message;
+    setStatus(error.status === 404 ? 'Collage not found' : error.message, 'error');
+  }
+
+  setUpToolbar() {
+    // The skip link puts the keyboard on the first item (or the canvas when it is empty), not
+    // on the page's hash.
+    this.store.listen($('skip-to-canvas'), 'click', (event) => {
+      event.preventDefault();
+      const first = $('canvas').querySelector('.item');
+      (first ?? $('canvas')).focus();
+    });
+    const collage = this.store.collage;
+    const title = $('title-input');
+    title.value = collage.title;
+    this.store.listen(title, 'change', () => this.store.commit([{ op: 'rename', title: title.value }]));
+    this.store.listen(title, 'keydown', (event) => { if (event.key === 'Enter') title.blur(); });
+    this.store.listen($('undo'), 'click', () => this.store.undo());
+    this.store.listen($('redo'), 'click', () => this.store.redo());
+    this.store.listen($('forward'), 'click', () => this.store.selected && this.store.commit([{ op: 'reorder', id: this.store.selected, move: 'forward' }]));
+    this.store.listen($('backward'), 'click', () => this.store.selected && this.store.commit([{ op: 'reorder', id: this.store.selected, move: 'backward' }]));
+    this.store.listen($('delete-item'), 'click', () => this.deleteSelected());
+    this.store.listen($('replace'), 'click', () => {
+      const item = this.store.selectedItem();
+      if (item) this.editor.panels.setTrayTarget({ replace: item.id }, 'Choose the photo to put in its place');
+    });
+    this.store.listen($('crop'), 'click', () => this.setCropMode(!this.store.cropMode));
+    this.store.listen($('file-input'), 'change', (event) => {
+      const files = [...event.target.files];
+      event.target.value = '';
+      if (files.length) this.addPhotos(files, this.store.trayTarget);
+    });
+    this.store.listen($('export-button'), 'click', () => this.editor.dialogs.openExport());
+    this.store.listen($('lift'), 'click', () => this.editor.lifter.startLift());
+  }
+
+  /** Deletes the selected item; the message in the corner can take it back. */
+  async deleteSelected() {
+    const item = this.store.selectedItem();
+    if (!item) return;
+    this.store.select(null);
+    this.setCropMode(false);
+    await this.store.commit([{ op: 'removeItem', id: item.id }]);
+    if (this.store.closed || this.store.collage.items.some((candidate) => candidate.id === item.id)) return;
+    // Undo here takes back this delete only: after any other change it would undo that one.
+    const version = this.store.doc.version;
+    const kind = { photo: 'Photo', sticker: 'Sticker', text: 'Text' }[item.content.type] ?? 'Item';
+    toast(`${kind} deleted`, 'info', {
+      label: 'Undo', timeout: 8000,
+      run: () => {
+        if (this.store.closed || this.store.doc.version !== version) {
+          toast('The collage changed since: use Undo in the toolbar to step back through the changes', 'error');
+          return;
+        }
+        this.store.undo().then(() => this.store.select(item.id));
+      },
+    });
+  }
+
+  /** Crop mode: dragging the selected photo moves the picture inside its frame, not the frame. */
+  setCropMode(on) {
+    this.store.setMode('crop', on);
+    $('canvas').classList.toggle('crop-mode', this.store.cropMode);
+    $('crop').setAttribute('aria-pressed', String(this.store.cropMode));
+    this.showModeHint();
+  }
+
+  /** The hint beside the selected photo while a mode (lift, crop) changes what a click does. */
+  showModeHint() {
+    const hint = $('mode-hint');
+    const text = this.store.liftMode
+      ? 'Click the subject to lift it · Enter lifts every subject · Esc cancels'
+      : this.store.cropMode ? 'Drag to move the photo in its frame · scroll or pinch to zoom · Esc when done' : '';
+    hint.textContent = text;
+    hint.hidden = !text;
+    if (text) this.placeBeside(hint, this.store.selectedItem(), 'below', undefined, undefined, $('item-tools'));
+  }
+
+  updateToolbar() {
+    if (this.store.closed) return;
+    const collage = this.store.collage;
+    if (document.activeElement !== $('title-input')) $('title-input').value = collage.title;
+    $('undo').disabled = !this.store.doc.history?.canUndo;
+    $('redo').disabled = !this.store.doc.history?.canRedo;
+    const item = this.store.selectedItem();
+    for (const id of ['forward', 'backward', 'delete-item']) $(id).disabled = !item;
+    const photo = item?.content.type === 'photo';
+    $('replace').hidden = !photo;
+    $('crop').hidden = !photo;
+    $('lift').hidden = !photo || !this.store.app.stickers;
+    $('lift').disabled = !photo || !this.store.app.stickers || !!this.editor.lifter.lifting;
+    if (!photo && this.store.cropMode) this.setCropMode(false);
+    this.editor.panels.updatePanel();
+    this.placeItemTools();
+  }
+
+  /** The selected item's tools float just above it (below when there is no room), in the stage. */
+  placeItemTools(frame, rotation) {
+    const tools = $('item-tools');
+    const item = this.store.selectedItem();
+    tools.hidden = !item || !!this.editor.gestures.gesture?.moved;
+    if (!tools.hidden) this.placeBeside(tools, item, 'above', frame, rotation);
+    if (this.store.liftMode || this.store.cropMode) this.showModeHint();
+  }
+
+  /**
+   * Puts a floating element beside an item's turned frame, kept inside the stage and, when
+   * `avoid` (another floating element) is showing, off it.
+   */
+  placeBeside(element, item, side, frame = item?.frame, rotation = item?.rotation ?? 0, avoid = null) {
+    if (!item) return;
+    const stage = $('stage').getBoundingClientRect();
+    const canvas = $('canvas').getBoundingClientRect();
+    const scale = this.editor.canvas.viewScale;
+    const radians = (rotation * Math.PI) / 180;
+    const w = frame.width * scale, h = frame.height * scale;
+    const halfW = (Math.abs(w * Math.cos(radians)) + Math.abs(h * Math.sin(radians))) / 2;
+    const halfH = (Math.abs(w * Math.sin(radians)) + Math.abs(h * Math.cos(radians))) / 2;
+    const cx = canvas.left - stage.left + (frame.x + frame.width / 2) * scale;
+    const cy = canvas.top - stage.top + (frame.y + frame.height / 2) * scale;
+    const gap = side === 'above' ? 12 : 40;
+    const width = element.offsetWidth, height = element.offsetHeight;
+    let top = side === 'above' ? cy - halfH - gap - height : cy + halfH + gap;
+    if (side === 'above' && top < 8) top = cy + halfH + 40;
+    if (side === 'below' && top + height > stage.height - 8) top = cy - halfH - gap - height;
+    top = Math.min(Math.max(8, top), stage.height - height - 8);
+    const left = Math.min(Math.max(8, cx - width / 2), stage.width - width - 8);
+    if (avoid && !avoid.hidden) {
+      const other = { top: avoid.offsetTop, bottom: avoid.offsetTop + avoid.offsetHeight };
+      if (top < other.bottom + 6 && top + height > other.top - 6) {
+        top = other.top > stage.height / 2 ? other.top - height - 8 : other.bottom + 8;
+      }
+    }
+    top = Math.min(Math.max(8, top), stage.height - height - 8);
+    Object.assign(element.style, { left: `${left}px`, top: `${top}px` });
+  }
+
+  /**
+   * Uploads files and adds them: into the slot or in place of the photo they were meant for
+   * (`target`, as the tray's: `{slot}` or `{replace}`), else as a tap on the tray adds them.
+   */
+  async addPhotos(files, target = null) {
+    const progress = $('upload-progress');
+    progress.hidden = false;
+    $('upload-text').textContent = `Uploading ${files.length} photo${files.length === 1 ? '' : 's'}…`;
+    try {
+      const result = await api.upload(files, (fraction) => { $('upload-bar').value = Math.round(fraction * 100); });
+      toastUploadFailures(result);
+      const photos = [...(result.photos ?? [])];
+      this.editor.panels.clearTrayTarget();
+      if (photos.length) this.editor.panels.loadTray();
+      if (photos.length && target?.replace) await this.editor.panels.replacePhoto(target.replace, photos.shift().id);
+      const edits = photos.map((photo) => ({ op: 'addItem', id: newID(), content: { type: 'photo', ref: photo.id } }));
+      if (edits.length && target?.slot !== undefined) edits.splice(1, 0, { op: 'placeInSlot', id: edits[0].id, slot: target.slot });
+      if (edits.length) await this.store.commit(edits);
+      if (result.photos?.length) {
+        const added = result.photos.length;
+        toast(`Added ${added} photo${added === 1 ? '' : 's'}`, 'success');
+      }
+    } catch (error) {
+      setStatus(`Upload failed: ${error.message}`, 'error');
+      toast(`Upload failed: ${error.message}`, 'error');
+    } finally {
+      progress.hidden = true;
+      $('upload-bar').value = 0;
+    }
+  }
+}
