@@ -65,6 +65,14 @@ public enum Limits {
     public static let stickerPrintSize: ClosedRange<Double> = 10...1_000
     /// The least distance between two cut lines on a sheet, in millimetres.
     public static let cutLineGap: ClosedRange<Double> = 0.5...50
+    /// How far outside a sticker's subject its cut line runs, in millimetres.
+    public static let cutLineOffset: ClosedRange<Double> = 0...10
+    /// The margin kept free along a sheet's edges, in millimetres.
+    public static let sheetMargin: ClosedRange<Double> = 0...50
+    /// A side of a sheet's paper, in millimetres.
+    public static let paperSide: ClosedRange<Double> = 50...1_200
+    /// A print's resolution, in dots per inch.
+    public static let printDotsPerInch: ClosedRange<Double> = 72...1_200
     /// The most pixels one sticker may have at its print size (its subject and a margin).
     public static let maximumStickerPrintPixels = 64_000_000
     /// The most pixels one sheet's stickers may have together at print size: all are held while

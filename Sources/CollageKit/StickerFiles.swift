@@ -12,15 +12,16 @@ public struct CutLineRequest: Sendable, Equatable {
     /// A request; what is not given takes the defaults (2 mm outside the subject, 300 dpi).
     /// - Throws: ``Failure`` `invalidOption` naming `offset` (0 to 10 mm) or `dpi` (72 to 1200).
     public init(offset: Double? = nil, dotsPerInch: Double? = nil, whiteBacking: Bool = false) throws(Failure) {
-        if let offset, !(offset.isFinite && (0...10).contains(offset)) {
-            throw Failure(
-                .invalidOption, "expects a number of millimetres from 0 to 10, got \(JSONValue.format(offset))",
-                field: "offset")
-        }
-        if let dotsPerInch, !(dotsPerInch.isFinite && (72...1200).contains(dotsPerInch)) {
+        if let offset, !(offset.isFinite && Limits.cutLineOffset.contains(offset)) {
             throw Failure(
                 .invalidOption,
-                "expects a resolution from 72 to 1200 dots per inch, got \(JSONValue.format(dotsPerInch))",
+                "expects a number of millimetres \(Limits.describe(Limits.cutLineOffset)), got \(JSONValue.format(offset))",
+                field: "offset")
+        }
+        if let dotsPerInch, !(dotsPerInch.isFinite && Limits.printDotsPerInch.contains(dotsPerInch)) {
+            throw Failure(
+                .invalidOption,
+                "expects a resolution in dots per inch \(Limits.describe(Limits.printDotsPerInch)), got \(JSONValue.format(dotsPerInch))",
                 field: "dpi")
         }
         options = CutLineOptions(offset: offset ?? 2, dotsPerInch: dotsPerInch ?? 300, whiteBacking: whiteBacking)

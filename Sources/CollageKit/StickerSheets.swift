@@ -75,10 +75,10 @@ public struct SheetRequest: Sendable {
             default: break
             }
         }
-        if let dotsPerInch, !(dotsPerInch.isFinite && (72...1200).contains(dotsPerInch)) {
+        if let dotsPerInch, !(dotsPerInch.isFinite && Limits.printDotsPerInch.contains(dotsPerInch)) {
             throw Failure(
                 .invalidOption,
-                "expects a resolution from 72 to 1200 dots per inch, got \(JSONValue.format(dotsPerInch))",
+                "expects a resolution in dots per inch \(Limits.describe(Limits.printDotsPerInch)), got \(JSONValue.format(dotsPerInch))",
                 field: "dpi")
         }
         self.sources = sources
@@ -86,16 +86,17 @@ public struct SheetRequest: Sendable {
         self.size = try checked(size, "size", Limits.stickerPrintSize) ?? 50
         self.options = SheetOptions(
             pageWidth: paper.width, pageHeight: paper.height, gap: try checked(gap, "gap", Limits.cutLineGap),
-            margin: try checked(margin, "margin", 0...50) ?? 6, cut: mode, registrationMarks: marks,
+            margin: try checked(margin, "margin", Limits.sheetMargin) ?? 6, cut: mode, registrationMarks: marks,
             turnsToFit: turnsToFit)
         self.cutLine = CutLineOptions(
-            offset: try checked(offset, "offset", 0...10) ?? 2, dotsPerInch: dotsPerInch ?? 300,
+            offset: try checked(offset, "offset", Limits.cutLineOffset) ?? 2, dotsPerInch: dotsPerInch ?? 300,
             whiteBacking: whiteBacking)
     }
 
     /// The range of each length a sheet takes, in millimetres, by field.
     public static let lengthRanges: [String: ClosedRange<Double>] = [
-        "size": Limits.stickerPrintSize, "gap": Limits.cutLineGap, "margin": 0...50, "offset": 0...10,
+        "size": Limits.stickerPrintSize, "gap": Limits.cutLineGap, "margin": Limits.sheetMargin,
+        "offset": Limits.cutLineOffset,
     ]
 
     /// Reads a length as the command line writes it (`50mm`, `0.5cm`, `1in`) in millimetres,

@@ -1,3 +1,4 @@
+import CollageCore
 import Foundation
 
 /// Lengths on paper, read from the command line as `2mm`, `0.5cm` or `1in`, kept in millimetres.
@@ -31,7 +32,7 @@ public enum PrintLength {
     public static func dotsPerInch(_ text: String) throws(PrintError) -> Double {
         guard let number = Double(decimal: text.lowercased().replacingOccurrences(of: "dpi", with: "")),
             number.isFinite,
-            (72...1200).contains(number)
+            Limits.printDotsPerInch.contains(number)
         else {
             throw .invalidOption("--dpi: expected a resolution from 72 to 1200 dots per inch, got \"\(text)\"")
         }
@@ -53,7 +54,7 @@ public enum PrintLength {
                 "--page: expected a4, a5, a3, letter, legal or a size such as 100x150mm, got \"\(text)\"")
         }
         let width = parts[0].hasSuffix(unit) ? parts[0] : parts[0] + unit
-        let range = 50.0...1200.0
+        let range = Limits.paperSide
         return (
             try millimetres(width, option: "--page width", range: range),
             try millimetres(parts[1], option: "--page height", range: range)
