@@ -69,7 +69,14 @@ public final class SubjectAnalyser: Sendable {
                 }
                 current.withLock { $0 = photo.id }
                 // A photo that cannot be read or analysed is left for a lift to report.
-                if (try? model.analyse(photo, in: library)) == nil {
+                do throws(StickerError) {
+                    try model.analyse(photo, in: library) { !running.withLock { $0 } }
+                } catch {
+                    // Stopped for a shutdown: the photo is analysed again on the next start.
+                    if case .image(.cancelled) = error {
+                        current.withLock { $0 = nil }
+                        break
+                    }
                     try? library.storeFocus(.noSubject, photoID: photo.id, model: model.sha256)
                 }
                 if model.needsAnalysis(photo, in: library) {

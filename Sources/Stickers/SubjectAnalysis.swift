@@ -32,10 +32,17 @@ extension SubjectModel {
     /// "Lift subject" answers without running the model, makes the plain stickers of its
     /// largest subjects ahead, so that lifting one of them only copies a file, and keeps its
     /// focal point for smart crops.
+    /// - Parameter isCancelled: asked between the stages (decode, model, stickers made ahead);
+    ///   once it answers `true` the analysis stops where it is (a server shutting down waits for
+    ///   one stage, not the whole photo). What was cached before stays; the photo is analysed
+    ///   again later.
     /// - Returns: the photo's readiness afterwards.
-    /// - Throws: ``StickerError`` when the photo cannot be read or the model fails.
+    /// - Throws: ``StickerError`` when the photo cannot be read or the model fails, and
+    ///   `.image(.cancelled)` when stopped.
     @discardableResult
-    public func analyse(_ photo: PhotoRecord, in library: Library) throws(StickerError) -> SubjectReadiness {
+    public func analyse(
+        _ photo: PhotoRecord, in library: Library, isCancelled: () -> Bool = { false }
+    ) throws(StickerError) -> SubjectReadiness {
         let current = readiness(of: photo, in: library)
         guard needsAnalysis(photo, in: library) else { return current }
         let image: Bitmap
@@ -44,8 +51,10 @@ extension SubjectModel {
         } catch {
             throw .image(error)
         }
-        do {
+        if isCancelled() { throw .image(.cancelled) }
+        do throws(StickerError) {
             let mask = try cachedMask(of: image, photo: photo, in: library, refine: true)
+            if isCancelled() { throw .image(.cancelled) }
             // A photo lifted before has its mask and plain stickers: only its focus is missing.
             if current == .pending { prepareLifts(of: image, mask: mask, photo: photo, in: library) }
             // The focal point too, while the mask is at hand: a collage of photos just analysed

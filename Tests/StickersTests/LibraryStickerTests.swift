@@ -115,6 +115,29 @@ struct LibraryStickerTests {
         #expect(model.inferenceCount == before, "the cached mask was read, the model not run")
     }
 
+    @Test func anAnalysisStoppedForAShutdownRunsNoModelAndLeavesThePhotoPending() throws {
+        let model = try SubjectModel()
+        let folder = try TemporaryFolder("analysis-stopped")
+        let library = try Library(root: folder.file("library"))
+        let scene = StickerFixtures.scene(shapes: [(240, 180, 100, 120, [40, 160, 60])])
+        let file = folder.file("photo.png")
+        try scene.image.write(to: file, format: .png)
+        let photo = try library.importPhoto(from: file).photo
+        let before = model.inferenceCount
+        do {
+            _ = try model.analyse(photo, in: library) { true }
+            Issue.record("a stopped analysis went on")
+        } catch {
+            guard case .image(.cancelled) = error else {
+                Issue.record("stopped with \(error)")
+                return
+            }
+        }
+        #expect(model.inferenceCount == before, "the model ran after the stop")
+        #expect(model.readiness(of: photo, in: library) == .pending)
+        #expect(try model.analyse(photo, in: library) == .ready)
+    }
+
     @Test func preparedStickersKeepToTheirBudgetOldestGoingFirst() throws {
         let model = try SubjectModel()
         let folder = try TemporaryFolder("prepared-budget")
