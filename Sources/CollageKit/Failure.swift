@@ -163,6 +163,7 @@ extension PrintError {
         case .tooLarge, .empty, .unreadable: Failure(.invalidInput, description)
         case .tracing: Failure(.failed, description)
         case .unwritable: Failure(.cannotWrite, description)
+        case .cancelled: Failure(.cancelled, "the client closed the connection")
         }
     }
 }

@@ -368,7 +368,8 @@ public final class CutStickerCache: Sendable {
 extension Workspace {
     /// Makes the sheet `request` asks for; see ``SheetRequest/make(in:looks:cache:isCancelled:)``.
     public func makeSheet(
-        _ request: SheetRequest, looks: URL, cache: CutStickerCache? = nil, isCancelled: () -> Bool = { false }
+        _ request: SheetRequest, looks: URL, cache: CutStickerCache? = nil,
+        isCancelled: @escaping @Sendable () -> Bool = { false }
     ) throws(Failure) -> StickerSheet {
         try request.make(in: self, looks: looks, cache: cache, isCancelled: isCancelled)
     }
@@ -388,7 +389,7 @@ extension SheetRequest {
     ///   for a clear picture.
     public func make(
         in workspace: Workspace?, looks: URL, cache: CutStickerCache? = nil, warnsOfSoftPictures: Bool = false,
-        isCancelled: () -> Bool = { false }
+        isCancelled: @escaping @Sendable () -> Bool = { false }
     ) throws(Failure) -> StickerSheet {
         let request = self
         func library() throws(Failure) -> Workspace {
@@ -461,34 +462,48 @@ extension SheetRequest {
             entries += prints.map { ("\(id.prefix(40)) \($0.itemID)", $0.stickerID, $0.file, request.size) }
         }
         let stickerNames = entries.map(\.name)
-        func cut(
-            _ entry: (name: String, id: String?, file: URL, size: Double), at size: Double
-        ) throws(PrintError)
-            -> CutSticker
-        {
-            let make = { () throws(PrintError) in
-                try SheetStickers.prepare(file: entry.file, name: entry.name, size: size, options: request.cutLine)
+        let cutLine = request.cutLine
+        let toCut = entries
+        // Every entry sized and cut (or found in `cache`), on all cores: a sheet spends most of its
+        // time here and each sticker is cut on its own.
+        @Sendable func cutAll(at sizes: [Double]) throws(PrintError) -> [CutSticker] {
+            let slots = Mutex([Result<CutSticker, PrintError>?](repeating: nil, count: toCut.count))
+            DispatchQueue.concurrentPerform(iterations: toCut.count) { index in
+                let entry = toCut[index]
+                let size = sizes[index]
+                let result = Result { () throws(PrintError) -> CutSticker in
+                    if isCancelled() { throw .cancelled }
+                    let make = { () throws(PrintError) in
+                        try SheetStickers.prepare(file: entry.file, name: entry.name, size: size, options: cutLine)
+                    }
+                    guard let cache else { return try make() }
+                    return try cache.sticker(file: entry.file, size: size, cutLine: cutLine, cut: make)
+                }
+                slots.withLock { $0[index] = result }
             }
-            guard let cache else { return try make() }
-            return try cache.sticker(file: entry.file, size: size, cutLine: request.cutLine, cut: make)
+            // The first failure in the order given, as a one-by-one loop would have met it.
+            return try slots.withLock { slots throws(PrintError) in
+                try slots.map { slot throws(PrintError) in
+                    guard let slot else { throw .cancelled }
+                    return try slot.get()
+                }
+            }
         }
         if isCancelled() { throw Failure(.cancelled, "the client closed the connection") }
         do throws(PrintError) {
-            var warnings: [String] = []
-            var stickers: [CutSticker] = []
-            for entry in entries {
-                let sticker = try cut(entry, at: entry.size)
-                warnings += sticker.warnings
-                if warnsOfSoftPictures,
-                    let resolution = SheetStickers.effectiveResolution(
-                        file: entry.file, size: entry.size, offset: request.cutLine.offset),
-                    resolution < 150
-                {
-                    warnings.append(
-                        "\(entry.name) has only \(Int(resolution)) pixels an inch at "
-                            + "\(PrintLength.format(entry.size)) mm; it will print soft")
+            let stickers = try cutAll(at: entries.map(\.size))
+            var warnings = stickers.flatMap(\.warnings)
+            if warnsOfSoftPictures {
+                for entry in entries {
+                    if let resolution = SheetStickers.effectiveResolution(
+                        file: entry.file, size: entry.size, offset: cutLine.offset),
+                        resolution < 150
+                    {
+                        warnings.append(
+                            "\(entry.name) has only \(Int(resolution)) pixels an inch at "
+                                + "\(PrintLength.format(entry.size)) mm; it will print soft")
+                    }
                 }
-                stickers.append(sticker)
             }
             let started = ContinuousClock.now
             let layout = try SheetPacker.pack(stickers, names: stickerNames, options: options)
@@ -500,7 +515,7 @@ extension SheetRequest {
                 let fewer = try? SheetPacker.fewerPages(
                     than: layout, size: request.size, names: stickerNames, options: options,
                     cut: { size throws(PrintError) in
-                        try entries.map { entry throws(PrintError) in try cut(entry, at: size) }
+                        try cutAll(at: Array(repeating: size, count: entries.count))
                     })
             {
                 suggestion = StickerSheet.Suggestion(

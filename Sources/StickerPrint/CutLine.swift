@@ -109,6 +109,7 @@ public struct CutSticker: Sendable {
             }
         }
         guard subject.contains(true) else { throw .noSubject(name) }
+        let subjectMask = subject
         // A picture without alpha is all subject: touching its edges is what it is.
         if touchesEdge, alphaChannel != nil {
             warnings.append(
@@ -118,22 +119,23 @@ public struct CutSticker: Sendable {
         // Closing: out to offset + radius, then back in by radius, rounds every inward bend and
         // bridges gaps narrower than twice the radius; outward bends are rounded by the offset.
         let reach = Float((offset + radius) * (offset + radius))
-        let near = DistanceField.squaredDistances(width: width, height: height) { subject[$0] }
+        let near = DistanceField.squaredDistances(width: width, height: height) { subjectMask[$0] }
         let grown = near.map { $0 <= reach }
         let fromOutside = DistanceField.squaredDistances(width: width, height: height) { !grown[$0] }
         let squaredRadius = Float(radius * radius)
         var inside = fromOutside.map { $0 > squaredRadius }
         // A subject already inside (a sticker whose offset is 0) stays inside.
-        for index in inside.indices where subject[index] { inside[index] = true }
+        for index in inside.indices where subjectMask[index] { inside[index] = true }
         Self.fillHoles(&inside, width: width, height: height)
-        if Self.componentCount(inside, width: width, height: height) > 1 {
+        if Self.hasSeveralParts(inside, width: width, height: height) {
             // Parts further apart than the bridging reaches: one line around them all.
             Self.fillConvexHull(&inside, width: width, height: height)
         }
         // The canvas: the cut shape (and the white's bleed) with a pixel to spare.
         var covered = inside
         if bleed > 0 {
-            let fromShape = DistanceField.squaredDistances(width: width, height: height) { inside[$0] }
+            let shape = inside
+            let fromShape = DistanceField.squaredDistances(width: width, height: height) { shape[$0] }
             covered = fromShape.map { $0 <= Float(bleed * bleed) }
         }
         var box = (minX: width, minY: height, maxX: -1, maxY: -1)
@@ -229,31 +231,55 @@ public struct CutSticker: Sendable {
         for index in inside.indices where !reached[index] { inside[index] = true }
     }
 
-    /// The number of 8-connected regions of inside pixels.
-    static func componentCount(_ inside: [Bool], width: Int, height: Int) -> Int {
-        var seen = [Bool](repeating: false, count: inside.count)
-        var count = 0
-        var stack: [Int] = []
-        for start in inside.indices where inside[start] && !seen[start] {
-            count += 1
-            seen[start] = true
-            stack.append(start)
-            while let index = stack.popLast() {
-                let (x, y) = (index % width, index / width)
-                for dy in -1...1 {
-                    for dx in -1...1 {
-                        let (nx, ny) = (x + dx, y + dy)
-                        guard nx >= 0, ny >= 0, nx < width, ny < height else { continue }
-                        let next = ny * width + nx
-                        if inside[next] && !seen[next] {
-                            seen[next] = true
-                            stack.append(next)
-                        }
+    /// Whether the inside pixels make more than one 8-connected region. Worked out over runs of
+    /// inside pixels along the rows, joined where they touch the row above (a union–find of
+    /// runs), so the pixels are read once, in order.
+    static func hasSeveralParts(_ inside: [Bool], width: Int, height: Int) -> Bool {
+        var parent: [Int] = []
+        func root(_ run: Int) -> Int {
+            var run = run
+            while parent[run] != run {
+                parent[run] = parent[parent[run]]
+                run = parent[run]
+            }
+            return run
+        }
+        var previous: [(start: Int, end: Int, id: Int)] = []
+        var current: [(start: Int, end: Int, id: Int)] = []
+        inside.withUnsafeBufferPointer { inside in
+            for y in 0..<height {
+                let row = y * width
+                current.removeAll(keepingCapacity: true)
+                var x = 0
+                var above = 0
+                while x < width {
+                    guard inside[row + x] else {
+                        x += 1
+                        continue
                     }
+                    let start = x
+                    while x < width, inside[row + x] { x += 1 }
+                    let id = parent.count
+                    parent.append(id)
+                    // Runs above that reach from one column before to one after touch this one.
+                    while above < previous.count, previous[above].end < start { above += 1 }
+                    var touching = above
+                    while touching < previous.count, previous[touching].start <= x {
+                        let (a, b) = (root(previous[touching].id), root(id))
+                        if a != b { parent[a] = b }
+                        touching += 1
+                    }
+                    current.append((start, x, id))
                 }
+                swap(&previous, &current)
             }
         }
-        return count
+        var roots = Set<Int>()
+        for run in parent.indices {
+            roots.insert(root(run))
+            if roots.count > 1 { return true }
+        }
+        return false
     }
 
     /// Fills the convex hull of the inside pixels (their corners), row by row.

@@ -14,6 +14,8 @@ public enum PrintError: Error, Sendable, Equatable, CustomStringConvertible {
     case unwritable(String)
     /// A sticker file could not be read.
     case unreadable(String)
+    /// The person who asked for the sheet stopped waiting for it.
+    case cancelled
 
     /// A sentence saying what went wrong.
     public var description: String {
@@ -24,6 +26,7 @@ public enum PrintError: Error, Sendable, Equatable, CustomStringConvertible {
         case .empty: "no stickers to put on the sheet"
         case .tracing(let message): "the cut line could not be traced: \(message)"
         case .unwritable(let message), .unreadable(let message): message
+        case .cancelled: "the sheet was cancelled"
         }
     }
 }

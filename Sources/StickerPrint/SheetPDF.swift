@@ -2,6 +2,7 @@ import CZlib
 import CollageCore
 import CollageRender
 import Foundation
+import Synchronization
 
 /// A sheet as a PDF a print shop's cutter reads: each page holds the stickers' pictures and,
 /// above them, their cut lines as vector strokes in a separation (spot) colour named
@@ -92,29 +93,23 @@ public enum SheetPDF {
                     + "/C1 [0 1 0 0] /N 1 >>]").utf8))
         try object(overprint, Data("<< /Type /ExtGState /OP true /op true /OPM 1 >>".utf8))
 
+        // Each sticker's pictures are split and compressed on every core (compressing is most of
+        // a sheet's writing), then written in order.
+        let stickers = layout.stickers
+        let streams = Mutex([Result<CompressedPicture, PrintError>?](repeating: nil, count: stickers.count))
+        DispatchQueue.concurrentPerform(iterations: stickers.count) { index in
+            let result = Result { () throws(PrintError) in try compressedPicture(of: stickers[index].image) }
+            streams.withLock { $0[index] = result }
+        }
         var pictures: [Int] = []
-        for sticker in layout.stickers {
-            let image = sticker.image
-            var colour = [UInt8](repeating: 0, count: image.width * image.height * 3)
-            var alpha = [UInt8](repeating: 0, count: image.width * image.height)
-            for index in 0..<(image.width * image.height) {
-                colour[index * 3] = image.pixels[index * 4]
-                colour[index * 3 + 1] = image.pixels[index * 4 + 1]
-                colour[index * 3 + 2] = image.pixels[index * 4 + 2]
-                alpha[index] = image.pixels[index * 4 + 3]
-            }
+        for slot in streams.withLock({ $0 }) {
+            guard let slot else { throw .unwritable("a sheet picture was not compressed") }
+            let (width, height, alpha, colour) = try slot.get()
+            let image = "/Type /XObject /Subtype /Image /Width \(width) /Height \(height) /BitsPerComponent 8"
             let mask = reserve()
-            try object(
-                mask,
-                try stream(
-                    "/Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height) "
-                        + "/ColorSpace /DeviceGray /BitsPerComponent 8", deflating: alpha))
+            try object(mask, stream("\(image) /ColorSpace /DeviceGray", compressed: alpha))
             let picture = reserve()
-            try object(
-                picture,
-                try stream(
-                    "/Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height) "
-                        + "/ColorSpace /DeviceRGB /BitsPerComponent 8 /SMask \(mask) 0 R", deflating: colour))
+            try object(picture, stream("\(image) /ColorSpace /DeviceRGB /SMask \(mask) 0 R", compressed: colour))
             pictures.append(picture)
         }
 
@@ -190,8 +185,39 @@ public enum SheetPDF {
         try put(Data(xref.utf8))
     }
 
+    /// A sticker's picture as the PDF holds it: its size, then its alpha and its colour, each
+    /// Flate-compressed.
+    private typealias CompressedPicture = (width: Int, height: Int, alpha: [UInt8], colour: [UInt8])
+
+    private static func compressedPicture(of image: Bitmap) throws(PrintError) -> CompressedPicture {
+        let count = image.width * image.height
+        var colour = [UInt8](repeating: 0, count: count * 3)
+        var alpha = [UInt8](repeating: 0, count: count)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for index in 0..<count {
+                colour[index * 3] = pixels[index * 4]
+                colour[index * 3 + 1] = pixels[index * 4 + 1]
+                colour[index * 3 + 2] = pixels[index * 4 + 2]
+                alpha[index] = pixels[index * 4 + 3]
+            }
+        }
+        return (image.width, image.height, try deflated(alpha), try deflated(colour))
+    }
+
     /// A stream object whose bytes are Flate-compressed.
     private static func stream(_ dictionary: String, deflating bytes: [UInt8]) throws(PrintError) -> Data {
+        stream(dictionary, compressed: try deflated(bytes))
+    }
+
+    /// A stream object of bytes already Flate-compressed.
+    private static func stream(_ dictionary: String, compressed: [UInt8]) -> Data {
+        var data = Data("<< \(dictionary) /Filter /FlateDecode /Length \(compressed.count) >>\nstream\n".utf8)
+        data.append(contentsOf: compressed)
+        data.append(Data("\nendstream".utf8))
+        return data
+    }
+
+    private static func deflated(_ bytes: [UInt8]) throws(PrintError) -> [UInt8] {
         var size = compressBound(uLong(bytes.count))
         var compressed = [UInt8](repeating: 0, count: Int(size))
         let status = compressed.withUnsafeMutableBufferPointer { target in
@@ -200,10 +226,7 @@ public enum SheetPDF {
             }
         }
         guard status == Z_OK else { throw .unwritable("a sheet picture could not be compressed (zlib \(status))") }
-        var data = Data("<< \(dictionary) /Filter /FlateDecode /Length \(size) >>\nstream\n".utf8)
-        data.append(contentsOf: compressed.prefix(Int(size)))
-        data.append(Data("\nendstream".utf8))
-        return data
+        return Array(compressed.prefix(Int(size)))
     }
 
     /// A number as PDF writes it: at most three decimals, no exponent.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Packs stickers by their cut shapes, not their boxes: each page is a grid of millimetre cells,
 /// each sticker (largest first, upright, or also in quarter turns when ``SheetOptions/turnsToFit``)
@@ -28,9 +29,13 @@ public enum SheetPacker {
         let columns = Int((options.pageWidth / cell).rounded(.down))
         let rows = Int((options.pageHeight / cell).rounded(.down))
         // Upside down is never tried (see `turnPenalty`), so that turn is not made.
-        let shapes = stickers.map { sticker in
-            (0..<4).map { $0 == 2 ? nil : Shape(sticker, quarterTurns: $0, gap: options.gap) }
+        // Each sticker's shapes are found on their own, on every core.
+        let found = Mutex([[Shape?]](repeating: [], count: stickers.count))
+        DispatchQueue.concurrentPerform(iterations: stickers.count) { index in
+            let turns = (0..<4).map { $0 == 2 ? nil : Shape(stickers[index], quarterTurns: $0, gap: options.gap) }
+            found.withLock { $0[index] = turns }
         }
+        let shapes = found.withLock { $0 }
         let hard = hardCells(columns: columns, rows: rows, options: options)
         var pages: [Grid] = []
         var placements: [SheetPlacement?] = Array(repeating: nil, count: stickers.count)
@@ -187,22 +192,39 @@ struct Shape {
         width = Int((Double(turnedWidth) / perCell).rounded(.up))
         height = Int((Double(turnedHeight) / perCell).rounded(.up))
         var occupied = [Bool](repeating: false, count: width * height)
-        for y in 0..<image.height {
-            for x in 0..<image.width where sticker.inside[y * image.width + x] {
-                let (turnedX, turnedY): (Int, Int) =
-                    switch quarterTurns {
-                    case 1: (image.height - 1 - y, x)
-                    case 2: (image.width - 1 - x, image.height - 1 - y)
-                    case 3: (y, image.width - 1 - x)
-                    default: (x, y)
+        // Every cell a pixel's square (and a pixel of slack for the traced curve) reaches. Both
+        // ends grow with the position, so a run of inside pixels reaches one rectangle of cells:
+        // the shape is marked a run at a time rather than a pixel at a time.
+        let (columns, rows) = (width, height)
+        func first(_ position: Int) -> Int { max(0, Int(Double(position - 1) / perCell)) }
+        func last(_ position: Int, _ count: Int) -> Int { min(count - 1, Int(Double(position + 2) / perCell)) }
+        func turned(_ x: Int, _ y: Int) -> (x: Int, y: Int) {
+            switch quarterTurns {
+            case 1: (image.height - 1 - y, x)
+            case 2: (image.width - 1 - x, image.height - 1 - y)
+            case 3: (y, image.width - 1 - x)
+            default: (x, y)
+            }
+        }
+        sticker.inside.withUnsafeBufferPointer { inside in
+            occupied.withUnsafeMutableBufferPointer { occupied in
+                for y in 0..<image.height {
+                    let row = y * image.width
+                    var x = 0
+                    while x < image.width {
+                        guard inside[row + x] else {
+                            x += 1
+                            continue
+                        }
+                        let start = x
+                        while x < image.width, inside[row + x] { x += 1 }
+                        let (a, b) = (turned(start, y), turned(x - 1, y))
+                        for cellRow in first(min(a.y, b.y))...last(max(a.y, b.y), rows) {
+                            for column in first(min(a.x, b.x))...last(max(a.x, b.x), columns) {
+                                occupied[cellRow * columns + column] = true
+                            }
+                        }
                     }
-                // Every cell the pixel's square (and a pixel of slack for the traced curve) reaches.
-                let firstColumn = max(0, Int(Double(turnedX - 1) / perCell))
-                let lastColumn = min(width - 1, Int(Double(turnedX + 2) / perCell))
-                let firstRow = max(0, Int(Double(turnedY - 1) / perCell))
-                let lastRow = min(height - 1, Int(Double(turnedY + 2) / perCell))
-                for row in firstRow...lastRow {
-                    for column in firstColumn...lastColumn { occupied[row * width + column] = true }
                 }
             }
         }

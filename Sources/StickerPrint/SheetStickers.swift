@@ -178,31 +178,43 @@ public enum SheetStickers {
     }
 
     /// Bilinear enlargement (libvips shrinks on load; a sticker smaller than its print size is
-    /// rare and soft whatever the filter).
+    /// rare and soft whatever the filter), in fixed point with each column's weights worked out
+    /// once: a sheet enlarges dozens of stickers.
     static func enlarged(_ image: Bitmap, by scale: Double) -> Bitmap {
         let width = max(1, Int((Double(image.width) * scale).rounded()))
         let height = max(1, Int((Double(image.height) * scale).rounded()))
         let channels = image.channels
+        /// Where a target position falls between two source positions, and the far one's weight of 256.
+        func taps(_ count: Int, from sourceCount: Int) -> [(near: Int, far: Int, weight: Int)] {
+            (0..<count).map { target in
+                let source = max(0, min(Double(sourceCount - 1), (Double(target) + 0.5) / scale - 0.5))
+                let near = Int(source)
+                return (near, min(sourceCount - 1, near + 1), Int(((source - Double(near)) * 256).rounded()))
+            }
+        }
+        let columns = taps(width, from: image.width)
+        let rows = taps(height, from: image.height)
         var pixels = [UInt8](repeating: 0, count: width * height * channels)
         image.pixels.withUnsafeBufferPointer { source in
-            for y in 0..<height {
-                let sourceY = max(0, min(Double(image.height - 1), (Double(y) + 0.5) / scale - 0.5))
-                let y0 = Int(sourceY)
-                let y1 = min(image.height - 1, y0 + 1)
-                let fy = sourceY - Double(y0)
-                for x in 0..<width {
-                    let sourceX = max(0, min(Double(image.width - 1), (Double(x) + 0.5) / scale - 0.5))
-                    let x0 = Int(sourceX)
-                    let x1 = min(image.width - 1, x0 + 1)
-                    let fx = sourceX - Double(x0)
-                    for channel in 0..<channels {
-                        func at(_ px: Int, _ py: Int) -> Double {
-                            Double(source[(py * image.width + px) * channels + channel])
+            pixels.withUnsafeMutableBufferPointer { target in
+                for (y, row) in rows.enumerated() {
+                    let (upper, lower) = (row.near * image.width * channels, row.far * image.width * channels)
+                    let (rowFar, rowNear) = (row.weight, 256 - row.weight)
+                    var out = y * width * channels
+                    for column in columns {
+                        let (near, far) = (column.near * channels, column.far * channels)
+                        let (columnFar, columnNear) = (column.weight, 256 - column.weight)
+                        for channel in 0..<channels {
+                            let top =
+                                Int(source[upper + near + channel]) * columnNear
+                                + Int(source[upper + far + channel]) * columnFar
+                            let bottom =
+                                Int(source[lower + near + channel]) * columnNear
+                                + Int(source[lower + far + channel]) * columnFar
+                            target[out] = UInt8(
+                                truncatingIfNeeded: min(255, (top * rowNear + bottom * rowFar + 32768) >> 16))
+                            out += 1
                         }
-                        let top = at(x0, y0) * (1 - fx) + at(x1, y0) * fx
-                        let bottom = at(x0, y1) * (1 - fx) + at(x1, y1) * fx
-                        pixels[(y * width + x) * channels + channel] = UInt8(
-                            max(0, min(255, (top * (1 - fy) + bottom * fy).rounded())))
                     }
                 }
             }
