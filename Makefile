@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SOURCES := Package.swift Sources Tests Fuzz/Sources
 
-.PHONY: run samples test build release bench fuzz format lint bootstrap dist install uninstall deb
+.PHONY: run samples test build release bench bench-baseline fuzz format lint bootstrap dist install uninstall deb
 
 bootstrap:
 	@scripts/bootstrap
@@ -56,9 +56,15 @@ fuzz: bootstrap
 	scripts/fuzz --seconds $(FUZZ_SECONDS)
 
 ## Side-by-side benchmarks against the tools a user would pick instead (not part of `make test`);
-## fails when any benchmark script fails.
+## fails when any benchmark script fails, or when a measure is more than 25 % worse than
+## bench/baseline.json (`make bench-baseline` records a run as the new baseline).
 bench: bootstrap
-	@status=0; for script in bench/*/run; do [ -x "$$script" ] || continue; "$$script" || { echo "bench: $$script failed" >&2; status=1; }; done; exit $$status
+	@rm -f .build/bench/results.jsonl
+	@status=0; for script in bench/*/run; do [ -x "$$script" ] || continue; "$$script" || { echo "bench: $$script failed" >&2; status=1; }; done; \
+	bench/check || status=1; exit $$status
+
+bench-baseline:
+	bench/check --update
 
 # Installing: `collage` with the Swift runtime linked in, so it runs where no toolchain is.
 # Layout: $(PREFIX)/lib/collage holds the binary, the subject-lifting library it loads from

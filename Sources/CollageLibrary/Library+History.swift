@@ -128,6 +128,12 @@ extension Library {
             """, [before.id, stack, before.id, stack, historyLimit])
         // And by bytes: large documents (many texts, long ones) keep fewer steps, so a history
         // never grows the library by more than this a collage. The newest step always stays.
+        // Adding up the kept documents reads every one of them, which was most of an edit's
+        // time; so a step under a 64th of the bound is not followed by that sum unless its
+        // position is a multiple of 8, and a sum trims to 7/8 of the bound: the at most 7
+        // small steps added before the next sum (each under a 64th) stay within the bound.
+        let smallStep = document.utf8.count < byteLimit / 64
+        guard !smallStep || position % trimInterval == 0 else { return }
         try connection.run(
             """
             DELETE FROM collage_history WHERE collage_id = ? AND stack = ? AND position <= (
@@ -135,6 +141,9 @@ extension Library {
                     SELECT position, SUM(length(CAST(document AS BLOB))) OVER (ORDER BY position DESC) AS total
                     FROM collage_history WHERE collage_id = ? AND stack = ?)
                 WHERE total > ? AND position < ?)
-            """, [before.id, stack, before.id, stack, byteLimit, position])
+            """, [before.id, stack, before.id, stack, byteLimit - byteLimit / trimInterval, position])
     }
+
+    /// How many small history steps go between two sums of the history's bytes.
+    private static let trimInterval = 8
 }

@@ -117,6 +117,42 @@ struct LibraryHistoryTests {
         #expect(try library.collage(id).collage.title != "Heavy", "the oldest steps were forgotten first")
     }
 
+    @Test func smallStepsSummedOnlyNowAndThenStillKeepTheBound() throws {
+        let fixtures = try LibraryFixtures()
+        let first = try Library(root: fixtures.libraryRoot)
+        let id = try first.createCollage(title: "Light", templateID: nil, aspect: .square).collage.id
+        let words = String(repeating: "Words for a caption. ", count: 10)
+        try first.apply(
+            [
+                .addItem(
+                    id: "t0", content: .text(TextBlock(text: words, size: 6)),
+                    frame: Rect(x: 20, y: 20, width: 1100, height: 180))
+            ], to: id)
+        try first.apply([.rename(title: "Step 00")], to: id)
+        let measured = try first.database.read { connection throws(LibraryError) in
+            try connection.scalar("SELECT MAX(length(document)) FROM collage_history WHERE collage_id = ?", [id])
+        }
+        guard case .integer(let documentBytes) = measured else {
+            Issue.record("no history: \(measured)")
+            return
+        }
+        // Each step is under a 64th of the bound, so the bytes are summed only every 8th step.
+        let limit = Int(documentBytes) * 70
+        let library = try Library(root: fixtures.libraryRoot, historyByteLimit: limit)
+        for step in 1..<99 { try library.apply([.rename(title: "Step \(step < 10 ? "0" : "")\(step)")], to: id) }
+        let kept = try library.database.read { connection throws(LibraryError) in
+            try connection.scalar("SELECT SUM(length(document)) FROM collage_history WHERE collage_id = ?", [id])
+        }
+        guard case .integer(let bytes) = kept else {
+            Issue.record("no history: \(kept)")
+            return
+        }
+        #expect(bytes <= Int64(limit), "\(bytes) bytes of history kept under a bound of \(limit)")
+        var undone = 0
+        while (try? library.undo(id)) != nil { undone += 1 }
+        #expect(undone >= 50 && undone < 70, "\(undone) of 100 steps kept under a bound of 70 steps")
+    }
+
     @Test func theHistoryIsBoundedAndGoesWithItsCollage() throws {
         let fixtures = try LibraryFixtures()
         let library = try fixtures.open()

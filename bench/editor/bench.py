@@ -16,6 +16,9 @@ import time
 from PIL import Image
 from playwright.sync_api import sync_playwright
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from results import record  # noqa: E402
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 COLLAGE = os.path.join(ROOT, ".build", "release", "collage")
 SAMPLES = os.path.join(ROOT, "samples")
@@ -139,6 +142,9 @@ def main():
         server.wait(timeout=30)
 
     p95 = percentile(frames, 0.95)
+    record("editor.open16.first_ms", opens[0], "ms")
+    record("editor.drag.p95_frame_ms", p95, "ms")
+    record("editor.keyboard_edits.per_second", 200 / edits_seconds, "saved edits/s", better="higher")
     print(f"open a 16-photo collage until every photo is drawn: first (nothing cached) {opens[0]:.0f} ms, "
           f"again (the browser's cache warm) median {statistics.median(opens[1:]):.0f} ms of {len(opens) - 1}")
     print(f"drag for 3 s: {len(frames)} frames, p50 {percentile(frames, 0.5):.1f} ms, p95 {p95:.1f} ms, "

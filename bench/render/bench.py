@@ -9,6 +9,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from results import record  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 WORK = os.path.join(ROOT, ".build", "bench-render")
@@ -84,6 +87,9 @@ def two_by_two(size, gap_px):
     pillow = bench("Pillow (draft mode, 2 threads)", [
         PYTHON, os.path.join(HERE, "pillow_collage.py"), out("pillow.jpg"), "2", "2", str(size), str(size),
         str(gap_px), *inputs])
+    record(f"render.grid{size}.ours_over_floor", ours[0] / floor[0], "time ratio")
+    record(f"render.grid{size}.ours_over_imagemagick", ours[0] / magick[0], "time ratio")
+    record(f"render.grid{size}.ours_over_pillow", ours[0] / pillow[0], "time ratio")
     print(f"  ratios: ours/floor {ours[0] / floor[0]:.2f}   ours/ImageMagick {ours[0] / magick[0]:.2f}"
           f"   ours/Pillow {ours[0] / pillow[0]:.2f}   (time; lower is better for us)")
     print(f"          RSS ours/floor {ours[1] / floor[1]:.2f}   ours/ImageMagick {ours[1] / magick[1]:.2f}"
@@ -99,6 +105,8 @@ def poster():
     pillow = bench("Pillow (draft mode, 2 threads)", [
         PYTHON, os.path.join(HERE, "pillow_collage.py"), out("poster-pillow.jpg"), "3", "4", "3508", "4961", "12",
         *inputs])
+    record("render.poster_a3.ours_over_pillow", ours[0] / pillow[0], "time ratio")
+    record("render.poster_a3.rss_ours_over_pillow", ours[1] / pillow[1], "memory ratio")
     print(f"  ratio: ours/Pillow {ours[0] / pillow[0]:.2f} time, {ours[1] / pillow[1]:.2f} RSS")
 
 

@@ -15,6 +15,9 @@ import time
 
 from PIL import Image, ImageDraw
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from results import record  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 WORK = os.path.join(ROOT, ".build", "bench-sheet")
@@ -105,6 +108,8 @@ def main():
         ours = [dict(p, bottom=p["cutBounds"][3]) for p in report["stickers"]]
         our_density, our_pages = density(ours, report["pages"])
         base_density, base_pages = density(shelf(report["stickers"]), None)
+        record(f"sheet.stickers{count}.seconds", elapsed, "s")
+        record(f"sheet.stickers{count}.density_over_shelf", our_density / base_density, "density ratio", better="higher")
         print(f"{count:>9} {our_density * 100:9.1f} % ({our_pages} page{'s' if our_pages > 1 else ' '}) "
               f"{base_density * 100:9.1f} % ({base_pages} page{'s' if base_pages > 1 else ' '}) "
               f"{our_density / base_density:14.2f} {elapsed:8.2f}s {report['packMilliseconds'] / 1000:8.2f}s")
