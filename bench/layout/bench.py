@@ -16,6 +16,9 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from results import record  # noqa: E402
+
 import photocollage.collage as pc
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,6 +151,8 @@ def main():
           f"defaults, {t['mean crop'] / max(g['mean crop'], 1e-9):.1f}× at the same crop limit")
     slowest = max(r["ms"] for r, key in zip(mine, keys) if key[0] == 30)
     print(f"auto, 30 photos: slowest {slowest:.1f} ms (target: under 50 ms)")
+    record("layout.mean_crop_auto_over_photocollage", a["mean crop"] / max(b["mean crop"], 1e-9), "crop ratio")
+    record("layout.thirty_photos.slowest_ms", slowest, "ms")
     # At a crop no larger than PhotoCollage's, the canvas left empty must be no larger than its.
     same_crop = g["mean crop"] <= t["mean crop"] and g["empty"] <= t["empty"] + 1e-9
     targets = a["mean crop"] <= 0.02 and a["worst crop"] <= 0.10 + 1e-9 and slowest < 50 and same_crop

@@ -24,6 +24,9 @@ import time
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from results import record  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 WORK = os.path.join(ROOT, ".build", "bench-matting")
@@ -152,6 +155,9 @@ def main():
         print(f"{name:30} {sad:8.1f} {gradient:9.2f} {colour:12.2f} {fringe:8.2f} {milliseconds:9.0f}")
     ours_scores = results["collage sticker --clean-edges"]
     matting = results["rembg --alpha-matting"]
+    record("matting.clean_edges_over_alpha_matting.sad", ours_scores[0] / matting[0], "error ratio")
+    record("matting.clean_edges_over_alpha_matting.edge_colour", ours_scores[2] / matting[2], "error ratio")
+    record("matting.clean_edges_over_alpha_matting.time", ours_scores[4] / matting[4], "time ratio")
     print(f"\nours / rembg --alpha-matting: SAD {ours_scores[0] / matting[0]:.2f}, gradient "
           f"{ours_scores[1] / matting[1]:.2f}, edge colour {ours_scores[2] / matting[2]:.2f}, "
           f"fringe {ours_scores[3] / matting[3]:.2f}, time {ours_scores[4] / matting[4]:.2f}")
