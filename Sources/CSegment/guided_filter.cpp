@@ -31,7 +31,7 @@ extern "C" int csegment_upsample(const float *map, int map_width, int map_height
         cv::Size work = working_size(width, height, work_side);
         cv::Mat image(height, width, CV_8UC3, const_cast<unsigned char *>(rgb));
         cv::Mat smallImage, greyWork;
-        cv::resize(image, smallImage, work, 0, 0, cv::INTER_AREA);
+        csegment::area_shrunk(image, smallImage, work);
         cv::cvtColor(smallImage, greyWork, cv::COLOR_RGB2GRAY);
         greyWork.convertTo(greyWork, CV_32F, 1.0 / 255.0);
         cv::Mat mapWork;

@@ -83,8 +83,11 @@ extern "C" int csegment_predict(CSegmentModel *model, const unsigned char *rgb, 
     return guarded(error, error_size, [&]() {
         cv::Mat image(height, width, CV_8UC3, const_cast<unsigned char *>(rgb));
         cv::Mat small;
-        cv::resize(image, small, cv::Size(CSEGMENT_MAP_SIDE, CSEGMENT_MAP_SIDE), 0, 0,
-                   width > CSEGMENT_MAP_SIDE ? cv::INTER_AREA : cv::INTER_LINEAR);
+        cv::Size side(CSEGMENT_MAP_SIDE, CSEGMENT_MAP_SIDE);
+        if (width > CSEGMENT_MAP_SIDE)
+            csegment::area_shrunk(image, small, side);
+        else
+            cv::resize(image, small, side, 0, 0, cv::INTER_LINEAR);
         cv::Mat normalised;
         small.convertTo(normalised, CV_32FC3, 1.0 / 255.0);
         normalised -= cv::Scalar(0.485, 0.456, 0.406);
