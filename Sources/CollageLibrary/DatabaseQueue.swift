@@ -1,9 +1,11 @@
 import Foundation
 import Synchronization
 
-/// Serialises every use of one SQLite connection. Callers get the connection only inside a
-/// closure: `read` for queries, `write` for a transaction that commits when the closure returns
-/// and rolls back when it throws.
+/// The library's SQLite connections. Callers get a connection only inside a closure: `write`
+/// for a transaction that commits when the closure returns and rolls back when it throws, on
+/// the one writing connection; `read` for queries, on one of a few reading connections, so
+/// reads (a document's photos, an answer's media, every GET) go on beside a write instead of
+/// queueing behind it. WAL mode gives each read one committed state.
 final class DatabaseQueue: @unchecked Sendable {
     // @unchecked: the connection (opened without SQLite's own mutex) is only touched while
     // `lock` is held. A `Mutex<Connection>` would say the same, but it cannot lend the
@@ -11,14 +13,30 @@ final class DatabaseQueue: @unchecked Sendable {
     // keep it.
     private let connection: Connection
     private let lock = Mutex(())
+    private let readers: [Reader]
     let path: String
+
+    /// How many reading connections a library opens at most (each when first needed).
+    static let readerCount = 4
 
     init(path: String) throws(LibraryError) {
         connection = try Connection(path: path)
         self.path = path
+        readers = (0..<Self.readerCount).map { _ in Reader(path: path) }
     }
 
+    /// A read on whichever reading connection is free; when all are busy (or one cannot be
+    /// opened), on the writing connection, in turn with the writes.
     func read<T>(_ body: (Connection) throws(LibraryError) -> T) throws(LibraryError) -> T {
+        for reader in readers {
+            if let result = reader.readIfFree(body) { return try result.get() }
+        }
+        return try exclusive(body)
+    }
+
+    /// The writing connection with no transaction around `body`: for the pragmas that set the
+    /// connection up (WAL mode cannot be switched on inside a transaction).
+    func exclusive<T>(_ body: (Connection) throws(LibraryError) -> T) throws(LibraryError) -> T {
         try lock.withLock { _ throws(LibraryError) in try body(connection) }
     }
 
@@ -47,5 +65,62 @@ final class DatabaseQueue: @unchecked Sendable {
 
     func close() {
         lock.withLock { _ in connection.close() }
+        for reader in readers { reader.close() }
+    }
+}
+
+/// One reading connection, opened when first used and refusing writes (`query_only`).
+private final class Reader: @unchecked Sendable {
+    // @unchecked: as with the queue's own connection, `state` is only touched while `lock`
+    // is held.
+    private let lock = Mutex(())
+    private var state = State.unopened
+    private let path: String
+
+    private enum State {
+        case unopened
+        case open(Connection)
+        /// It could not be opened (the reads go to the writing connection) or was closed.
+        case unusable
+    }
+
+    init(path: String) { self.path = path }
+
+    /// `body`'s result on this connection, or `nil` when another read holds it.
+    func readIfFree<T>(_ body: (Connection) throws(LibraryError) -> T) -> Result<T, LibraryError>? {
+        lock.withLockIfAvailable { _ -> Result<T, LibraryError>? in
+            guard let connection = opened() else { return nil }
+            // One transaction, so a read of several rows (a collage and its items) sees one
+            // committed state, never half of a write that lands between two of its queries.
+            do throws(LibraryError) {
+                try connection.execute("BEGIN")
+                let result = try body(connection)
+                try connection.execute("COMMIT")
+                return .success(result)
+            } catch {
+                try? connection.execute("ROLLBACK")
+                return .failure(error)
+            }
+        } ?? nil
+    }
+
+    /// The connection, opened now if it is the first read.
+    private func opened() -> Connection? {
+        if case .unopened = state {
+            if let connection = try? Connection(path: path), (try? connection.execute("PRAGMA query_only = 1")) != nil {
+                state = .open(connection)
+            } else {
+                state = .unusable
+            }
+        }
+        guard case .open(let connection) = state else { return nil }
+        return connection
+    }
+
+    func close() {
+        lock.withLock { _ in
+            if case .open(let connection) = state { connection.close() }
+            state = .unusable
+        }
     }
 }

@@ -150,7 +150,7 @@ public final class Library: Sendable {
 
     /// The first reads on a new connection: WAL mode, and what the file holds.
     private func opening(path: String) throws(LibraryError) -> (version: Int, application: Int32, tables: [String]) {
-        try database.read { connection throws(LibraryError) in
+        try database.exclusive { connection throws(LibraryError) in
             do throws(LibraryError) {
                 try connection.execute("PRAGMA foreign_keys = ON")
                 let mode = try connection.scalar("PRAGMA journal_mode = WAL")
