@@ -59,7 +59,7 @@ fuzz: bootstrap
 ## fails when any benchmark script fails, or when a measure is more than 25 % worse than
 ## bench/baseline.json (`make bench-baseline` records a run as the new baseline).
 bench: bootstrap
-	@rm -f .build/bench/results.jsonl
+	@rm -f "$${COLLAGE_BENCH_RESULTS:-.build/bench/results.jsonl}"
 	@status=0; for script in bench/*/run; do [ -x "$$script" ] || continue; "$$script" || { echo "bench: $$script failed" >&2; status=1; }; done; \
 	bench/check || status=1; exit $$status
 

@@ -31,7 +31,30 @@ final class DatabaseQueue: @unchecked Sendable {
         for reader in readers {
             if let result = reader.readIfFree(body) { return try result.get() }
         }
-        return try exclusive(body)
+        return try lock.withLock { _ throws(LibraryError) in try Self.inTransaction(connection, body) }
+    }
+
+    /// `body` in one read transaction on `connection`, so a read of several rows (a collage and
+    /// its items) sees one committed state, never half of a write that lands between two of
+    /// its queries (from another of this library's connections or another process).
+    fileprivate static func inTransaction<T>(
+        _ connection: Connection, _ body: (Connection) throws(LibraryError) -> T
+    ) throws(LibraryError) -> T {
+        try connection.execute("BEGIN")
+        let result: T
+        do throws(LibraryError) {
+            result = try body(connection)
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+        do throws(LibraryError) {
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+        return result
     }
 
     /// The writing connection with no transaction around `body`: for the pragmas that set the
@@ -80,7 +103,7 @@ private final class Reader: @unchecked Sendable {
     private enum State {
         case unopened
         case open(Connection)
-        /// It could not be opened (the reads go to the writing connection) or was closed.
+        /// Closed with the library.
         case unusable
     }
 
@@ -90,27 +113,31 @@ private final class Reader: @unchecked Sendable {
     func readIfFree<T>(_ body: (Connection) throws(LibraryError) -> T) -> Result<T, LibraryError>? {
         lock.withLockIfAvailable { _ -> Result<T, LibraryError>? in
             guard let connection = opened() else { return nil }
-            // One transaction, so a read of several rows (a collage and its items) sees one
-            // committed state, never half of a write that lands between two of its queries.
             do throws(LibraryError) {
-                try connection.execute("BEGIN")
-                let result = try body(connection)
-                try connection.execute("COMMIT")
-                return .success(result)
+                return .success(try DatabaseQueue.inTransaction(connection, body))
             } catch {
-                try? connection.execute("ROLLBACK")
+                // A transaction left open would hold an old snapshot for every later read:
+                // this connection is closed and the next read opens another.
+                if connection.isInTransaction {
+                    connection.close()
+                    state = .unopened
+                }
                 return .failure(error)
             }
         } ?? nil
     }
 
-    /// The connection, opened now if it is the first read.
+    /// The connection, opened now if it is the first read. One that cannot be opened (too
+    /// many open files, say) is tried again at a later read; meanwhile reads go to the
+    /// writing connection.
     private func opened() -> Connection? {
         if case .unopened = state {
-            if let connection = try? Connection(path: path), (try? connection.execute("PRAGMA query_only = 1")) != nil {
+            if let connection = try? Connection(path: path, creating: false),
+                (try? connection.execute("PRAGMA query_only = 1")) != nil
+            {
                 state = .open(connection)
             } else {
-                state = .unusable
+                return nil
             }
         }
         guard case .open(let connection) = state else { return nil }

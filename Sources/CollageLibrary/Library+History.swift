@@ -129,11 +129,19 @@ extension Library {
         // And by bytes: large documents (many texts, long ones) keep fewer steps, so a history
         // never grows the library by more than this a collage. The newest step always stays.
         // Adding up the kept documents reads every one of them, which was most of an edit's
-        // time; so a step under a 64th of the bound is not followed by that sum unless its
-        // position is a multiple of 8, and a sum trims to 7/8 of the bound: the at most 7
-        // small steps added before the next sum (each under a 64th) stay within the bound.
-        let smallStep = document.utf8.count < byteLimit / 64
-        guard !smallStep || position % trimInterval == 0 else { return }
+        // time. So the sum runs after a large step (a 64th of the bound or more), after the
+        // step that follows one (a large step kept alone as the newest must not stay with
+        // more beside it), and after every 8th step; and it trims to 7/8 of the bound. The at
+        // most 7 small steps added between sums (each under a 64th) then stay within it.
+        let largeStep = byteLimit / 64
+        if document.utf8.count < largeStep, position % trimInterval != 0 {
+            let previous = try connection.scalar(
+                """
+                SELECT length(CAST(document AS BLOB)) FROM collage_history
+                WHERE collage_id = ? AND stack = ? AND position = ?
+                """, [before.id, stack, position - 1])
+            guard case .integer(let bytes) = previous, bytes >= largeStep else { return }
+        }
         try connection.run(
             """
             DELETE FROM collage_history WHERE collage_id = ? AND stack = ? AND position <= (

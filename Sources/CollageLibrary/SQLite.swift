@@ -51,10 +51,13 @@ final class Connection {
     /// preparing costs more than running them.
     private var statements: [String: Statement] = [:]
 
-    init(path: String, readOnly: Bool = false) throws(LibraryError) {
+    /// - Parameter creating: whether a missing file becomes an empty database (the library's
+    ///   writing connection) or is an error (its reading connections, which open a file the
+    ///   writing one made).
+    init(path: String, readOnly: Bool = false, creating: Bool = true) throws(LibraryError) {
         var handle: OpaquePointer?
         let flags =
-            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (creating ? SQLITE_OPEN_CREATE : 0))
             | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
@@ -77,6 +80,9 @@ final class Connection {
     deinit {
         if !isClosed { sqlite3_close_v2(handle) }
     }
+
+    /// Whether a transaction is open (one a failed `ROLLBACK` left behind, say).
+    var isInTransaction: Bool { !isClosed && sqlite3_get_autocommit(handle) == 0 }
 
     func close() {
         guard !isClosed else { return }

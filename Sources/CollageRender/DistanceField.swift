@@ -7,7 +7,8 @@ public enum DistanceField {
     /// very large value (more than the image's squared diagonal) where nothing is marked.
     public static func squaredDistances(width: Int, height: Int, isMarked: (Int) -> Bool) -> [Float] {
         guard width > 0, height > 0 else { return [] }
-        let far = Float(width * width + height * height) + 1
+        // In Double first: past 2^24 a Float sum of one could round back to the diagonal itself.
+        let far = Float(Double(width * width + height * height) * (1 + 1e-6) + 1)
         // Past any real distance along a column, and small enough that adding one cannot overflow.
         let none = Int32(clamping: height + 1)
         var field = [Float](repeating: 0, count: width * height)

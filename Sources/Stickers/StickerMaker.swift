@@ -125,6 +125,7 @@ public enum StickerMaker {
                     guard let source = source.baseAddress, let alpha = alpha.baseAddress,
                         var to = buffer.baseAddress
                     else { return }
+                    defer { initialized = count }
                     let (green, blue) = (min(1, channels - 1), min(2, channels - 1))
                     for y in 0..<crop.height {
                         let from = (crop.top + y) * imageWidth + crop.left
@@ -149,7 +150,6 @@ public enum StickerMaker {
                     }
                 }
             }
-            initialized = count
         }
     }
 

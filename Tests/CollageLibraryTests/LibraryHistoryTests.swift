@@ -153,6 +153,43 @@ struct LibraryHistoryTests {
         #expect(undone >= 50 && undone < 70, "\(undone) of 100 steps kept under a bound of 70 steps")
     }
 
+    @Test func aLargeStepKeptAloneDoesNotStayWithSmallStepsPastTheBound() throws {
+        let fixtures = try LibraryFixtures()
+        let first = try Library(root: fixtures.libraryRoot)
+        let id = try first.createCollage(title: "Heavy", templateID: nil, aspect: .square).collage.id
+        let words = String(repeating: "Words for a long caption. ", count: 60)
+        try first.apply(
+            (0..<15).map { index in
+                .addItem(
+                    id: "t\(index)", content: .text(TextBlock(text: words, size: 6)),
+                    frame: Rect(x: 20, y: 20 + Double(index) * 60, width: 1100, height: 50))
+            }, to: id)
+        try first.apply([.rename(title: "b")], to: id)
+        let measured = try first.database.read { connection throws(LibraryError) in
+            try connection.scalar("SELECT MAX(length(document)) FROM collage_history WHERE collage_id = ?", [id])
+        }
+        guard case .integer(let large) = measured else {
+            Issue.record("no history: \(measured)")
+            return
+        }
+        // The next large step nearly fills the bound alone: the small steps after it must not
+        // be kept beside it.
+        let limit = Int(large) * 64 / 63
+        let library = try Library(root: fixtures.libraryRoot, historyByteLimit: limit)
+        try library.apply((0..<15).map { .removeItem(id: "t\($0)") }, to: id)
+        for step in 0..<3 {
+            try library.apply([.rename(title: "s\(step)")], to: id)
+            let kept = try library.database.read { connection throws(LibraryError) in
+                try connection.scalar("SELECT SUM(length(document)) FROM collage_history WHERE collage_id = ?", [id])
+            }
+            guard case .integer(let bytes) = kept else {
+                Issue.record("no history: \(kept)")
+                return
+            }
+            #expect(bytes <= Int64(limit), "after small step \(step): \(bytes) bytes kept under a bound of \(limit)")
+        }
+    }
+
     @Test func theHistoryIsBoundedAndGoesWithItsCollage() throws {
         let fixtures = try LibraryFixtures()
         let library = try fixtures.open()
