@@ -341,6 +341,28 @@ def test_new_from_photos_suggests_layouts_drawn_with_them(page):
     assert all("slot" in item for item in doc["items"]), "every photo has a frame of the layout"
 
 
+def test_new_from_photos_offers_layouts_while_the_photos_upload(page):
+    # The upload is held back until the test lets it go: the layouts must not wait for it.
+    held = []
+    page.route("**/api/photos", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
+    page.set_input_files("#start-photos", [str(SAMPLES / name) for name in ["coffee.png", "chelsea.png", "rocket.jpg"]])
+    expect(page.locator("#suggest-text")).to_contain_text("For your 3 photos", timeout=30000)
+    first = page.locator("#suggest-grid .layout-option").first
+    expect(first).to_contain_text("Fits all")
+    hrefs = [first.locator("image").nth(index).get_attribute("href") for index in range(3)]
+    assert all(href.startswith("blob:") for href in hrefs), f"drawn with the page's own copies: {hrefs}"
+    expect(page.locator("#suggest-progress")).to_be_visible()
+    assert len(held) == 1, "the upload is still on its way"
+    # Chosen before the upload is done: the collage is made once the photos are in the library.
+    page.locator("#suggest-smart").click()
+    page.wait_for_timeout(300)
+    expect(page.locator("#suggest-dialog")).to_be_visible()
+    held[0].continue_()
+    expect(page.locator("#editor-view")).to_be_visible(timeout=30000)
+    saved(page)
+    assert len(document(page)["items"]) == 3
+
+
 def axe_violations(page):
     from axe_playwright_python.sync_playwright import Axe
     results = Axe().run(page)

@@ -66,11 +66,15 @@ def new_from_photos(page, paths):
         window.benchStarted = performance.now();
         window.benchLayouts = new Promise((resolve) => {
             const check = () => {
-                // The previews are SVG images: each thumbnail is drawn once the browser has it.
+                // The page marks the grid once it is drawn with thumbnails in hand: its own small
+                // copies of the files (blob URLs) or, after the upload, the library's (each
+                // counted once the browser has fetched it).
                 const grid = document.getElementById('suggest-grid');
-                const wanted = new Set([...grid.querySelectorAll('image')].map((i) => new URL(i.getAttribute('href'), location.href).href));
+                const hrefs = [...grid.querySelectorAll('image')].map((i) => i.getAttribute('href')).filter(Boolean);
                 const fetched = new Set(performance.getEntriesByType('resource').filter((e) => e.responseEnd > 0).map((e) => e.name));
-                if (grid.children.length && wanted.size && [...wanted].every((url) => fetched.has(url))) {
+                const drawn = grid.dataset.drawn === 'local'
+                    || (grid.dataset.drawn === 'library' && hrefs.every((h) => fetched.has(new URL(h, location.href).href)));
+                if (grid.children.length && hrefs.length && drawn) {
                     requestAnimationFrame(() => resolve(performance.now() - window.benchStarted));
                 } else if (performance.now() - window.benchStarted > 120000) {
                     resolve(Infinity);

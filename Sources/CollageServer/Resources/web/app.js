@@ -125,48 +125,70 @@ let markReady;
 const pageReady = new Promise((resolve) => { markReady = resolve; });
 
 /**
- * "New from photos": the chosen files are uploaded, then the layouts are offered drawn with
- * them, the ones with a frame for every photo first; picking one makes the collage.
+ * Small copies of picked files, made in the page (off its main thread where the browser can),
+ * so layouts can be drawn with the photos before they are uploaded: object URLs, `null` for a
+ * file the browser cannot decode (HEIC in most of them), drawn as an empty frame.
+ */
+async function localThumbnails(files, side = 320) {
+  return Promise.all(files.map(async (file) => {
+    try {
+      // Asked for small, a browser may decode the JPEG at a fraction of its size.
+      const bitmap = await createImageBitmap(file, { resizeWidth: side, resizeQuality: 'low' });
+      const scale = Math.min(1, side / Math.max(bitmap.width, bitmap.height));
+      const canvas = document.createElement('canvas');
+      canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+      canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+      canvas.getContext('2d').drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+      bitmap.close();
+      const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.85));
+      return blob ? URL.createObjectURL(blob) : null;
+    } catch {
+      return null;
+    }
+  }));
+}
+
+/**
+ * "New from photos": the layouts are offered at once, drawn with the page's own small copies of
+ * the chosen files while they upload, the ones with a frame for every photo first; they are
+ * drawn again with the library's thumbnails when the upload is done. Picking one makes the
+ * collage as soon as the photos are in the library.
  */
 async function startFromPhotos(files) {
   const dialog = document.getElementById('suggest-dialog');
   const grid = document.getElementById('suggest-grid');
   const progress = document.getElementById('suggest-progress');
   grid.replaceChildren();
+  delete grid.dataset.drawn;
   const smart = document.getElementById('suggest-smart');
   smart.hidden = true;
-  document.getElementById('suggest-title').textContent = 'Uploading your photos…';
+  document.getElementById('suggest-title').textContent = 'Choose a layout';
   document.getElementById('suggest-text').textContent = '';
   progress.hidden = false;
   progress.querySelector('progress').value = 0;
   progress.querySelector('span').textContent = `Uploading ${files.length} photo${files.length === 1 ? '' : 's'}…`;
   dialog.showModal();
-  let result;
-  try {
-    result = await api.upload(files, (fraction) => { progress.querySelector('progress').value = Math.round(fraction * 100); });
-  } catch (error) {
+  const uploading = api.upload(files, (fraction) => { progress.querySelector('progress').value = Math.round(fraction * 100); });
+  // Settles with the library's photos, or with null when the upload failed (said once, here).
+  const uploaded = uploading.then((result) => {
+    toastUploadFailures(result);
+    return result.photos ?? [];
+  }, (error) => {
     dialog.close();
     toast(`Upload failed: ${error.message}`, 'error');
-    return;
-  } finally {
-    progress.hidden = true;
-  }
-  toastUploadFailures(result);
+    return null;
+  }).finally(() => { progress.hidden = true; });
+  const local = await localThumbnails(files);
   await pageReady;
-  const photos = result.photos ?? [];
-  // Cancelled while the photos went up: they stay in the library, and no dialog comes back.
-  if (!photos.length || !dialog.open) { dialog.close(); return; }
-  const count = photos.length;
-  document.getElementById('suggest-title').textContent = 'Choose a layout';
-  document.getElementById('suggest-text').textContent =
-    `For your ${count} photo${count === 1 ? '' : 's'}: the layouts with a frame for each come first.`;
-  const distance = (template) => (template.slots >= count ? template.slots - count : 100 + count - template.slots);
-  const ranked = [...state.templates].sort((a, b) => distance(a) - distance(b) || Number(a.premium) - Number(b.premium));
-  const canvas = { width: 1, height: 1 };
+  let making = false;
   // One collage per choice, however often a button is pressed while it is being made.
   const make = async (template) => {
+    if (making) return;
+    making = true;
     for (const option of dialog.querySelectorAll('#suggest-grid button, #suggest-smart')) option.disabled = true;
     try {
+      const photos = await uploaded;
+      if (!photos?.length || !dialog.open) { dialog.close(); return; }
       // No title: the server names it after the day, as people name an album.
       const created = await api.create({ template, aspect: '1:1', photos: photos.map((photo) => photo.id) });
       dialog.close();
@@ -174,33 +196,57 @@ async function startFromPhotos(files) {
     } catch (error) {
       toast(error.message, 'error');
       for (const option of dialog.querySelectorAll('#suggest-grid button, #suggest-smart')) option.disabled = false;
+    } finally {
+      making = false;
     }
   };
-  // First: a layout made for these photos, every one of them whole (up to 40).
-  smart.hidden = count > 40;
-  smart.disabled = false;
-  document.getElementById('suggest-smart-text').textContent =
-    `Made for your ${count === 1 ? 'photo' : `${count} photos`}: each keeps its shape, with even gaps`;
-  smart.onclick = () => make('auto');
-  grid.replaceChildren(...ranked.map((template, index) => {
-    const thumbnails = photos.map((photo) => photo.thumbnail);
-    const button = layoutButton(template, canvas, thumbnails,
-      { note: template.slots === count ? 'Fits all' : '', locked: isLocked(template) });
-    button.addEventListener('click', async () => {
-      if (isLocked(template)) {
-        // The sheet opens over this one; unlocking makes the collage with the layout chosen.
-        const choice = await offerUnlock({ template, templates: state.templates, canvas, photos: thumbnails });
-        if (choice !== 'unlocked') { button.focus(); return; }
-        for (const badge of grid.querySelectorAll('.layout-option .premium.locked')) {
-          badge.className = 'premium';
-          badge.textContent = '★ Pro';
+  const offer = (count, thumbnails) => {
+    document.getElementById('suggest-text').textContent =
+      `For your ${count} photo${count === 1 ? '' : 's'}: the layouts with a frame for each come first.`;
+    const distance = (template) => (template.slots >= count ? template.slots - count : 100 + count - template.slots);
+    const ranked = [...state.templates].sort((a, b) => distance(a) - distance(b) || Number(a.premium) - Number(b.premium));
+    const canvas = { width: 1, height: 1 };
+    // First: a layout made for these photos, every one of them whole (up to 40).
+    smart.hidden = count > 40;
+    smart.disabled = making;
+    document.getElementById('suggest-smart-text').textContent =
+      `Made for your ${count === 1 ? 'photo' : `${count} photos`}: each keeps its shape, with even gaps`;
+    smart.onclick = () => make('auto');
+    const focused = grid.contains(document.activeElement) ? document.activeElement.dataset.template : null;
+    grid.replaceChildren(...ranked.map((template, index) => {
+      const button = layoutButton(template, canvas, thumbnails,
+        { note: template.slots === count ? 'Fits all' : '', locked: isLocked(template) });
+      button.disabled = making;
+      button.addEventListener('click', async () => {
+        if (isLocked(template)) {
+          // The sheet opens over this one; unlocking makes the collage with the layout chosen.
+          const choice = await offerUnlock({ template, templates: state.templates, canvas, photos: thumbnails });
+          if (choice !== 'unlocked') { button.focus(); return; }
+          for (const badge of grid.querySelectorAll('.layout-option .premium.locked')) {
+            badge.className = 'premium';
+            badge.textContent = '★ Pro';
+          }
         }
-      }
-      await make(template.id);
-    });
-    if (index === 0) queueMicrotask(() => button.focus());
-    return button;
-  }));
+        await make(template.id);
+      });
+      if (focused ? template.id === focused : index === 0) queueMicrotask(() => button.focus());
+      return button;
+    }));
+  };
+  if (dialog.open) {
+    offer(files.length, local.map((url) => url ?? ''));
+    grid.dataset.drawn = 'local';
+  }
+  const photos = await uploaded;
+  // Cancelled while the photos went up: they stay in the library, and no dialog comes back.
+  if (photos === null || !photos.length || !dialog.open) {
+    if (photos !== null && !photos.length) dialog.close();
+    for (const url of local) if (url) URL.revokeObjectURL(url);
+    return;
+  }
+  offer(photos.length, photos.map((photo) => photo.thumbnail));
+  grid.dataset.drawn = 'library';
+  for (const url of local) if (url) URL.revokeObjectURL(url);
 }
 
 /** Shows the cards that match the search, in the chosen order, without asking the server again. */
