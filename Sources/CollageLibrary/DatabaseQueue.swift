@@ -34,13 +34,13 @@ final class DatabaseQueue: @unchecked Sendable {
         return try lock.withLock { _ throws(LibraryError) in try Self.inTransaction(connection, body) }
     }
 
-    /// `body` in one read transaction on `connection`, so a read of several rows (a collage and
-    /// its items) sees one committed state, never half of a write that lands between two of
-    /// its queries (from another of this library's connections or another process).
+    /// `body` in one transaction on `connection`, committed when it returns and rolled back
+    /// when it throws. A read in one sees one committed state (a collage and its items), never
+    /// half of a write that lands between two of its queries.
     fileprivate static func inTransaction<T>(
-        _ connection: Connection, _ body: (Connection) throws(LibraryError) -> T
+        _ connection: Connection, beginning begin: String = "BEGIN", _ body: (Connection) throws(LibraryError) -> T
     ) throws(LibraryError) -> T {
-        try connection.execute("BEGIN")
+        try connection.execute(begin)
         let result: T
         do throws(LibraryError) {
             result = try body(connection)
@@ -68,21 +68,7 @@ final class DatabaseQueue: @unchecked Sendable {
     @discardableResult
     func write<T>(_ body: (Connection) throws(LibraryError) -> T) throws(LibraryError) -> T {
         try lock.withLock { _ throws(LibraryError) in
-            try connection.execute("BEGIN IMMEDIATE")
-            let result: T
-            do throws(LibraryError) {
-                result = try body(connection)
-            } catch {
-                try? connection.execute("ROLLBACK")
-                throw error
-            }
-            do throws(LibraryError) {
-                try connection.execute("COMMIT")
-            } catch {
-                try? connection.execute("ROLLBACK")
-                throw error
-            }
-            return result
+            try Self.inTransaction(connection, beginning: "BEGIN IMMEDIATE", body)
         }
     }
 

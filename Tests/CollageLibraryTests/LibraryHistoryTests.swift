@@ -120,33 +120,14 @@ struct LibraryHistoryTests {
     @Test func smallStepsSummedOnlyNowAndThenStillKeepTheBound() throws {
         let fixtures = try LibraryFixtures()
         let first = try Library(root: fixtures.libraryRoot)
-        let id = try first.createCollage(title: "Light", templateID: nil, aspect: .square).collage.id
-        let words = String(repeating: "Words for a caption. ", count: 10)
-        try first.apply(
-            [
-                .addItem(
-                    id: "t0", content: .text(TextBlock(text: words, size: 6)),
-                    frame: Rect(x: 20, y: 20, width: 1100, height: 180))
-            ], to: id)
+        let id = try captioned(in: first, title: "Light", captions: 1, sentences: 10)
         try first.apply([.rename(title: "Step 00")], to: id)
-        let measured = try first.database.read { connection throws(LibraryError) in
-            try connection.scalar("SELECT MAX(length(document)) FROM collage_history WHERE collage_id = ?", [id])
-        }
-        guard case .integer(let documentBytes) = measured else {
-            Issue.record("no history: \(measured)")
-            return
-        }
+        let documentBytes = try historyBytes(first, id, "MAX")
         // Each step is under a 64th of the bound, so the bytes are summed only every 8th step.
         let limit = Int(documentBytes) * 70
         let library = try Library(root: fixtures.libraryRoot, historyByteLimit: limit)
         for step in 1..<99 { try library.apply([.rename(title: "Step \(step < 10 ? "0" : "")\(step)")], to: id) }
-        let kept = try library.database.read { connection throws(LibraryError) in
-            try connection.scalar("SELECT SUM(length(document)) FROM collage_history WHERE collage_id = ?", [id])
-        }
-        guard case .integer(let bytes) = kept else {
-            Issue.record("no history: \(kept)")
-            return
-        }
+        let bytes = try historyBytes(library, id, "SUM")
         #expect(bytes <= Int64(limit), "\(bytes) bytes of history kept under a bound of \(limit)")
         var undone = 0
         while (try? library.undo(id)) != nil { undone += 1 }
@@ -156,22 +137,9 @@ struct LibraryHistoryTests {
     @Test func aLargeStepKeptAloneDoesNotStayWithSmallStepsPastTheBound() throws {
         let fixtures = try LibraryFixtures()
         let first = try Library(root: fixtures.libraryRoot)
-        let id = try first.createCollage(title: "Heavy", templateID: nil, aspect: .square).collage.id
-        let words = String(repeating: "Words for a long caption. ", count: 60)
-        try first.apply(
-            (0..<15).map { index in
-                .addItem(
-                    id: "t\(index)", content: .text(TextBlock(text: words, size: 6)),
-                    frame: Rect(x: 20, y: 20 + Double(index) * 60, width: 1100, height: 50))
-            }, to: id)
+        let id = try captioned(in: first, title: "Heavy", captions: 15, sentences: 60)
         try first.apply([.rename(title: "b")], to: id)
-        let measured = try first.database.read { connection throws(LibraryError) in
-            try connection.scalar("SELECT MAX(length(document)) FROM collage_history WHERE collage_id = ?", [id])
-        }
-        guard case .integer(let large) = measured else {
-            Issue.record("no history: \(measured)")
-            return
-        }
+        let large = try historyBytes(first, id, "MAX")
         // The next large step nearly fills the bound alone: the small steps after it must not
         // be kept beside it.
         let limit = Int(large) * 64 / 63
@@ -179,13 +147,7 @@ struct LibraryHistoryTests {
         try library.apply((0..<15).map { .removeItem(id: "t\($0)") }, to: id)
         for step in 0..<3 {
             try library.apply([.rename(title: "s\(step)")], to: id)
-            let kept = try library.database.read { connection throws(LibraryError) in
-                try connection.scalar("SELECT SUM(length(document)) FROM collage_history WHERE collage_id = ?", [id])
-            }
-            guard case .integer(let bytes) = kept else {
-                Issue.record("no history: \(kept)")
-                return
-            }
+            let bytes = try historyBytes(library, id, "SUM")
             #expect(bytes <= Int64(limit), "after small step \(step): \(bytes) bytes kept under a bound of \(limit)")
         }
     }
@@ -229,4 +191,32 @@ struct LibraryHistoryTests {
         #expect(try library.photos().map(\.id) == [photo.id])
         #expect(FileManager.default.fileExists(atPath: library.originalFile(of: try library.photo(photo.id)).path))
     }
+
+    /// A new collage holding `captions` texts (ids t0, t1, …) of `sentences` short sentences each.
+    private func captioned(in library: Library, title: String, captions: Int, sentences: Int) throws -> String {
+        let id = try library.createCollage(title: title, templateID: nil, aspect: .square).collage.id
+        let words = String(repeating: "Words for a caption. ", count: sentences)
+        try library.apply(
+            (0..<captions).map { index in
+                .addItem(
+                    id: "t\(index)", content: .text(TextBlock(text: words, size: 6)),
+                    frame: Rect(x: 20, y: 20 + Double(index) * 60, width: 1100, height: 50))
+            }, to: id)
+        return id
+    }
+
+    /// The `aggregate` (SUM or MAX) of the byte lengths of collage `id`'s history steps.
+    private func historyBytes(_ library: Library, _ id: String, _ aggregate: String) throws -> Int64 {
+        let value = try library.database.read { connection throws(LibraryError) in
+            try connection.scalar(
+                "SELECT \(aggregate)(length(document)) FROM collage_history WHERE collage_id = ?", [id])
+        }
+        guard case .integer(let bytes) = value else { throw HistoryBytesMissing(value: "\(String(describing: value))") }
+        return bytes
+    }
+}
+
+/// A history with no steps where a test expected some.
+private struct HistoryBytesMissing: Error {
+    let value: String
 }
