@@ -492,17 +492,13 @@ extension SheetRequest {
         if isCancelled() { throw Failure(.cancelled, "the client closed the connection") }
         do throws(PrintError) {
             let stickers = try cutAll(at: entries.map(\.size))
-            var warnings = stickers.flatMap(\.warnings)
-            if warnsOfSoftPictures {
-                for entry in entries {
-                    if let resolution = SheetStickers.effectiveResolution(
-                        file: entry.file, size: entry.size, offset: cutLine.offset),
-                        resolution < 150
-                    {
-                        warnings.append(
-                            "\(entry.name) has only \(Int(resolution)) pixels an inch at "
-                                + "\(PrintLength.format(entry.size)) mm; it will print soft")
-                    }
+            var warnings: [String] = []
+            for (entry, sticker) in zip(entries, stickers) {
+                warnings += sticker.warnings
+                if warnsOfSoftPictures, let resolution = sticker.pictureDotsPerInch, resolution < 150 {
+                    warnings.append(
+                        "\(entry.name) has only \(Int(resolution)) pixels an inch at "
+                            + "\(PrintLength.format(entry.size)) mm; it will print soft")
                 }
             }
             let started = ContinuousClock.now

@@ -46,6 +46,9 @@ public struct CutSticker: Sendable {
     /// pixels (the sticker given, unless ``SheetStickers`` cropped it to its subject), so a page
     /// can draw that picture in its place.
     public internal(set) var pictureFrame: (x: Double, y: Double, width: Double, height: Double)
+    /// How many of its picture's own pixels the subject has an inch on paper, when
+    /// ``SheetStickers`` sized it from a file (`nil` otherwise): below about 150 a print looks soft.
+    public internal(set) var pictureDotsPerInch: Double?
 
     /// The canvas's size on paper, in millimetres.
     public var sizeInMillimetres: (width: Double, height: Double) {

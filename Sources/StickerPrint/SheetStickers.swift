@@ -78,18 +78,13 @@ public enum SheetStickers {
             )
         }
         var sticker = try CutSticker(sticker: sized, options: options, name: name)
+        sticker.pictureDotsPerInch =
+            Double(max(box.width, box.height)) / max(0.1, size - 2 * options.offset) * PrintLength.millimetresPerInch
         sticker.pictureFrame = (
             Double(sticker.stickerOrigin.x) + picture.x, Double(sticker.stickerOrigin.y) + picture.y, picture.width,
             picture.height
         )
         return sticker
-    }
-
-    /// How many of its own pixels a sticker has per inch at `size` on paper: below about 150 a
-    /// print looks soft. `nil` when the sticker has no subject.
-    public static func effectiveResolution(file: URL, size: Double, offset: Double) -> Double? {
-        guard let whole = try? read(file, maxSide: nil), let box = subjectBox(of: whole) else { return nil }
-        return Double(max(box.width, box.height)) / max(0.1, size - 2 * offset) * PrintLength.millimetresPerInch
     }
 
     /// Adds the resolution to a PNG file (its `pHYs` chunk, after the header), so print shops

@@ -81,6 +81,21 @@ struct WorkspaceTests {
         #expect(!names.contains { $0.hasSuffix(".partial") }, "\(names)")
     }
 
+    @Test func aPictureWithTooFewPixelsForItsSizeIsSaidToPrintSoft() throws {
+        let folder = try TemporaryFolder("kit-soft")
+        let file = try Self.sticker("small.png", in: folder)
+        // A 100-pixel subject across 36 mm (40 mm less the 2 mm cut line each side): 70 an inch.
+        let large = try SheetRequest(sources: [.file(file, size: 40)], page: "a5")
+        let soft = try large.make(in: nil, looks: folder.file("looks"), warnsOfSoftPictures: true)
+        #expect(
+            soft.warnings.contains("small.png has only 70 pixels an inch at 40 mm; it will print soft"),
+            "\(soft.warnings)")
+        // Across 8 mm it has 317 an inch; and nobody asked, nothing is said.
+        let small = try SheetRequest(sources: [.file(file, size: 12)], page: "a5")
+        #expect(try small.make(in: nil, looks: folder.file("looks"), warnsOfSoftPictures: true).warnings.isEmpty)
+        #expect(try large.make(in: nil, looks: folder.file("looks")).warnings.isEmpty)
+    }
+
     @Test func aSheetIsRefusedBeforeAnyPixelIsMadeWhenItCannotFit() throws {
         let folder = try TemporaryFolder("kit-sheet-bad")
         let file = try Self.sticker("big.png", in: folder)
