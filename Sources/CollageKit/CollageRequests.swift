@@ -188,7 +188,7 @@ public struct EditRequest: Sendable {
             // A layout made again, or a text fitted, was made for the collage as read: it applies
             // only to that version.
             let expected = all.count > edits.count ? (version ?? stored.version) : version
-            return try library.apply(all, to: stored.collage.id, expectedVersion: expected)
+            return try library.apply(all, to: stored.collage.id, expectedVersion: expected, base: stored)
         } catch {
             throw error.failure
         }

@@ -150,11 +150,16 @@ extension Workspace {
     /// when `analysing` (the background analysis will find it).
     public func media(of collage: Collage, analysing: Bool) -> CollageMedia {
         var media: [String: CollageMedia.Medium] = [:]
+        let photos =
+            (try? library.photos(
+                exactly: Set(
+                    collage.items.compactMap { item in if case .photo(let id) = item.content { id } else { nil } })))
+            ?? [:]
         for item in collage.items {
             guard let reference = item.content.reference, media[reference] == nil else { continue }
             switch item.content {
             case .photo(let reference):
-                guard let photo = try? library.photo(reference) else { continue }
+                guard let photo = photos[reference] ?? (try? library.photo(reference)) else { continue }
                 // One look at the cache: the focus the renderer crops around, or that there is
                 // none yet (centred now; found soon when the background analysis runs).
                 var focus: Point?

@@ -14,6 +14,7 @@ final class DatabaseQueue: @unchecked Sendable {
     private let connection: Connection
     private let lock = Mutex(())
     private let readers: [Reader]
+    private let checkpointer: Checkpointer
     let path: String
 
     /// How many reading connections a library opens at most (each when first needed).
@@ -23,6 +24,7 @@ final class DatabaseQueue: @unchecked Sendable {
         connection = try Connection(path: path)
         self.path = path
         readers = (0..<Self.readerCount).map { _ in Reader(path: path) }
+        checkpointer = Checkpointer(path: path)
     }
 
     /// A read on whichever reading connection is free; when all are busy (or one cannot be
@@ -40,7 +42,9 @@ final class DatabaseQueue: @unchecked Sendable {
     fileprivate static func inTransaction<T>(
         _ connection: Connection, beginning begin: String = "BEGIN", _ body: (Connection) throws(LibraryError) -> T
     ) throws(LibraryError) -> T {
-        try connection.execute(begin)
+        // Prepared once and kept, as every other statement: parsing these two again on each
+        // transaction was a measurable part of an edit.
+        try connection.run(begin)
         let result: T
         do throws(LibraryError) {
             result = try body(connection)
@@ -49,7 +53,7 @@ final class DatabaseQueue: @unchecked Sendable {
             throw error
         }
         do throws(LibraryError) {
-            try connection.execute("COMMIT")
+            try connection.run("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
@@ -67,14 +71,17 @@ final class DatabaseQueue: @unchecked Sendable {
     /// never both read a version and then both write.
     @discardableResult
     func write<T>(_ body: (Connection) throws(LibraryError) -> T) throws(LibraryError) -> T {
-        try lock.withLock { _ throws(LibraryError) in
+        let result = try lock.withLock { _ throws(LibraryError) in
             try Self.inTransaction(connection, beginning: "BEGIN IMMEDIATE", body)
         }
+        checkpointer.noteWrite()
+        return result
     }
 
     func close() {
         lock.withLock { _ in connection.close() }
         for reader in readers { reader.close() }
+        checkpointer.close()
     }
 }
 
@@ -134,6 +141,88 @@ private final class Reader: @unchecked Sendable {
         lock.withLock { _ in
             if case .open(let connection) = state { connection.close() }
             state = .unusable
+        }
+    }
+}
+
+/// Copies the WAL back into the database on a connection of its own, in the background, every
+/// few writes. Left to SQLite, the commit that finds the WAL grown past 1,000 pages does it,
+/// while it holds the write lock, and every write waits for its copy and its `fdatasync` (tens
+/// of milliseconds on some disks): the slowest edits of a busy server. A passive checkpoint
+/// needs no write lock, so writes go on beside it, and the WAL seldom reaches SQLite's own
+/// threshold, which stays as the backstop (and what short-lived processes use).
+private final class Checkpointer: @unchecked Sendable {
+    // @unchecked: `connection` and `isClosed` are only touched while `lock` is held.
+    private let lock = Mutex(())
+    private var connection: Connection?
+    private var isClosed = false
+    private let schedule = Mutex(Schedule())
+    private let path: String
+
+    private struct Schedule {
+        var writes = 0
+        var isRunning = false
+    }
+
+    /// Writes between two checkpoints: an edit adds about ten pages to the WAL.
+    static let interval = 32
+
+    init(path: String) { self.path = path }
+
+    func noteWrite() {
+        let due = schedule.withLock { schedule in
+            schedule.writes += 1
+            guard schedule.writes >= Self.interval, !schedule.isRunning else { return false }
+            schedule.writes = 0
+            schedule.isRunning = true
+            return true
+        }
+        guard due else { return }
+        DispatchQueue.global(qos: .utility).async { self.run() }
+    }
+
+    /// A checkpoint, and another shortly after while writes keep coming: the WAL starts again
+    /// from its beginning only once a checkpoint has copied every frame, so the writes that
+    /// landed during one (the end of a burst of edits) need one more.
+    private func run() {
+        checkpoint()
+        let again = schedule.withLock { schedule in
+            guard schedule.writes > 0 else {
+                schedule.isRunning = false
+                return false
+            }
+            schedule.writes = 0
+            return true
+        }
+        guard again else { return }
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.followUpDelay) { self.run() }
+    }
+
+    /// How long after a checkpoint the next one runs while writes go on.
+    static let followUpDelay = DispatchTimeInterval.milliseconds(50)
+
+    /// One passive checkpoint. A failure (the file gone, say) is left for the next, or for
+    /// SQLite's own: nothing is lost by a checkpoint not run.
+    private func checkpoint() {
+        lock.withLock { _ in
+            guard !isClosed else { return }
+            if connection == nil { connection = try? Connection(path: path, creating: false) }
+            guard let connection else { return }
+            do throws(LibraryError) {
+                try connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            } catch {
+                connection.close()
+                self.connection = nil
+            }
+        }
+    }
+
+    /// Waits for a running checkpoint and closes the connection; none runs after.
+    func close() {
+        lock.withLock { _ in
+            connection?.close()
+            connection = nil
+            isClosed = true
         }
     }
 }

@@ -60,15 +60,22 @@ extension Library {
     }
 
     /// Applies edits to a collage in one transaction and bumps its version.
-    /// - Parameter expectedVersion: the version the caller last saw; when given and not current,
-    ///   nothing is applied and ``LibraryError/staleVersion(collage:expected:current:)`` is thrown.
+    /// - Parameters:
+    ///   - expectedVersion: the version the caller last saw; when given and not current,
+    ///     nothing is applied and ``LibraryError/staleVersion(collage:expected:current:)`` is thrown.
+    ///   - base: the collage as the caller just read it, if it did. The new document is then
+    ///     made, checked and its history step encoded before the write begins, so other writers
+    ///     wait only for the rows to be saved; when the stored collage has moved on meanwhile,
+    ///     the edits are applied to it instead, as without a base.
     @discardableResult
     public func apply(
-        _ edits: [Edit], to id: String, expectedVersion: Int? = nil
+        _ edits: [Edit], to id: String, expectedVersion: Int? = nil, base: StoredCollage? = nil
     ) throws(LibraryError)
         -> StoredCollage
     {
-        try update(id, expectedVersion: expectedVersion) { stored, _ throws(LibraryError) in
+        let prepared = base.flatMap { PreparedChange(applying: edits, to: $0) }
+        return try update(id, expectedVersion: expectedVersion, prepared: prepared) {
+            stored, _ throws(LibraryError) in
             do throws(EditError) {
                 return try stored.applying(edits)
             } catch {
@@ -109,38 +116,88 @@ extension Library {
         }
     }
 
+    /// A change made from a collage as read before its write began: the new document (already
+    /// checked) and the history step of the old one, ready to save. Only a change that would
+    /// save is prepared; one refused, or one that changes nothing, goes the ordinary way, which
+    /// gives the same answer from the stored collage.
+    struct PreparedChange {
+        let base: StoredCollage
+        let next: Collage
+        let historyDocument: String
+
+        init?(applying edits: [Edit], to base: StoredCollage) {
+            guard let next = try? base.collage.applying(edits), next != base.collage,
+                CollageDocument.issues(in: next).isEmpty
+            else { return nil }
+            self.base = base
+            self.next = next
+            historyDocument = String(decoding: CollageDocument.encode(base.collage, pretty: false), as: UTF8.self)
+        }
+    }
+
     /// One change to a stored collage, in one transaction: check the version, make the new
-    /// document, and save it with the version bumped (unless nothing changed).
+    /// document, and save it with the version bumped (unless nothing changed). A `prepared`
+    /// change is saved as it is when the stored collage is still its base.
     func update(
-        _ id: String, expectedVersion: Int?, history: HistoryStep = .record,
+        _ id: String, expectedVersion: Int?, history: HistoryStep = .record, prepared: PreparedChange? = nil,
         _ change: (Collage, Connection) throws(LibraryError) -> Collage
     ) throws(LibraryError) -> StoredCollage {
         try database.write { connection throws(LibraryError) in
+            if let prepared, try Self.isUnchanged(prepared.base, in: connection) {
+                let stored = prepared.base
+                if let expectedVersion, expectedVersion != stored.version {
+                    throw LibraryError.staleVersion(
+                        collage: stored.collage.id, expected: expectedVersion, current: stored.version)
+                }
+                try Self.remember(
+                    stored.collage, encoded: prepared.historyDocument, step: history, connection: connection,
+                    byteLimit: historyByteLimit)
+                return try save(prepared.next, over: stored, connection: connection)
+            }
             let resolved = try resolveCollageID(id, connection)
             let stored = try Self.load(resolved, from: connection)
             if let expectedVersion, expectedVersion != stored.version {
                 throw LibraryError.staleVersion(collage: resolved, expected: expectedVersion, current: stored.version)
             }
-            var next = try change(stored.collage, connection)
+            let next = try change(stored.collage, connection)
             guard next != stored.collage else { return stored }
-            try Self.remember(
-                stored.collage, step: history, connection: connection, byteLimit: historyByteLimit)
+            try Self.remember(stored.collage, step: history, connection: connection, byteLimit: historyByteLimit)
             // The one gate every stored change passes: nothing the renderer would refuse is kept.
             let issues = CollageDocument.issues(in: next)
             guard issues.isEmpty else { throw LibraryError.invalidCollage(issues) }
-            next.updated = now().roundedToMilliseconds
-            // A damaged row can hold any number: one past what a library counts to is refused
-            // with the row named, never added to (which would trap at 2⁶³ − 1).
-            guard Limits.version.contains(stored.version), stored.version < Limits.version.upperBound else {
-                throw LibraryError.invalid(
-                    "collages row \"\(resolved)\": its version \(stored.version) is outside 1…2^53 (the library is "
-                        + "damaged); run 'collage doctor' to see what is wrong")
-            }
-            let version = stored.version + 1
-            try connection.run("DELETE FROM collages WHERE id = ?", [resolved])
-            try Self.insert(next, version: version, into: connection)
-            return StoredCollage(collage: next, version: version)
+            return try save(next, over: stored, connection: connection)
         }
+    }
+
+    /// Whether the stored collage is still `base`: every saved change, a repair's included,
+    /// gives it a new version and time.
+    private static func isUnchanged(_ base: StoredCollage, in connection: Connection) throws(LibraryError) -> Bool {
+        let rows = try connection.query(
+            "SELECT version, updated_at FROM collages WHERE id = ?", [base.collage.id]
+        ) { row throws(LibraryError) in (try row.int("version"), try row.date("updated_at")) }
+        guard let (version, updated) = rows.first else { return false }
+        return version == base.version
+            && abs(updated.timeIntervalSince(base.collage.updated)) < 0.000_5
+    }
+
+    /// Saves `next` over `stored` with the version bumped, writing only the rows that changed.
+    private func save(
+        _ next: Collage, over stored: StoredCollage, connection: Connection
+    ) throws(LibraryError)
+        -> StoredCollage
+    {
+        var next = next
+        next.updated = now().roundedToMilliseconds
+        // A damaged row can hold any number: one past what a library counts to is refused
+        // with the row named, never added to (which would trap at 2⁶³ − 1).
+        guard Limits.version.contains(stored.version), stored.version < Limits.version.upperBound else {
+            throw LibraryError.invalid(
+                "collages row \"\(stored.collage.id)\": its version \(stored.version) is outside 1…2^53 (the library "
+                    + "is damaged); run 'collage doctor' to see what is wrong")
+        }
+        let version = stored.version + 1
+        try Self.rewrite(next, over: stored.collage, version: version, in: connection)
+        return StoredCollage(collage: next, version: version)
     }
 
     /// Renames a collage.
@@ -209,30 +266,81 @@ extension Library {
             INSERT INTO collages (id, title, created_at, updated_at, canvas_width, canvas_height, background,
                 spacing, padding, corner_radius, template_id, version, arrangement)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                collage.id, collage.title, collage.created.timeIntervalSince1970,
-                collage.updated.timeIntervalSince1970, collage.canvas.width, collage.canvas.height,
-                collage.style.background.hexString, collage.style.spacing, collage.style.padding,
-                collage.style.cornerRadius, collage.templateID, version,
-                collage.arrangement.map { CollageDocument.jsonValue(of: $0).serialized(pretty: false) },
-            ])
+            """, collageColumns(of: collage, version: version))
         for (z, item) in collage.items.enumerated() {
+            try insert(item, z: z, of: collage.id, into: connection)
+        }
+    }
+
+    /// Writes `collage` over its rows as they hold `old`: the collage row is updated in place,
+    /// and of the items only those added, changed, moved in z-order or removed are written. An
+    /// edit touches one or two rows rather than rewriting every item and index.
+    static func rewrite(
+        _ collage: Collage, over old: Collage, version: Int, in connection: Connection
+    )
+        throws(LibraryError)
+    {
+        let changed = try connection.run(
+            """
+            UPDATE collages SET title = ?2, created_at = ?3, updated_at = ?4, canvas_width = ?5, canvas_height = ?6,
+                background = ?7, spacing = ?8, padding = ?9, corner_radius = ?10, template_id = ?11, version = ?12,
+                arrangement = ?13 WHERE id = ?1
+            """, collageColumns(of: collage, version: version))
+        guard changed == 1 else { throw LibraryError.unknownCollage(collage.id) }
+        var before: [String: (z: Int, item: CollageItem)] = [:]
+        for (z, item) in old.items.enumerated() { before[item.id] = (z, item) }
+        for (z, item) in collage.items.enumerated() {
+            guard let previous = before.removeValue(forKey: item.id) else {
+                try insert(item, z: z, of: collage.id, into: connection)
+                continue
+            }
+            guard previous.z != z || previous.item != item else { continue }
             try connection.run(
                 """
-                INSERT INTO items (collage_id, id, z, kind, ref, x, y, width, height, rotation, crop_x, crop_y,
-                    crop_zoom, slot, outline, shadow, text, effect)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    collage.id, item.id, z, item.content.kind, item.content.reference ?? "", item.frame.x,
-                    item.frame.y, item.frame.width, item.frame.height, item.rotation.degrees, item.crop?.focus.x,
-                    item.crop?.focus.y, item.crop?.zoom, item.slot, item.stickerStyle?.outlineWidth,
-                    item.stickerStyle?.shadow,
-                    item.content.textBlock.map { CollageDocument.jsonValue(of: $0).serialized(pretty: false) },
-                    item.stickerStyle?.effect?.rawValue,
-                ])
+                UPDATE items SET z = ?3, kind = ?4, ref = ?5, x = ?6, y = ?7, width = ?8, height = ?9, rotation = ?10,
+                    crop_x = ?11, crop_y = ?12, crop_zoom = ?13, slot = ?14, outline = ?15, shadow = ?16, text = ?17,
+                    effect = ?18 WHERE collage_id = ?1 AND id = ?2
+                """, itemColumns(of: item, z: z, in: collage.id))
         }
+        for id in before.keys {
+            try connection.run("DELETE FROM items WHERE collage_id = ? AND id = ?", [collage.id, id])
+        }
+    }
+
+    /// The collage row's columns, in the order the statements above name them.
+    private static func collageColumns(of collage: Collage, version: Int) -> [any SQLBindable] {
+        [
+            collage.id, collage.title, collage.created.timeIntervalSince1970,
+            collage.updated.timeIntervalSince1970, collage.canvas.width, collage.canvas.height,
+            collage.style.background.hexString, collage.style.spacing, collage.style.padding,
+            collage.style.cornerRadius, collage.templateID, version,
+            collage.arrangement.map { CollageDocument.jsonValue(of: $0).serialized(pretty: false) },
+        ]
+    }
+
+    private static func insert(
+        _ item: CollageItem, z: Int, of collageID: String, into connection: Connection
+    )
+        throws(LibraryError)
+    {
+        try connection.run(
+            """
+            INSERT INTO items (collage_id, id, z, kind, ref, x, y, width, height, rotation, crop_x, crop_y,
+                crop_zoom, slot, outline, shadow, text, effect)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, itemColumns(of: item, z: z, in: collageID))
+    }
+
+    /// An item row's columns, in the order the statements above name them.
+    private static func itemColumns(of item: CollageItem, z: Int, in collageID: String) -> [any SQLBindable] {
+        [
+            collageID, item.id, z, item.content.kind, item.content.reference ?? "", item.frame.x,
+            item.frame.y, item.frame.width, item.frame.height, item.rotation.degrees, item.crop?.focus.x,
+            item.crop?.focus.y, item.crop?.zoom, item.slot, item.stickerStyle?.outlineWidth,
+            item.stickerStyle?.shadow,
+            item.content.textBlock.map { CollageDocument.jsonValue(of: $0).serialized(pretty: false) },
+            item.stickerStyle?.effect?.rawValue,
+        ]
     }
 
     /// A text item's block as the column keeps it. One that does not read back (edited by hand,

@@ -90,14 +90,15 @@ extension Library {
     }
 
     /// Pushes `before` onto the stack a step calls for, and keeps the stacks to their rules.
+    /// - Parameter encoded: `before` as a document, when it was encoded ahead of the write.
     static func remember(
-        _ before: Collage, step: HistoryStep, connection: Connection, byteLimit: Int
+        _ before: Collage, encoded: String? = nil, step: HistoryStep, connection: Connection, byteLimit: Int
     ) throws(LibraryError) {
         let stack = step.savesTo
         if step == .record {
             try connection.run("DELETE FROM collage_history WHERE collage_id = ? AND stack = 'redo'", [before.id])
         }
-        let document = String(decoding: CollageDocument.encode(before, pretty: false), as: UTF8.self)
+        let document = encoded ?? String(decoding: CollageDocument.encode(before, pretty: false), as: UTF8.self)
         let top = try connection.scalar(
             "SELECT COALESCE(MAX(position), 0) FROM collage_history WHERE collage_id = ? AND stack = ?",
             [before.id, stack])

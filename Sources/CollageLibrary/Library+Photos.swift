@@ -126,6 +126,22 @@ extension Library {
             importedAt: try row.date("imported_at"), fileExtension: try row.text("extension"))
     }
 
+    /// The photos with these exact ids, read together (a collage's answer names all of its
+    /// photos); an id not in the library is left out.
+    public func photos(exactly ids: Set<String>) throws(LibraryError) -> [String: PhotoRecord] {
+        guard !ids.isEmpty else { return [:] }
+        return try database.read { connection throws(LibraryError) in
+            var found: [String: PhotoRecord] = [:]
+            for id in ids {
+                let rows = try connection.query("SELECT \(Self.photoColumns) FROM photos WHERE id = ?", [id]) {
+                    row throws(LibraryError) in try Self.photo(from: row)
+                }
+                if let photo = rows.first { found[id] = photo }
+            }
+            return found
+        }
+    }
+
     func photoIfPresent(_ id: String) throws(LibraryError) -> PhotoRecord? {
         try database.read { connection throws(LibraryError) in
             try connection.query("SELECT \(Self.photoColumns) FROM photos WHERE id = ?", [id]) {
