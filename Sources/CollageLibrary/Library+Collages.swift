@@ -73,7 +73,7 @@ extension Library {
     ) throws(LibraryError)
         -> StoredCollage
     {
-        let prepared = base.flatMap { PreparedChange(applying: edits, to: $0) }
+        let prepared = base.flatMap { $0.collage.id == id ? PreparedChange(applying: edits, to: $0) : nil }
         return try update(id, expectedVersion: expectedVersion, prepared: prepared) {
             stored, _ throws(LibraryError) in
             do throws(EditError) {
@@ -287,6 +287,27 @@ extension Library {
                 arrangement = ?13 WHERE id = ?1
             """, collageColumns(of: collage, version: version))
         guard changed == 1 else { throw LibraryError.unknownCollage(collage.id) }
+        // The diff trusts that the rows hold `old` at z = 0…n−1. A repair that set items aside
+        // leaves gaps, and ids equal to Swift but not to SQLite (two spellings of "é") match
+        // no row: then every item is written again.
+        let numbered = try connection.scalar(
+            """
+            SELECT COUNT(*) = ? AND COUNT(DISTINCT z) = COUNT(*) AND COALESCE(MIN(z), 0) = 0
+                AND COALESCE(MAX(z), -1) = COUNT(*) - 1 FROM items WHERE collage_id = ?
+            """, [old.items.count, collage.id])
+        if numbered == .integer(1), try writeChangedItems(of: collage, over: old, in: connection) { return }
+        try connection.run("DELETE FROM items WHERE collage_id = ?", [collage.id])
+        for (z, item) in collage.items.enumerated() {
+            try insert(item, z: z, of: collage.id, into: connection)
+        }
+    }
+
+    /// Writes the items that differ from `old`; `false` when a row was not where `old` puts it.
+    private static func writeChangedItems(
+        of collage: Collage, over old: Collage, in connection: Connection
+    )
+        throws(LibraryError) -> Bool
+    {
         var before: [String: (z: Int, item: CollageItem)] = [:]
         for (z, item) in old.items.enumerated() { before[item.id] = (z, item) }
         for (z, item) in collage.items.enumerated() {
@@ -295,16 +316,20 @@ extension Library {
                 continue
             }
             guard previous.z != z || previous.item != item else { continue }
-            try connection.run(
+            let changed = try connection.run(
                 """
                 UPDATE items SET z = ?3, kind = ?4, ref = ?5, x = ?6, y = ?7, width = ?8, height = ?9, rotation = ?10,
                     crop_x = ?11, crop_y = ?12, crop_zoom = ?13, slot = ?14, outline = ?15, shadow = ?16, text = ?17,
                     effect = ?18 WHERE collage_id = ?1 AND id = ?2
                 """, itemColumns(of: item, z: z, in: collage.id))
+            guard changed == 1 else { return false }
         }
         for id in before.keys {
-            try connection.run("DELETE FROM items WHERE collage_id = ? AND id = ?", [collage.id, id])
+            let changed = try connection.run(
+                "DELETE FROM items WHERE collage_id = ? AND id = ?", [collage.id, id])
+            guard changed == 1 else { return false }
         }
+        return true
     }
 
     /// The collage row's columns, in the order the statements above name them.
