@@ -47,6 +47,30 @@ struct ParallelPNGTests {
         }
     }
 
+    /// Noise cannot be compressed: the deflater stores it, and the bands' output must still fit
+    /// and read back; a large flat image spans many of the deflater's input pieces per band.
+    @Test(arguments: [(1_200, 900, 4, true), (3_000, 2_000, 1, false)])
+    func largeNoisyAndFlatImagesRoundTrip(width: Int, height: Int, channels: Int, noisy: Bool) throws {
+        let fixtures = try RenderFixtures()
+        var generator = SystemRandomNumberGenerator()
+        let pixels = (0..<width * height * channels).map { index -> UInt8 in
+            noisy ? UInt8.random(in: 0...255, using: &generator) : UInt8(truncatingIfNeeded: index / (width * 97))
+        }
+        let file = fixtures.url("large.png")
+        let result = Self.write(pixels, width: width, height: height, channels: channels, to: file.path, threads: 2)
+        #expect(result.status == 0, "\(result.message)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        if noisy {
+            #expect(size < pixels.count + pixels.count / 100 + 4_096, "noise grew to \(size) bytes")
+        } else {
+            #expect(size < pixels.count / 50, "a flat image took \(size) bytes")
+        }
+        try fixtures.vips("rawsave", "large.png", "large.raw")
+        let read = [UInt8](try Data(contentsOf: fixtures.url("large.raw")))
+        let same = read == pixels  // a Bool: Swift Testing would diff millions of elements
+        #expect(same, "\(width) × \(height) × \(channels) did not read back")
+    }
+
     @Test func badArgumentsAndPathsAreRefusedWithAReason() throws {
         let fixtures = try RenderFixtures()
         let pixels = [UInt8](repeating: 9, count: 64)
