@@ -66,22 +66,32 @@ extern "C" int csegment_upsample(const float *map, int map_width, int map_height
         sample(height, height, work.height, rowLow, rowWeight);
         int lastColumn = work.width - 1;
         cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
+            // Bilinear is separable: each output row first blends its two working rows (a few
+            // hundred values), so each of its thousands of pixels blends only along the row.
+            std::vector<float> rowA(work.width), rowB(work.width);
+            int blendedTop = -1;
+            float blendedWeight = -1;
             for (int y = rows.start; y < rows.end; y++) {
                 int top = rowLow[y], bottom = std::min(top + 1, work.height - 1);
                 float fy = rowWeight[y];
-                const float *a0 = meanA.ptr<float>(top), *a1 = meanA.ptr<float>(bottom);
-                const float *b0 = meanB.ptr<float>(top), *b1 = meanB.ptr<float>(bottom);
+                if (top != blendedTop || fy != blendedWeight) {
+                    const float *a0 = meanA.ptr<float>(top), *a1 = meanA.ptr<float>(bottom);
+                    const float *b0 = meanB.ptr<float>(top), *b1 = meanB.ptr<float>(bottom);
+                    for (int x = 0; x < work.width; x++) {
+                        rowA[x] = a0[x] + (a1[x] - a0[x]) * fy;
+                        rowB[x] = b0[x] + (b1[x] - b0[x]) * fy;
+                    }
+                    blendedTop = top;
+                    blendedWeight = fy;
+                }
+                const float *a = rowA.data(), *b = rowB.data();
                 const unsigned char *pixel = image.ptr<unsigned char>(y);
                 unsigned char *target = out.ptr<unsigned char>(y);
                 for (int x = 0; x < width; x++, pixel += 3) {
                     int left = columnLow[x], right = std::min(left + 1, lastColumn);
                     float fx = columnWeight[x];
-                    float aTop = a0[left] + (a0[right] - a0[left]) * fx;
-                    float aBottom = a1[left] + (a1[right] - a1[left]) * fx;
-                    float bTop = b0[left] + (b0[right] - b0[left]) * fx;
-                    float bBottom = b1[left] + (b1[right] - b1[left]) * fx;
-                    float coefficient = aTop + (aBottom - aTop) * fy;
-                    float offset = bTop + (bBottom - bTop) * fy;
+                    float coefficient = a[left] + (a[right] - a[left]) * fx;
+                    float offset = b[left] + (b[right] - b[left]) * fx;
                     // The grey weights cv::COLOR_RGB2GRAY uses.
                     float grey = (0.299f * pixel[0] + 0.587f * pixel[1] + 0.114f * pixel[2]) * (1.0f / 255.0f);
                     float value = (coefficient * grey + offset) * 255.0f + 0.5f;

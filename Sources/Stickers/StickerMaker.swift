@@ -115,42 +115,60 @@ public enum StickerMaker {
     /// The crop as RGBA with the mask's alpha, read straight from the photo: one buffer the
     /// size of the sticker (a 48 MP photo's crop in separate colour and alpha buffers first
     /// spent most of a lift faulting in fresh memory). Fully transparent pixels keep no colour:
-    /// nothing shows it, and runs of zeros make the PNG smaller and faster to write.
+    /// nothing shows it, and runs of zeros make the PNG smaller and faster to write. Bands of
+    /// rows are filled on every core: on a large crop the first touch of each fresh page (the
+    /// kernel clearing it) costs more than the copy, and that work divides.
     static func plainPixels(of image: Bitmap, alpha: [UInt8], crop: Crop) -> [UInt8] {
         let (channels, imageWidth) = (image.channels, image.width)
         let count = crop.width * crop.height * 4
+        let bands = crop.width * crop.height < 1 << 20 ? 1 : ProcessInfo.processInfo.activeProcessorCount * 4
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             image.pixels.withUnsafeBufferPointer { source in
                 alpha.withUnsafeBufferPointer { alpha in
                     guard let source = source.baseAddress, let alpha = alpha.baseAddress,
-                        var to = buffer.baseAddress
+                        let target = buffer.baseAddress
                     else { return }
                     defer { initialized = count }
                     let (green, blue) = (min(1, channels - 1), min(2, channels - 1))
-                    for y in 0..<crop.height {
-                        let from = (crop.top + y) * imageWidth + crop.left
-                        var pixel = source + from * channels
-                        var opacity = alpha + from
-                        for _ in 0..<crop.width {
-                            let value = opacity.pointee
-                            if value == 0 {
-                                to[0] = 0
-                                to[1] = 0
-                                to[2] = 0
-                            } else {
-                                to[0] = pixel[0]
-                                to[1] = pixel[green]
-                                to[2] = pixel[blue]
+                    let shared = BandBuffers(source: source, alpha: alpha, target: target)
+                    DispatchQueue.concurrentPerform(iterations: bands) { band in
+                        let (source, alpha) = (shared.source, shared.alpha)
+                        let rows = (crop.height * band / bands)..<(crop.height * (band + 1) / bands)
+                        var to = shared.target + rows.lowerBound * crop.width * 4
+                        for y in rows {
+                            let from = (crop.top + y) * imageWidth + crop.left
+                            var pixel = source + from * channels
+                            var opacity = alpha + from
+                            for _ in 0..<crop.width {
+                                let value = opacity.pointee
+                                if value == 0 {
+                                    to[0] = 0
+                                    to[1] = 0
+                                    to[2] = 0
+                                } else {
+                                    to[0] = pixel[0]
+                                    to[1] = pixel[green]
+                                    to[2] = pixel[blue]
+                                }
+                                to[3] = value
+                                pixel += channels
+                                opacity += 1
+                                to += 4
                             }
-                            to[3] = value
-                            pixel += channels
-                            opacity += 1
-                            to += 4
                         }
                     }
                 }
             }
         }
+    }
+
+    /// The buffers the bands of ``plainPixels(of:alpha:crop:)`` share: each band reads the
+    /// photo and the mask and writes only its own rows of the target, so no two threads touch
+    /// the same bytes, and the buffers outlive the bands (`concurrentPerform` returns after them).
+    private struct BandBuffers: @unchecked Sendable {
+        let source: UnsafePointer<UInt8>
+        let alpha: UnsafePointer<UInt8>
+        let target: UnsafeMutablePointer<UInt8>
     }
 
     /// The crop with its edge refined by ``EdgeMatte`` (the alpha's strands back, the subject's
