@@ -37,7 +37,7 @@ let package = Package(
             name: "CVips", dependencies: ["CLibVips"],
             cSettings: [.unsafeFlags(glibIncludes)],
             linkerSettings: ["vips", "gobject-2.0", "glib-2.0", "gmodule-2.0"].map { .linkedLibrary($0) }),
-        // A PNG writer that deflates bands of rows on several threads (zlib only).
+        // A PNG writer that deflates bands of rows on several threads (ISA-L; zlib for checksums).
         .target(name: "CParallelPNG", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("isal")]),
         // Collage document + photo files -> encoded image.
         .target(name: "CollageRender", dependencies: ["CollageCore", "CVips", "CParallelPNG"]),

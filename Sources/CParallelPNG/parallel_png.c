@@ -45,13 +45,14 @@ static void *deflate_band(void *argument) {
     size_t rows = (size_t)(band->end_row - band->first_row);
     size_t rows_per_piece = PIECE_BYTES / (stride + 1) + 1;
     if (rows_per_piece > rows) rows_per_piece = rows;
-    // Incompressible input is stored: 5 bytes of block header per 64 KB, plus the flush.
+    // Enough for noise at levels 1-3 (stored blocks: 5 bytes a block); level 0 never stores and
+    // can grow noise by a fifth, so the output grows when it fills.
     size_t raw = (stride + 1) * rows;
-    size_t capacity = raw + raw / 1024 + 1024;
+    size_t capacity = raw + raw / 64 + 1024;
     size_t level_size = level_buffer_size(band->level);
     unsigned char *piece = malloc((stride + 1) * rows_per_piece);
     unsigned char *level_buffer = level_size ? malloc(level_size) : NULL;
-    band->output = capacity <= UINT32_MAX ? malloc(capacity) : NULL;
+    band->output = malloc(capacity);
     if (!piece || !band->output || (level_size && !level_buffer)) {
         band->failed = 1;
         free(piece);
@@ -65,7 +66,7 @@ static void *deflate_band(void *argument) {
     stream.level_buf_size = (uint32_t)level_size;
     stream.gzip_flag = IGZIP_DEFLATE;
     stream.next_out = band->output;
-    stream.avail_out = (uint32_t)capacity;
+    stream.avail_out = capacity > UINT32_MAX ? UINT32_MAX : (uint32_t)capacity;
     band->adler = 1;
     for (int y = band->first_row; y < band->end_row && !band->failed;) {
         int piece_end = y + (int)rows_per_piece < band->end_row ? y + (int)rows_per_piece : band->end_row;
@@ -87,12 +88,40 @@ static void *deflate_band(void *argument) {
         stream.avail_in = (uint32_t)length;
         stream.end_of_stream = (uint16_t)(final_piece && band->last);
         stream.flush = final_piece && !band->last ? SYNC_FLUSH : NO_FLUSH;
-        if (isal_deflate(&stream) != COMP_OK || stream.avail_in != 0) band->failed = 1;
+        for (int stalls = 0;;) {
+            if (isal_deflate(&stream) != COMP_OK) {
+                band->failed = 1;
+                break;
+            }
+            // Room left in the output means all input was taken and, after a flush, written out
+            // (ISA-L's own test); the last band's stream must also have ended.
+            int ended = !(final_piece && band->last) || stream.internal_state.state == ZSTATE_END;
+            if (stream.avail_in == 0 && stream.avail_out > 0 && ended) break;
+            size_t used = (size_t)(stream.next_out - band->output);
+            if (stream.avail_out > 0) {
+                // Not done with room to spare: ask again, a few times, then give up.
+                if (++stalls > 8) {
+                    band->failed = 1;
+                    break;
+                }
+                continue;
+            }
+            if (used == capacity) {
+                size_t grown = capacity + capacity / 2;
+                unsigned char *larger = realloc(band->output, grown);
+                if (!larger) {
+                    band->failed = 1;
+                    break;
+                }
+                band->output = larger;
+                capacity = grown;
+                stream.next_out = larger + used;
+            }
+            // One call addresses at most 4 GB of output.
+            stream.avail_out = capacity - used > UINT32_MAX ? UINT32_MAX : (uint32_t)(capacity - used);
+        }
     }
-    // The whole band must be out: room left in the output means every byte was flushed (ISA-L's
-    // own test), and the last band's stream must have ended.
-    if (stream.avail_out == 0 || (band->last && stream.internal_state.state != ZSTATE_END)) band->failed = 1;
-    band->output_size = capacity - stream.avail_out;
+    band->output_size = (size_t)(stream.next_out - band->output);
     free(piece);
     free(level_buffer);
     return NULL;
@@ -168,7 +197,14 @@ int parallel_png_write(const unsigned char *pixels, int width, int height, int c
         put32(trailer, (uint32_t)adler);
         ok = fwrite(signature, 1, 8, file) == 8 && write_chunk(file, "IHDR", header, 13) &&
              write_chunk(file, "IDAT", zlib_header, 2);
-        for (int i = 0; i < count && ok; i++) ok = write_chunk(file, "IDAT", bands[i].output, bands[i].output_size);
+        // A chunk's length must stay under 2^31: a band larger than that is written in parts.
+        const size_t chunk_limit = (size_t)1 << 30;
+        for (int i = 0; i < count && ok; i++) {
+            for (size_t at = 0; ok && at < bands[i].output_size; at += chunk_limit) {
+                size_t length = bands[i].output_size - at < chunk_limit ? bands[i].output_size - at : chunk_limit;
+                ok = write_chunk(file, "IDAT", bands[i].output + at, length);
+            }
+        }
         ok = ok && write_chunk(file, "IDAT", trailer, 4) && write_chunk(file, "IEND", NULL, 0);
         int write_error = ok ? 0 : errno;
         ok = (fclose(file) == 0) && ok;
@@ -177,7 +213,7 @@ int parallel_png_write(const unsigned char *pixels, int width, int height, int c
     for (int i = 0; i < count; i++) free(bands[i].output);
     if (!ok) {
         if (failed)
-            snprintf(message, message_size, "could not compress the image (out of memory?)");
+            snprintf(message, message_size, "could not compress the image (out of memory, or the deflater failed)");
         else
             snprintf(message, message_size, "could not write %s: %s", path, strerror(open_error));
         return -1;

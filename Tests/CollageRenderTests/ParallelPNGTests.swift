@@ -9,11 +9,12 @@ import Testing
 @Suite("Parallel PNG writer")
 struct ParallelPNGTests {
     static func write(
-        _ pixels: [UInt8], width: Int, height: Int, channels: Int, to path: String, threads: Int = 4
+        _ pixels: [UInt8], width: Int, height: Int, channels: Int, to path: String, threads: Int = 4, level: Int = 1
     ) -> (status: Int32, message: String) {
         var message = [CChar](repeating: 0, count: 256)
         let status = parallel_png_write(
-            pixels, Int32(width), Int32(height), Int32(channels), path, 1, Int32(threads), &message, message.count)
+            pixels, Int32(width), Int32(height), Int32(channels), path, Int32(level), Int32(threads), &message,
+            message.count)
         return (status, String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
@@ -47,17 +48,19 @@ struct ParallelPNGTests {
         }
     }
 
-    /// Noise cannot be compressed: the deflater stores it, and the bands' output must still fit
-    /// and read back; a large flat image spans many of the deflater's input pieces per band.
-    @Test(arguments: [(1_200, 900, 4, true), (3_000, 2_000, 1, false)])
-    func largeNoisyAndFlatImagesRoundTrip(width: Int, height: Int, channels: Int, noisy: Bool) throws {
+    /// Noise cannot be compressed: at levels 1-3 the deflater stores it, and the bands' output
+    /// must still fit; level 0 never stores and makes noise a fifth larger, so the output grows.
+    /// A large flat image spans many of the deflater's input pieces per band.
+    @Test(arguments: [(1_200, 900, 4, true, 1), (1_200, 900, 4, true, 3), (3_000, 2_000, 1, false, 1)])
+    func largeNoisyAndFlatImagesRoundTrip(width: Int, height: Int, channels: Int, noisy: Bool, level: Int) throws {
         let fixtures = try RenderFixtures()
         var generator = SystemRandomNumberGenerator()
         let pixels = (0..<width * height * channels).map { index -> UInt8 in
             noisy ? UInt8.random(in: 0...255, using: &generator) : UInt8(truncatingIfNeeded: index / (width * 97))
         }
         let file = fixtures.url("large.png")
-        let result = Self.write(pixels, width: width, height: height, channels: channels, to: file.path, threads: 2)
+        let result = Self.write(
+            pixels, width: width, height: height, channels: channels, to: file.path, threads: 2, level: level)
         #expect(result.status == 0, "\(result.message)")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
         if noisy {
@@ -71,6 +74,18 @@ struct ParallelPNGTests {
         #expect(same, "\(width) × \(height) × \(channels) did not read back")
     }
 
+    @Test func levelZeroGrowsItsOutputForNoise() throws {
+        let fixtures = try RenderFixtures()
+        var generator = SystemRandomNumberGenerator()
+        let pixels = (0..<640 * 480 * 3).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let file = fixtures.url("level0.png")
+        let result = Self.write(pixels, width: 640, height: 480, channels: 3, to: file.path, threads: 3, level: 0)
+        #expect(result.status == 0, "\(result.message)")
+        try fixtures.vips("rawsave", "level0.png", "level0.raw")
+        let same = try [UInt8](Data(contentsOf: fixtures.url("level0.raw"))) == pixels
+        #expect(same, "level 0 noise did not read back")
+    }
+
     @Test func badArgumentsAndPathsAreRefusedWithAReason() throws {
         let fixtures = try RenderFixtures()
         let pixels = [UInt8](repeating: 9, count: 64)
@@ -80,6 +95,8 @@ struct ParallelPNGTests {
             #expect(result.status == -1 && result.message.contains("cannot write"), "\(result.message)")
         }
         #expect(!FileManager.default.fileExists(atPath: path))
+        let badLevel = Self.write(pixels, width: 4, height: 4, channels: 4, to: path, level: 4)
+        #expect(badLevel.status == -1 && badLevel.message.contains("at level 4"), "\(badLevel.message)")
         let missingFolder = fixtures.url("no/such/folder/x.png").path
         let refused = Self.write(pixels, width: 4, height: 4, channels: 4, to: missingFolder)
         #expect(refused.status == -1 && refused.message.contains("No such file"), "\(refused.message)")
