@@ -33,7 +33,14 @@ public enum JSONValue: Equatable, Sendable {
     /// The value as JSON text with sorted keys, so equal values always serialise identically.
     /// - Parameter pretty: indent nested values by two spaces, one member per line.
     public func serialized(pretty: Bool = true) -> String {
-        var out = ""
+        String(decoding: utf8(pretty: pretty), as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes of ``serialized(pretty:)``: what a response body or a file holds, made
+    /// without a `String` in between (every edit's answer is written this way).
+    public func utf8(pretty: Bool = false) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(4_096)
         write(to: &out, indent: pretty ? 0 : nil)
         return out
     }
@@ -50,43 +57,77 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
-    private func write(to out: inout String, indent: Int?) {
+    private func write(to out: inout [UInt8], indent: Int?) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .number(let value): out += JSONValue.format(value)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .number(let value): JSONValue.writeNumber(value, to: &out)
         case .string(let value): JSONValue.writeString(value, to: &out)
         case .array(let values):
-            writeContainer(values, open: "[", close: "]", to: &out, indent: indent) { value, out, indent in
+            writeContainer(values, open: UInt8(ascii: "["), close: UInt8(ascii: "]"), to: &out, indent: indent) {
+                value, out, indent in
                 value.write(to: &out, indent: indent)
             }
         case .object(let members):
             let sorted = members.sorted { $0.key < $1.key }
-            writeContainer(sorted, open: "{", close: "}", to: &out, indent: indent) { member, out, indent in
+            writeContainer(sorted, open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), to: &out, indent: indent) {
+                member, out, indent in
                 JSONValue.writeString(member.key, to: &out)
-                out += indent == nil ? ":" : ": "
+                out.append(UInt8(ascii: ":"))
+                if indent != nil { out.append(UInt8(ascii: " ")) }
                 member.value.write(to: &out, indent: indent)
             }
         }
     }
 
     private func writeContainer<Element>(
-        _ elements: [Element], open: String, close: String, to out: inout String, indent: Int?,
-        writeElement: (Element, inout String, Int?) -> Void
+        _ elements: [Element], open: UInt8, close: UInt8, to out: inout [UInt8], indent: Int?,
+        writeElement: (Element, inout [UInt8], Int?) -> Void
     ) {
-        out += open
+        out.append(open)
         guard !elements.isEmpty else {
-            out += close
+            out.append(close)
             return
         }
         let inner = indent.map { $0 + 2 }
         for (index, element) in elements.enumerated() {
-            if index > 0 { out += "," }
-            if let inner { out += "\n" + String(repeating: " ", count: inner) }
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            if let inner {
+                out.append(UInt8(ascii: "\n"))
+                out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: inner))
+            }
             writeElement(element, &out, inner)
         }
-        if let indent { out += "\n" + String(repeating: " ", count: indent) }
-        out += close
+        if let indent {
+            out.append(UInt8(ascii: "\n"))
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
+        }
+        out.append(close)
+    }
+
+    /// ``format(_:)``'s text; whole numbers (most numbers in a document) are written digit by
+    /// digit, without a `String` of their own.
+    private static func writeNumber(_ value: Double, to out: inout [UInt8]) {
+        guard value.isFinite, value == value.rounded(), abs(value) < 0x1p63 else {
+            out.append(contentsOf: format(value).utf8)
+            return
+        }
+        let whole = Int64(value)
+        if whole < 0 { out.append(UInt8(ascii: "-")) }
+        // The magnitude of any Int64 above -2⁶³ fits a UInt64, and 2⁶³ itself is excluded above.
+        var magnitude = whole.magnitude
+        var count = 1
+        var power: UInt64 = 10
+        while count < 19, magnitude >= power {
+            count += 1
+            power *= 10
+        }
+        let start = out.count
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        for index in stride(from: start + count - 1, through: start, by: -1) {
+            out[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        }
     }
 
     /// Integers print without a fraction; other numbers use Swift's shortest round-tripping form.
@@ -99,30 +140,33 @@ public enum JSONValue: Equatable, Sendable {
         return value.isFinite ? "\(value)" : "null"
     }
 
-    private static func writeString(_ value: String, to out: inout String) {
-        out += "\""
+    private static func writeString(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
         // Most strings (ids, names, colours) need no escaping: they are copied whole, which is
         // what every edit's answer and every stored document spends most of its writing on.
-        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            out += value
-            out += "\""
+        let utf8 = value.utf8
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out.append(contentsOf: utf8)
+            out.append(UInt8(ascii: "\""))
             return
         }
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out +=
-                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case UInt8(ascii: "\n"): out.append(contentsOf: #"\n"#.utf8)
+            case UInt8(ascii: "\r"): out.append(contentsOf: #"\r"#.utf8)
+            case UInt8(ascii: "\t"): out.append(contentsOf: #"\t"#.utf8)
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: #"\u00"#.utf8)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            // Bytes of other scalars, multi-byte ones included, are copied as they are.
+            default: out.append(byte)
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }
 

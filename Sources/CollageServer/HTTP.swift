@@ -130,7 +130,7 @@ public struct HTTPResponse: Sendable {
     public static func json(_ value: JSONValue, status: HTTPStatus = .ok) -> HTTPResponse {
         HTTPResponse(
             status: status, headers: ["Content-Type": "application/json; charset=utf-8"],
-            body: Data(value.serialized(pretty: false).utf8))
+            body: Data(value.utf8()))
     }
 }
 

@@ -26,6 +26,33 @@ struct JSONValueTests {
         #expect(JSONValue.number(1e300).serialized() == "1e+300")
     }
 
+    /// Whole numbers are written digit by digit: every length, both signs and the largest that
+    /// stays an integer read back as the number they were, and agree with `Int64`'s own text.
+    @Test func wholeNumbersOfEveryLengthAndEscapesRoundTrip() throws {
+        var numbers: [Double] = [0, -0.0, 9, 10, 99, 100, 0x1p63.nextDown, -0x1p63.nextDown, -0x1p63]
+        var power = 1.0
+        for _ in 0..<19 {
+            numbers += [power - 1, power, power + 1, -power]
+            power *= 10
+        }
+        for number in numbers {
+            let text = JSONValue.number(number).serialized()
+            if abs(number) < 0x1p63 {
+                #expect(text == String(Int64(number)), "\(number)")
+            }
+            #expect(try JSONValue.parse(text) == .number(number == 0 ? 0 : number), "\(text)")
+        }
+        let tricky = "tab\t, cr\r, nl\n, \u{0}\u{1F}\u{7F}, é, 😀, \u{2028}, \"quoted\" \\ end"
+        let value = JSONValue.object(["k\u{1}é": .string(tricky), "pretty": .array([.null, .bool(true)])])
+        #expect(value.serialized(pretty: false).contains(#"\u0000\u001f"#))
+        #expect(try JSONValue.parse(value.serialized(pretty: false)) == value)
+        #expect(try JSONValue.parse(value.serialized(pretty: true)) == value)
+        #expect(value.utf8(pretty: true) == Array(value.serialized(pretty: true).utf8))
+        #expect(
+            JSONValue.object(["a": .array([.number(1), .object([:])])]).serialized(pretty: true)
+                == "{\n  \"a\": [\n    1,\n    {}\n  ]\n}")
+    }
+
     @Test(arguments: [
         ("", "the document is empty"), ("[1,]", "unexpected ']', expected a value"),
         ("{\"a\":1,}", "expected a member name in double quotes, found '}'"),
