@@ -42,7 +42,9 @@ public enum CollageDocument {
 
     /// Writes a collage as JSON text (sorted keys, two-space indent, trailing newline).
     public static func encode(_ collage: Collage, pretty: Bool = true) -> Data {
-        Data((jsonValue(of: collage).serialized(pretty: pretty) + (pretty ? "\n" : "")).utf8)
+        var bytes = jsonValue(of: collage).utf8(pretty: pretty)
+        if pretty { bytes.append(UInt8(ascii: "\n")) }
+        return Data(bytes)
     }
 
     /// A collage as a JSON value, for embedding in a larger response.
