@@ -108,11 +108,10 @@ public enum JSONValue: Equatable, Sendable {
     /// ``format(_:)``'s text; whole numbers (most numbers in a document) are written digit by
     /// digit, without a `String` of their own.
     private static func writeNumber(_ value: Double, to out: inout [UInt8]) {
-        guard value.isFinite, value == value.rounded(), abs(value) < 0x1p63 else {
+        guard let whole = wholeNumber(value) else {
             out.append(contentsOf: format(value).utf8)
             return
         }
-        let whole = Int64(value)
         if whole < 0 { out.append(UInt8(ascii: "-")) }
         // The magnitude of any Int64 above -2⁶³ fits a UInt64, and 2⁶³ itself is excluded above.
         var magnitude = whole.magnitude
@@ -132,13 +131,18 @@ public enum JSONValue: Equatable, Sendable {
 
     /// Integers print without a fraction; other numbers use Swift's shortest round-tripping form.
     package static func format(_ value: Double) -> String {
-        // Every whole double below 2⁶³ in magnitude is written as an integer, so a version or seed of
-        // 2⁵³ reads back as the same number and never as `9007199254740992.0`.
-        if value.isFinite, value == value.rounded(), abs(value) < 0x1p63 {
-            return String(Int64(value))
-        }
+        if let whole = wholeNumber(value) { return String(whole) }
         return value.isFinite ? "\(value)" : "null"
     }
+
+    /// The value as an integer when it is written as one: every whole double below 2⁶³ in
+    /// magnitude, so a version or seed of 2⁵³ reads back as the same number and never as
+    /// `9007199254740992.0`.
+    private static func wholeNumber(_ value: Double) -> Int64? {
+        value.isFinite && value == value.rounded() && abs(value) < 0x1p63 ? Int64(value) : nil
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static func writeString(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
@@ -158,10 +162,9 @@ public enum JSONValue: Equatable, Sendable {
             case UInt8(ascii: "\r"): out.append(contentsOf: #"\r"#.utf8)
             case UInt8(ascii: "\t"): out.append(contentsOf: #"\t"#.utf8)
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
                 out.append(contentsOf: #"\u00"#.utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0xF)])
             // Bytes of other scalars, multi-byte ones included, are copied as they are.
             default: out.append(byte)
             }

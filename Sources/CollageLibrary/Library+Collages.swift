@@ -131,7 +131,7 @@ extension Library {
             else { return nil }
             self.base = base
             self.next = next
-            historyDocument = String(decoding: CollageDocument.encode(base.collage, pretty: false), as: UTF8.self)
+            historyDocument = Library.historyDocument(of: base.collage)
         }
     }
 

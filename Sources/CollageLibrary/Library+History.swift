@@ -89,6 +89,11 @@ extension Library {
         return .some(try? CollageDocument.decode(Data(document.utf8)))
     }
 
+    /// A collage as a history step keeps it.
+    static func historyDocument(of collage: Collage) -> String {
+        String(decoding: CollageDocument.encode(collage, pretty: false), as: UTF8.self)
+    }
+
     /// Pushes `before` onto the stack a step calls for, and keeps the stacks to their rules.
     /// - Parameter encoded: `before` as a document, when it was encoded ahead of the write.
     static func remember(
@@ -98,7 +103,7 @@ extension Library {
         if step == .record {
             try connection.run("DELETE FROM collage_history WHERE collage_id = ? AND stack = 'redo'", [before.id])
         }
-        let document = encoded ?? String(decoding: CollageDocument.encode(before, pretty: false), as: UTF8.self)
+        let document = encoded ?? historyDocument(of: before)
         let top = try connection.scalar(
             "SELECT COALESCE(MAX(position), 0) FROM collage_history WHERE collage_id = ? AND stack = ?",
             [before.id, stack])

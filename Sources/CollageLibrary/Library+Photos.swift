@@ -133,21 +133,20 @@ extension Library {
         return try database.read { connection throws(LibraryError) in
             var found: [String: PhotoRecord] = [:]
             for id in ids {
-                let rows = try connection.query("SELECT \(Self.photoColumns) FROM photos WHERE id = ?", [id]) {
-                    row throws(LibraryError) in try Self.photo(from: row)
-                }
-                if let photo = rows.first { found[id] = photo }
+                if let photo = try Self.photo(id, in: connection) { found[id] = photo }
             }
             return found
         }
     }
 
     func photoIfPresent(_ id: String) throws(LibraryError) -> PhotoRecord? {
-        try database.read { connection throws(LibraryError) in
-            try connection.query("SELECT \(Self.photoColumns) FROM photos WHERE id = ?", [id]) {
-                row throws(LibraryError) in try Self.photo(from: row)
-            }.first
-        }
+        try database.read { connection throws(LibraryError) in try Self.photo(id, in: connection) }
+    }
+
+    private static func photo(_ id: String, in connection: Connection) throws(LibraryError) -> PhotoRecord? {
+        try connection.query("SELECT \(photoColumns) FROM photos WHERE id = ?", [id]) {
+            row throws(LibraryError) in try photo(from: row)
+        }.first
     }
 
     func derivedPath(of photo: PhotoRecord, kind: String, size: Int) -> URL {
