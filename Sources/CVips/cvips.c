@@ -330,6 +330,20 @@ int cvips_flatten(CVipsImage *in, double red, double green, double blue, CVipsIm
     return result;
 }
 
+int cvips_without_metadata(CVipsImage *in, CVipsImage **out) {
+    if (vips_copy(in, out, NULL)) return -1;
+    // libvips merges every input's metadata into what an operation makes, so a collage would
+    // otherwise carry one of its photos' EXIF, GPS position included, to whoever it is sent.
+    // The fixed header (size, format, resolution) is not removable metadata and stays; libvips'
+    // own markers ("vips-…") steer its pipeline, not the file.
+    gchar **fields = vips_image_get_fields(*out);
+    for (int index = 0; fields[index]; index++) {
+        if (!g_str_has_prefix(fields[index], "vips-")) (void)vips_image_remove(*out, fields[index]);
+    }
+    g_strfreev(fields);
+    return 0;
+}
+
 int cvips_set_dpi(CVipsImage *in, double dpi, CVipsImage **out) {
     double per_mm = dpi / 25.4;
     return vips_copy(in, out, "xres", per_mm, "yres", per_mm, NULL);

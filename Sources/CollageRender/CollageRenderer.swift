@@ -64,6 +64,9 @@ public struct CollageRenderer: Sendable {
             // with twice the memory), and its photo is decoded up front anyway.
             if !collage.items.contains(where: { $0.rotation.degrees != 0 }) { composed = try composed.inStrips() }
             if !keepsAlpha, composed.bands == 4 { composed = try composed.extractBands(0, count: 3) }
+            // The collage is a new picture: none of its photos' EXIF (GPS place, camera, time),
+            // XMP or profiles go with it. Its pixels are sRGB, which untagged means.
+            composed = try composed.withoutMetadata()
             if let dpi { composed = try composed.settingDPI(dpi) }
             return composed
         }

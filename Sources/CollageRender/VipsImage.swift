@@ -194,6 +194,12 @@ final class VipsImage: @unchecked Sendable {
         try make("draw text") { cvips_text(markup, font, Int32(clamping: width), Int32(align), $0) }
     }
 
+    /// A copy that carries none of its inputs' metadata (EXIF with its GPS place, XMP, IPTC,
+    /// ICC): what a collage is written with, so it tells nobody where its photos were taken.
+    func withoutMetadata() throws(VipsError) -> VipsImage {
+        try map("drop metadata") { cvips_without_metadata($0, $1) }
+    }
+
     func settingDPI(_ dpi: Double) throws(VipsError) -> VipsImage { try map("set dpi") { cvips_set_dpi($0, dpi, $1) } }
 
     /// Every pixel as interleaved 8-bit samples (the image must be 8-bit).

@@ -230,4 +230,56 @@ struct RenderInputTests {
         }
         return ~crc
     }
+
+    /// A minimal EXIF block as a camera writes it: the software that made the photo and a GPS
+    /// position (51° 30′ N), in a little-endian TIFF structure.
+    static func exif(software: String) -> [UInt8] {
+        func u16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        func u32(_ value: Int) -> [UInt8] { u16(value & 0xFFFF) + u16(value >> 16) }
+        func entry(_ tag: Int, _ type: Int, _ count: Int, _ value: [UInt8]) -> [UInt8] {
+            u16(tag) + u16(type) + u32(count) + value + [UInt8](repeating: 0, count: 4 - value.count)
+        }
+        var text = Array(software.utf8) + [0]
+        if text.count % 2 == 1 { text.append(0) }
+        let textOffset = 8 + 30
+        let gpsOffset = textOffset + text.count
+        let rationalsOffset = gpsOffset + 30
+        var tiff: [UInt8] = Array("II".utf8) + u16(42) + u32(8)
+        tiff += u16(2) + entry(0x0131, 2, software.utf8.count + 1, u32(textOffset))
+        tiff += entry(0x8825, 4, 1, u32(gpsOffset)) + u32(0) + text
+        tiff += u16(2) + entry(0x0001, 2, 2, Array("N".utf8) + [0]) + entry(0x0002, 5, 3, u32(rationalsOffset)) + u32(0)
+        tiff += u32(51) + u32(1) + u32(30) + u32(1) + u32(0) + u32(1)
+        return Array("Exif".utf8) + [0, 0] + tiff
+    }
+
+    /// A collage is a new picture: whatever its photos carry (where they were taken, the camera)
+    /// stays out of what it writes, in every format that could hold it. A print keeps its DPI.
+    @Test(arguments: [OutputFormat.jpeg, .png, .webp])
+    func photosMetadataStaysOutOfTheCollage(format: OutputFormat) throws {
+        let fixtures = try RenderFixtures()
+        let plain = fixtures.url("plain.jpg")
+        try RenderFixtures.quadrants().write(to: plain, format: .jpeg)
+        var bytes = try [UInt8](Data(contentsOf: plain))
+        let payload = Self.exif(software: "LeakyCam 3000")
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)]
+        bytes.insert(contentsOf: segment + payload, at: 2)
+        let tagged = fixtures.url("tagged.jpg")
+        try Data(bytes).write(to: tagged)
+        let before = try RenderFixtures.output(of: "/usr/bin/vipsheader", ["-a", tagged.path])
+        #expect(before.contains("LeakyCam 3000") && before.contains("GPSLatitude"), "the fixture carries both")
+
+        let collage = try RenderFixtures.collage(template: "grid2x2", photos: [tagged, plain, tagged, tagged])
+        let output = fixtures.url("out.\(format.rawValue)")
+        let print = try #require(PrintSize(parsing: "4x4in@150"))
+        try CollageRenderer().render(
+            collage, photos: DirectoryPhotoSource(baseDirectory: fixtures.directory),
+            options: RenderOptions(size: .print(print), format: format), to: output)
+        let after = try RenderFixtures.output(of: "/usr/bin/vipsheader", ["-a", output.path])
+        #expect(!after.contains("LeakyCam") && !after.contains("GPS"), "\(format): \(after)")
+        let written = try String(decoding: Data(contentsOf: output), as: UTF8.self)
+        #expect(!written.contains("LeakyCam"), "\(format): the bytes themselves")
+        if format != .webp {  // WebP has no resolution field of its own
+            #expect(try RenderLayoutTests.header(output, field: "xres").hasPrefix("5.90"), "150 DPI is 5.906 px/mm")
+        }
+    }
 }

@@ -102,6 +102,9 @@ int cvips_strips(CVipsImage *in, CVipsImage **out);
 int cvips_set_orientation(CVipsImage *in, int orientation, CVipsImage **out);
 /// Removes alpha by blending onto an opaque colour.
 int cvips_flatten(CVipsImage *in, double red, double green, double blue, CVipsImage **out);
+/// A copy with no metadata from the files that went into it: EXIF (camera, time, GPS place),
+/// XMP, IPTC, comments and ICC profiles are dropped; the pixels, their size and resolution stay.
+int cvips_without_metadata(CVipsImage *in, CVipsImage **out);
 /// Sets the resolution in pixels per inch (stored as pixels per millimetre).
 int cvips_set_dpi(CVipsImage *in, double dpi, CVipsImage **out);
 /// Lays out Pango `markup` in `font` ("Family 40", sizes in pixels at 72 DPI), wrapping words
