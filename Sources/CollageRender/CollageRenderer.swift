@@ -1,5 +1,7 @@
+import CVips
 import CollageCore
 import Foundation
+import Synchronization
 
 /// Renders a collage document to an encoded image with libvips: the single source of truth for
 /// what a collage looks like.
@@ -55,6 +57,7 @@ public struct CollageRenderer: Sendable {
             let file = item.content.reference == nil ? nil : try photos.file(for: item.content)
             layers.append(try layer(for: item, file: file, scale: scale, style: collage.style, photos: photos))
         }
+        layers = decodedSideBySide(layers, cancellation: cancellation)
         let image = try vips("composite the collage") { () throws(VipsError) -> VipsImage in
             var composed = try Self.stack(layers, on: base)
             // Pasting makes libvips ask for small tiles, and the one-pass photo decoders under
@@ -83,6 +86,35 @@ public struct CollageRenderer: Sendable {
         }
         return RenderResult(file: output, width: width, height: height, format: options.format, dpi: dpi)
     }
+
+    /// The layers decoded into memory before they are composed, a photo per core at a time.
+    ///
+    /// Composed lazily, the photos decode as the file is written, strip by strip, and each
+    /// one-pass decoder keeps to the rows the strip needs, so on two cores they ran one and a
+    /// half at a time; decoded whole first, they run side by side like Pillow's thread pool (the
+    /// A3 poster of twelve photos took 13 % less time, the 1,800 px grid 7 % less). Cells beyond
+    /// ``upFrontBudget`` bytes in all stay lazy, so a huge print keeps its small footprint.
+    private func decodedSideBySide(
+        _ layers: [(image: VipsImage, x: Int, y: Int)], cancellation: RenderCancellation?
+    ) -> [(image: VipsImage, x: Int, y: Int)] {
+        let bytes = layers.reduce(0) { $0 + $1.image.width * $1.image.height * $1.image.bands }
+        guard layers.count > 1, bytes <= Self.upFrontBudget else { return layers }
+        let decoded = Mutex(layers)
+        let next = Atomic(0)
+        DispatchQueue.concurrentPerform(iterations: min(layers.count, max(1, Int(cvips_concurrency())))) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < layers.count, cancellation?.isCancelled != true else { return }
+                // One that fails stays lazy: the write then fails, and the diagnosis names its file.
+                if let copy = try? layers[index].image.copyToMemory() { decoded.withLock { $0[index].image = copy } }
+            }
+        }
+        return decoded.withLock { $0 }
+    }
+
+    /// The most cell bytes decoded up front: a 3,600 px square export needs 39 MB, an A3 poster
+    /// at 300 DPI 52 MB.
+    static let upFrontBudget = 256 << 20
 
     // MARK: - Size
 
