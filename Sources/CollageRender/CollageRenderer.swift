@@ -76,7 +76,7 @@ public struct CollageRenderer: Sendable {
         do {
             try cancellation?.begin(image)
             defer { cancellation?.end() }
-            try write(image, to: output, options: options)
+            try write(image, to: output, options: options, dpi: dpi)
         } catch {
             if cancellation?.isCancelled == true { throw .cancelled }
             // Photos decode lazily while the image is written, so a corrupt one surfaces here
@@ -352,8 +352,27 @@ public struct CollageRenderer: Sendable {
 
     // MARK: - Output
 
-    private func write(_ image: VipsImage, to output: URL, options: RenderOptions) throws(RenderError) {
+    private func write(_ image: VipsImage, to output: URL, options: RenderOptions, dpi: Double?) throws(RenderError) {
         try AtomicFile.write(to: output) { path throws(VipsError) in
+            // libvips encodes a JPEG on one thread while the others wait for it: a baseline one
+            // that fits the budget is computed into memory and encoded in bands on every core.
+            if options.format == .jpeg, !options.progressiveJPEG, image.bands == 3,
+                image.width * image.height * 3 <= Self.upFrontBudget
+            {
+                let pixels = try image.pixels()
+                let failure = pixels.withUnsafeBytes { bytes -> VipsError? in
+                    do throws(VipsError) {
+                        try Vips.writeJPEG(
+                            bytes, width: image.width, height: image.height, channels: 3, quality: options.quality,
+                            dpi: dpi, to: path)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+                if let failure { throw failure }
+                return
+            }
             try image.save(
                 to: path, format: options.format, quality: options.quality, progressive: options.progressiveJPEG)
         }

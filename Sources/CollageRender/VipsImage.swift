@@ -1,3 +1,4 @@
+import CParallelJPEG
 import CParallelPNG
 import CVips
 import Foundation
@@ -276,6 +277,29 @@ enum Vips {
         guard status == 0 else {
             throw VipsError(
                 operation: "png save",
+                message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+    }
+
+    /// Writes interleaved 8-bit grey or RGB pixels as a baseline JPEG at `quality` (4:4:4 chroma at
+    /// 90 and above, as ``VipsImage/save`` writes), encoding bands of rows on as many threads as
+    /// libvips uses; `dpi` goes into the JFIF header.
+    static func writeJPEG(
+        _ pixels: UnsafeRawBufferPointer, width: Int, height: Int, channels: Int, quality: Int, dpi: Double?,
+        to path: String
+    ) throws(VipsError) {
+        try start()
+        guard pixels.count == width * height * channels else {
+            throw VipsError(
+                operation: "jpeg save", message: "\(pixels.count) bytes are not \(width) × \(height) × \(channels)")
+        }
+        var message = [CChar](repeating: 0, count: 256)
+        let status = parallel_jpeg_write(
+            pixels.bindMemory(to: UInt8.self).baseAddress, Int32(width), Int32(height), Int32(channels),
+            Int32(quality), quality >= 90 ? 1 : 0, dpi ?? 0, cvips_concurrency(), path, &message, message.count)
+        guard status == 0 else {
+            throw VipsError(
+                operation: "jpeg save",
                 message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
     }
