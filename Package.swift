@@ -39,10 +39,8 @@ let package = Package(
             linkerSettings: ["vips", "gobject-2.0", "glib-2.0", "gmodule-2.0"].map { .linkedLibrary($0) }),
         // A PNG writer that deflates bands of rows on several threads (ISA-L; zlib for checksums).
         .target(name: "CParallelPNG", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("isal")]),
-        // A baseline JPEG writer that encodes bands of rows on several threads (libjpeg-turbo).
-        .target(name: "CParallelJPEG", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("m")]),
         // Collage document + photo files -> encoded image.
-        .target(name: "CollageRender", dependencies: ["CollageCore", "CVips", "CParallelPNG", "CParallelJPEG"]),
+        .target(name: "CollageRender", dependencies: ["CollageCore", "CVips", "CParallelPNG"]),
 
         // SQLite (module map + the macro shim) and the on-disk library built on it.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
@@ -132,7 +130,7 @@ let package = Package(
             dependencies: ["StickerPrint", "CollageRender", "CollageCore", "CollageTestSupport"]),
         .testTarget(
             name: "CollageRenderTests",
-            dependencies: ["CollageRender", "CollageCore", "CParallelPNG", "CParallelJPEG", "CollageTestSupport"]),
+            dependencies: ["CollageRender", "CollageCore", "CParallelPNG", "CollageTestSupport"]),
         .testTarget(
             name: "StickersTests",
             dependencies: ["Stickers", "CollageLibrary", "CollageRender", "CollageCore", "CollageTestSupport"]),

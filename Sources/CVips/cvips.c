@@ -344,6 +344,25 @@ int cvips_without_metadata(CVipsImage *in, CVipsImage **out) {
     return 0;
 }
 
+int cvips_srgb_profile(const void **data, size_t *length) {
+    static gsize loaded = 0;
+    static VipsBlob *profile = NULL;
+    if (g_once_init_enter(&loaded)) {
+        VipsBlob *blob = NULL;
+        if (vips_profile_load("srgb", &blob, NULL) == 0) profile = blob;
+        g_once_init_leave(&loaded, 1);
+    }
+    if (!profile) return -1;
+    *data = vips_blob_get(profile, length);
+    return *data && *length > 0 ? 0 : -1;
+}
+
+int cvips_set_profile(CVipsImage *in, const void *data, size_t length, CVipsImage **out) {
+    if (vips_copy(in, out, NULL)) return -1;
+    vips_image_set_blob_copy(*out, VIPS_META_ICC_NAME, data, length);
+    return 0;
+}
+
 int cvips_set_dpi(CVipsImage *in, double dpi, CVipsImage **out) {
     double per_mm = dpi / 25.4;
     return vips_copy(in, out, "xres", per_mm, "yres", per_mm, NULL);

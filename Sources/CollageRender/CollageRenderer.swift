@@ -57,7 +57,9 @@ public struct CollageRenderer: Sendable {
             let file = item.content.reference == nil ? nil : try photos.file(for: item.content)
             layers.append(try layer(for: item, file: file, scale: scale, style: collage.style, photos: photos))
         }
-        layers = decodedSideBySide(layers, cancellation: cancellation)
+        let decoded = decodedSideBySide(layers, cancellation: cancellation)
+        layers = decoded.layers
+        defer { MemoryReserve.give(decoded.heldBytes) }
         let image = try vips("composite the collage") { () throws(VipsError) -> VipsImage in
             var composed = try Self.stack(layers, on: base)
             // Pasting makes libvips ask for small tiles, and the one-pass photo decoders under
@@ -68,15 +70,15 @@ public struct CollageRenderer: Sendable {
             if !collage.items.contains(where: { $0.rotation.degrees != 0 }) { composed = try composed.inStrips() }
             if !keepsAlpha, composed.bands == 4 { composed = try composed.extractBands(0, count: 3) }
             // The collage is a new picture: none of its photos' EXIF (GPS place, camera, time),
-            // XMP or profiles go with it. Its pixels are sRGB, which untagged means.
-            composed = try composed.withoutMetadata()
+            // XMP or profiles go with it, only the sRGB profile its pixels are in.
+            composed = try composed.withoutMetadata().taggedSRGB()
             if let dpi { composed = try composed.settingDPI(dpi) }
             return composed
         }
         do {
             try cancellation?.begin(image)
-            defer { cancellation?.end() }
-            try write(image, to: output, options: options, dpi: dpi)
+            defer { cancellation?.end(image) }
+            try write(image, to: output, options: options)
         } catch {
             if cancellation?.isCancelled == true { throw .cancelled }
             // Photos decode lazily while the image is written, so a corrupt one surfaces here
@@ -87,34 +89,34 @@ public struct CollageRenderer: Sendable {
         return RenderResult(file: output, width: width, height: height, format: options.format, dpi: dpi)
     }
 
-    /// The layers decoded into memory before they are composed, a photo per core at a time.
+    /// The layers decoded into memory before they are composed, a photo per core at a time, and
+    /// the bytes they hold (to give back to ``MemoryReserve`` when the render is done).
     ///
     /// Composed lazily, the photos decode as the file is written, strip by strip, and each
     /// one-pass decoder keeps to the rows the strip needs, so on two cores they ran one and a
     /// half at a time; decoded whole first, they run side by side like Pillow's thread pool (the
-    /// A3 poster of twelve photos took 13 % less time, the 1,800 px grid 7 % less). Cells beyond
-    /// ``upFrontBudget`` bytes in all stay lazy, so a huge print keeps its small footprint.
+    /// A3 poster of twelve photos took 13 % less time, the 1,800 px grid 7 % less). Cells that
+    /// the memory reserve cannot hold stay lazy, so a huge print keeps its small footprint. Each
+    /// decode is registered with the cancellation, which stops it mid-photo.
     private func decodedSideBySide(
         _ layers: [(image: VipsImage, x: Int, y: Int)], cancellation: RenderCancellation?
-    ) -> [(image: VipsImage, x: Int, y: Int)] {
+    ) -> (layers: [(image: VipsImage, x: Int, y: Int)], heldBytes: Int) {
         let bytes = layers.reduce(0) { $0 + $1.image.width * $1.image.height * $1.image.bands }
-        guard layers.count > 1, bytes <= Self.upFrontBudget else { return layers }
+        guard layers.count > 1, MemoryReserve.take(bytes) else { return (layers, 0) }
         let decoded = Mutex(layers)
         let next = Atomic(0)
         DispatchQueue.concurrentPerform(iterations: min(layers.count, max(1, Int(cvips_concurrency())))) { _ in
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < layers.count, cancellation?.isCancelled != true else { return }
+                let source = index < layers.count ? layers[index].image : nil
+                guard let source, (try? cancellation?.begin(source)) != nil else { return }
+                defer { cancellation?.end(source) }
                 // One that fails stays lazy: the write then fails, and the diagnosis names its file.
-                if let copy = try? layers[index].image.copyToMemory() { decoded.withLock { $0[index].image = copy } }
+                if let copy = try? source.copyToMemory() { decoded.withLock { $0[index].image = copy } }
             }
         }
-        return decoded.withLock { $0 }
+        return (decoded.withLock { $0 }, bytes)
     }
-
-    /// The most cell bytes decoded up front: a 3,600 px square export needs 39 MB, an A3 poster
-    /// at 300 DPI 52 MB.
-    static let upFrontBudget = 256 << 20
 
     // MARK: - Size
 
@@ -352,30 +354,40 @@ public struct CollageRenderer: Sendable {
 
     // MARK: - Output
 
-    private func write(_ image: VipsImage, to output: URL, options: RenderOptions, dpi: Double?) throws(RenderError) {
+    private func write(_ image: VipsImage, to output: URL, options: RenderOptions) throws(RenderError) {
         try AtomicFile.write(to: output) { path throws(VipsError) in
-            // libvips encodes a JPEG on one thread while the others wait for it: a baseline one
-            // that fits the budget is computed into memory and encoded in bands on every core.
-            if options.format == .jpeg, !options.progressiveJPEG, image.bands == 3,
-                image.width * image.height * 3 <= Self.upFrontBudget
-            {
-                let pixels = try image.pixels()
-                let failure = pixels.withUnsafeBytes { bytes -> VipsError? in
-                    do throws(VipsError) {
-                        try Vips.writeJPEG(
-                            bytes, width: image.width, height: image.height, channels: 3, quality: options.quality,
-                            dpi: dpi, to: path)
-                        return nil
-                    } catch {
-                        return error
-                    }
-                }
-                if let failure { throw failure }
-                return
-            }
             try image.save(
                 to: path, format: options.format, quality: options.quality, progressive: options.progressiveJPEG)
         }
+    }
+}
+
+/// The bytes that renders may hold decoded at once across the process (several exports and
+/// thumbnails run together in the server): a render decodes its photos up front only with
+/// bytes taken from here, and streams them as before when there are none left.
+enum MemoryReserve {
+    /// 256 MB: four A3 posters at 300 DPI (52 MB of cells each) at once.
+    static let capacity = 256 << 20
+    /// One render takes at most this much: an A2 print at 300 DPI (105 MB).
+    static let perRender = 128 << 20
+    private static let held = Atomic(0)
+
+    /// Takes `bytes` when they fit, else nothing; `true` when taken.
+    static func take(_ bytes: Int) -> Bool {
+        guard bytes > 0, bytes <= perRender else { return false }
+        var current = held.load(ordering: .relaxed)
+        while current + bytes <= capacity {
+            let (exchanged, original) = held.compareExchange(
+                expected: current, desired: current + bytes, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
+
+    /// Gives back bytes taken (0 gives back nothing).
+    static func give(_ bytes: Int) {
+        if bytes > 0 { held.subtract(bytes, ordering: .relaxed) }
     }
 }
 

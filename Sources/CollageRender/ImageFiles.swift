@@ -40,7 +40,8 @@ public enum ImageFiles {
             var decoded = try PhotoDecoder.srgb(
                 VipsImage.thumbnail(file.path, width: width, height: height, convertProfile: header.hasProfile))
             if decoded.bands == 4 { decoded = try decoded.flattenedOnWhite() }
-            image = try decoded.copyToMemory()
+            // A preview is shown and can be saved from the page: it keeps no EXIF (GPS place) either.
+            image = try decoded.withoutMetadata().taggedSRGB().copyToMemory()
         } catch {
             throw .unreadableImage(file.path, reason: PhotoDecoder.tidy(error.message, path: file.path))
         }

@@ -1,4 +1,3 @@
-import CParallelJPEG
 import CParallelPNG
 import CVips
 import Foundation
@@ -201,6 +200,13 @@ final class VipsImage: @unchecked Sendable {
         try map("drop metadata") { cvips_without_metadata($0, $1) }
     }
 
+    /// A copy tagged with the sRGB profile, which savers embed: said outright, print labs and
+    /// colour-managed tools need not guess what an untagged file means.
+    func taggedSRGB() throws(VipsError) -> VipsImage {
+        let profile = try Vips.srgbProfile()
+        return try map("tag sRGB") { cvips_set_profile($0, profile.baseAddress, profile.count, $1) }
+    }
+
     func settingDPI(_ dpi: Double) throws(VipsError) -> VipsImage { try map("set dpi") { cvips_set_dpi($0, dpi, $1) } }
 
     /// Every pixel as interleaved 8-bit samples (the image must be 8-bit).
@@ -281,27 +287,15 @@ enum Vips {
         }
     }
 
-    /// Writes interleaved 8-bit grey or RGB pixels as a baseline JPEG at `quality` (4:4:4 chroma at
-    /// 90 and above, as ``VipsImage/save`` writes), encoding bands of rows on as many threads as
-    /// libvips uses; `dpi` goes into the JFIF header.
-    static func writeJPEG(
-        _ pixels: UnsafeRawBufferPointer, width: Int, height: Int, channels: Int, quality: Int, dpi: Double?,
-        to path: String
-    ) throws(VipsError) {
+    /// libvips' sRGB profile, loaded once and kept for the life of the process.
+    static func srgbProfile() throws(VipsError) -> UnsafeRawBufferPointer {
         try start()
-        guard pixels.count == width * height * channels else {
-            throw VipsError(
-                operation: "jpeg save", message: "\(pixels.count) bytes are not \(width) × \(height) × \(channels)")
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard cvips_srgb_profile(&data, &length) == 0, let data else {
+            throw VipsError(operation: "load the sRGB profile", message: takeError())
         }
-        var message = [CChar](repeating: 0, count: 256)
-        let status = parallel_jpeg_write(
-            pixels.bindMemory(to: UInt8.self).baseAddress, Int32(width), Int32(height), Int32(channels),
-            Int32(quality), quality >= 90 ? 1 : 0, dpi ?? 0, cvips_concurrency(), path, &message, message.count)
-        guard status == 0 else {
-            throw VipsError(
-                operation: "jpeg save",
-                message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
+        return UnsafeRawBufferPointer(start: data, count: length)
     }
 
     /// Why this libvips cannot write `format`, or `nil` when it can. HEIC and AVIF depend on

@@ -278,6 +278,13 @@ struct RenderInputTests {
         #expect(!after.contains("LeakyCam") && !after.contains("GPS"), "\(format): \(after)")
         let written = try String(decoding: Data(contentsOf: output), as: UTF8.self)
         #expect(!written.contains("LeakyCam"), "\(format): the bytes themselves")
+        #expect(ICCProfile(embeddedIn: output.path)?.isSRGB == true, "\(format): tagged sRGB, as its pixels are")
+
+        // The library's previews of the photo, which the editor shows and a person can save.
+        let preview = fixtures.url("preview-\(format.rawValue).jpg")
+        try ImageFiles.writeThumbnail(of: tagged, to: preview, maxSide: 64)
+        let previewHeader = try RenderFixtures.output(of: "/usr/bin/vipsheader", ["-a", preview.path])
+        #expect(!previewHeader.contains("LeakyCam") && !previewHeader.contains("GPS"), "\(previewHeader)")
         if format != .webp {  // WebP has no resolution field of its own
             #expect(try RenderLayoutTests.header(output, field: "xres").hasPrefix("5.90"), "150 DPI is 5.906 px/mm")
         }

@@ -328,6 +328,29 @@ struct HostileInputTests {
         }
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
+
+    /// With several photos they are decoded up front, side by side: a cancel reaches those
+    /// decodes too, and the render still stops with nothing written.
+    @Test func aCancelledRenderOfSeveralPhotosStopsWhileDecoding() throws {
+        let folder = try TemporaryFolder("cancel-several")
+        let directory = folder.url
+        var collage = Collage(id: "c", title: "Two", created: Date(), canvas: Size(width: 1200, height: 600))
+        for index in 0..<2 {
+            // PNGs cannot be shrunk while they load: each decode takes a while.
+            try Bitmap(width: 4000, height: 3000, color: [30, UInt8(90 + index * 60), 200]).write(
+                to: directory.appendingPathComponent("p\(index).png"), format: .png)
+            collage = try collage.applying(.addItem(id: "i\(index)", content: .photo("p\(index).png"), frame: nil))
+        }
+        let output = directory.appendingPathComponent("out.jpg")
+        let cancellation = RenderCancellation()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { cancellation.cancel() }
+        #expect(throws: RenderError.cancelled) {
+            try CollageRenderer().render(
+                collage, photos: DirectoryPhotoSource(baseDirectory: directory),
+                options: RenderOptions(size: .longSide(2400), format: .jpeg), to: output, cancellation: cancellation)
+        }
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
 }
 
 extension JSONValue {

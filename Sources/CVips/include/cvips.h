@@ -105,6 +105,11 @@ int cvips_flatten(CVipsImage *in, double red, double green, double blue, CVipsIm
 /// A copy with no metadata from the files that went into it: EXIF (camera, time, GPS place),
 /// XMP, IPTC, comments and ICC profiles are dropped; the pixels, their size and resolution stay.
 int cvips_without_metadata(CVipsImage *in, CVipsImage **out);
+/// libvips' own sRGB profile (IEC 61966-2.1): `*data` stays valid for the life of the process.
+/// Returns 0, or -1 when it cannot be loaded.
+int cvips_srgb_profile(const void **data, size_t *length);
+/// A copy tagged with `length` bytes of ICC profile (what savers embed).
+int cvips_set_profile(CVipsImage *in, const void *data, size_t length, CVipsImage **out);
 /// Sets the resolution in pixels per inch (stored as pixels per millimetre).
 int cvips_set_dpi(CVipsImage *in, double dpi, CVipsImage **out);
 /// Lays out Pango `markup` in `font` ("Family 40", sizes in pixels at 72 DPI), wrapping words
