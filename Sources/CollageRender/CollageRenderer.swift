@@ -108,8 +108,13 @@ public struct CollageRenderer: Sendable {
         DispatchQueue.concurrentPerform(iterations: min(layers.count, max(1, Int(cvips_concurrency())))) { _ in
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
-                let source = index < layers.count ? layers[index].image : nil
-                guard let source, (try? cancellation?.begin(source)) != nil else { return }
+                guard index < layers.count else { return }
+                let source = layers[index].image
+                do throws(RenderError) {
+                    try cancellation?.begin(source)
+                } catch {
+                    return
+                }
                 defer { cancellation?.end(source) }
                 // One that fails stays lazy: the write then fails, and the diagnosis names its file.
                 if let copy = try? source.copyToMemory() { decoded.withLock { $0[index].image = copy } }

@@ -32,13 +32,23 @@ def measure(command):
     return elapsed, usage.ru_maxrss / 1024
 
 
-def bench(name, command):
-    measure(command)  # warm the page cache and the binary
-    runs = [measure(command) for _ in range(RUNS)]
-    seconds = statistics.median(r[0] for r in runs)
-    rss = max(r[1] for r in runs)
-    print(f"  {name:<34} {seconds * 1000:8.0f} ms   peak RSS {rss:6.0f} MB")
-    return seconds, rss
+def compare(commands):
+    """Runs every (name, command) pair in turn, round after round, so a slow minute of a shared
+    machine slows each tool alike instead of the one whose runs fell in it; prints and returns
+    each one's median seconds and peak RSS, in the order given."""
+    for _, command in commands:
+        measure(command)  # warm the page cache and the binary
+    runs = [[] for _ in commands]
+    for _ in range(RUNS):
+        for index, (_, command) in enumerate(commands):
+            runs[index].append(measure(command))
+    results = []
+    for (name, _), measured in zip(commands, runs):
+        seconds = statistics.median(r[0] for r in measured)
+        rss = max(r[1] for r in measured)
+        print(f"  {name:<34} {seconds * 1000:8.0f} ms   peak RSS {rss:6.0f} MB")
+        results.append((seconds, rss))
+    return results
 
 
 def photos(count):
@@ -66,27 +76,28 @@ def photos(count):
 
 
 def two_by_two(size, gap_px):
-    print(f"\n2 x 2 collage, {size} x {size} px, {gap_px} px gaps, from four 12 MP JPEGs (median of {RUNS}):")
+    print(f"\n2 x 2 collage, {size} x {size} px, {gap_px} px gaps, from four 12 MP JPEGs (median of {RUNS}, the tools in turn):")
     inputs = photos(4)
     points = gap_px / 3 * (1200 / size) * 3  # canvas points at the scale that gives `size` px
     out = lambda name: os.path.join(WORK, name)
     cell = (size - 3 * gap_px) // 2
-    ours = bench("collage make", [COLLAGE, "make", "--no-smart-crop", "--layout", "grid2x2", "--size", str(size), "--spacing",
-                                  f"{points:g}", "--padding", f"{points:g}", "--quality", "90", *inputs,
-                                  "-o", out("ours.jpg")])
-    floor = bench("libvips floor (C, shrink-on-load)", [FLOOR, out("floor.jpg"), str(size), str(gap_px), *inputs])
     def magick_cell(path):
         return ["(", path, "-resize", f"{cell}x{cell}^", "-gravity", "center", "-extent", f"{cell}x{cell}",
                 "-bordercolor", "white", "-border", str(gap_px // 2), ")"]
-    magick = bench("ImageMagick (jpeg:size hint)", [
-        "/usr/bin/convert", "-define", f"jpeg:size={cell * 2}x{cell * 2}",
-        "(", *magick_cell(inputs[0]), *magick_cell(inputs[1]), "+append", ")",
-        "(", *magick_cell(inputs[2]), *magick_cell(inputs[3]), "+append", ")",
-        "-append", "-bordercolor", "white", "-border", str(gap_px // 2), "-quality", "90", "-interlace", "none",
-        "-define", "jpeg:optimize-coding=false", "-sampling-factor", "1x1", out("magick.jpg")])
-    pillow = bench("Pillow (draft mode, 2 threads)", [
-        PYTHON, os.path.join(HERE, "pillow_collage.py"), out("pillow.jpg"), "2", "2", str(size), str(size),
-        str(gap_px), *inputs])
+    ours, floor, magick, pillow = compare([
+        ("collage make", [COLLAGE, "make", "--no-smart-crop", "--layout", "grid2x2", "--size", str(size), "--spacing",
+                          f"{points:g}", "--padding", f"{points:g}", "--quality", "90", *inputs, "-o", out("ours.jpg")]),
+        ("libvips floor (C, shrink-on-load)", [FLOOR, out("floor.jpg"), str(size), str(gap_px), *inputs]),
+        ("ImageMagick (jpeg:size hint)", [
+            "/usr/bin/convert", "-define", f"jpeg:size={cell * 2}x{cell * 2}",
+            "(", *magick_cell(inputs[0]), *magick_cell(inputs[1]), "+append", ")",
+            "(", *magick_cell(inputs[2]), *magick_cell(inputs[3]), "+append", ")",
+            "-append", "-bordercolor", "white", "-border", str(gap_px // 2), "-quality", "90", "-interlace", "none",
+            "-define", "jpeg:optimize-coding=false", "-sampling-factor", "1x1", out("magick.jpg")]),
+        ("Pillow (draft mode, 2 threads)", [
+            PYTHON, os.path.join(HERE, "pillow_collage.py"), out("pillow.jpg"), "2", "2", str(size), str(size),
+            str(gap_px), *inputs]),
+    ])
     record(f"render.grid{size}.ours_over_floor", ours[0] / floor[0], "time ratio")
     record(f"render.grid{size}.ours_over_imagemagick", ours[0] / magick[0], "time ratio")
     record(f"render.grid{size}.ours_over_pillow", ours[0] / pillow[0], "time ratio")
@@ -97,14 +108,17 @@ def two_by_two(size, gap_px):
 
 
 def poster():
-    print(f"\n12-photo 3 x 4 poster, A3 at 300 DPI (3508 x 4961 px) (median of {RUNS}):")
+    print(f"\n12-photo 3 x 4 poster, A3 at 300 DPI (3508 x 4961 px) (median of {RUNS}, the tools in turn):")
     inputs = photos(12)
     out = lambda name: os.path.join(WORK, name)
-    ours = bench("collage make --print a3", [COLLAGE, "make", "--no-smart-crop", "--layout", "grid3x4", "--print", "297x420mm@300",
-                                             "--spacing", "4", "--padding", "4", *inputs, "-o", out("poster.jpg")])
-    pillow = bench("Pillow (draft mode, 2 threads)", [
-        PYTHON, os.path.join(HERE, "pillow_collage.py"), out("poster-pillow.jpg"), "3", "4", "3508", "4961", "12",
-        *inputs])
+    ours, pillow = compare([
+        ("collage make --print a3", [COLLAGE, "make", "--no-smart-crop", "--layout", "grid3x4", "--print",
+                                     "297x420mm@300", "--spacing", "4", "--padding", "4", *inputs,
+                                     "-o", out("poster.jpg")]),
+        ("Pillow (draft mode, 2 threads)", [
+            PYTHON, os.path.join(HERE, "pillow_collage.py"), out("poster-pillow.jpg"), "3", "4", "3508", "4961", "12",
+            *inputs]),
+    ])
     record("render.poster_a3.ours_over_pillow", ours[0] / pillow[0], "time ratio")
     record("render.poster_a3.rss_ours_over_pillow", ours[1] / pillow[1], "memory ratio")
     print(f"  ratio: ours/Pillow {ours[0] / pillow[0]:.2f} time, {ours[1] / pillow[1]:.2f} RSS")
