@@ -330,7 +330,24 @@ int cvips_flatten(CVipsImage *in, double red, double green, double blue, CVipsIm
     return result;
 }
 
-int cvips_without_metadata(CVipsImage *in, CVipsImage **out) {
+/// libvips' sRGB profile, loaded once for the life of the process; NULL when it cannot be.
+static VipsBlob *srgb_profile(void) {
+    static gsize loaded = 0;
+    static VipsBlob *profile = NULL;
+    if (g_once_init_enter(&loaded)) {
+        VipsBlob *blob = NULL;
+        if (vips_profile_load("srgb", &blob, NULL) == 0) profile = blob;
+        g_once_init_leave(&loaded, 1);
+    }
+    return profile;
+}
+
+int cvips_as_new_srgb_picture(CVipsImage *in, CVipsImage **out) {
+    VipsBlob *profile = srgb_profile();
+    if (!profile) {
+        vips_error("cvips", "libvips' sRGB profile could not be loaded");
+        return -1;
+    }
     if (vips_copy(in, out, NULL)) return -1;
     // libvips merges every input's metadata into what an operation makes, so a collage would
     // otherwise carry one of its photos' EXIF, GPS position included, to whoever it is sent.
@@ -341,24 +358,8 @@ int cvips_without_metadata(CVipsImage *in, CVipsImage **out) {
         if (!g_str_has_prefix(fields[index], "vips-")) (void)vips_image_remove(*out, fields[index]);
     }
     g_strfreev(fields);
-    return 0;
-}
-
-int cvips_srgb_profile(const void **data, size_t *length) {
-    static gsize loaded = 0;
-    static VipsBlob *profile = NULL;
-    if (g_once_init_enter(&loaded)) {
-        VipsBlob *blob = NULL;
-        if (vips_profile_load("srgb", &blob, NULL) == 0) profile = blob;
-        g_once_init_leave(&loaded, 1);
-    }
-    if (!profile) return -1;
-    *data = vips_blob_get(profile, length);
-    return *data && *length > 0 ? 0 : -1;
-}
-
-int cvips_set_profile(CVipsImage *in, const void *data, size_t length, CVipsImage **out) {
-    if (vips_copy(in, out, NULL)) return -1;
+    size_t length = 0;
+    const void *data = vips_blob_get(profile, &length);
     vips_image_set_blob_copy(*out, VIPS_META_ICC_NAME, data, length);
     return 0;
 }

@@ -71,7 +71,7 @@ public struct CollageRenderer: Sendable {
             if !keepsAlpha, composed.bands == 4 { composed = try composed.extractBands(0, count: 3) }
             // The collage is a new picture: none of its photos' EXIF (GPS place, camera, time),
             // XMP or profiles go with it, only the sRGB profile its pixels are in.
-            composed = try composed.withoutMetadata().taggedSRGB()
+            composed = try composed.asNewSRGBPicture()
             if let dpi { composed = try composed.settingDPI(dpi) }
             return composed
         }

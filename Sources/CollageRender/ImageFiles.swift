@@ -41,7 +41,7 @@ public enum ImageFiles {
                 VipsImage.thumbnail(file.path, width: width, height: height, convertProfile: header.hasProfile))
             if decoded.bands == 4 { decoded = try decoded.flattenedOnWhite() }
             // A preview is shown and can be saved from the page: it keeps no EXIF (GPS place) either.
-            image = try decoded.withoutMetadata().taggedSRGB().copyToMemory()
+            image = try decoded.asNewSRGBPicture().copyToMemory()
         } catch {
             throw .unreadableImage(file.path, reason: PhotoDecoder.tidy(error.message, path: file.path))
         }

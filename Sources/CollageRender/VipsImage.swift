@@ -194,17 +194,12 @@ final class VipsImage: @unchecked Sendable {
         try make("draw text") { cvips_text(markup, font, Int32(clamping: width), Int32(align), $0) }
     }
 
-    /// A copy that carries none of its inputs' metadata (EXIF with its GPS place, XMP, IPTC,
-    /// ICC): what a collage is written with, so it tells nobody where its photos were taken.
-    func withoutMetadata() throws(VipsError) -> VipsImage {
-        try map("drop metadata") { cvips_without_metadata($0, $1) }
-    }
-
-    /// A copy tagged with the sRGB profile, which savers embed: said outright, print labs and
-    /// colour-managed tools need not guess what an untagged file means.
-    func taggedSRGB() throws(VipsError) -> VipsImage {
-        let profile = try Vips.srgbProfile()
-        return try map("tag sRGB") { cvips_set_profile($0, profile.baseAddress, profile.count, $1) }
+    /// A copy as a new picture is written: none of its inputs' metadata (EXIF with its GPS
+    /// place, XMP, IPTC, their profiles), so it tells nobody where its photos were taken, and
+    /// tagged with the sRGB profile its pixels are in, so print labs and colour-managed tools
+    /// need not guess.
+    func asNewSRGBPicture() throws(VipsError) -> VipsImage {
+        try map("make a new sRGB picture") { cvips_as_new_srgb_picture($0, $1) }
     }
 
     func settingDPI(_ dpi: Double) throws(VipsError) -> VipsImage { try map("set dpi") { cvips_set_dpi($0, dpi, $1) } }
@@ -285,17 +280,6 @@ enum Vips {
                 operation: "png save",
                 message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-    }
-
-    /// libvips' sRGB profile, loaded once and kept for the life of the process.
-    static func srgbProfile() throws(VipsError) -> UnsafeRawBufferPointer {
-        try start()
-        var data: UnsafeRawPointer?
-        var length = 0
-        guard cvips_srgb_profile(&data, &length) == 0, let data else {
-            throw VipsError(operation: "load the sRGB profile", message: takeError())
-        }
-        return UnsafeRawBufferPointer(start: data, count: length)
     }
 
     /// Why this libvips cannot write `format`, or `nil` when it can. HEIC and AVIF depend on

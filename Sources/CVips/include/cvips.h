@@ -102,14 +102,10 @@ int cvips_strips(CVipsImage *in, CVipsImage **out);
 int cvips_set_orientation(CVipsImage *in, int orientation, CVipsImage **out);
 /// Removes alpha by blending onto an opaque colour.
 int cvips_flatten(CVipsImage *in, double red, double green, double blue, CVipsImage **out);
-/// A copy with no metadata from the files that went into it: EXIF (camera, time, GPS place),
-/// XMP, IPTC, comments and ICC profiles are dropped; the pixels, their size and resolution stay.
-int cvips_without_metadata(CVipsImage *in, CVipsImage **out);
-/// libvips' own sRGB profile (IEC 61966-2.1): `*data` stays valid for the life of the process.
-/// Returns 0, or -1 when it cannot be loaded.
-int cvips_srgb_profile(const void **data, size_t *length);
-/// A copy tagged with `length` bytes of ICC profile (what savers embed).
-int cvips_set_profile(CVipsImage *in, const void *data, size_t length, CVipsImage **out);
+/// A copy as a new picture is written: with none of the metadata of the files that went into it
+/// (EXIF with camera, time and GPS place, XMP, IPTC, comments, their ICC profiles), tagged with
+/// libvips' sRGB profile, which its pixels must be in; the pixels, size and resolution stay.
+int cvips_as_new_srgb_picture(CVipsImage *in, CVipsImage **out);
 /// Sets the resolution in pixels per inch (stored as pixels per millimetre).
 int cvips_set_dpi(CVipsImage *in, double dpi, CVipsImage **out);
 /// Lays out Pango `markup` in `font` ("Family 40", sizes in pixels at 72 DPI), wrapping words
