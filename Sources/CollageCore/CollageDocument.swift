@@ -222,16 +222,50 @@ public enum CollageDocument {
     /// handled here rather than by the formatter, whose fraction truncates binary fractions
     /// (.123 can come back as .122) and would break exact round trips.
     enum DateText {
+        /// Seconds from 1970 to 0001-01-01T00:00:00Z and to 9999-12-31T23:59:59Z: the years
+        /// ISO 8601 writes with four digits.
+        static let earliestSecond: Int64 = -62_135_596_800
+        static let latestSecond: Int64 = 253_402_300_799
+        /// 1583-01-01T00:00:00Z. Before it Foundation counts in the Julian calendar (the
+        /// Gregorian one began in October 1582), and dates that old (only ever from a damaged
+        /// library) are left to it, so they read and write as they always have.
+        static let firstGregorianSecond: Int64 = -12_212_553_600
+
+        // Written by hand rather than with `Date.ISO8601FormatStyle`: every edit writes and reads
+        // its collage's two dates several times (the check, the history step, the answer), and
+        // the formatter was a tenth of an edit's time.
         static func format(_ date: Date) -> String {
             // A date read from a damaged library can be anything; years 0001–9999 are what ISO 8601 writes.
-            let limit = 253_402_300_799_000.0
             let raw = (date.timeIntervalSince1970 * 1000).rounded()
-            let milliseconds = Int64(raw.isFinite ? min(limit, max(-62_135_596_800_000, raw)) : 0)
+            let lowest = Double(earliestSecond * 1000)
+            let highest = Double(latestSecond * 1000)
+            let milliseconds = Int64(raw.isFinite ? min(highest, max(lowest, raw)) : 0)
             let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
             let (wholeSeconds, positiveFraction) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
-            let base = Date.ISO8601FormatStyle().format(Date(timeIntervalSince1970: Double(wholeSeconds)))
-            let digits = String(positiveFraction)
-            return base.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+            guard wholeSeconds >= firstGregorianSecond else {
+                let base = Date.ISO8601FormatStyle().format(Date(timeIntervalSince1970: Double(wholeSeconds)))
+                let digits = String(positiveFraction)
+                return base.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+            }
+            let (days, secondOfDay) = floorDivision(wholeSeconds, by: 86_400)
+            let (year, month, day) = civilDate(daysSince1970: days)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(24)
+            append(year, digits: 4, to: &bytes)
+            bytes.append(UInt8(ascii: "-"))
+            append(month, digits: 2, to: &bytes)
+            bytes.append(UInt8(ascii: "-"))
+            append(day, digits: 2, to: &bytes)
+            bytes.append(UInt8(ascii: "T"))
+            append(secondOfDay / 3600, digits: 2, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            append(secondOfDay / 60 % 60, digits: 2, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            append(secondOfDay % 60, digits: 2, to: &bytes)
+            bytes.append(UInt8(ascii: "."))
+            append(positiveFraction, digits: 3, to: &bytes)
+            bytes.append(UInt8(ascii: "Z"))
+            return String(decoding: bytes, as: UTF8.self)
         }
 
         static func parse(_ text: String) -> Date? {
@@ -245,8 +279,88 @@ public enum CollageDocument {
                 milliseconds = (value * 1000).rounded()
                 whole = String(text[..<dot]) + "Z"
             }
-            guard let date = try? Date.ISO8601FormatStyle().parse(whole) else { return nil }
-            return Date(timeIntervalSince1970: date.timeIntervalSince1970 + milliseconds / 1000)
+            // What documents write is read by hand; anything else is left to Foundation, which
+            // decides as it always has.
+            guard let seconds = plainSeconds(whole) ?? foundationSeconds(whole) else { return nil }
+            return Date(timeIntervalSince1970: seconds + milliseconds / 1000)
+        }
+
+        private static func foundationSeconds(_ text: String) -> Double? {
+            (try? Date.ISO8601FormatStyle().parse(text))?.timeIntervalSince1970
+        }
+
+        /// `YYYY-MM-DDTHH:MM:SSZ` from 1583 on with every field in range, as seconds since 1970;
+        /// `nil` for any other text.
+        static func plainSeconds(_ text: String) -> Double? {
+            let bytes = Array(text.utf8)
+            guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+                bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+                bytes[19] == UInt8(ascii: "Z"),
+                let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2),
+                let hour = number(bytes, 11, 2), let minute = number(bytes, 14, 2), let second = number(bytes, 17, 2),
+                year >= 1583, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24,
+                minute < 60, second < 60
+            else { return nil }
+            let days = daysSince1970(year: year, month: month, day: day)
+            return Double(days * 86_400 + hour * 3600 + minute * 60 + second)
+        }
+
+        private static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int64? {
+            var value: Int64 = 0
+            for byte in bytes[start..<start + count] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+
+        private static func append(_ value: Int64, digits: Int, to bytes: inout [UInt8]) {
+            var divisor: Int64 = 1
+            for _ in 1..<digits { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+
+        private static func floorDivision(_ value: Int64, by divisor: Int64) -> (Int64, Int64) {
+            let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+            return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
+        }
+
+        private static func daysIn(month: Int64, year: Int64) -> Int64 {
+            switch month {
+            case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+            case 4, 6, 9, 11: return 30
+            default: return 31
+            }
+        }
+
+        // The proleptic Gregorian calendar counted in 400-year eras of 146,097 days, each
+        // starting on 1 March so that the leap day falls at the end of its year.
+        private static let daysPerEra: Int64 = 146_097
+        /// 1970-01-01 counted from 0000-03-01.
+        private static let epochShift: Int64 = 719_468
+
+        static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+            let marchYear = month <= 2 ? year - 1 : year
+            let (era, yearOfEra) = floorDivision(marchYear, by: 400)
+            let monthFromMarch = (month + 9) % 12
+            let dayOfYear = (153 * monthFromMarch + 2) / 5 + day - 1
+            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+            return era * daysPerEra + dayOfEra - epochShift
+        }
+
+        static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+            let (era, dayOfEra) = floorDivision(days + epochShift, by: daysPerEra)
+            let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / (daysPerEra - 1)) / 365
+            let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+            let monthFromMarch = (5 * dayOfYear + 2) / 153
+            let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+            let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+            return (era * 400 + yearOfEra + (month <= 2 ? 1 : 0), month, day)
         }
     }
 
