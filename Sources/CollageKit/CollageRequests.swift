@@ -177,7 +177,7 @@ public struct EditRequest: Sendable {
     public func apply(to id: String, in library: Library, access: PremiumAccess) throws(Failure) -> StoredCollage {
         let stored: StoredCollage
         do {
-            stored = try library.collage(id)
+            stored = try library.collageToChange(id)
         } catch {
             throw error.failure
         }

@@ -59,6 +59,23 @@ extension Library {
         }
     }
 
+    /// The collage as a change to it starts from, read as ``collage(_:)`` reads it, or the one
+    /// this process last saved or read this way while the row still has its version and time:
+    /// an editor's stream of edits then reads one short row instead of the collage and its
+    /// items. Every change Collage saves, a repair's included, gives a new version and time; a
+    /// row altered by hand while the library is open is not seen here, but the change made
+    /// from this is checked against the rows again when it is written.
+    public func collageToChange(_ id: String) throws(LibraryError) -> StoredCollage {
+        let recent = recentCollages[id]
+        let stored = try database.read { connection throws(LibraryError) in
+            if let recent, try Self.isUnchanged(recent, in: connection) { return recent }
+            let resolved = try resolveCollageID(id, connection)
+            return try Self.load(resolved, from: connection)
+        }
+        recentCollages.keep(stored)
+        return stored
+    }
+
     /// Applies edits to a collage in one transaction and bumps its version.
     /// - Parameters:
     ///   - expectedVersion: the version the caller last saw; when given and not current,
@@ -142,7 +159,7 @@ extension Library {
         _ id: String, expectedVersion: Int?, history: HistoryStep = .record, prepared: PreparedChange? = nil,
         _ change: (Collage, Connection) throws(LibraryError) -> Collage
     ) throws(LibraryError) -> StoredCollage {
-        try database.write { connection throws(LibraryError) in
+        let saved = try database.write { connection throws(LibraryError) in
             if let prepared, try Self.isUnchanged(prepared.base, in: connection) {
                 let stored = prepared.base
                 if let expectedVersion, expectedVersion != stored.version {
@@ -167,11 +184,15 @@ extension Library {
             guard issues.isEmpty else { throw LibraryError.invalidCollage(issues) }
             return try save(next, over: stored, connection: connection)
         }
+        // What was saved is what its rows now read back as (a test holds every kind of change
+        // to that), so the next read of it needs only its version and time.
+        recentCollages.keep(saved)
+        return saved
     }
 
     /// Whether the stored collage is still `base`: every saved change, a repair's included,
     /// gives it a new version and time.
-    private static func isUnchanged(_ base: StoredCollage, in connection: Connection) throws(LibraryError) -> Bool {
+    static func isUnchanged(_ base: StoredCollage, in connection: Connection) throws(LibraryError) -> Bool {
         let rows = try connection.query(
             "SELECT version, updated_at FROM collages WHERE id = ?", [base.collage.id]
         ) { row throws(LibraryError) in (try row.int("version"), try row.date("updated_at")) }

@@ -13,6 +13,9 @@ public final class Library: Sendable {
     /// The library folder.
     public let root: URL
     let database: DatabaseQueue
+    /// The collages this process last saved or read for a change, which the next change to one
+    /// starts from without reading its rows.
+    let recentCollages = RecentCollages()
     let now: @Sendable () -> Date
     /// The most bytes of earlier documents a collage's undo and redo history keeps.
     public let historyByteLimit: Int

@@ -34,6 +34,65 @@ struct LibraryCollageTests {
         #expect(edited.version == 3)
     }
 
+    /// A library keeps the collage it last saved and starts the next change from it while the
+    /// row's version and time still match, so what it keeps must be exactly what its rows read
+    /// back as, after every kind of change, and another process's save must be seen.
+    @Test func theCollageKeptAfterASaveIsWhatItsRowsReadBackAs() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        let ids = try photos(library, fixtures, count: 3).map(\.id)
+        let id = try library.createCollage(
+            title: "Kept", templateID: "grid2x2", aspect: .square, photoIDs: ids
+        ).collage.id
+        let text = TextBlock(
+            text: "Sommer ☀️\nzwei Zeilen", font: "Lobster Two", weight: 700, italic: true, size: 41.25,
+            color: Color(red: 1, green: 2, blue: 3, alpha: 4), alignment: .right, lineSpacing: 1.3,
+            letterSpacing: -0.125,
+            background: TextBackground(color: .white, opacity: 0.33, cornerRadius: 7, padding: 3),
+            outline: TextOutline(color: .black, width: 1.5),
+            shadow: TextShadow(
+                color: Color(red: 9, green: 9, blue: 9, alpha: 200), blur: 2.5, offset: Point(x: -1, y: 3)))
+        let changes: [[Edit]] = [
+            [.rotateItem(id: "i1", degrees: -33.3333)],
+            [.setCrop(id: "i2", crop: Crop(focus: Point(x: 0.123456789, y: 0.9), zoom: 2.75))],
+            [.addItem(id: "t", content: .text(text), frame: Rect(x: 10.5, y: 20.25, width: 300, height: 90))],
+            [.addItem(id: "s", content: .sticker("sticker-ref"), frame: nil)],
+            [.setStickerStyle(id: "s", style: StickerStyle(outlineWidth: 7.5, shadow: false, effect: .comic))],
+            [
+                .setStyle(
+                    Style(background: Color(red: 250, green: 240, blue: 230, alpha: 128), spacing: 3, cornerRadius: 9))
+            ],
+            [.reorder(id: "i1", move: .front), .swapContents(first: "i2", second: "i3")],
+            [
+                .arrange(
+                    frames: [
+                        "i1": Rect(x: 0, y: 0, width: 500, height: 500),
+                        "i2": Rect(x: 500, y: 0, width: 250.5, height: 500),
+                        "i3": Rect(x: 0, y: 500, width: 400, height: 300),
+                    ], arrangement: Arrangement(seed: 7, hero: "i1", maximumCrop: 0.2, keepsOrder: false))
+            ],
+            [.removeItem(id: "i1")],
+            [.setAspect(try #require(AspectRatio(parsing: "3:2"))), .rename(title: "Kept, then renamed 🎉")],
+        ]
+        for edits in changes {
+            let saved = try library.apply(edits, to: id)
+            let other = try fixtures.open()
+            defer { other.close() }
+            #expect(try other.collage(id) == saved, "\(edits)")
+            #expect(try library.collageToChange(id) == saved, "\(edits)")
+        }
+        let undone = try library.undo(id)
+        #expect(try fixtures.open().collage(id) == undone)
+        #expect(try library.collageToChange(id) == undone)
+        // Another process's change is seen at once, not the kept collage.
+        let elsewhere = try fixtures.open()
+        let changedThere = try elsewhere.apply([.rename(title: "Changed elsewhere")], to: id)
+        elsewhere.close()
+        #expect(try library.collageToChange(id) == changedThere)
+        try library.deleteCollage(id)
+        #expect(throws: LibraryError.self) { try library.collageToChange(id) }
+    }
+
     @Test func everyWriteBumpsTheVersionAndStaleVersionsAreRefused() throws {
         let fixtures = try LibraryFixtures()
         let library = try fixtures.open()
