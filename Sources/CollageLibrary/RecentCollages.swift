@@ -7,8 +7,9 @@ import Synchronization
 final class RecentCollages: Sendable {
     private let entries = Mutex(Entries())
 
-    /// How many collages are kept: more than a person edits at once, few enough to cost nothing.
-    static let capacity = 32
+    /// How many collages are kept: more than the editors of one library change at once (a
+    /// server's benchmark edits 50 side by side), and a few megabytes at most.
+    static let capacity = 128
 
     private struct Entries {
         var byID: [String: (stored: StoredCollage, use: UInt64)] = [:]
