@@ -49,6 +49,13 @@ class Client:
         return response.status, payload
 
 
+def cpu_seconds(pid):
+    """The CPU time (user and system) the process has used so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
@@ -153,14 +160,16 @@ def main():
             record("server.edit.one_client_p50_ms", percentile(latencies, 0.5) * 1000, "ms")
             for label, key, period in [("flat out", "flat_out", 0.0), ("an edit each 50 ms", "each_50ms", 0.05)]:
                 with multiprocessing.get_context("fork").Pool(50) as pool:
+                    cpu_before = cpu_seconds(server.pid)
                     started = time.perf_counter()
                     runs = pool.starmap(client_run, [(port, token, collages[1 + i], 100, period, i / 50) for i in range(50)])
                     elapsed = time.perf_counter() - started
                 latencies = [latency for run in runs for latency in run]
                 p99 = percentile(latencies, 0.99) * 1000
                 rate = len(latencies) / elapsed
+                cpu_per_edit = (cpu_seconds(server.pid) - cpu_before) / len(latencies) * 1000
                 print(f"  50 clients, {label + ':':20} p50 {percentile(latencies, 0.5) * 1000:6.2f} ms"
-                      f"   p99 {p99:6.2f} ms   {rate:7.0f} edits/s")
+                      f"   p99 {p99:6.2f} ms   {rate:7.0f} edits/s   (server CPU {cpu_per_edit:.2f} ms an edit)")
                 record(f"server.edit.fifty_clients_{key}_p99_ms", p99, "ms")
                 if period == 0.0:
                     record("server.edit.capacity_per_s", rate, "edits/s", better="higher")
