@@ -62,9 +62,10 @@ extension Library {
     /// The collage as a change to it starts from, read as ``collage(_:)`` reads it, or the one
     /// this process last saved or read this way while the row still has its version and time:
     /// an editor's stream of edits then reads one short row instead of the collage and its
-    /// items. Every change Collage saves, a repair's included, gives a new version and time; a
-    /// row altered by hand while the library is open is not seen here, but the change made
-    /// from this is checked against the rows again when it is written.
+    /// items. Every change Collage saves, a repair's included, gives a new version and time. A
+    /// row altered by hand while the library is open (or damaged on disk) is not seen here,
+    /// only by the next ordinary read; the change is written only if the collage row still has
+    /// this version and time, and is checked whole as every change is.
     public func collageToChange(_ id: String) throws(LibraryError) -> StoredCollage {
         let recent = recentCollages[id]
         let stored = try database.read { connection throws(LibraryError) in
@@ -253,6 +254,7 @@ extension Library {
             let resolved = try resolveCollageID(id, connection)
             try connection.run("DELETE FROM collages WHERE id = ?", [resolved])
             try connection.run("DELETE FROM collage_history WHERE collage_id = ?", [resolved])
+            recentCollages.forget(resolved)
         }
     }
 

@@ -195,7 +195,10 @@ final class Statement {
                 case .null: sqlite3_bind_null(handle, index)
                 case .integer(let value): sqlite3_bind_int64(handle, index, value)
                 case .real(let value): sqlite3_bind_double(handle, index, value)
-                case .text(let value): sqlite3_bind_text(handle, index, value, -1, CSQLite_transient())
+                // With its byte count, not up to a NUL: a U+0000 inside a title is stored, not
+                // where the title silently ends.
+                case .text(let value):
+                    sqlite3_bind_text(handle, index, value, Int32(clamping: value.utf8.count), CSQLite_transient())
                 }
             guard status == SQLITE_OK else { throw failure(status) }
         }
@@ -230,7 +233,8 @@ struct Row {
         case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
         case SQLITE_TEXT:
             guard let text = sqlite3_column_text(handle, column) else { return .null }
-            return .text(String(cString: text))
+            let count = Int(sqlite3_column_bytes(handle, column))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
         default: return .null
         }
     }

@@ -73,6 +73,12 @@ struct LibraryCollageTests {
             ],
             [.removeItem(id: "i1")],
             [.setAspect(try #require(AspectRatio(parsing: "3:2"))), .rename(title: "Kept, then renamed 🎉")],
+            // SQLite stores a U+0000 inside text when told the text's length; up to the NUL, a
+            // title and an id would read back cut short.
+            [
+                .rename(title: "before\u{0}after"),
+                .addItem(id: "x\u{0}y", content: .sticker("sticker-ref"), frame: nil),
+            ],
         ]
         for edits in changes {
             let saved = try library.apply(edits, to: id)
@@ -91,6 +97,36 @@ struct LibraryCollageTests {
         #expect(try library.collageToChange(id) == changedThere)
         try library.deleteCollage(id)
         #expect(throws: LibraryError.self) { try library.collageToChange(id) }
+    }
+
+    @Test func theKeptCollagesAreBoundedInNumberAndBytes() throws {
+        let kept = RecentCollages()
+        for index in 0..<(RecentCollages.capacity + 40) {
+            kept.keep(
+                StoredCollage(
+                    collage: Collage(
+                        id: "c\(index)", title: "small", created: Date(), canvas: Size(width: 100, height: 100)),
+                    version: 1))
+        }
+        #expect(kept["c0"] == nil && kept["c\(RecentCollages.capacity + 39)"] != nil)
+        #expect((0..<(RecentCollages.capacity + 40)).filter { kept["c\($0)"] != nil }.count == RecentCollages.capacity)
+        // Collages of 200 long texts: only as many as the byte budget holds stay.
+        var large = Collage(id: "large", title: "large", created: Date(), canvas: Size(width: 100, height: 100))
+        large.items = (0..<200).map { item in
+            CollageItem(
+                id: "t\(item)", content: .text(TextBlock(text: String(repeating: "ü", count: 8_000))),
+                frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        }
+        let each = RecentCollages.approximateBytes(of: large)
+        #expect(each > 3_000_000)
+        for index in 0..<40 {
+            large.id = "large\(index)"
+            kept.keep(StoredCollage(collage: large, version: 1))
+        }
+        let stayed = (0..<40).filter { kept["large\($0)"] != nil }
+        #expect(stayed == Array((40 - RecentCollages.byteBudget / each)..<40), "\(stayed)")
+        kept.forget("large39")
+        #expect(kept["large39"] == nil)
     }
 
     @Test func everyWriteBumpsTheVersionAndStaleVersionsAreRefused() throws {
