@@ -15,6 +15,13 @@ final class DatabaseQueue: @unchecked Sendable {
     private let lock = Mutex(())
     private let readers: [Reader]
     private let checkpointer: Checkpointer
+    private let pendingWrites = PendingWrites()
+    private let commits = Atomic<Int>(0)
+
+    /// How many write transactions have committed (each a group of writes).
+    var committedTransactions: Int { commits.load(ordering: .relaxed) }
+    /// How many writes wait for the group being written to finish.
+    var waitingWrites: Int { pendingWrites.count }
     let path: String
 
     /// How many reading connections a library opens at most (each when first needed).
@@ -67,21 +74,188 @@ final class DatabaseQueue: @unchecked Sendable {
         try lock.withLock { _ throws(LibraryError) in try body(connection) }
     }
 
-    /// A write transaction. `BEGIN IMMEDIATE` takes the write lock up front, so two processes
-    /// never both read a version and then both write.
+    /// A write, committed before this returns and rolled back (alone) when `body` throws.
+    /// `BEGIN IMMEDIATE` takes the write lock up front, so two processes never both read a
+    /// version and then both write.
+    ///
+    /// Writes that arrive while another is being written are written together: the first to
+    /// find none running writes every waiting one in one transaction, each inside a savepoint
+    /// of its own, and commits once (a group commit). Fifty editors at once then share commits
+    /// and the pages they touch in common instead of queueing one commit each. Each caller
+    /// still gets its own result or error, and a write that fails leaves the others' in place.
     @discardableResult
     func write<T>(_ body: (Connection) throws(LibraryError) -> T) throws(LibraryError) -> T {
-        let result = try lock.withLock { _ throws(LibraryError) in
-            try Self.inTransaction(connection, beginning: "BEGIN IMMEDIATE", body)
+        var outcome: Result<T, LibraryError>?
+        let failure = withoutActuallyEscaping(body) { body -> LibraryError? in
+            // The caller waits here until its write is done, so `body` (and what it captures)
+            // outlives its run on whichever thread writes the group.
+            let write = PendingWrite { connection in
+                do throws(LibraryError) {
+                    outcome = .success(try body(connection))
+                    return nil
+                } catch {
+                    outcome = .failure(error)
+                    return error
+                }
+            }
+            if !pendingWrites.enqueue(write) {
+                write.waitForTurn()
+            }
+            if !write.isDone { writeGroup(leadBy: write) }
+            return write.failure
         }
-        checkpointer.noteWrite()
-        return result
+        if let failure { throw failure }
+        guard let outcome else { throw LibraryError.invalid("a write was never run (a bug in Collage)") }
+        if case .success = outcome { checkpointer.noteWrite() }
+        return try outcome.get()
+    }
+
+    /// The most writes one transaction groups: the first of them waits for all of them.
+    static let groupLimit = 64
+
+    /// Writes the waiting writes, `leader`'s first, as one transaction, tells each its outcome,
+    /// and hands the next group to the first write still waiting.
+    private func writeGroup(leadBy leader: PendingWrite) {
+        let group = pendingWrites.takeGroup(limit: Self.groupLimit)
+        let committed = lock.withLock { _ in Self.write(group, on: connection) }
+        if committed { commits.add(1, ordering: .relaxed) }
+        for write in group where write !== leader { write.wake() }
+        pendingWrites.nextLeader()?.wake()
+    }
+
+    /// Writes `group` in one transaction (or more, when SQLite rolls one back); whether the
+    /// last committed.
+    private static func write(_ group: [PendingWrite], on connection: Connection) -> Bool {
+        var written: [PendingWrite] = []
+        var isOpen = false
+        for write in group {
+            if !isOpen {
+                do throws(LibraryError) {
+                    try connection.run("BEGIN IMMEDIATE")
+                    isOpen = true
+                } catch {
+                    write.finish(failure: error)
+                    continue
+                }
+            }
+            let saved: LibraryError?
+            do throws(LibraryError) {
+                try connection.run("SAVEPOINT pending_write")
+                if let refused = write.perform(on: connection) {
+                    try? connection.execute("ROLLBACK TO pending_write")
+                    try? connection.execute("RELEASE pending_write")
+                    write.finish(failure: nil)
+                    saved = refused
+                } else {
+                    try connection.run("RELEASE pending_write")
+                    written.append(write)
+                    saved = nil
+                }
+            } catch {
+                try? connection.execute("ROLLBACK TO pending_write")
+                try? connection.execute("RELEASE pending_write")
+                write.finish(failure: error)
+                saved = error
+            }
+            // Some failures (a full disk, an I/O error) make SQLite roll back the whole
+            // transaction: the writes grouped before this one are lost with it, and say so.
+            if isOpen, !connection.isInTransaction {
+                isOpen = false
+                for lost in written { lost.finish(failure: saved ?? .invalid("the write was rolled back")) }
+                written = []
+            }
+        }
+        guard isOpen else { return false }
+        do throws(LibraryError) {
+            try connection.run("COMMIT")
+            for done in written { done.finish(failure: nil) }
+            return true
+        } catch {
+            try? connection.execute("ROLLBACK")
+            for lost in written { lost.finish(failure: error) }
+            return false
+        }
     }
 
     func close() {
         lock.withLock { _ in connection.close() }
         for reader in readers { reader.close() }
         checkpointer.close()
+    }
+}
+
+/// One caller's write, waiting to be written in a group.
+private final class PendingWrite: @unchecked Sendable {
+    // @unchecked: `run`, `isDone` and `failure` are set by the one thread writing the group
+    // (under the queue's lock) before it wakes the caller, which reads them only after.
+    private var run: ((Connection) -> LibraryError?)?
+    private(set) var isDone = false
+    /// Why the write was not kept though its body succeeded (the commit failed), or why it
+    /// never ran.
+    private(set) var failure: LibraryError?
+    private let turn = DispatchSemaphore(value: 0)
+
+    init(_ run: @escaping (Connection) -> LibraryError?) { self.run = run }
+
+    /// Runs the body; the error it threw, if it did.
+    func perform(on connection: Connection) -> LibraryError? {
+        defer { run = nil }
+        return run?(connection)
+    }
+
+    /// Done: kept, refused by its body (`failure` nil: the body's own error is the answer),
+    /// or lost with the transaction.
+    func finish(failure: LibraryError?) {
+        run = nil
+        if let failure { self.failure = failure }
+        isDone = true
+    }
+
+    /// Wakes the caller: to its outcome when done, else to write the next group.
+    func wake() { turn.signal() }
+    func waitForTurn() { turn.wait() }
+}
+
+/// The writes waiting to be written, and whether a group is being written.
+private final class PendingWrites: Sendable {
+    private let state = Mutex(State())
+
+    private struct State {
+        var waiting: [PendingWrite] = []
+        var isWriting = false
+    }
+
+    /// Adds `write`; `true` when no group is being written, so its caller writes the next.
+    func enqueue(_ write: PendingWrite) -> Bool {
+        state.withLock { state in
+            state.waiting.append(write)
+            guard !state.isWriting else { return false }
+            state.isWriting = true
+            return true
+        }
+    }
+
+    /// How many writes are waiting.
+    var count: Int { state.withLock { $0.waiting.count } }
+
+    /// The next group: the longest-waiting writes, at most `limit`.
+    func takeGroup(limit: Int) -> [PendingWrite] {
+        state.withLock { state in
+            let group = Array(state.waiting.prefix(limit))
+            state.waiting.removeFirst(group.count)
+            return group
+        }
+    }
+
+    /// After a group: the write that writes the next one, or `nil` when none is waiting.
+    func nextLeader() -> PendingWrite? {
+        state.withLock { state in
+            guard let next = state.waiting.first else {
+                state.isWriting = false
+                return nil
+            }
+            return next
+        }
     }
 }
 
