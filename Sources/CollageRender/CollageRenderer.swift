@@ -72,7 +72,7 @@ public struct CollageRenderer: Sendable {
             // The collage is a new picture: none of its photos' EXIF (GPS place, camera, time),
             // XMP or profiles go with it, only the sRGB profile its pixels are in.
             composed = try composed.asNewSRGBPicture()
-            if let dpi { composed = try composed.settingDPI(dpi) }
+            composed = try composed.settingDPI(dpi ?? Self.screenDPI)
             return composed
         }
         do {
@@ -124,6 +124,11 @@ public struct CollageRenderer: Sendable {
     }
 
     // MARK: - Size
+
+    /// The resolution a render without a print size is tagged with, as screen images are. Left
+    /// at libvips' default of a pixel a millimetre (25.4 DPI), a word processor or a print
+    /// dialog placed a 3,600 px export at 142 inches wide.
+    static let screenDPI = 72.0
 
     /// The pixel size (and print resolution, for a print size) a render of a canvas at `size`
     /// would have, checked against the limits as a render checks it; nothing is decoded.

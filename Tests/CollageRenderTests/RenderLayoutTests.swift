@@ -103,6 +103,9 @@ struct RenderLayoutTests {
         let wide = try renderer.render(
             collage, photos: source, options: RenderOptions(size: .width(600)), to: fixtures.url("w.jpg"))
         #expect((wide.width, wide.height) == (600, 400))
+        // No print size: tagged 72 DPI as screen images are, not libvips' 25.4.
+        #expect(wide.dpi == nil)
+        #expect(try Self.header(fixtures.url("w.jpg"), field: "xres").hasPrefix("2.83"), "72 DPI is 2.835 px/mm")
         let long = try renderer.render(
             collage, photos: source, options: RenderOptions(size: .longSide(900)), to: fixtures.url("l.jpg"))
         #expect((long.width, long.height) == (900, 600))
