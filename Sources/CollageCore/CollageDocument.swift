@@ -242,26 +242,27 @@ public enum CollageDocument {
             let milliseconds = Int64(raw.isFinite ? min(highest, max(lowest, raw)) : 0)
             let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
             let (wholeSeconds, positiveFraction) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
-            guard wholeSeconds >= firstGregorianSecond else {
-                let base = Date.ISO8601FormatStyle().format(Date(timeIntervalSince1970: Double(wholeSeconds)))
-                let digits = String(positiveFraction)
-                return base.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
-            }
-            let (days, secondOfDay) = floorDivision(wholeSeconds, by: 86_400)
-            let (year, month, day) = civilDate(daysSince1970: days)
             var bytes: [UInt8] = []
             bytes.reserveCapacity(24)
-            append(year, digits: 4, to: &bytes)
-            bytes.append(UInt8(ascii: "-"))
-            append(month, digits: 2, to: &bytes)
-            bytes.append(UInt8(ascii: "-"))
-            append(day, digits: 2, to: &bytes)
-            bytes.append(UInt8(ascii: "T"))
-            append(secondOfDay / 3600, digits: 2, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            append(secondOfDay / 60 % 60, digits: 2, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            append(secondOfDay % 60, digits: 2, to: &bytes)
+            if wholeSeconds < firstGregorianSecond {
+                // Foundation's "…:SSZ", its "Z" left for after the fraction.
+                bytes += Date.ISO8601FormatStyle().format(Date(timeIntervalSince1970: Double(wholeSeconds))).utf8
+                    .dropLast()
+            } else {
+                let (days, secondOfDay) = floorDivision(wholeSeconds, by: 86_400)
+                let (year, month, day) = civilDate(daysSince1970: days)
+                append(year, digits: 4, to: &bytes)
+                bytes.append(UInt8(ascii: "-"))
+                append(month, digits: 2, to: &bytes)
+                bytes.append(UInt8(ascii: "-"))
+                append(day, digits: 2, to: &bytes)
+                bytes.append(UInt8(ascii: "T"))
+                append(secondOfDay / 3600, digits: 2, to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                append(secondOfDay / 60 % 60, digits: 2, to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                append(secondOfDay % 60, digits: 2, to: &bytes)
+            }
             bytes.append(UInt8(ascii: "."))
             append(positiveFraction, digits: 3, to: &bytes)
             bytes.append(UInt8(ascii: "Z"))

@@ -43,15 +43,15 @@ final class DatabaseQueue: @unchecked Sendable {
         return try lock.withLock { _ throws(LibraryError) in try Self.inTransaction(connection, body) }
     }
 
-    /// `body` in one transaction on `connection`, committed when it returns and rolled back
-    /// when it throws. A read in one sees one committed state (a collage and its items), never
-    /// half of a write that lands between two of its queries.
+    /// A read: `body` in one transaction on `connection`, ended when it returns or throws. A
+    /// read in one sees one committed state (a collage and its items), never half of a write
+    /// that lands between two of its queries.
     fileprivate static func inTransaction<T>(
-        _ connection: Connection, beginning begin: String = "BEGIN", _ body: (Connection) throws(LibraryError) -> T
+        _ connection: Connection, _ body: (Connection) throws(LibraryError) -> T
     ) throws(LibraryError) -> T {
         // Prepared once and kept, as every other statement: parsing these two again on each
         // transaction was a measurable part of an edit.
-        try connection.run(begin)
+        try connection.run("BEGIN")
         let result: T
         do throws(LibraryError) {
             result = try body(connection)
@@ -138,30 +138,30 @@ final class DatabaseQueue: @unchecked Sendable {
                     continue
                 }
             }
-            let saved: LibraryError?
+            // The body's own error is its caller's answer already; a savepoint's is not.
+            var failed: LibraryError?
             do throws(LibraryError) {
                 try connection.run("SAVEPOINT pending_write")
-                if let refused = write.perform(on: connection) {
-                    try? connection.execute("ROLLBACK TO pending_write")
-                    try? connection.execute("RELEASE pending_write")
-                    write.finish(failure: nil)
-                    saved = refused
-                } else {
+                failed = write.perform(on: connection)
+                if failed == nil {
                     try connection.run("RELEASE pending_write")
                     written.append(write)
-                    saved = nil
+                } else {
+                    write.finish(failure: nil)
                 }
             } catch {
+                failed = error
+                write.finish(failure: error)
+            }
+            if failed != nil {
                 try? connection.execute("ROLLBACK TO pending_write")
                 try? connection.execute("RELEASE pending_write")
-                write.finish(failure: error)
-                saved = error
             }
             // Some failures (a full disk, an I/O error) make SQLite roll back the whole
             // transaction: the writes grouped before this one are lost with it, and say so.
             if isOpen, !connection.isInTransaction {
                 isOpen = false
-                for lost in written { lost.finish(failure: saved ?? .invalid("the write was rolled back")) }
+                for lost in written { lost.finish(failure: failed ?? .invalid("the write was rolled back")) }
                 written = []
             }
         }
