@@ -97,11 +97,18 @@ let package = Package(
                 "CollageCore", "CollageRender", "CollageLibrary", "Stickers", "CollageLicence", "StickerPrint",
             ]),
 
-        // libmicrohttpd (module map + fixed-arity shims) and the editor's server on it.
+        // libmicrohttpd (module map + fixed-arity shims) and the editor's server on it; on the home
+        // network it speaks TLS (GnuTLS, through libmicrohttpd) with a certificate GnuTLS makes
+        // (CSecureLAN), and shows its pairing link as a QR code drawn by libqrencode.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "CSecureLAN", linkerSettings: [.linkedLibrary("gnutls")]),
+        .systemLibrary(name: "CQREncode", providers: [.apt(["libqrencode-dev"])]),
         .target(
             name: "CollageServer",
-            dependencies: ["CollageCore", "CollageRender", "CollageKit", "CollageLicence", "CMicroHTTPD"],
+            dependencies: [
+                "CollageCore", "CollageRender", "CollageKit", "CollageLicence", "CMicroHTTPD", "CSecureLAN",
+                "CQREncode",
+            ],
             resources: [.copy("Resources/web")]),
 
         // The `collage` command: argument parsing and subcommands only.

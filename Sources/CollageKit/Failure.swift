@@ -106,7 +106,8 @@ extension LibraryError {
     /// The failure this library error is.
     public var failure: Failure {
         switch self {
-        case .unknownCollage, .unknownPhoto, .unknownSticker, .missingPhotoFile: Failure(.notFound, description)
+        case .unknownCollage, .unknownPhoto, .unknownSticker, .unknownDevice, .missingPhotoFile:
+            Failure(.notFound, description)
         case .notALibrary, .newerSchema, .edit, .image, .invalidCollage, .emptyHistory:
             Failure(.invalidInput, description)
         case .unwritable: Failure(.cannotWrite, description)

@@ -16,6 +16,15 @@ public enum RecordJSON {
         ])
     }
 
+    /// `{id, name, paired, lastSeen}`.
+    public static func device(_ device: PairedDevice) -> JSONValue {
+        .object([
+            "id": .string(device.id), "name": .string(device.name),
+            "paired": .string(CollageDocument.jsonDate(device.pairedAt)),
+            "lastSeen": .string(CollageDocument.jsonDate(device.lastSeen)),
+        ])
+    }
+
     /// `{id, photo, width, height}`.
     public static func sticker(_ sticker: StickerRecord) -> JSONValue {
         .object([

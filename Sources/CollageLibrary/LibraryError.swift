@@ -17,6 +17,8 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
     case unknownPhoto(String)
     /// No sticker has this id.
     case unknownSticker(String)
+    /// No paired device has this id.
+    case unknownDevice(String)
     /// An edit carried a version other than the collage's current one.
     case staleVersion(collage: String, expected: Int, current: Int)
     /// An edit was refused.
@@ -51,6 +53,7 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
         case .unknownCollage(let id): "no collage with id \"\(id)\" (see 'collage list')"
         case .unknownPhoto(let id): "no photo with id \"\(id)\" (see 'collage photos')"
         case .unknownSticker(let id): "no sticker with id \"\(id)\""
+        case .unknownDevice(let id): "no paired device with id \"\(id)\" (see 'collage devices')"
         case .staleVersion(let collage, let expected, let current):
             "collage \(collage) is at version \(current), not \(expected): it changed since you read it; "
                 + "reload it and apply the edit again"

@@ -143,6 +143,17 @@ enum Schema {
                     quarantined_at REAL NOT NULL
                 );
                 """),
+        Migration(
+            name: "v9: devices paired over the home network, each with its secret's hash",
+            sql: """
+                CREATE TABLE devices (
+                    id TEXT PRIMARY KEY,
+                    name TEXT NOT NULL,           -- from the browser's User-Agent when it paired
+                    secret_hash TEXT NOT NULL,    -- SHA-256 of the cookie's secret, hex: the secret is never stored
+                    paired_at REAL NOT NULL,
+                    last_seen REAL NOT NULL
+                );
+                """),
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -4,13 +4,13 @@ import Foundation
 
 /// The JSON API: every route, grouped by the resource it is about, one file each
 /// (`SessionRoutes`, `CollageRoutes`, `CollageImageRoutes`, `PhotoRoutes`, `StickerRoutes`,
-/// `SheetRoutes`, `LicenceRoutes`). A handler turns its request into a CollageKit use case and
+/// `SheetRoutes`, `LicenceRoutes`, `PairingRoutes`). A handler turns its request into a CollageKit use case and
 /// the use case's ``Failure`` into a status, nothing more.
 enum APIRoutes {
     /// Every route, in the order the OpenAPI document lists them.
     static let all: [Route] =
         SessionRoutes.all + CollageRoutes.all + CollageImageRoutes.all + LicenceRoutes.all + PhotoRoutes.all
-        + StickerRoutes.all + SheetRoutes.all
+        + StickerRoutes.all + SheetRoutes.all + PairingRoutes.all
 
     /// Runs a use case, its failure becoming the API's answer.
     @discardableResult

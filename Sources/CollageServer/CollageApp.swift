@@ -13,6 +13,10 @@ public final class CollageApp: Sendable {
     /// The per-server token state-changing requests must carry (`X-Collage-Token`).
     public let token: String
     let allowedHosts: Set<String>
+    /// The `Origin` values a request with the token may carry: this editor's own pages.
+    let allowedOrigins: Set<String>
+    /// Who may reach the editor from the home network; `nil` when it serves this computer only.
+    let homeNetwork: PairingDesk?
     let web: WebResources
     let version: String
     /// Finds the photos' subjects in the background, when asked to (``startAnalysingPhotos()``).
@@ -21,14 +25,20 @@ public final class CollageApp: Sendable {
     /// An app over `workspace` (its library, its subject model, and this user's licence, read
     /// afresh for every request that needs it: a key added on the command line or in another
     /// tab unlocks this editor at once).
-    /// - Parameter allowedHosts: the `Host` header values accepted, e.g. `127.0.0.1:8080`, `localhost:8080`.
+    /// - Parameters:
+    ///   - allowedHosts: the `Host` header values accepted, e.g. `127.0.0.1:8080`, `localhost:8080`.
+    ///   - homeNetwork: lets paired devices on the home network in (`collage serve --lan`); without
+    ///     it, a request from any address but this computer's own is refused.
     public init(
         workspace: Workspace, allowedHosts: Set<String>, token: String = CollageApp.newToken(),
-        version: String = "0.1.0"
+        version: String = "0.1.0", homeNetwork: PairingDesk? = nil
     ) {
         self.workspace = workspace
         self.token = token
-        self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
+        let ownHosts = Set(allowedHosts.map { $0.lowercased() })
+        self.allowedHosts = ownHosts.union(homeNetwork?.hosts ?? [])
+        self.allowedOrigins = Set(ownHosts.map { "http://\($0)" }).union(homeNetwork?.origins ?? [])
+        self.homeNetwork = homeNetwork
         self.web = WebResources()
         self.version = version
         self.analyser = SubjectAnalyser(workspace)
@@ -121,11 +131,20 @@ public final class CollageApp: Sendable {
                     + (allowedHosts.sorted().first.map { "http://\($0)/" } ?? "its own address"))
         }
         let segments = try Self.segments(of: request.path)
+        let caller = try identify(request)
+        if case .stranger = caller, !Self.openToStrangers.contains(segments) {
+            // A browser opening the editor's address on a device not paired yet is shown how to pair.
+            if request.method == "GET", (request.headers["accept"] ?? "").contains("text/html") {
+                return .page(web.pairingPage(status: .unauthorized, fingerprint: homeNetwork?.fingerprint))
+            }
+            throw Self.notPaired
+        }
         let declaresBody =
             request.headers["transfer-encoding"] != nil
             || (request.headers["content-length"].map { $0 != "0" } ?? false)
         let isMultipart = request.headers["content-type"]?.lowercased().hasPrefix("multipart/") ?? false
-        if request.method == "GET" || request.method == "HEAD", let page = try web.response(for: segments, token: token)
+        if request.method == "GET" || request.method == "HEAD",
+            let page = try web.response(for: segments, token: token, fingerprint: homeNetwork?.fingerprint)
         {
             guard !declaresBody else { throw HTTPError(.badRequest, "a page request carries no body") }
             return .page(page)
@@ -139,6 +158,11 @@ public final class CollageApp: Sendable {
             error.extra["allowed"] = .array(allowed.map(JSONValue.string))
             throw error
         case .found(let route, let parameters):
+            if case .device = caller, route.access == .thisComputer {
+                throw HTTPError(
+                    .forbidden, "only the computer running Collage can pair and revoke devices; use its editor")
+            }
+            if case .stranger = caller, route.access != .anyone { throw Self.notPaired }
             if route.needsToken {
                 guard request.headers["x-collage-token"] == token else {
                     throw HTTPError(
@@ -174,12 +198,41 @@ public final class CollageApp: Sendable {
         }
     }
 
+    /// Who is asking: this computer, a paired device, or a device that is neither.
+    enum Caller {
+        case thisComputer
+        case device(PairedDevice)
+        case stranger
+    }
+
+    /// Who sent `request`: a request from another address than this computer's own is a paired
+    /// device's only with its cookie.
+    func identify(_ request: HTTPRequest) throws(HTTPError) -> Caller {
+        guard let address = request.clientAddress, !PairingDesk.isLoopback(address) else { return .thisComputer }
+        guard let homeNetwork else {
+            throw HTTPError(.forbidden, "this editor serves only the computer it runs on")
+        }
+        if let device = homeNetwork.device(for: request, in: workspace) { return .device(device) }
+        return .stranger
+    }
+
+    /// What a device that is not paired may ask for: the pairing page, its script and style, and
+    /// pairing. None of them says anything of the library.
+    static let openToStrangers: Set<[String]> = [
+        ["pair"], ["static", "pair.js"], ["static", "pair.css"], ["api", "pair"],
+    ]
+
+    /// The answer to a device that is not paired, for anything but pairing.
+    static let notPaired = HTTPError(
+        .unauthorized,
+        "this device is not paired with this Collage editor: on the computer running Collage, choose "
+            + "Pair a phone and scan its code (or open its link) here")
+
     /// A request with the token that a browser says comes from another site is refused: the
     /// token should never leave this editor's pages, and this catches it if it does.
     private func checkSameOrigin(_ request: HTTPRequest) throws(HTTPError) {
         if let origin = request.headers["origin"]?.lowercased() {
-            let allowed = allowedHosts.map { "http://\($0)" }
-            guard allowed.contains(origin) else {
+            guard allowedOrigins.contains(origin) else {
                 throw HTTPError(.forbidden, "requests from \(origin) may not change this library")
             }
         }

@@ -20,6 +20,11 @@ public struct HTTPRequest: Sendable {
     /// Whether the client has closed the connection (gave up waiting); long jobs check it to
     /// stop working for nobody. Always `false` for requests made in code.
     public var isClientGone: @Sendable () -> Bool = { false }
+    /// The client's address (`192.168.1.20`, `::1`); `nil` for requests made in code, which are
+    /// this machine's own.
+    public var clientAddress: String?
+    /// Whether the request came over TLS.
+    public var isSecure = false
     /// The JSON body checked against its route's fields, once the router has done so.
     var checkedBody: CheckedBody?
 
@@ -76,6 +81,10 @@ public struct HTTPStatus: Hashable, Sendable {
     public static let methodNotAllowed = HTTPStatus(code: 405, reason: "Method Not Allowed")
     /// 409.
     public static let conflict = HTTPStatus(code: 409, reason: "Conflict")
+    /// 401: a device on the home network that is not paired.
+    public static let unauthorized = HTTPStatus(code: 401, reason: "Unauthorized")
+    /// 429: too many wrong pairing codes from one address.
+    public static let tooManyRequests = HTTPStatus(code: 429, reason: "Too Many Requests")
     /// 402: the request needs Collage Premium.
     public static let paymentRequired = HTTPStatus(code: 402, reason: "Payment Required")
     /// 413.
@@ -94,8 +103,8 @@ public struct HTTPStatus: Hashable, Sendable {
     /// The status with `code`, among those above (500 for any other).
     public static func of(_ code: Int) -> HTTPStatus {
         [
-            ok, created, noContent, notModified, badRequest, paymentRequired, forbidden, notFound, methodNotAllowed,
-            conflict,
+            ok, created, noContent, notModified, badRequest, unauthorized, paymentRequired, forbidden, notFound,
+            methodNotAllowed, conflict, tooManyRequests,
             payloadTooLarge, unsupportedMediaType, misdirected, unprocessable, internalError, unavailable,
         ].first { $0.code == code } ?? internalError
     }

@@ -19,6 +19,10 @@ final class HTTPServer: Sendable {
     let port: Int
     /// The address it listens on.
     let host: String
+    /// Whether it speaks TLS.
+    let isSecure: Bool
+    /// The PEM key and certificate libmicrohttpd reads while the daemon runs; freed after it stops.
+    private let tlsTexts: TLSTexts?
 
     struct Limits: Sendable {
         /// The largest request body kept in memory (JSON and the like).
@@ -44,22 +48,27 @@ final class HTTPServer: Sendable {
     /// - Parameters:
     ///   - admit: judges a request from its line and headers alone; a response refuses it.
     ///   - handler: answers a request whose body is in.
+    /// - Parameter tls: the key and certificate to speak TLS with; plain HTTP when `nil`.
     init(
-        host: String, port: Int, limits: Limits,
+        host: String, port: Int, limits: Limits, tls: TLSIdentity? = nil,
         admit: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) throws(ServerError) {
         let watch = ConnectionWatch(headerDeadline: limits.headerDeadline)
         let context = Unmanaged.passRetained(
-            ServerContext(admit: admit, handler: handler, limits: limits, watch: watch))
+            ServerContext(admit: admit, handler: handler, limits: limits, watch: watch, isSecure: tls != nil))
+        let texts = tls.map { TLSTexts(key: $0.keyPEM, certificate: $0.certificatePEM) }
         let started = CMicroHTTPD_start(
             host, UInt16(clamping: port), accessHandler, context.toOpaque(), requestCompleted, context.toOpaque(),
             requestLine, connectionChanged, limits.connectionLimit, limits.connectionsPerAddress,
-            limits.timeoutSeconds)
+            limits.timeoutSeconds, texts?.key, texts?.certificate)
         guard let started else {
             context.release()
+            texts?.free()
             throw ServerError.cannotListen(host: host, port: port)
         }
+        self.tlsTexts = texts
+        self.isSecure = tls != nil
         self.port = Int(CMicroHTTPD_bound_port(started))
         self.daemon = Mutex(started)
         self.context = context
@@ -77,6 +86,7 @@ final class HTTPServer: Sendable {
             MHD_stop_daemon(running)
             daemon = nil
             context.release()
+            tlsTexts?.free()
         }
     }
 }
@@ -85,8 +95,10 @@ final class HTTPServer: Sendable {
 public enum ServerError: Error, Sendable, CustomStringConvertible {
     /// The address or port is taken or not valid.
     case cannotListen(host: String, port: Int)
-    /// Binding a non-loopback address without `--allow-remote`.
+    /// Binding a non-loopback address without `--lan`.
     case remoteNotAllowed(String)
+    /// The home network's TLS certificate could not be made or read.
+    case certificate(String)
 
     /// A sentence saying what to do.
     public var description: String {
@@ -95,8 +107,10 @@ public enum ServerError: Error, Sendable, CustomStringConvertible {
             "cannot listen on \(host):\(port) (is the port in use, or the address not one of this machine's?); "
                 + "choose another with --port or --host"
         case .remoteNotAllowed(let host):
-            "\(host) is not a loopback address: the editor would be reachable from other machines. "
-                + "Pass --allow-remote if you mean it"
+            "\(host) is not a loopback address: the editor would be open to every device that can reach it. "
+                + "Use --lan, which lets in only the phones and tablets you pair"
+        case .certificate(let reason):
+            "the editor's certificate for the home network: \(reason)"
         }
     }
 }
@@ -107,15 +121,36 @@ final class ServerContext: Sendable {
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let limits: HTTPServer.Limits
     let watch: ConnectionWatch
+    /// Whether the daemon speaks TLS: its requests are marked so.
+    let isSecure: Bool
 
     init(
         admit: @escaping @Sendable (HTTPRequest) -> HTTPResponse?,
-        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, limits: HTTPServer.Limits, watch: ConnectionWatch
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, limits: HTTPServer.Limits, watch: ConnectionWatch,
+        isSecure: Bool
     ) {
         self.admit = admit
         self.handler = handler
         self.limits = limits
         self.watch = watch
+        self.isSecure = isSecure
+    }
+}
+
+/// A TLS key and certificate as C strings that outlive the daemon reading them.
+private final class TLSTexts: Sendable {
+    nonisolated(unsafe) let key: UnsafeMutablePointer<CChar>?
+    nonisolated(unsafe) let certificate: UnsafeMutablePointer<CChar>?
+
+    init(key: String, certificate: String) {
+        self.key = strdup(key)
+        self.certificate = strdup(certificate)
+    }
+
+    /// Called once, after the daemon has stopped (or never started).
+    func free() {
+        Glibc.free(key)
+        Glibc.free(certificate)
     }
 }
 
@@ -158,7 +193,9 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         state.admitted = true
         let socket = CMicroHTTPD_connection_socket(connection)
         context.watch.headersArrived(socket)
-        let (request, repeated) = makeRequest(connection, url: url, method: method, socket: socket)
+        var (request, repeated) = makeRequest(connection, url: url, method: method, socket: socket)
+        request.isSecure = context.isSecure
+        request.clientAddress = clientAddress(connection)
         state.request = request
         if let refusal = refusal(rawURI: state.rawURI, repeatedHeaders: repeated) ?? context.admit(request) {
             return send(refusal, on: connection)
@@ -324,6 +361,13 @@ private func makeRequest(
     for (name, value) in query.value { request.query[name] = value }
     request.isClientGone = { peerHasClosed(socket) }
     return (request, repeated)
+}
+
+/// The client's address as numeric text, e.g. `192.168.1.20` or `::1`.
+private func clientAddress(_ connection: OpaquePointer) -> String? {
+    var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+    guard CMicroHTTPD_client_address(connection, &text, socklen_t(text.count)) == 1 else { return nil }
+    return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// Whether the client closed its end of the connection (it gave up waiting).

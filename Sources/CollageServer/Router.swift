@@ -27,14 +27,17 @@ struct Route: Sendable {
     /// The query parameters, for the OpenAPI document (their values are read by CollageKit's
     /// request types, which check them in the words the command line's flags share).
     let query: [Field]
+    /// Who may call it from the home network (loopback clients may call every route).
+    let access: RouteAccess
 
     init(
         _ method: String, _ path: String, _ operationID: String, _ summary: String, body: String? = nil,
         fields: [Field]? = nil, bodyIsOptional: Bool = false, wrongTypeStatus: HTTPStatus = .badRequest,
-        query: [Field] = [], expensive: Bool = false, responses: [Int: String],
+        query: [Field] = [], expensive: Bool = false, access: RouteAccess = .pairedDevices, responses: [Int: String],
         handler: @escaping @Sendable (CollageApp, HTTPRequest) throws(HTTPError) -> HTTPResponse
     ) {
         self.wrongTypeStatus = wrongTypeStatus
+        self.access = access
         self.isExpensive = expensive
         self.fields = fields
         self.bodyIsOptional = bodyIsOptional
@@ -54,7 +57,8 @@ struct Route: Sendable {
     var isStateChanging: Bool { !["GET", "HEAD"].contains(method) }
 
     /// Whether the request must carry the page's token: it changes something, or is expensive.
-    var needsToken: Bool { isStateChanging || isExpensive }
+    /// Pairing is the one change made before there is a page: its code is its proof.
+    var needsToken: Bool { (isStateChanging || isExpensive) && access != .anyone }
 
     /// Whether the body is an upload streamed to disk (multipart) rather than JSON.
     var takesUpload: Bool { body == "multipart" }
@@ -73,6 +77,16 @@ struct Route: Sendable {
         }
         return parameters
     }
+}
+
+/// Who may call a route from another device on the home network (`collage serve --lan`).
+enum RouteAccess: Sendable {
+    /// Devices paired with the library (the library's own routes).
+    case pairedDevices
+    /// This computer only: pairing and revoking devices.
+    case thisComputer
+    /// Any device, paired or not: pairing itself.
+    case anyone
 }
 
 /// Routes, matched in order; built once, then read-only.
@@ -132,7 +146,8 @@ struct Router: Sendable {
             for (code, description) in [
                 (400, "malformed request (the message names the problem)"),
                 (403, "missing or wrong page token"), (421, "the Host header is not this editor's address"),
-            ] where route.needsToken || code == 400 || code == 421 {
+                (401, "from another device: it is not paired (open the pairing link first)"),
+            ] where route.needsToken || code == 400 || code == 421 || (code == 401 && route.access != .anyone) {
                 responses[String(code)] = .object([
                     "description": .string(description),
                     "content": .object([
@@ -150,7 +165,9 @@ struct Router: Sendable {
             "openapi": "3.0.3",
             "info": .object([
                 "title": "Collage editor API", "version": .string(version),
-                "description": "The JSON API behind the Collage web editor. It binds 127.0.0.1 by default.",
+                "description": .string(
+                    "The JSON API behind the Collage web editor. It binds 127.0.0.1 by default; with "
+                        + "`collage serve --lan` other devices on the home network reach it over HTTPS once paired."),
             ]),
             "paths": .object(paths),
             "components": .object([

@@ -5,18 +5,10 @@ import CollageKit
 /// the layouts, the canvas presets, and this API's own description.
 enum SessionRoutes {
     static let all: [Route] = [
-        Route("GET", "/api/session", "getSession", "The token state-changing requests carry", responses: [200: "token"])
-        {
-            app, _ in
-            .json(
-                .object([
-                    "token": .string(app.token), "stickers": .bool(app.workspace.hasModel),
-                    // The editor's gestures keep to the same bound the edits are checked against.
-                    "minimumItemSide": .number(EditRules.minimumItemSide),
-                    "minimumVisible": .number(EditRules.minimumVisible),
-                    "maximumTextLength": .number(Double(Limits.maximumTextLength)),
-                ]))
-        },
+        Route(
+            "GET", "/api/session", "getSession", "The token state-changing requests carry, and who is asking",
+            responses: [200: "{token, stickers, …, canPair, homeNetwork, device?}"]
+        ) { app, request in session(app, request) },
         Route(
             "GET", "/api/fonts", "listFonts", "The curated fonts of text items, in menu order",
             responses: [200: "fonts"]
@@ -42,6 +34,23 @@ enum SessionRoutes {
             responses: [200: "presets"]
         ) { _, _ in presets() },
     ]
+
+    static func session(_ app: CollageApp, _ request: HTTPRequest) -> HTTPResponse {
+        var members: [String: JSONValue] = [
+            "token": .string(app.token), "stickers": .bool(app.workspace.hasModel),
+            // The editor's gestures keep to the same bound the edits are checked against.
+            "minimumItemSide": .number(EditRules.minimumItemSide),
+            "minimumVisible": .number(EditRules.minimumVisible),
+            "maximumTextLength": .number(Double(Limits.maximumTextLength)),
+            "homeNetwork": .bool(app.homeNetwork != nil), "canPair": .bool(false),
+        ]
+        switch try? app.identify(request) {
+        case .thisComputer: members["canPair"] = .bool(true)
+        case .device(let device): members["device"] = RecordJSON.device(device)
+        case .stranger, nil: break
+        }
+        return .json(.object(members))
+    }
 
     static func templates() -> HTTPResponse {
         .json(

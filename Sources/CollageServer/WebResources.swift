@@ -19,7 +19,7 @@ struct WebResources: Sendable {
 
     /// The page for `/` (with the token filled in) and the files under `/static/`; `nil` for
     /// other paths, which are the API's.
-    func response(for segments: [String], token: String) throws(HTTPError) -> HTTPResponse? {
+    func response(for segments: [String], token: String, fingerprint: String?) throws(HTTPError) -> HTTPResponse? {
         if segments.isEmpty || segments == ["index.html"] {
             guard let page = files["index.html"] else {
                 throw HTTPError(.internalError, "the editor's files are missing from this build")
@@ -34,8 +34,9 @@ struct WebResources: Sendable {
                     "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
                 ], body: Data(html.utf8))
         }
+        if segments == ["pair"] { return pairingPage(status: .ok, fingerprint: fingerprint) }
         guard segments.count == 2, segments[0] == "static" else { return nil }
-        guard let data = files[segments[1]], segments[1] != "index.html" else {
+        guard let data = files[segments[1]], !segments[1].hasSuffix(".html") else {
             throw HTTPError(.notFound, "no editor file named \"\(segments[1])\"")
         }
         return HTTPResponse(
@@ -43,6 +44,25 @@ struct WebResources: Sendable {
                 "Content-Type": Self.contentType(segments[1]), "Cache-Control": "no-cache",
                 "X-Content-Type-Options": "nosniff",
             ], body: data)
+    }
+
+    /// The page that pairs a phone or tablet: it holds nothing of the library, and is what a
+    /// device that is not paired sees wherever it goes.
+    /// - Parameter fingerprint: the TLS certificate's, for the person to compare before pairing.
+    func pairingPage(status: HTTPStatus, fingerprint: String?) -> HTTPResponse {
+        let page = String(
+            decoding: files["pair.html"] ?? Data("<!doctype html><title>Pair</title>".utf8), as: UTF8.self
+        )
+        .replacingOccurrences(of: "{{FINGERPRINT}}", with: fingerprint ?? "")
+        return HTTPResponse(
+            status: status,
+            headers: [
+                "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
+                "Content-Security-Policy":
+                    "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; "
+                    + "frame-ancestors 'none'",
+                "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+            ], body: Data(page.utf8))
     }
 
     static func contentType(_ name: String) -> String {

@@ -37,6 +37,7 @@ enum RootCommand {
         SheetCommand.self,
         LicenceCommand.self,
         ServeCommand.self,
+        DevicesCommand.self,
         CompletionCommand.self,
         ManCommand.self,
     ]

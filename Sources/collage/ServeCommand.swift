@@ -7,14 +7,23 @@ import Foundation
 enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
-        abstract: "Start the web editor on this machine",
-        usage: "[--port 8080] [--host 127.0.0.1] [--library DIR] [--open] [--allow-remote]",
+        abstract: "Start the web editor on this machine, and on your phone with --lan",
+        usage: "[--port 8080] [--host 127.0.0.1] [--library DIR] [--open] [--lan [--lan-port 8443] [--lan-address IP]]",
         options: [
             LibraryAccess.option, .value("--port", "N", "The port (default 8080; 0 picks a free one)"),
-            .value("--host", "ADDRESS", "The address to listen on (default 127.0.0.1)"),
+            .value("--host", "ADDRESS", "The loopback address to listen on (default 127.0.0.1)"),
             .flag(
-                "--allow-remote",
-                "Allow a non-loopback --host (the editor has no accounts: anyone who can reach it can edit)"),
+                "--lan",
+                "Also serve the home network over HTTPS, to phones and tablets you pair (shows a QR code)"),
+            .value("--lan-port", "N", "With --lan: the home network's port (default 8443; 0 picks a free one)"),
+            .value(
+                "--lan-address", "IP",
+                "With --lan: listen on this address only, and send devices to it (default: every address, "
+                    + "and this computer's own in the link)"),
+            .flag(
+                "--lan-insecure",
+                "With --lan: plain HTTP on the network. Anyone on it can read your photos and the device "
+                    + "cookies as they pass, and the phone's share sheet and clipboard do not work"),
             .flag("--open", "Open the editor in the default browser"),
             .value("--model", "PATH", "The subject model for stickers and smart crops"),
             .flag(
@@ -26,6 +35,18 @@ enum ServeCommand: Command {
             Prints the editor's address, then serves until Ctrl-C, which lets requests in flight
             finish and closes the library. Requests must name this address in their Host header
             (no DNS rebinding), and changes need the page's token.
+
+            On your phone (--lan): the editor also listens on the home network, over HTTPS with a
+            certificate made the first time and kept in the library folder (lan-certificate.pem).
+            The terminal shows a QR code and a link holding a one-time pairing code (it works once,
+            for five minutes; press Enter for a new one, or choose Pair a phone in the editor).
+            Scan it with the phone's camera. The phone warns that the certificate is not trusted:
+            it is this computer's own, so compare its SHA-256 fingerprint with the one printed
+            here, then go on and tap Pair. Only paired devices see or change anything; list them
+            with 'collage devices' and revoke one with 'collage devices revoke ID'.
+
+            Example:
+              collage serve --lan
             """)
 
     static func run(_ arguments: ParsedArguments) throws(Failure) {
@@ -34,6 +55,7 @@ enum ServeCommand: Command {
                 Int($0).flatMap { (0...65535).contains($0) ? $0 : nil }
             } ?? 8080
         let host = arguments.value("--host") ?? "127.0.0.1"
+        let homeNetwork = try homeNetworkSettings(arguments)
         var workspace = try LibraryAccess.open(arguments)
         do throws(Failure) {
             workspace = workspace.with(model: try Workspace.loadModel(at: SmartCropArguments.modelPath(arguments)))
@@ -43,17 +65,74 @@ enum ServeCommand: Command {
         let server: CollageServer
         do throws(ServerError) {
             server = try CollageServer(
-                workspace: workspace, host: host, port: port, allowRemote: arguments.has("--allow-remote"),
+                workspace: workspace, host: host, port: port, homeNetwork: homeNetwork,
                 analysesPhotos: !arguments.has("--no-analyse"))
         } catch {
             throw error.failure
         }
-        if arguments.has("--allow-remote"), !["127.0.0.1", "::1", "localhost"].contains(host) {
-            Output.printError("collage: warning: listening on \(host): anyone who can reach it can change your library")
-        }
         Output.print("Collage editor: \(server.url.absoluteString)  (library \(workspace.folder.path); Ctrl-C to stop)")
+        if homeNetwork != nil {
+            if arguments.has("--lan-insecure") {
+                Output.printError(
+                    "collage: warning: plain HTTP on the home network: anyone on it can read your photos and "
+                        + "the paired devices' cookies as they pass")
+            }
+            showPairing(server)
+            watchForEnter(server)
+        }
         if arguments.has("--open") { openInBrowser(server.url) }
         waitForSignal(server: server, workspace: workspace)
+    }
+
+    /// The home network's settings from `--lan` and its options; `nil` without `--lan`.
+    static func homeNetworkSettings(_ arguments: ParsedArguments) throws(Failure) -> HomeNetworkSettings? {
+        guard arguments.has("--lan") else {
+            for option in ["--lan-port", "--lan-address"] where arguments.value(option) != nil {
+                throw .usage("\(option) goes with --lan")
+            }
+            if arguments.has("--lan-insecure") { throw .usage("--lan-insecure goes with --lan") }
+            return nil
+        }
+        let port =
+            try arguments.value("--lan-port", expected: "a port number from 0 to 65535") {
+                Int($0).flatMap { (0...65535).contains($0) ? $0 : nil }
+            } ?? 8443
+        if let chosen = arguments.value("--lan-address") {
+            guard HomeNetworkSettings.isAddress(chosen) else {
+                throw .usage(
+                    "--lan-address expects an IPv4 or IPv6 address of this computer, got \"\(chosen.prefix(60))\"")
+            }
+            return HomeNetworkSettings(
+                listenAddress: chosen, address: chosen, port: port, usesTLS: !arguments.has("--lan-insecure"))
+        }
+        guard let found = HomeNetworkSettings.localAddress() else {
+            throw .unavailable(
+                "this computer has no network address other than loopback; connect it to the home network, "
+                    + "or name one with --lan-address")
+        }
+        return HomeNetworkSettings(address: found, port: port, usesTLS: !arguments.has("--lan-insecure"))
+    }
+
+    /// Prints a new pairing link, its QR code and the certificate's fingerprint.
+    static func showPairing(_ server: CollageServer) {
+        guard let (link, qr, _) = server.newPairingLink() else { return }
+        var lines = ["", "On your phone or tablet (same Wi-Fi): scan this code with the camera, or open the link."]
+        if let qr { lines.append(qr.terminalText()) }
+        lines.append("  \(link)")
+        lines.append("  The link works once, for five minutes. Press Enter for a new one.")
+        if let fingerprint = server.fingerprint {
+            lines.append("  Certificate SHA-256 (the phone shows it when it warns; they must match):")
+            lines += TLSIdentity.lines(of: fingerprint).map { "    \($0)" }
+        }
+        lines.append("")
+        Output.print(lines.joined(separator: "\n"))
+    }
+
+    /// Shows a new pairing code each time Enter is pressed; stops at the end of standard input.
+    static func watchForEnter(_ server: CollageServer) {
+        Thread.detachNewThread {
+            while readLine() != nil { showPairing(server) }
+        }
     }
 
     /// Serves until SIGINT or SIGTERM, then shuts down cleanly and exits.
@@ -90,6 +169,7 @@ extension ServerError {
         switch self {
         case .cannotListen: .unavailable(description)
         case .remoteNotAllowed: .usage(description)
+        case .certificate: .cannotCreate(description)
         }
     }
 }

@@ -44,6 +44,9 @@ export const api = {
   replace: (id, version, collage) => request('PUT', `/api/collages/${encodeURIComponent(id)}`, { version, collage }),
   arrange: (id, body) => request('POST', `/api/collages/${encodeURIComponent(id)}/arrange`, body),
   preview: (id, edits) => request('POST', `/api/collages/${encodeURIComponent(id)}/preview`, { edits }),
+  newPairingCode: () => request('POST', '/api/pairing-codes'),
+  devices: () => request('GET', '/api/devices'),
+  revokeDevice: (id) => request('DELETE', `/api/devices/${encodeURIComponent(id)}`),
   licence: () => request('GET', '/api/licence'),
   addLicence: (key) => request('POST', '/api/licence', { key }),
   photos: () => request('GET', '/api/photos'),
@@ -61,27 +64,111 @@ export const api = {
   /** Starts an export; it needs the page's token, so a page on another site cannot start one. */
   download: (id, params) => fetch(api.exportURL(id, params), { headers: { 'X-Collage-Token': token } }),
 
-  /** Uploads files as one multipart request, reporting progress (0…1) as it goes. */
-  upload(files, onProgress) {
-    return new Promise((resolve, reject) => {
-      const form = new FormData();
-      for (const file of files) form.append('photos', file, file.name);
-      const xhr = new XMLHttpRequest();
-      xhr.open('POST', '/api/photos');
-      xhr.setRequestHeader('X-Collage-Token', token);
-      xhr.upload.onprogress = (event) => { if (event.lengthComputable) onProgress(event.loaded / event.total); };
-      xhr.onload = () => {
-        let data = null;
-        try { data = JSON.parse(xhr.responseText); } catch { /* not JSON */ }
-        if (xhr.status >= 200 && xhr.status < 300) resolve(data);
-        else if (xhr.status === 422 && data) resolve(data);
-        else reject(new APIError(xhr.status, data && data.error ? data.error.message : 'upload failed', data));
-      };
-      xhr.onerror = () => reject(new APIError(0, 'the upload was interrupted'));
-      xhr.send(form);
-    });
+  /**
+   * Uploads files in small batches, reporting progress as it goes: `onProgress(fraction, files)`
+   * with the whole upload's fraction (0…1) and each file's. A batch cut off by a dropped
+   * connection (or refused while the server is busy) is sent again, up to four times: the library
+   * keeps one copy of the same bytes, so a retried photo is never a duplicate. Resolves with
+   * `{photos, errors}` for all the files; rejects only when nothing could be uploaded.
+   */
+  async upload(files, onProgress = () => {}) {
+    const sizes = files.map((file) => Math.max(1, file.size));
+    const total = sizes.reduce((sum, size) => sum + size, 0);
+    const sent = sizes.map(() => 0);
+    const report = () => onProgress(
+      sent.reduce((sum, bytes) => sum + bytes, 0) / total, sent.map((bytes, index) => bytes / sizes[index]));
+    const photos = [];
+    const errors = [];
+    let lastError = null;
+    for (const batch of uploadBatches(files)) {
+      try {
+        const result = await sendWithRetries(batch.map((index) => files[index]), (loaded) => {
+          // The files go in order: the bytes sent so far fill them one after another.
+          let left = loaded;
+          for (const index of batch) {
+            sent[index] = Math.min(sizes[index], Math.max(0, left));
+            left -= sizes[index];
+          }
+          report();
+        });
+        photos.push(...(result.photos ?? []));
+        errors.push(...(result.errors ?? []));
+      } catch (error) {
+        lastError = error;
+        for (const index of batch) errors.push({ file: files[index].name, message: error.message });
+      }
+      for (const index of batch) sent[index] = sizes[index];
+      report();
+    }
+    if (!photos.length && lastError) throw lastError;
+    return { photos, errors };
   },
 };
+
+/** The files' indices in batches of at most four files and 32 MB (a single larger file goes alone). */
+function uploadBatches(files) {
+  const batches = [];
+  let batch = [];
+  let bytes = 0;
+  files.forEach((file, index) => {
+    if (batch.length && (batch.length === 4 || bytes + file.size > 32 * 1024 * 1024)) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(index);
+    bytes += file.size;
+  });
+  if (batch.length) batches.push(batch);
+  return batches;
+}
+
+/** Whether a failed upload is worth sending again: the connection dropped, or the server was busy. */
+const isTransient = (error) => [0, 408, 502, 503, 504].includes(error.status);
+
+async function sendWithRetries(files, onLoaded, attempts = 4) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await sendBatch(files, onLoaded);
+    } catch (error) {
+      if (attempt >= attempts || !isTransient(error)) throw error;
+      onLoaded(0);
+      const wait = Math.min(10, error.retryAfter ?? 2 ** (attempt - 1));
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    }
+  }
+}
+
+/** One multipart request, its progress in bytes of the files sent. */
+function sendBatch(files, onLoaded) {
+  return new Promise((resolve, reject) => {
+    const form = new FormData();
+    for (const file of files) form.append('photos', file, file.name);
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/photos');
+    xhr.setRequestHeader('X-Collage-Token', token);
+    xhr.upload.onprogress = (event) => {
+      // The multipart framing adds a few hundred bytes a file: scale to the files' own bytes.
+      const filesBytes = files.reduce((sum, file) => sum + file.size, 0);
+      if (event.lengthComputable && event.total > 0) onLoaded((event.loaded / event.total) * filesBytes);
+    };
+    xhr.onload = () => {
+      let data = null;
+      try { data = JSON.parse(xhr.responseText); } catch { /* not JSON */ }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(data);
+      else if (xhr.status === 422 && data) resolve(data);
+      else {
+        const error = new APIError(xhr.status, data && data.error ? data.error.message : 'upload failed', data);
+        const retryAfter = Number(xhr.getResponseHeader('Retry-After'));
+        if (retryAfter > 0) error.retryAfter = retryAfter;
+        reject(error);
+      }
+    };
+    xhr.onerror = () => reject(new APIError(0, 'the connection dropped during the upload'));
+    xhr.ontimeout = () => reject(new APIError(0, 'the upload timed out'));
+    xhr.send(form);
+  });
+}
 
 /** Shows a short message in the header; `kind` is '' or 'error'. */
 export function setStatus(text, kind = '') {

@@ -2,8 +2,9 @@
 import { api, setStatus } from './api.js';
 import { Editor } from './editor.js';
 import { isLocked, loadLicence, offerUnlock, premium } from './licence.js';
+import { setUpPairing } from './pairing.js';
 import { openSheet } from './sheet.js';
-import { ask, fillSelect, layoutButton, layoutPreview, toast, toastUploadFailures } from './ui.js';
+import { ask, fillSelect, layoutButton, layoutPreview, showUploadProgress, toast, toastUploadFailures } from './ui.js';
 
 const state = { templates: [], presets: [], editor: null, collages: [], deleting: new Map() };
 
@@ -168,7 +169,7 @@ async function startFromPhotos(files) {
   progress.querySelector('progress').value = 0;
   progress.querySelector('span').textContent = `Uploading ${files.length} photo${files.length === 1 ? '' : 's'}…`;
   dialog.showModal();
-  const uploading = api.upload(files, (fraction) => { progress.querySelector('progress').value = Math.round(fraction * 100); });
+  const uploading = api.upload(files, showUploadProgress(progress, files, (fraction) => { progress.querySelector('progress').value = Math.round(fraction * 100); }));
   // Settles with the library's photos, or with null when the upload failed (said once, here).
   const uploaded = uploading.then((result) => {
     toastUploadFailures(result);
@@ -298,6 +299,7 @@ async function start() {
     state.minimumItemSide = session.minimumItemSide;
     state.minimumVisible = session.minimumVisible ?? 20;
     state.maximumTextLength = session.maximumTextLength;
+    setUpPairing(session);
   } catch (error) {
     setStatus(`Cannot reach the editor's server: ${error.message}`, 'error');
     return;

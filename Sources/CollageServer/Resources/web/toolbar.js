@@ -2,7 +2,7 @@
 // title, undo and redo, order, delete, replace, crop and lift, uploads, and what shows when a
 // collage cannot be opened.
 import { api, setStatus } from './api.js';
-import { $, newID, toast, toastUploadFailures } from './ui.js';
+import { $, newID, showUploadProgress, toast, toastUploadFailures } from './ui.js';
 
 /** The toolbar and the selected item's floating tools, each press an intent to the store. */
 export class Toolbar {
@@ -187,7 +187,7 @@ export class Toolbar {
     progress.hidden = false;
     $('upload-text').textContent = `Uploading ${files.length} photo${files.length === 1 ? '' : 's'}…`;
     try {
-      const result = await api.upload(files, (fraction) => { $('upload-bar').value = Math.round(fraction * 100); });
+      const result = await api.upload(files, showUploadProgress(progress, files, (fraction) => { $('upload-bar').value = Math.round(fraction * 100); }));
       toastUploadFailures(result);
       const photos = [...(result.photos ?? [])];
       this.editor.panels.clearTrayTarget();

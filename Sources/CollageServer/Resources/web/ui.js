@@ -68,6 +68,34 @@ export function layoutButton(template, canvas, photos, { pressed = null, note = 
 }
 
 /** Says, file by file, why an upload refused what it refused (the server's message may name the file already). */
+/**
+ * Lists `files` under an upload's progress bar in `container`, each with its own bar, so a slow
+ * Wi-Fi upload shows which photo is on its way. Returns the updater for `api.upload`'s progress.
+ */
+export function showUploadProgress(container, files, onTotal) {
+  container.querySelector('.upload-files')?.remove();
+  const list = document.createElement('ul');
+  list.className = 'upload-files';
+  list.hidden = files.length < 2;
+  const bars = files.map((file) => {
+    const row = document.createElement('li');
+    const name = document.createElement('span');
+    name.textContent = file.name;
+    const bar = document.createElement('progress');
+    bar.max = 100;
+    bar.value = 0;
+    bar.setAttribute('aria-label', `Upload of ${file.name}`);
+    row.append(name, bar);
+    list.append(row);
+    return bar;
+  });
+  container.append(list);
+  return (fraction, perFile = []) => {
+    onTotal(fraction);
+    perFile.forEach((done, index) => { if (bars[index]) bars[index].value = Math.round(done * 100); });
+  };
+}
+
 export function toastUploadFailures(result) {
   for (const failure of result?.errors ?? []) {
     toast(failure.message.startsWith(failure.file) ? failure.message : `${failure.file}: ${failure.message}`, 'error');
