@@ -17,12 +17,14 @@ release: bootstrap
 
 PORT ?= 8080
 LIBRARY ?= out/sample-library
+# More options for `make run`'s editor, e.g. ARGS=--lan to open it on your phone too.
+ARGS ?=
 
 ## Builds in release, seeds a sample library on first run, and starts the editor (Ctrl-C stops it).
 run: release
 	@mkdir -p out
 	scripts/seed-sample-library $(LIBRARY)
-	.build/release/collage serve --port $(PORT) --library $(LIBRARY)
+	.build/release/collage serve --port $(PORT) --library $(LIBRARY) $(ARGS)
 
 ## Renders sample collages and a sticker from the sample photos into out/, without the editor.
 samples: release
