@@ -12,8 +12,10 @@ public final class CollageApp: Sendable {
     let workspace: Workspace
     /// The per-server token state-changing requests must carry (`X-Collage-Token`).
     public let token: String
+    /// The `Host` values the loopback listener accepts; the home network's are its desk's.
     let allowedHosts: Set<String>
-    /// The `Origin` values a request with the token may carry: this editor's own pages.
+    /// The `Origin` values a change through the loopback listener may carry: this editor's own
+    /// pages there.
     let allowedOrigins: Set<String>
     /// Who may reach the editor from the home network; `nil` when it serves this computer only.
     let homeNetwork: PairingDesk?
@@ -35,9 +37,8 @@ public final class CollageApp: Sendable {
     ) {
         self.workspace = workspace
         self.token = token
-        let ownHosts = Set(allowedHosts.map { $0.lowercased() })
-        self.allowedHosts = ownHosts.union(homeNetwork?.hosts ?? [])
-        self.allowedOrigins = Set(ownHosts.map { "http://\($0)" }).union(homeNetwork?.origins ?? [])
+        self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
+        self.allowedOrigins = Set(self.allowedHosts.map { "http://\($0)" })
         self.homeNetwork = homeNetwork
         self.web = WebResources()
         self.version = version
@@ -60,6 +61,9 @@ public final class CollageApp: Sendable {
         var generator = SystemRandomNumberGenerator()
         return (0..<4).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
     }
+
+    /// The largest body of a pairing request, which anyone on the home network may send.
+    static let maximumPairingBodyBytes = 1024
 
     /// The largest JSON body a request may carry.
     public static let maximumBodyBytes = 2 * 1024 * 1024
@@ -124,24 +128,29 @@ public final class CollageApp: Sendable {
 
     private func admission(_ request: HTTPRequest) throws(HTTPError) -> Admitted {
         let host = (request.headers["host"] ?? "").lowercased()
-        guard allowedHosts.contains(host) else {
+        // Each listener answers to its own names: the loopback one to this computer's, the home
+        // network's to the addresses and names a phone uses.
+        let desk = request.arrivedOnHomeNetwork ? homeNetwork : nil
+        guard (desk?.hosts ?? allowedHosts).contains(host) else {
+            let home = desk.map { "\($0.origin)/" } ?? allowedHosts.sorted().first.map { "http://\($0)/" }
             throw HTTPError(
                 .misdirected,
                 "the Host header \"\(host)\" is not the address this editor serves; open it at "
-                    + (allowedHosts.sorted().first.map { "http://\($0)/" } ?? "its own address"))
+                    + (home ?? "its own address"))
         }
         let segments = try Self.segments(of: request.path)
+        let declaresBody =
+            request.headers["transfer-encoding"] != nil
+            || (request.headers["content-length"].map { $0 != "0" } ?? false)
         let caller = try identify(request)
         if case .stranger = caller, !Self.openToStrangers.contains(segments) {
-            // A browser opening the editor's address on a device not paired yet is shown how to pair.
-            if request.method == "GET", (request.headers["accept"] ?? "").contains("text/html") {
+            // A browser opening the editor's address on a device not paired yet is shown how to
+            // pair; nothing it sends is read.
+            if request.method == "GET", !declaresBody, (request.headers["accept"] ?? "").contains("text/html") {
                 return .page(web.pairingPage(status: .unauthorized, fingerprint: homeNetwork?.fingerprint))
             }
             throw Self.notPaired
         }
-        let declaresBody =
-            request.headers["transfer-encoding"] != nil
-            || (request.headers["content-length"].map { $0 != "0" } ?? false)
         let isMultipart = request.headers["content-type"]?.lowercased().hasPrefix("multipart/") ?? false
         if request.method == "GET" || request.method == "HEAD",
             let page = try web.response(for: segments, token: token, fingerprint: homeNetwork?.fingerprint)
@@ -173,7 +182,18 @@ public final class CollageApp: Sendable {
                             : "this request starts expensive work and needs the page's token in X-Collage-Token; "
                                 + "reload the page")
                 }
-                try checkSameOrigin(request)
+            }
+            // Every change must come from this editor's own pages, pairing included: another
+            // site must not spend a phone's tries at a code.
+            if route.needsToken || route.isStateChanging { try checkSameOrigin(request) }
+            if route.access == .anyone {
+                guard let declared = request.headers["content-length"], let length = Int(declared),
+                    (0...Self.maximumPairingBodyBytes).contains(length)
+                else {
+                    throw HTTPError(
+                        .payloadTooLarge,
+                        "pairing takes a JSON body of at most \(Self.maximumPairingBodyBytes) bytes, with its length")
+                }
             }
             // Only the upload route's body is streamed to disk; elsewhere multipart is refused
             // before a byte of it is stored.
@@ -232,7 +252,8 @@ public final class CollageApp: Sendable {
     /// token should never leave this editor's pages, and this catches it if it does.
     private func checkSameOrigin(_ request: HTTPRequest) throws(HTTPError) {
         if let origin = request.headers["origin"]?.lowercased() {
-            guard allowedOrigins.contains(origin) else {
+            let origins = request.arrivedOnHomeNetwork ? homeNetwork?.origins ?? [] : allowedOrigins
+            guard origins.contains(origin) else {
                 throw HTTPError(.forbidden, "requests from \(origin) may not change this library")
             }
         }

@@ -67,7 +67,8 @@ public final class CollageServer: Sendable {
                 : nil
             let started = try HTTPServer(
                 host: homeNetwork.listenAddress, port: homeNetwork.port, limits: limits, tls: identity,
-                admit: { request in holder.admit(request) }, handler: { request in holder.handle(request) })
+                isHomeNetwork: true, admit: { request in holder.admit(request) },
+                handler: { request in holder.handle(request) })
             homeServer = started
             desk = PairingDesk(settings: homeNetwork, port: started.port, fingerprint: identity?.fingerprint)
         } else {
@@ -96,13 +97,15 @@ private final class AppHolder: Sendable {
     func set(_ app: CollageApp) { self.app.withLock { $0 = app } }
 
     func admit(_ request: HTTPRequest) -> HTTPResponse? {
-        app.withLock { $0 }?.admit(request)
+        guard let app = app.withLock({ $0 }) else { return Self.starting }
+        return app.admit(request)
     }
 
+    /// Refused before its body is read: nothing is admitted until the app is there to judge it.
+    static let starting = HTTPError(.unavailable, "the editor is starting; try again in a moment").response
+
     func handle(_ request: HTTPRequest) -> HTTPResponse {
-        guard let app = app.withLock({ $0 }) else {
-            return HTTPError(.unavailable, "the editor is starting; try again in a moment").response
-        }
+        guard let app = app.withLock({ $0 }) else { return Self.starting }
         return app.handle(request)
     }
 }

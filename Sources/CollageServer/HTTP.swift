@@ -25,6 +25,9 @@ public struct HTTPRequest: Sendable {
     public var clientAddress: String?
     /// Whether the request came over TLS.
     public var isSecure = false
+    /// Whether it came to the home network's listener (`--lan`) rather than the loopback one:
+    /// each accepts its own `Host` and `Origin` values.
+    public var arrivedOnHomeNetwork = false
     /// The JSON body checked against its route's fields, once the router has done so.
     var checkedBody: CheckedBody?
 

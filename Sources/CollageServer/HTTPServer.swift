@@ -48,15 +48,19 @@ final class HTTPServer: Sendable {
     /// - Parameters:
     ///   - admit: judges a request from its line and headers alone; a response refuses it.
     ///   - handler: answers a request whose body is in.
-    /// - Parameter tls: the key and certificate to speak TLS with; plain HTTP when `nil`.
+    /// - Parameters:
+    ///   - tls: the key and certificate to speak TLS with; plain HTTP when `nil`.
+    ///   - isHomeNetwork: whether this is the home network's listener; its requests say so.
     init(
-        host: String, port: Int, limits: Limits, tls: TLSIdentity? = nil,
+        host: String, port: Int, limits: Limits, tls: TLSIdentity? = nil, isHomeNetwork: Bool = false,
         admit: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) throws(ServerError) {
         let watch = ConnectionWatch(headerDeadline: limits.headerDeadline)
         let context = Unmanaged.passRetained(
-            ServerContext(admit: admit, handler: handler, limits: limits, watch: watch, isSecure: tls != nil))
+            ServerContext(
+                admit: admit, handler: handler, limits: limits, watch: watch, isSecure: tls != nil,
+                isHomeNetwork: isHomeNetwork))
         let texts = tls.map { TLSTexts(key: $0.keyPEM, certificate: $0.certificatePEM) }
         let started = CMicroHTTPD_start(
             host, UInt16(clamping: port), accessHandler, context.toOpaque(), requestCompleted, context.toOpaque(),
@@ -123,12 +127,15 @@ final class ServerContext: Sendable {
     let watch: ConnectionWatch
     /// Whether the daemon speaks TLS: its requests are marked so.
     let isSecure: Bool
+    /// Whether it is the home network's listener: its requests are marked so.
+    let isHomeNetwork: Bool
 
     init(
         admit: @escaping @Sendable (HTTPRequest) -> HTTPResponse?,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, limits: HTTPServer.Limits, watch: ConnectionWatch,
-        isSecure: Bool
+        isSecure: Bool, isHomeNetwork: Bool
     ) {
+        self.isHomeNetwork = isHomeNetwork
         self.admit = admit
         self.handler = handler
         self.limits = limits
@@ -147,8 +154,9 @@ private final class TLSTexts: Sendable {
         self.certificate = strdup(certificate)
     }
 
-    /// Called once, after the daemon has stopped (or never started).
+    /// Called once, after the daemon has stopped (or never started). The key is wiped first.
     func free() {
+        if let key { explicit_bzero(key, strlen(key)) }
         Glibc.free(key)
         Glibc.free(certificate)
     }
@@ -195,7 +203,9 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         context.watch.headersArrived(socket)
         var (request, repeated) = makeRequest(connection, url: url, method: method, socket: socket)
         request.isSecure = context.isSecure
-        request.clientAddress = clientAddress(connection)
+        request.arrivedOnHomeNetwork = context.isHomeNetwork
+        // An address that cannot be read is nobody's: never this computer's.
+        request.clientAddress = clientAddress(connection) ?? "unknown"
         state.request = request
         if let refusal = refusal(rawURI: state.rawURI, repeatedHeaders: repeated) ?? context.admit(request) {
             return send(refusal, on: connection)

@@ -27,12 +27,13 @@ public struct HomeNetworkSettings: Sendable {
     }
 
     /// This computer's address on the home network, as a phone there would reach it: the first
-    /// IPv4 address of an interface that is up and not loopback, private ranges first.
+    /// IPv4 address of an interface that is up and not loopback, private ranges first, and
+    /// Wi-Fi and Ethernet before virtual machines' bridges, containers' and VPNs' tunnels.
     public static func localAddress() -> String? {
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0, let first = list else { return nil }
         defer { freeifaddrs(list) }
-        var found: [String] = []
+        var found: [(address: String, isVirtual: Bool)] = []
         var entry: UnsafeMutablePointer<ifaddrs>? = first
         while let current = entry {
             defer { entry = current.pointee.ifa_next }
@@ -43,14 +44,23 @@ public struct HomeNetworkSettings: Sendable {
             var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
             var internet = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
             guard inet_ntop(AF_INET, &internet, &text, socklen_t(text.count)) != nil else { continue }
-            found.append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            let name = current.pointee.ifa_name.map { String(cString: $0) } ?? ""
+            let virtualPrefixes = [
+                "virbr", "docker", "br-", "veth", "tun", "tap", "wg", "tailscale", "zt", "lxc", "vbox",
+            ]
+            found.append(
+                (
+                    String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                    virtualPrefixes.contains { name.hasPrefix($0) }
+                ))
         }
         let isPrivate = { (address: String) in
             address.hasPrefix("192.168.") || address.hasPrefix("10.")
                 || (16...31).contains(Int(address.split(separator: ".").dropFirst().first ?? "") ?? 0)
                     && address.hasPrefix("172.")
         }
-        return found.first(where: isPrivate) ?? found.first
+        let ordered = found.filter { !$0.isVirtual } + found.filter(\.isVirtual)
+        return (ordered.first { isPrivate($0.address) } ?? ordered.first)?.address
     }
 
     /// Whether `text` is an IPv4 or IPv6 address, written as numbers.
@@ -98,18 +108,32 @@ public final class PairingDesk: Sendable {
     /// A device's last-seen time is written at most this often.
     static let seenInterval: Duration = .seconds(60)
 
+    /// Wrong codes from every address together in a window before everyone must wait: an
+    /// attacker with many addresses gets no more tries than that.
+    static let wrongCodesAllowedInAll = 200
+
     private struct OpenCode {
         let code: String
         let expires: ContinuousClock.Instant
     }
 
-    private struct WrongCodes {
-        var count: Int
-        var since: ContinuousClock.Instant
+    /// The codes and the wrong tries, under one lock: a try is checked, compared and counted at
+    /// once, so tries sent together cannot slip past the limit.
+    private struct Counter {
+        var codes: [OpenCode] = []
+        /// Each address's wrong tries in the window, from its first.
+        var wrongByAddress: [String: (count: Int, since: ContinuousClock.Instant)] = [:]
+        /// When each wrong try in the window came, from every address.
+        var wrongTimes: [ContinuousClock.Instant] = []
+
+        /// Forgets what is older than the window, so the tables never outgrow it.
+        mutating func forget(before start: ContinuousClock.Instant) {
+            wrongByAddress = wrongByAddress.filter { $0.value.since >= start }
+            wrongTimes.removeAll { $0 < start }
+        }
     }
 
-    private let openCodes = Mutex<[OpenCode]>([])
-    private let wrongCodes = Mutex<[String: WrongCodes]>([:])
+    private let counter = Mutex(Counter())
     private let lastWritten = Mutex<[String: ContinuousClock.Instant]>([:])
 
     /// The desk for the home network side described by `settings`, listening on `port`, with the
@@ -121,13 +145,15 @@ public final class PairingDesk: Sendable {
         self.codeLifetime = codeLifetime
         let scheme = settings.usesTLS ? "https" : "http"
         let shownAddress = settings.address.contains(":") ? "[\(settings.address)]" : settings.address
-        origin = "\(scheme)://\(shownAddress):\(port)"
-        var hosts: Set<String> = ["\(shownAddress):\(port)".lowercased()]
+        // A browser leaves the scheme's own port out of Host and Origin.
+        let defaultPort = port == (settings.usesTLS ? 443 : 80)
+        origin = defaultPort ? "\(scheme)://\(shownAddress)" : "\(scheme)://\(shownAddress):\(port)"
+        var names = [shownAddress.lowercased()]
         if let name = HomeNetworkSettings.hostName() {
-            hosts.insert("\(name):\(port)")
-            if !name.hasSuffix(".local") { hosts.insert("\(name).local:\(port)") }
+            names.append(name)
+            if !name.hasSuffix(".local") { names.append("\(name).local") }
         }
-        self.hosts = hosts
+        self.hosts = Set(names.flatMap { name in defaultPort ? [name, "\(name):\(port)"] : ["\(name):\(port)"] })
         self.fingerprint = fingerprint
         self.usesTLS = settings.usesTLS
     }
@@ -140,10 +166,13 @@ public final class PairingDesk: Sendable {
     func newCode() -> (code: String, link: String, expires: Date) {
         let code = Secrets.randomHex(bytes: 16)
         let now = ContinuousClock.now
-        openCodes.withLock { codes in
-            codes.removeAll { $0.expires < now }
-            if codes.count >= Self.openCodesLimit { codes.removeFirst(codes.count - Self.openCodesLimit + 1) }
-            codes.append(OpenCode(code: code, expires: now + codeLifetime))
+        let lifetime = codeLifetime
+        counter.withLock { counter in
+            counter.codes.removeAll { $0.expires < now }
+            if counter.codes.count >= Self.openCodesLimit {
+                counter.codes.removeFirst(counter.codes.count - Self.openCodesLimit + 1)
+            }
+            counter.codes.append(OpenCode(code: code, expires: now + lifetime))
         }
         let seconds = Double(codeLifetime.components.seconds) + Double(codeLifetime.components.attoseconds) / 1e18
         return (code, "\(origin)/pair#\(code)", Date().addingTimeInterval(seconds))
@@ -153,41 +182,44 @@ public final class PairingDesk: Sendable {
     enum Refusal: Error {
         /// Not a code that is open: wrong, used, or expired.
         case wrongCode
-        /// Too many wrong codes from this address lately.
+        /// Too many wrong codes from this address (or from everywhere) lately.
         case tooManyTries(retryAfterSeconds: Int)
     }
 
     /// Uses `code` up, when it is open; counts it against `address` when it is not.
     func redeem(_ code: String, from address: String) throws(Refusal) {
         let now = ContinuousClock.now
-        let waited = wrongCodes.withLock { table -> Int? in
-            guard let entry = table[address] else { return nil }
-            if now - entry.since > Self.wrongCodeWindow {
-                table[address] = nil
-                return nil
-            }
-            guard entry.count >= Self.wrongCodesAllowed else { return nil }
-            let left = Self.wrongCodeWindow - (now - entry.since)
-            return max(1, Int(left.components.seconds))
+        let window = Self.wrongCodeWindow
+        // Only a code's own shape is compared: 32 lowercase hex digits.
+        let wellFormed =
+            code.utf8.count == 32 && code.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        let waitSeconds = { (since: ContinuousClock.Instant) in
+            max(1, Int((window - (now - since)).components.seconds) + 1)
         }
-        if let waited { throw .tooManyTries(retryAfterSeconds: waited) }
-        let matched = openCodes.withLock { codes -> Bool in
-            codes.removeAll { $0.expires < now }
+        try counter.withLock { counter throws(Refusal) in
+            counter.forget(before: now - window)
+            if let entry = counter.wrongByAddress[address], entry.count >= Self.wrongCodesAllowed {
+                throw .tooManyTries(retryAfterSeconds: waitSeconds(entry.since))
+            }
+            if counter.wrongTimes.count >= Self.wrongCodesAllowedInAll, let oldest = counter.wrongTimes.first {
+                throw .tooManyTries(retryAfterSeconds: waitSeconds(oldest))
+            }
+            counter.codes.removeAll { $0.expires < now }
             // Every open code is compared, each in constant time, so the answer's timing says
             // nothing of how close a guess came, or of which code it was near.
             var matchedIndex: Int?
-            for (index, open) in codes.enumerated() where Secrets.equal(open.code, code) { matchedIndex = index }
-            guard let matchedIndex else { return false }
-            codes.remove(at: matchedIndex)
-            return true
-        }
-        guard matched else {
-            wrongCodes.withLock { table in
-                var entry = table[address] ?? WrongCodes(count: 0, since: now)
-                entry.count += 1
-                table[address] = entry
+            if wellFormed {
+                for (index, open) in counter.codes.enumerated() where Secrets.equal(open.code, code) {
+                    matchedIndex = index
+                }
             }
-            throw .wrongCode
+            guard let matchedIndex else {
+                let entry = counter.wrongByAddress[address] ?? (0, now)
+                counter.wrongByAddress[address] = (entry.count + 1, entry.since)
+                counter.wrongTimes.append(now)
+                throw .wrongCode
+            }
+            counter.codes.remove(at: matchedIndex)
         }
     }
 

@@ -67,7 +67,8 @@ enum PairingRoutes {
             case .tooManyTries(let seconds):
                 var refusal = HTTPError(
                     .tooManyRequests,
-                    "too many wrong pairing codes from this device; try again in \(seconds / 60 + 1) minutes")
+                    "too many wrong pairing codes; try again in \((seconds + 59) / 60) minute\(seconds > 60 ? "s" : "")"
+                )
                 refusal.headers["Retry-After"] = String(seconds)
                 throw refusal
             }

@@ -49,14 +49,14 @@ public struct QRCode: Sendable {
             """
     }
 
-    /// The code for a terminal: two rows of modules per line in half blocks, with a two-module
-    /// quiet zone. The colours are named (bright white blocks on black), so the code reads the
+    /// The code for a terminal: two rows of modules per line in half blocks, with the
+    /// four-module quiet zone the standard asks for. The colours are named (bright white blocks on black), so the code reads the
     /// same on a light terminal as on a dark one.
     public func terminalText() -> String {
         var lines: [String] = []
-        for row in stride(from: -2, to: size + 2, by: 2) {
+        for row in stride(from: -4, to: size + 4, by: 2) {
             var line = ""
-            for column in -2..<(size + 2) {
+            for column in -4..<(size + 4) {
                 // A block is drawn light: the quiet zone and the light modules.
                 let top = !isDark(row: row, column: column)
                 let bottom = !isDark(row: row + 1, column: column)

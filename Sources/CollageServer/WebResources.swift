@@ -59,7 +59,7 @@ struct WebResources: Sendable {
             headers: [
                 "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
                 "Content-Security-Policy":
-                    "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; "
+                    "default-src 'none'; img-src data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
                     + "frame-ancestors 'none'",
                 "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
             ], body: Data(page.utf8))

@@ -98,7 +98,7 @@ enum ServeCommand: Command {
                 Int($0).flatMap { (0...65535).contains($0) ? $0 : nil }
             } ?? 8443
         if let chosen = arguments.value("--lan-address") {
-            guard HomeNetworkSettings.isAddress(chosen) else {
+            guard HomeNetworkSettings.isAddress(chosen), !["0.0.0.0", "::", "0:0:0:0:0:0:0:0"].contains(chosen) else {
                 throw .usage(
                     "--lan-address expects an IPv4 or IPv6 address of this computer, got \"\(chosen.prefix(60))\"")
             }

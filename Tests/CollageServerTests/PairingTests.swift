@@ -4,6 +4,7 @@ import CollageLibrary
 import CollageLicence
 import CollageTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CollageServer
@@ -51,7 +52,8 @@ struct PairingTests {
             for (name, value) in extra { headers[name.lowercased()] = value }
             var request = HTTPRequest(method: method, path: path, headers: headers, body: Data((body ?? "").utf8))
             request.clientAddress = address
-            request.isSecure = address != nil
+            request.isSecure = address != nil && address != "127.0.0.1"
+            request.arrivedOnHomeNetwork = request.isSecure
             let response = app.admit(request) ?? app.handle(request)
             var names: [String: String] = [:]
             for (name, value) in response.headers { names[name.lowercased()] = value }
@@ -120,6 +122,82 @@ struct PairingTests {
         // The code was not spent by the refused try: the phone at another address pairs with it.
         let phone = home.send("POST", "/api/pair", body: #"{"code": "\#(right)"}"#)
         #expect(phone.status == 200)
+    }
+
+    @Test func guessesSentTogetherAreCountedTogetherAndManyAddressesShareOneLimit() throws {
+        let home = try HomeNetworkApp()
+        let outcomes = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 40) { guess in
+            let outcome: String
+            do throws(PairingDesk.Refusal) {
+                try home.desk.redeem(String(format: "%032x", guess), from: "192.168.1.66")
+                outcome = "paired"
+            } catch {
+                switch error {
+                case .wrongCode: outcome = "wrong"
+                case .tooManyTries: outcome = "stopped"
+                }
+            }
+            outcomes.withLock { $0.append(outcome) }
+        }
+        let all = outcomes.withLock { $0 }
+        #expect(all.filter { $0 == "wrong" }.count == PairingDesk.wrongCodesAllowed, "\(all)")
+        #expect(all.filter { $0 == "stopped" }.count == 40 - PairingDesk.wrongCodesAllowed)
+        // Many addresses, each under its own limit, together reach the limit for all.
+        var address = 0
+        var stopped = false
+        while !stopped, address < 100 {
+            address += 1
+            for guess in 0..<PairingDesk.wrongCodesAllowed {
+                do throws(PairingDesk.Refusal) {
+                    try home.desk.redeem(String(format: "%032x", guess), from: "10.0.0.\(address)")
+                } catch {
+                    if case .tooManyTries = error { stopped = true }
+                }
+            }
+        }
+        #expect(stopped && address <= PairingDesk.wrongCodesAllowedInAll / PairingDesk.wrongCodesAllowed + 2)
+    }
+
+    @Test func pairingTakesASmallSameOriginBodyAndAStrangerSendsNothingElse() throws {
+        let home = try HomeNetworkApp()
+        let code = home.desk.newCode().code
+        let crossSite = home.send(
+            "POST", "/api/pair", body: #"{"code": "\#(code)"}"#, headers: ["Origin": "https://evil.example"])
+        #expect(crossSite.status == 403)
+        let huge = home.send("POST", "/api/pair", body: #"{"code": "\#(String(repeating: "a", count: 5000))"}"#)
+        #expect(huge.status == 413)
+        // A stranger's body is refused before it is read, page load or not.
+        let body = home.send(
+            "GET", "/", body: String(repeating: "x", count: 5000), headers: ["Accept": "text/html"])
+        #expect(body.status == 401 && !body.text.contains("<html"))
+        let upload = home.send(
+            "POST", "/api/photos",
+            headers: ["Content-Type": "multipart/form-data; boundary=x", "Content-Length": "300000000"])
+        #expect(upload.status == 401)
+        // Neither try spent the code.
+        #expect(home.send("POST", "/api/pair", body: #"{"code": "\#(code)"}"#).status == 200)
+    }
+
+    @Test func eachListenerAnswersToItsOwnNames() throws {
+        let home = try HomeNetworkApp()
+        // The home network's name on the loopback listener, and this computer's on the other.
+        var request = HTTPRequest(method: "GET", path: "/api/session", headers: ["host": HomeNetworkApp.lanHost])
+        request.clientAddress = "127.0.0.1"
+        #expect(home.app.admit(request)?.status.code == 421)
+        request.headers["host"] = "127.0.0.1:8080"
+        request.clientAddress = HomeNetworkApp.phoneAddress
+        request.arrivedOnHomeNetwork = true
+        let misdirected = home.app.admit(request)
+        #expect(misdirected?.status.code == 421)
+        let message = String(decoding: misdirected?.body ?? Data(), as: UTF8.self)
+        #expect(message.contains("https://192.168.1.20:8443/"), "\(message)")
+        // On port 443 a browser names the host without the port.
+        let standard = PairingDesk(
+            settings: HomeNetworkSettings(address: "192.168.1.20", port: 443), port: 443, fingerprint: nil)
+        #expect(standard.origin == "https://192.168.1.20")
+        #expect(standard.hosts.isSuperset(of: ["192.168.1.20", "192.168.1.20:443"]))
+        #expect(standard.origins.contains("https://192.168.1.20"))
     }
 
     @Test func aPairedDeviceUsesTheLibraryButCannotPairOrRevoke() throws {
@@ -262,12 +340,29 @@ struct PairingTests {
         let code = try #require(QRCode(link))
         #expect(code.size >= 21 && (code.size - 17) % 4 == 0, "a QR code's side is 17 + 4 × version modules")
         #expect(code.svg().hasPrefix("<svg") && code.terminalText().contains("▀"))
-        // Drawn as a phone's camera sees it: 8 pixels a module, the quiet zone white.
+        #expect(try Self.decode(dark: code.isDark, size: code.size) == link)
+        // The terminal's half blocks, read back as modules (a block is light), decode the same.
+        let lines = code.terminalText().split(separator: "\n").map { line in
+            line.replacingOccurrences(of: "\u{1B}[97;40m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "")
+        }
+        let drawn = { (row: Int, column: Int) -> Bool in
+            // Lines start four modules above and left of the code.
+            let line = Array(lines[(row + 4) / 2])
+            let character = line[column + 4]
+            let top = (row + 4) % 2 == 0
+            return !(character == "█" || (top ? character == "▀" : character == "▄"))
+        }
+        #expect(try Self.decode(dark: drawn, size: code.size) == link)
+    }
+
+    /// What a phone's camera reads in a code drawn 8 pixels a module with a white quiet zone:
+    /// zbarimg's decoding of it.
+    static func decode(dark: (Int, Int) -> Bool, size: Int) throws -> String {
         let scale = 8
-        let side = (code.size + 8) * scale
+        let side = (size + 8) * scale
         var pixels = [UInt8](repeating: 255, count: side * side)
-        for row in 0..<code.size {
-            for column in 0..<code.size where code.isDark(row: row, column: column) {
+        for row in 0..<size {
+            for column in 0..<size where dark(row, column) {
                 for y in 0..<scale {
                     for x in 0..<scale { pixels[((row + 4) * scale + y) * side + (column + 4) * scale + x] = 0 }
                 }
@@ -278,7 +373,7 @@ struct PairingTests {
         try (Data("P5\n\(side) \(side)\n255\n".utf8) + Data(pixels)).write(to: image)
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg") else {
             Issue.record("zbarimg is missing: run scripts/bootstrap")
-            return
+            return ""
         }
         let zbar = Process()
         zbar.executableURL = URL(fileURLWithPath: "/usr/bin/zbarimg")
@@ -288,7 +383,7 @@ struct PairingTests {
         try zbar.run()
         zbar.waitUntilExit()
         let read = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(read.trimmingCharacters(in: .whitespacesAndNewlines) == link)
+        return read.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test func devicesAreNamedFromTheirBrowser() {

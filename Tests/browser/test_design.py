@@ -21,6 +21,18 @@ def document(page):
     return api(page, f"/api/collages/{collage_id(page)}")["collage"]
 
 
+def saved_change(page, before):
+    """Waits until the collage's saved version is past `before`: "All changes saved" may still
+    be showing from the last change when a gesture's own change has not started yet."""
+    for _ in range(100):
+        current = api(page, f"/api/collages/{collage_id(page)}")["version"]
+        if current > before:
+            saved(page)
+            return current
+        page.wait_for_timeout(100)
+    raise AssertionError(f"no change was saved after version {before}")
+
+
 def set_range(page, selector, value):
     """Moves a slider as a hand does: `input` while dragging, `change` on release."""
     page.eval_on_selector(selector, """(input, value) => {
@@ -258,6 +270,7 @@ def test_on_a_phone_the_canvas_is_the_hero_and_touch_moves_pinches_and_turns(pho
 
     cid = collage_id(page)
     item = document(page)["items"][0]
+    version = api(page, f"/api/collages/{cid}")["version"]
     box = page.locator(".item").first.bounding_box()
     cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     # One finger drags the photo.
@@ -266,7 +279,7 @@ def test_on_a_phone_the_canvas_is_the_hero_and_touch_moves_pinches_and_turns(pho
     for step in range(1, 6):
         touch(page, "touchMove", [(cx + 6 * step, cy + 4 * step)])
     touch(page, "touchEnd", [])
-    saved(page)
+    version = saved_change(page, version)
     moved = document(page)["items"][0]
     scale = box["width"] / item["frame"]["width"]
     assert abs(moved["frame"]["x"] - (item["frame"]["x"] + 30 / scale)) < 3, moved
@@ -283,7 +296,7 @@ def test_on_a_phone_the_canvas_is_the_hero_and_touch_moves_pinches_and_turns(pho
         touch(page, "touchMove", [(cx - radius * math.cos(angle), cy - radius * math.sin(angle)),
                                   (cx + radius * math.cos(angle), cy + radius * math.sin(angle))])
     touch(page, "touchEnd", [])
-    saved(page)
+    version = saved_change(page, version)
     pinched = document(page)["items"][0]
     assert pinched["frame"]["width"] > moved["frame"]["width"] * 1.8, (moved["frame"], pinched["frame"])
     assert abs(pinched["rotation"] - math.degrees(end[1])) < 2, pinched["rotation"]
@@ -296,7 +309,7 @@ def test_on_a_phone_the_canvas_is_the_hero_and_touch_moves_pinches_and_turns(pho
     for step in range(1, 6):
         touch(page, "touchMove", [(cx + 8 * step, cy)])
     touch(page, "touchEnd", [])
-    saved(page)
+    saved_change(page, version)
     cropped = document(page)["items"][0]
     assert cropped["frame"] == pinched["frame"] and "crop" in cropped, cropped
     assert api(page, f"/api/collages/{cid}")["collage"]["items"][1]["frame"] == document(page)["items"][1]["frame"]

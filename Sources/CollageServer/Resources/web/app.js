@@ -11,6 +11,7 @@ const state = { templates: [], presets: [], editor: null, collages: [], deleting
 async function showLibrary() {
   document.getElementById('editor-view').hidden = true;
   document.getElementById('library-view').hidden = false;
+  document.body.dataset.view = 'library';
   state.editor?.close();
   state.editor = null;
   document.title = 'Collage';
@@ -280,6 +281,8 @@ function arrangeLibrary() {
 async function showEditor(id) {
   document.getElementById('library-view').hidden = true;
   document.getElementById('editor-view').hidden = false;
+  // The editor keeps the top bar for the collage; pairing is the library page's.
+  document.body.dataset.view = 'editor';
   state.editor?.close();
   state.editor = new Editor(id, state);
   await state.editor.open();

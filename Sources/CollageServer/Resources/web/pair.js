@@ -9,9 +9,8 @@ function showFingerprint() {
   const fingerprint = box.dataset.fingerprint;
   if (!fingerprint || fingerprint.startsWith('{{')) return;
   // Eight bytes a line, so the four lines can be compared with the computer's one by one.
-  $('pair-fingerprint-text').textContent = fingerprint.split(':')
-    .reduce((lines, byte, index) => { if (index % 8 === 0) lines.push([]); lines.at(-1).push(byte); return lines; }, [])
-    .map((line) => line.join(':')).join('\n');
+  $('pair-fingerprint-text').textContent = (fingerprint.match(/.{1,24}/g) || [])
+    .map((line) => line.replace(/:$/, '')).join('\n');
   box.hidden = false;
 }
 
@@ -59,7 +58,12 @@ async function pair(code) {
 
 async function start() {
   showFingerprint();
-  const code = decodeURIComponent(location.hash.slice(1)).trim();
+  let code = '';
+  try {
+    code = decodeURIComponent(location.hash.slice(1)).trim();
+  } catch {
+    // A link mangled on its way: the code can still be typed.
+  }
   if (await alreadyPaired()) {
     $('pair-title').textContent = 'This device is paired';
     $('pair-intro').textContent = 'It can open the Collage editor on your computer.';
@@ -81,6 +85,8 @@ async function start() {
     }
     pair(typed);
   });
+  // Live only now: a tap before this would have sent the form the browser's own way.
+  $('pair-button').disabled = false;
 }
 
 start();
