@@ -104,14 +104,18 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         let app = CollageApp(
             workspace: Workspace(
                 library: library, model: nil, licences: LicenceStore(folder: scratch.appendingPathComponent("licence"))),
-            allowedHosts: ["127.0.0.1:8080"], token: "fuzz-token")
+            allowedHosts: ["127.0.0.1:8080"], token: "fuzz-token",
+            homeNetwork: PairingDesk(
+                settings: HomeNetworkSettings(address: "192.168.1.20", port: 8443), port: 8443, fingerprint: "AB"))
         return (app, library)
     }
 
     /// Removes the files the targets wrote (called when the process ends).
     static func removeScratch() { try? FileManager.default.removeItem(at: scratch) }
 
-    /// "METHOD /target?query\nname: value\n…\n\nbody".
+    /// "METHOD /target?query\nname: value\n…\n\nbody". An `x-fuzz-from: ADDRESS` header sends it
+    /// from another device on the home network (a cookie, a pairing code and the rest of it then
+    /// meet the pairing gate).
     private static func request(_ data: Data) {
         guard let (app, library) = freshApp() else { return }
         defer { library.close() }
@@ -132,9 +136,14 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             guard pair.count == 2 else { continue }
             headers[pair[0].lowercased()] = pair[1].trimmingCharacters(in: .whitespaces)
         }
-        let request = HTTPRequest(
+        var request = HTTPRequest(
             method: String(requestLine[0]), path: components?.percentEncodedPath.removingPercentEncoding ?? target,
             query: query, headers: headers, body: body)
+        if let address = headers["x-fuzz-from"] {
+            request.clientAddress = address
+            request.arrivedOnHomeNetwork = true
+            request.isSecure = true
+        }
         let response = app.admit(request) ?? app.handle(request)
         if let file = response.bodyFile, file.isTemporary { try? FileManager.default.removeItem(at: file.url) }
     }

@@ -198,6 +198,14 @@ struct PairingTests {
         #expect(standard.origin == "https://192.168.1.20")
         #expect(standard.hosts.isSuperset(of: ["192.168.1.20", "192.168.1.20:443"]))
         #expect(standard.origins.contains("https://192.168.1.20"))
+        // Plain HTTP (--lan-insecure): the links say so, and the cookie cannot ask for TLS.
+        let plain = PairingDesk(
+            settings: HomeNetworkSettings(address: "192.168.1.20", port: 8080, usesTLS: false), port: 8080,
+            fingerprint: nil)
+        #expect(plain.newCode().link.hasPrefix("http://192.168.1.20:8080/pair#"))
+        let library = home.library
+        let cookie = plain.cookie(for: try library.pairDevice(named: "Phone"))
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && !cookie.contains("Secure"))
     }
 
     @Test func aPairedDeviceUsesTheLibraryButCannotPairOrRevoke() throws {
