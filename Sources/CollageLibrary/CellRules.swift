@@ -125,6 +125,10 @@ enum CellRules {
         Table(
             name: "collage_history_refs", key: ["collage_id", "stack", "position", "ref"],
             columns: text("collage_id", "stack", "ref") + [integer("position", counter)]),
+        // A device whose row is set aside is no longer paired: it pairs again.
+        Table(
+            name: "devices", key: ["id"],
+            columns: text("id", "name", "secret_hash") + number("paired_at", "last_seen")),
     ]
 }
 

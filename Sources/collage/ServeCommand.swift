@@ -116,12 +116,13 @@ enum ServeCommand: Command {
     /// Prints a new pairing link, its QR code and the certificate's fingerprint.
     static func showPairing(_ server: CollageServer) {
         guard let (link, qr, _) = server.newPairingLink() else { return }
-        var lines = ["", "On your phone or tablet (same Wi-Fi): scan this code with the camera, or open the link."]
-        if let qr { lines.append(qr.terminalText()) }
-        lines.append("  \(link)")
-        lines.append("  The link works once, for five minutes. Press Enter for a new one.")
+        var lines = ["", "Pair a phone or tablet on the same Wi-Fi: scan this code with its camera."]
+        if let qr { lines += [qr.terminalText(), ""] }
+        lines.append("  Or open: \(link)")
+        lines.append("  It works once, for five minutes. Press Enter for a new one.")
         if let fingerprint = server.fingerprint {
-            lines.append("  Certificate SHA-256 (the phone shows it when it warns; they must match):")
+            lines.append("  The phone will say the connection isn't private: the certificate is this")
+            lines.append("  computer's own. In its details, the SHA-256 fingerprint must read:")
             lines += TLSIdentity.lines(of: fingerprint).map { "    \($0)" }
         }
         lines.append("")

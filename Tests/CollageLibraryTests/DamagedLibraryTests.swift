@@ -44,6 +44,7 @@ struct DamagedLibraryTests {
             title: "Untouched", templateID: "sideBySide", aspect: .square, photoIDs: [second.id]
         ).collage.id
         try library.storeFocus(.subject(Point(x: 0.3, y: 0.6)), photoID: first.id, model: "model")
+        _ = try library.pairDevice(named: "iPhone (Safari)")
         return (touched, untouched)
     }
 
@@ -112,6 +113,7 @@ struct DamagedLibraryTests {
                     read("undo") { _ = try library.undo(touched) }
                     read("redo") { _ = try library.redo(touched) }
                     read("gc") { _ = try library.cleanUp(dryRun: true) }
+                    read("devices") { _ = try library.devices() }
 
                     let report = try library.checkHealth()
                     let named = report.damagedCells.contains { $0.table == table.name && $0.column == column.name }

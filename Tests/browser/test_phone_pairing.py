@@ -187,6 +187,13 @@ def test_a_device_that_is_not_paired_reaches_nothing_but_the_pairing_page(phone_
         refused = page.evaluate("""fetch('/api/pair', { method: 'POST', headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify({ code: '0123456789abcdef0123456789abcdef' }) }).then(async (r) => [r.status, await r.text()])""")
         assert refused[0] == 401 and "not valid" in refused[1]
+        # A spent or made-up link says so in plain words and asks for a new one, without sending
+        # the dead code again.
+        page.goto(lan_server["origin"] + "/pair#" + "ab" * 16)
+        page.click("#pair-button")
+        expect(page.locator("#pair-status")).to_contain_text("already used or has run out")
+        expect(page.locator("#pair-code")).to_be_visible()
+        shoot(page, "phone-pairing-spent-code")
     finally:
         context.close()
 
@@ -252,6 +259,10 @@ def test_a_phone_pairs_by_its_code_makes_a_collage_of_its_photos_shares_it_and_i
         shoot(phone, "phone-pairing-page")
         phone.click("#pair-button")
         phone.wait_for_selector("html[data-ready]", state="attached", timeout=30000)
+        # The computer's dialog, still open, shows the phone at once and a fresh code for the next.
+        expect(desktop.locator("#pair-devices li")).to_have_count(1, timeout=10000)
+        expect(desktop.locator("#pair-link")).not_to_have_text(link_text)
+        shoot(desktop, "pair-a-phone-paired")
         assert phone.url == lan_server["origin"] + "/"
         assert phone.evaluate("isSecureContext")
         expect(phone.locator("#pair-open")).to_be_hidden()
@@ -324,7 +335,11 @@ def test_a_phone_pairs_by_its_code_makes_a_collage_of_its_photos_shares_it_and_i
         desktop.click("#ask-confirm")
         expect(desktop.locator("#pair-devices li")).to_have_count(0)
 
-        # The phone is shown the pairing page again, and its cookie, replayed elsewhere, opens nothing.
+        # The phone, still in the editor, is taken to the pairing page, which says why; its cookie,
+        # replayed elsewhere, opens nothing.
+        phone.evaluate("import('/static/api.js').then(({ api }) => api.collages()).catch(() => null)")
+        expect(phone.locator("h1")).to_have_text("Pair this device again", timeout=10000)
+        shoot(phone, "phone-revoked")
         answer = phone.goto(lan_server["origin"] + "/")
         assert answer.status == 401
         expect(phone.locator("h1")).to_have_text("Pair this device")

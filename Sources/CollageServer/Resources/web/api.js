@@ -17,6 +17,7 @@ async function request(method, path, body, extra = {}) {
     options.body = JSON.stringify(body);
   }
   const response = await fetch(path, options);
+  if (response.status === 401) leaveWhenUnpaired();
   if (response.status === 204) return null;
   const type = response.headers.get('Content-Type') || '';
   const data = type.includes('json') ? await response.json() : await response.blob();
@@ -25,6 +26,14 @@ async function request(method, path, body, extra = {}) {
     throw new APIError(response.status, message, data);
   }
   return data;
+}
+
+/**
+ * A phone whose pairing was revoked on the computer is answered 401 from then on: it goes to the
+ * pairing page, which says so, instead of staying on an editor that can no longer save.
+ */
+function leaveWhenUnpaired() {
+  location.replace('/pair?revoked');
 }
 
 export const api = {
@@ -153,6 +162,7 @@ function sendBatch(files, onLoaded) {
       if (event.lengthComputable && event.total > 0) onLoaded((event.loaded / event.total) * filesBytes);
     };
     xhr.onload = () => {
+      if (xhr.status === 401) leaveWhenUnpaired();
       let data = null;
       try { data = JSON.parse(xhr.responseText); } catch { /* not JSON */ }
       if (xhr.status >= 200 && xhr.status < 300) resolve(data);

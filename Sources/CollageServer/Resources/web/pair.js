@@ -20,6 +20,26 @@ function say(text, isError = false) {
   status.classList.toggle('error', isError);
 }
 
+/** The code in a link (what follows `#`) or the code itself, as typed or pasted. */
+function codeIn(text) {
+  let value = text.trim();
+  if (value.includes('#')) value = value.slice(value.lastIndexOf('#') + 1);
+  try {
+    value = decodeURIComponent(value);
+  } catch {
+    // A link mangled on its way: what is there is sent as it is, and refused if wrong.
+  }
+  return value.trim().toLowerCase();
+}
+
+/** Asks for a link or code to be pasted: the one in the address was spent, or there was none. */
+function askForCode(message = '') {
+  $('pair-code-label').hidden = false;
+  $('pair-code').value = '';
+  if (message) say(message, true);
+  $('pair-code').focus();
+}
+
 async function alreadyPaired() {
   try {
     const response = await fetch('/api/session', { headers: { Accept: 'application/json' } });
@@ -33,41 +53,50 @@ async function pair(code) {
   const button = $('pair-button');
   button.disabled = true;
   say('Pairing…');
+  let response;
   try {
-    const response = await fetch('/api/pair', {
+    response = await fetch('/api/pair', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify({ code }),
     });
-    let data = null;
-    try { data = await response.json(); } catch { /* not JSON */ }
-    if (!response.ok) {
-      say(data && data.error ? data.error.message : `Pairing failed (${response.status}).`, true);
-      button.disabled = false;
-      return;
-    }
-    say(`Paired as “${data.device.name}”. Opening the editor…`);
-    // The code is spent: keep it out of the history, then open the editor.
-    history.replaceState(null, '', '/pair');
-    location.replace('/');
   } catch {
-    say('The computer did not answer. Is Collage still running, and is this device on the same Wi-Fi?', true);
+    say('Your computer did not answer. Is Collage still running there, and is this device on the same Wi-Fi?', true);
     button.disabled = false;
+    return;
   }
+  let data = null;
+  try { data = await response.json(); } catch { /* not JSON */ }
+  button.disabled = false;
+  if (response.status === 401) {
+    // The code is spent or ran out: sending it again only counts against this device.
+    history.replaceState(null, '', '/pair');
+    askForCode('This code was already used or has run out. On your computer, choose Pair a phone → New code, then scan it again (or paste its link here).');
+    return;
+  }
+  if (response.status === 429) {
+    const minutes = Math.max(1, Math.ceil(Number(response.headers.get('Retry-After') || 600) / 60));
+    say(`Too many wrong codes from this device. Wait ${minutes} minute${minutes === 1 ? '' : 's'}, then scan a new code.`, true);
+    return;
+  }
+  if (!response.ok) {
+    const message = data && data.error ? data.error.message : `Pairing failed (${response.status}).`;
+    say(message.charAt(0).toUpperCase() + message.slice(1), true);
+    return;
+  }
+  say(`Paired as “${data.device.name}”. Opening the editor…`);
+  // The code is spent: keep it out of the history, then open the editor.
+  history.replaceState(null, '', '/pair');
+  location.replace('/');
 }
 
 async function start() {
-  showFingerprint();
-  let code = '';
-  try {
-    code = decodeURIComponent(location.hash.slice(1)).trim();
-  } catch {
-    // A link mangled on its way: the code can still be typed.
-  }
-  if (await alreadyPaired()) {
+  const revoked = new URLSearchParams(location.search).has('revoked');
+  if (!revoked && await alreadyPaired()) {
     $('pair-title').textContent = 'This device is paired';
     $('pair-intro').textContent = 'It can open the Collage editor on your computer.';
     $('pair-form').hidden = true;
+    $('pair-hint').hidden = true;
     const open = document.createElement('a');
     open.href = '/';
     open.className = 'primary';
@@ -75,15 +104,26 @@ async function start() {
     $('pair-status').after(open);
     return;
   }
-  if (!code) $('pair-code-label').hidden = false;
+  showFingerprint();
+  if (revoked) {
+    $('pair-title').textContent = 'Pair this device again';
+    $('pair-intro').textContent = 'This device was removed from Collage on your computer, so it can no longer open your photos and collages. To use it again, pair it with a new code.';
+  }
+  if (!location.hash.slice(1)) $('pair-code-label').hidden = false;
+  // A new link opened in this tab changes only the fragment: show the page for it.
+  window.addEventListener('hashchange', () => {
+    $('pair-code-label').hidden = !!location.hash.slice(1);
+    say('');
+  });
   $('pair-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    const typed = code || $('pair-code').value.trim();
-    if (!typed) {
-      say('Type the pairing code, or open the link from your computer.', true);
+    // Read now, not when the page opened: a newer link may have replaced the fragment.
+    const code = codeIn($('pair-code-label').hidden ? location.hash.slice(1) : $('pair-code').value);
+    if (!code) {
+      askForCode('Paste the link from your computer, or scan its QR code with the camera.');
       return;
     }
-    pair(typed);
+    pair(code);
   });
   // Live only now: a tap before this would have sent the form the browser's own way.
   $('pair-button').disabled = false;

@@ -90,9 +90,13 @@ export function showUploadProgress(container, files, onTotal) {
     return bar;
   });
   container.append(list);
+  const text = container.querySelector(':scope > span');
   return (fraction, perFile = []) => {
     onTotal(fraction);
     perFile.forEach((done, index) => { if (bars[index]) bars[index].value = Math.round(done * 100); });
+    // Over Wi-Fi a whole upload takes a while: say how far it has got.
+    const sent = perFile.filter((done) => done >= 1).length;
+    if (text && files.length > 1) text.textContent = `Uploading ${Math.min(sent + 1, files.length)} of ${files.length}…`;
   };
 }
 
