@@ -26,6 +26,8 @@ from conftest import COLLAGE, ROOT, open_page
 
 SAMPLES = ROOT / "samples"
 SHOTS = Path(os.environ.get("COLLAGE_TEST_SHOTS", tempfile.gettempdir())) / "collage-browser-shots"
+# COLLAGE_SCREENSHOTS=1 also writes docs/PHONE.md's pictures.
+SCREENSHOTS = os.environ.get("COLLAGE_SCREENSHOTS") == "1"
 PHONE_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
                "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1")
 # The phone's share sheet: headless Chromium has none, so the page's call is recorded instead.
@@ -257,12 +259,16 @@ def test_a_phone_pairs_by_its_code_makes_a_collage_of_its_photos_shares_it_and_i
         assert phone.evaluate("isSecureContext"), "over HTTPS the phone's page is a secure context"
         expect(phone.locator("#pair-code-label")).to_be_hidden()
         shoot(phone, "phone-pairing-page")
+        if SCREENSHOTS:
+            phone.screenshot(path=str(ROOT / "docs/images/phone-pairing.jpg"), type="jpeg", quality=80)
         phone.click("#pair-button")
         phone.wait_for_selector("html[data-ready]", state="attached", timeout=30000)
         # The computer's dialog, still open, shows the phone at once and a fresh code for the next.
         expect(desktop.locator("#pair-devices li")).to_have_count(1, timeout=10000)
         expect(desktop.locator("#pair-link")).not_to_have_text(link_text)
         shoot(desktop, "pair-a-phone-paired")
+        if SCREENSHOTS:
+            desktop.locator("#pair-dialog").screenshot(path=str(ROOT / "docs/images/pair-a-phone.jpg"), type="jpeg", quality=85)
         assert phone.url == lan_server["origin"] + "/"
         assert phone.evaluate("isSecureContext")
         expect(phone.locator("#pair-open")).to_be_hidden()
