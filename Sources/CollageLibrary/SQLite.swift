@@ -93,6 +93,7 @@ final class Connection {
 
     /// A prepared statement for `sql`, reset and ready to bind.
     private func prepared(_ sql: String) throws(LibraryError) -> Statement {
+        try checkOpen(sql)
         if let cached = statements[sql] {
             cached.reset()
             return cached
@@ -104,6 +105,7 @@ final class Connection {
 
     /// Runs statements that take no parameters and return no rows (schema, pragmas).
     func execute(_ sql: String) throws(LibraryError) {
+        try checkOpen(sql)
         var errorMessage: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         guard status == SQLITE_OK else {
@@ -147,10 +149,18 @@ final class Connection {
         try !query(sql, arguments) { _ throws(LibraryError) in () }.isEmpty
     }
 
-    var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+    var lastMessage: String { isClosed ? "the library was closed" : String(cString: sqlite3_errmsg(handle)) }
 
     /// The one place an SQLite failure becomes the library's error, naming this database.
     func failure(_ error: SQLiteError) -> LibraryError { .database(path: path, error) }
+
+    /// A closed connection's handle is freed: work that still arrives (a background job
+    /// finishing as the library closes) gets an error instead of touching freed memory.
+    private func checkOpen(_ sql: String) throws(LibraryError) {
+        guard !isClosed else {
+            throw failure(SQLiteError(code: SQLITE_MISUSE, message: "the library was closed", sql: sql))
+        }
+    }
 
     fileprivate var rawHandle: OpaquePointer { handle }
 }

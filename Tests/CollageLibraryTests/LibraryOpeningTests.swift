@@ -22,6 +22,28 @@ struct LibraryOpeningTests {
         #expect(try fixtures.open().collages().isEmpty)
     }
 
+    @Test func workThatArrivesAfterTheLibraryClosedIsRefusedNotRunOnFreedMemory() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        _ = try library.createCollage(title: "Kept", templateID: "grid2x2", aspect: .square, photoIDs: [])
+        library.close()
+        // A background job finishing as the server stops: every kind of call says the library closed.
+        let calls: [(String, () throws -> Void)] = [
+            ("read", { _ = try library.collages() }),
+            ("write", { _ = try library.createCollage(title: "Late", templateID: nil, aspect: .square, photoIDs: []) }),
+            ("devices", { _ = try library.devices() }),
+        ]
+        for (name, call) in calls {
+            #expect(throws: LibraryError.self, "\(name)") { try call() }
+            do {
+                try call()
+            } catch {
+                #expect("\(error)".contains("closed"), "\(name): \(error)")
+            }
+        }
+        #expect(try fixtures.open().collages().map(\.title) == ["Kept"])
+    }
+
     /// A database left at each earlier schema version migrates forward with its rows intact.
     @Test(arguments: 1..<Schema.currentVersion)
     func earlierSchemasMigrateForward(from version: Int) throws {
