@@ -32,6 +32,16 @@ extension Collage {
             try validate(placed.frame)
             try validateText(of: placed)
             items.append(placed)
+        case .duplicateItem(let id, let newID):
+            let index = try indexOf(id)
+            guard item(newID) == nil else { throw .duplicateItem(newID) }
+            guard items.count < Limits.maximumItems else { throw .tooManyItems(limit: Limits.maximumItems) }
+            var copy = items[index]
+            copy.id = newID
+            copy.slot = nil
+            copy.frame = offsetForCopy(copy.frame)
+            try validate(copy.frame)
+            items.insert(copy, at: index + 1)
         case .removeItem(let id):
             let index = try indexOf(id)
             items.remove(at: index)
@@ -346,6 +356,15 @@ extension Collage {
             let center = Point(x: frame.center.x * scaleX, y: frame.center.y * scaleY)
             items[index].frame = Rect(center: center, size: size)
         }
+    }
+
+    /// Where a copy goes: a step down and to the right of its original, so both show; a step
+    /// back on each axis where that would take it past the canvas's edge.
+    private func offsetForCopy(_ frame: Rect) -> Rect {
+        let step = (min(canvas.width, canvas.height) * 0.03).rounded()
+        let dx = frame.maxX + step <= canvas.width || frame.x - step < 0 ? step : -step
+        let dy = frame.maxY + step <= canvas.height || frame.y - step < 0 ? step : -step
+        return Rect(x: frame.x + dx, y: frame.y + dy, width: frame.width, height: frame.height)
     }
 
     private func validate(_ frame: Rect) throws(EditError) {

@@ -6,6 +6,10 @@ public enum Edit: Hashable, Sendable {
     case addItem(id: String, content: ItemContent, frame: Rect?)
     /// Removes an item.
     case removeItem(id: String)
+    /// Adds a copy of an item, named `newID`, just above it and shifted a little down and to the
+    /// right (or back, where that would leave the canvas): the same content, size, turn, crop and
+    /// look, free of any slot.
+    case duplicateItem(id: String, newID: String)
     /// Moves an item so its frame's top-left corner is at `origin`; it leaves its slot.
     case moveItem(id: String, origin: Point)
     /// Gives an item a new frame (resize handles); it leaves its slot.

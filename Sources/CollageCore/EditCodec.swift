@@ -8,7 +8,8 @@ import Foundation
 public enum EditCodec {
     /// Every operation name and the fields it takes, for help text and error messages.
     public static let operations: [(op: String, fields: [String])] = [
-        ("addItem", ["id", "content", "frame?"]), ("removeItem", ["id"]), ("moveItem", ["id", "origin"]),
+        ("addItem", ["id", "content", "frame?"]), ("removeItem", ["id"]), ("duplicateItem", ["id", "newID"]),
+        ("moveItem", ["id", "origin"]),
         ("resizeItem", ["id", "frame"]), ("rotateItem", ["id", "degrees"]), ("reorder", ["id", "move"]),
         ("swapContents", ["first", "second"]), ("placeInSlot", ["id", "slot"]),
         ("applyTemplate", ["template"]), ("arrange", ["frames", "arrangement"]), ("setStyle", ["style"]),
@@ -45,6 +46,8 @@ public enum EditCodec {
             members = ["op": "addItem", "id": .string(id), "content": CollageDocument.jsonValue(of: content)]
             if let frame { members["frame"] = CollageDocument.jsonValue(of: frame) }
         case .removeItem(let id): members = ["op": "removeItem", "id": .string(id)]
+        case .duplicateItem(let id, let newID):
+            members = ["op": "duplicateItem", "id": .string(id), "newID": .string(newID)]
         case .moveItem(let id, let origin):
             members = [
                 "op": "moveItem", "id": .string(id),
@@ -113,6 +116,11 @@ public enum EditCodec {
             return .addItem(id: itemID, content: content, frame: frame)
         case "removeItem":
             return id().map { .removeItem(id: $0) }
+        case "duplicateItem":
+            let itemID = id()
+            let newID = id("newID")
+            guard let itemID, let newID else { return nil }
+            return .duplicateItem(id: itemID, newID: newID)
         case "moveItem":
             let itemID = id()
             let origin = readPoint(members["origin"], at: field("origin"), with: &reader)

@@ -7,7 +7,7 @@ struct EditCodecTests {
     static let everyEdit: [Edit] = [
         .addItem(id: "a", content: .photo("p.jpg"), frame: Rect(x: 1, y: 2, width: 30, height: 40)),
         .addItem(id: "b", content: .sticker("s.png"), frame: nil), .removeItem(id: "a"),
-        .moveItem(id: "a", origin: Point(x: -5, y: 7.5)),
+        .duplicateItem(id: "a", newID: "a-copy"), .moveItem(id: "a", origin: Point(x: -5, y: 7.5)),
         .resizeItem(id: "a", frame: Rect(x: 0, y: 0, width: 50, height: 60)),
         .rotateItem(id: "a", degrees: -30), .reorder(id: "a", move: .back), .swapContents(first: "a", second: "b"),
         .placeInSlot(id: "a", slot: 2),
@@ -34,7 +34,7 @@ struct EditCodecTests {
     @Test func everyEditRoundTrips() throws {
         let json = JSONValue.array(Self.everyEdit.map(EditCodec.jsonValue(of:)))
         #expect(try EditCodec.decode(Data(json.serialized().utf8)) == Self.everyEdit)
-        #expect(EditCodec.operations.count == 16, "every case of Edit has an operation name")
+        #expect(EditCodec.operations.count == 17, "every case of Edit has an operation name")
     }
 
     @Test func aSingleObjectIsOneEdit() throws {

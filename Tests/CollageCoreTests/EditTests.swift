@@ -29,6 +29,35 @@ struct EditTests {
         #expect(collage.items[0].frame.center == collage.bounds.center, "the first one is centred")
     }
 
+    @Test func aDuplicateIsTheSameItemJustAboveAndAStepAwayFreeOfItsSlot() throws {
+        var collage = try Fixtures.collage(template: "grid2x2", photos: 2)
+        let original = collage.items[0]
+        collage = try collage.applying([
+            .rotateItem(id: original.id, degrees: 12),
+            .setCrop(id: original.id, crop: Crop(focus: Point(x: 0.3, y: 0.6), zoom: 1.5)),
+            .addItem(id: "s", content: .sticker("cat.png"), frame: Rect(x: 1100, y: 1100, width: 100, height: 100)),
+            .setStickerStyle(id: "s", style: StickerStyle(outlineWidth: 4, shadow: false, effect: .comic)),
+        ])
+        let before = collage.items.map(\.id)
+        collage = try collage.applying(.duplicateItem(id: original.id, newID: "copy"))
+        #expect(collage.items.map(\.id) == [before[0], "copy"] + before.dropFirst(), "just above its original")
+        let source = collage.items[0]
+        let copy = collage.items[1]
+        #expect(copy.content == source.content && copy.rotation == source.rotation && copy.crop == source.crop)
+        #expect(copy.frame.size == source.frame.size && copy.slot == nil && source.slot == 0)
+        let step = (min(collage.canvas.width, collage.canvas.height) * 0.03).rounded()
+        #expect(copy.frame.x == source.frame.x + step && copy.frame.y == source.frame.y + step)
+        // At the canvas's edge the step goes back, so the copy stays on the canvas.
+        collage = try collage.applying(.duplicateItem(id: "s", newID: "s2"))
+        let sticker = try #require(collage.items.first { $0.id == "s" })
+        let stickerCopy = try #require(collage.items.first { $0.id == "s2" })
+        #expect(stickerCopy.stickerStyle == sticker.stickerStyle)
+        #expect(stickerCopy.frame.maxX <= collage.canvas.width && stickerCopy.frame.x == sticker.frame.x - step)
+        // Refused: an unknown item, a name that is taken.
+        #expect(throws: EditError.unknownItem("nope")) { try collage.applying(.duplicateItem(id: "nope", newID: "x")) }
+        #expect(throws: EditError.duplicateItem("s2")) { try collage.applying(.duplicateItem(id: "s", newID: "s2")) }
+    }
+
     @Test func addingADuplicateIdIsRefused() throws {
         let collage = try Fixtures.collage()
         #expect(throws: EditError.duplicateItem("p0")) {

@@ -730,6 +730,33 @@ def test_the_keyboard_reaches_the_photos_at_once_and_delete_only_acts_on_an_item
     assert len(api(page, f"/api/collages/{cid}")["collage"]["items"]) == 1
 
 
+def test_duplicate_copies_the_selected_item_a_step_away_with_the_keys_or_the_button(page):
+    new_collage(page, layout="grid2x2")
+    add_photos(page, ["coffee.png"])
+    cid = collage_id(page)
+    page.locator(".item").first.click()
+    expect(page.locator(".selection")).to_be_visible()
+    # Ctrl-D (Cmd-D on a Mac) copies it; the browser's bookmark shortcut does not open.
+    page.keyboard.press("Control+d")
+    expect(page.locator(".item")).to_have_count(2)
+    saved(page)
+    doc = api(page, f"/api/collages/{cid}")["collage"]
+    original, copy = doc["items"][0], doc["items"][1]
+    assert copy["content"] == original["content"] and "slot" not in copy and original["slot"] == 0
+    assert copy["frame"]["width"] == original["frame"]["width"]
+    assert copy["frame"]["x"] > original["frame"]["x"] and copy["frame"]["y"] > original["frame"]["y"]
+    # The copy is what is selected now: the button copies it again, above it.
+    expect(page.locator(f".item[data-id='{copy['id']}']")).to_have_class(re.compile("selected"))
+    page.click("#duplicate-item")
+    expect(page.locator(".item")).to_have_count(3)
+    saved(page)
+    third = api(page, f"/api/collages/{cid}")["collage"]["items"][2]
+    assert third["frame"]["x"] > copy["frame"]["x"]
+    # One step each: Undo takes the last copy back.
+    page.click("#undo")
+    expect(page.locator(".item")).to_have_count(2)
+
+
 def test_upload_results_stay_in_view_until_read(page, tmp_path):
     """A file that cannot be imported is reported in plain words, once, in a message that the
     next "All changes saved" does not overwrite; the photos that could be imported say so too."""

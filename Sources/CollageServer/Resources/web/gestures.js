@@ -350,6 +350,12 @@ export class Gestures {
       this.editor.text.startTextEditing(item.id);
       return;
     }
+    if (mod && event.key.toLowerCase() === 'd') {
+      // The browser's own Ctrl/Cmd-D (a bookmark) would take the keys away from the canvas.
+      event.preventDefault();
+      this.editor.toolbar.duplicateSelected();
+      return;
+    }
     // Item keys act on the item the keyboard is on (or the canvas, after a click), never while a
     // button or link has focus: Delete on a focused toolbar button must not remove a photo.
     if (event.target.closest('button, a, [role=toolbar]')) return;

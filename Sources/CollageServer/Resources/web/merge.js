@@ -13,6 +13,8 @@ function touched(edit, base) {
     // A frame given in canvas points means what it means only on the same canvas.
     case 'addItem': return edit.frame ? ['layout'] : [];
     case 'removeItem': return item(edit.id);
+    // A copy is of the item as this window saw it: any change to it in the other one clashes.
+    case 'duplicateItem': return [...item(edit.id, 'frame', 'rotation', 'content', 'crop', 'stickerStyle'), `item:${edit.newID}:exists`];
     case 'moveItem': case 'resizeItem': return item(edit.id, 'frame');
     case 'rotateItem': return item(edit.id, 'rotation');
     case 'setCrop': return item(edit.id, 'content', 'crop');

@@ -63,6 +63,7 @@ export class Toolbar {
     this.store.listen($('forward'), 'click', () => this.store.selected && this.store.commit([{ op: 'reorder', id: this.store.selected, move: 'forward' }]));
     this.store.listen($('backward'), 'click', () => this.store.selected && this.store.commit([{ op: 'reorder', id: this.store.selected, move: 'backward' }]));
     this.store.listen($('delete-item'), 'click', () => this.deleteSelected());
+    this.store.listen($('duplicate-item'), 'click', () => this.duplicateSelected());
     this.store.listen($('replace'), 'click', () => {
       const item = this.store.selectedItem();
       if (item) this.editor.panels.setTrayTarget({ replace: item.id }, 'Choose the photo to put in its place');
@@ -75,6 +76,15 @@ export class Toolbar {
     });
     this.store.listen($('export-button'), 'click', () => this.editor.dialogs.openExport());
     this.store.listen($('lift'), 'click', () => this.editor.lifter.startLift());
+  }
+
+  /** Adds a copy of the selected item just above it, a step away, and selects the copy. */
+  async duplicateSelected() {
+    const item = this.store.selectedItem();
+    if (!item) return;
+    const id = newID();
+    await this.store.commit([{ op: 'duplicateItem', id: item.id, newID: id }]);
+    if (!this.store.closed && this.store.collage.items.some((candidate) => candidate.id === id)) this.store.select(id);
   }
 
   /** Deletes the selected item; the message in the corner can take it back. */
