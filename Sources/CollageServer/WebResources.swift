@@ -25,14 +25,10 @@ struct WebResources: Sendable {
                 throw HTTPError(.internalError, "the editor's files are missing from this build")
             }
             let html = String(decoding: page, as: UTF8.self).replacingOccurrences(of: "{{TOKEN}}", with: token)
-            return HTTPResponse(
-                headers: [
-                    "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
-                    "Content-Security-Policy":
-                        "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; "
-                        + "frame-ancestors 'none'",
-                    "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
-                ], body: Data(html.utf8))
+            return Self.page(
+                html, status: .ok,
+                policy: "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; "
+                    + "frame-ancestors 'none'")
         }
         if segments == ["pair"] { return pairingPage(status: .ok, fingerprint: fingerprint) }
         guard segments.count == 2, segments[0] == "static" else { return nil }
@@ -54,15 +50,22 @@ struct WebResources: Sendable {
             decoding: files["pair.html"] ?? Data("<!doctype html><title>Pair</title>".utf8), as: UTF8.self
         )
         .replacingOccurrences(of: "{{FINGERPRINT}}", with: fingerprint ?? "")
-        return HTTPResponse(
+        return Self.page(
+            page, status: status,
+            policy: "default-src 'none'; img-src data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+                + "frame-ancestors 'none'")
+    }
+
+    /// An HTML page: never cached (it may hold the token), never sniffed or framed, and sent
+    /// with no Referer onwards; `policy` is its Content-Security-Policy.
+    private static func page(_ html: String, status: HTTPStatus, policy: String) -> HTTPResponse {
+        HTTPResponse(
             status: status,
             headers: [
                 "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
-                "Content-Security-Policy":
-                    "default-src 'none'; img-src data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
-                    + "frame-ancestors 'none'",
-                "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
-            ], body: Data(page.utf8))
+                "Content-Security-Policy": policy, "X-Content-Type-Options": "nosniff",
+                "Referrer-Policy": "no-referrer",
+            ], body: Data(html.utf8))
     }
 
     static func contentType(_ name: String) -> String {
