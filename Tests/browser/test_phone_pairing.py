@@ -343,7 +343,8 @@ def test_a_phone_pairs_by_its_code_makes_a_collage_of_its_photos_shares_it_and_i
 
         # The phone, still in the editor, is taken to the pairing page, which says why; its cookie,
         # replayed elsewhere, opens nothing.
-        phone.evaluate("import('/static/api.js').then(({ api }) => api.collages()).catch(() => null)")
+        # (Started, not awaited: the page leaves as the answer comes, taking the call's context.)
+        phone.evaluate("() => { import('/static/api.js').then(({ api }) => api.collages()).catch(() => null); }")
         expect(phone.locator("h1")).to_have_text("Pair this device again", timeout=10000)
         shoot(phone, "phone-revoked")
         answer = phone.goto(lan_server["origin"] + "/")
