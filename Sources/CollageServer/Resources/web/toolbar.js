@@ -152,7 +152,13 @@ export class Toolbar {
     const tools = $('item-tools');
     const item = this.store.selectedItem();
     tools.hidden = !item || !!this.editor.gestures.gesture?.moved;
-    if (!tools.hidden) this.placeBeside(tools, item, 'above', frame, rotation);
+    if (!tools.hidden) {
+      // Where the tools with their words are wider than the stage (a tablet beside its panel),
+      // they show their icons only, so none reaches past the stage.
+      tools.classList.remove('compact');
+      if (tools.offsetWidth > $('stage').clientWidth - 16) tools.classList.add('compact');
+      this.placeBeside(tools, item, 'above', frame, rotation);
+    }
     if (this.store.liftMode || this.store.cropMode) this.showModeHint();
   }
 
