@@ -1,5 +1,10 @@
 import Foundation
 
+extension Duration {
+    /// The duration in seconds, with its fraction: for rates and timings reported in numbers.
+    package var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
 /// Random secrets and their comparison, for the pairing codes and device credentials that let a
 /// phone on the home network into the editor.
 package enum Secrets {

@@ -520,8 +520,7 @@ extension SheetRequest {
             return StickerSheet(
                 layout: layout, names: stickerNames, stickerIDs: entries.map(\.id), pictures: entries.map(\.file),
                 suggestion: suggestion, warnings: warnings,
-                packMilliseconds: Double(elapsed.components.seconds) * 1000
-                    + Double(elapsed.components.attoseconds) / 1e15,
+                packMilliseconds: elapsed.inSeconds * 1000,
                 isFromCollage: collage != nil)
         } catch {
             throw error.failure

@@ -104,5 +104,4 @@ extension Library {
     }
 
     static func secretHash(_ secret: String) -> String { SHA256.hex(of: Data(secret.utf8)) }
-
 }

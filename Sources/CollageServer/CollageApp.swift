@@ -57,10 +57,7 @@ public final class CollageApp: Sendable {
     static let router = Router(routes: APIRoutes.all)
 
     /// 32 random hex characters.
-    public static func newToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<4).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
-    }
+    public static func newToken() -> String { Secrets.randomHex(bytes: 16) }
 
     /// The largest body of a pairing request, which anyone on the home network may send.
     static let maximumPairingBodyBytes = 1024

@@ -44,8 +44,7 @@ public final class CollageServer: Sendable {
         workspace: Workspace, host: String = "127.0.0.1", port: Int = 8080,
         homeNetwork: HomeNetworkSettings? = nil, analysesPhotos: Bool = true
     ) throws(ServerError) {
-        let loopback = ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
-        guard loopback else { throw .remoteNotAllowed(host) }
+        guard host == "localhost" || PairingDesk.isLoopback(host) else { throw .remoteNotAllowed(host) }
         let bindHost = host == "localhost" ? "127.0.0.1" : host
         // Makes this server's scratch folder now, which also removes what killed servers left.
         _ = ScratchSpace.folder

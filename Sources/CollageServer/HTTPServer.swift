@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import CollageCore
 import Foundation
 import Synchronization
 
@@ -235,8 +236,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         state.bodyStarted = started
         let elapsed = ContinuousClock.now - started
         if elapsed > context.limits.bodyGrace {
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            if Double(state.received) / seconds < Double(context.limits.minimumBodyBytesPerSecond) {
+            if Double(state.received) / elapsed.inSeconds < Double(context.limits.minimumBodyBytesPerSecond) {
                 state.discardUpload()
                 return .NO
             }

@@ -174,8 +174,7 @@ public final class PairingDesk: Sendable {
             }
             counter.codes.append(OpenCode(code: code, expires: now + lifetime))
         }
-        let seconds = Double(codeLifetime.components.seconds) + Double(codeLifetime.components.attoseconds) / 1e18
-        return (code, "\(origin)/pair#\(code)", Date().addingTimeInterval(seconds))
+        return (code, "\(origin)/pair#\(code)", Date().addingTimeInterval(codeLifetime.inSeconds))
     }
 
     /// Why a code was refused.
@@ -266,26 +265,16 @@ public final class PairingDesk: Sendable {
     /// A device name from its browser's User-Agent: "iPhone (Safari)", "Android (Chrome)".
     static func deviceName(userAgent: String) -> String {
         let agent = userAgent.lowercased()
-        let device =
-            agent.contains("iphone")
-            ? "iPhone"
-            : agent.contains("ipad")
-                ? "iPad"
-                : agent.contains("android")
-                    ? "Android"
-                    : agent.contains("macintosh")
-                        ? "Mac"
-                        : agent.contains("windows")
-                            ? "Windows"
-                            : agent.contains("cros") ? "Chromebook" : agent.contains("linux") ? "Linux" : "A device"
-        let browser =
-            agent.contains("edg/")
-            ? "Edge"
-            : agent.contains("firefox/") || agent.contains("fxios/")
-                ? "Firefox"
-                : agent.contains("chrome/") || agent.contains("crios/")
-                    ? "Chrome"
-                    : agent.contains("safari/") ? "Safari" : nil
-        return browser.map { "\(device) (\($0))" } ?? device
+        // In order: an iPhone's agent names Mac OS too, and Chrome's and Edge's name Safari.
+        let devices = [
+            ("iphone", "iPhone"), ("ipad", "iPad"), ("android", "Android"), ("macintosh", "Mac"),
+            ("windows", "Windows"), ("cros", "Chromebook"), ("linux", "Linux"),
+        ]
+        let browsers = [
+            ("edg/", "Edge"), ("firefox/", "Firefox"), ("fxios/", "Firefox"), ("chrome/", "Chrome"),
+            ("crios/", "Chrome"), ("safari/", "Safari"),
+        ]
+        let device = devices.first { agent.contains($0.0) }?.1 ?? "A device"
+        return browsers.first { agent.contains($0.0) }.map { "\(device) (\($0.1))" } ?? device
     }
 }

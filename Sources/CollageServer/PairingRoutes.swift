@@ -11,7 +11,7 @@ enum PairingRoutes {
             "A one-time code (five minutes) and its link and QR code, to pair a phone on the home network",
             access: .thisComputer,
             responses: [
-                201: "{code, link, expires, qr (SVG), fingerprint?, secure}",
+                201: "{code, link, expires, qr (SVG), fingerprint?, fingerprintLines?, secure}",
                 409: "the editor is not on the home network (start it with --lan)",
             ]
         ) { app, _ throws(HTTPError) in try newCode(app) },
@@ -48,7 +48,10 @@ enum PairingRoutes {
             "code": .string(code), "link": .string(link), "expires": .string(CollageDocument.jsonDate(expires)),
             "secure": .bool(desk.usesTLS), "qr": .string(QRCode(link)?.svg() ?? ""),
         ]
-        if let fingerprint = desk.fingerprint { members["fingerprint"] = .string(fingerprint) }
+        if let fingerprint = desk.fingerprint {
+            members["fingerprint"] = .string(fingerprint)
+            members["fingerprintLines"] = .array(TLSIdentity.lines(of: fingerprint).map(JSONValue.string))
+        }
         return .json(.object(members), status: .created)
     }
 

@@ -64,7 +64,7 @@ enum StickerRoutes {
         // The lift's own time, waiting for its turn included (browsers' network panels show it;
         // bench/sticker reads it).
         let elapsed = ContinuousClock.now - started
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let milliseconds = elapsed.inSeconds * 1000
         response.headers["Server-Timing"] = "lift;dur=\(String(format: "%.1f", milliseconds))"
         return response
     }

@@ -49,7 +49,8 @@ struct WebResources: Sendable {
         let page = String(
             decoding: files["pair.html"] ?? Data("<!doctype html><title>Pair</title>".utf8), as: UTF8.self
         )
-        .replacingOccurrences(of: "{{FINGERPRINT}}", with: fingerprint ?? "")
+        .replacingOccurrences(
+            of: "{{FINGERPRINT}}", with: fingerprint.map { TLSIdentity.lines(of: $0).joined(separator: "\n") } ?? "")
         return Self.page(
             page, status: status,
             policy: "default-src 'none'; img-src data:; style-src 'self'; script-src 'self'; connect-src 'self'; "

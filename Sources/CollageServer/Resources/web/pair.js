@@ -8,9 +8,8 @@ function showFingerprint() {
   const box = $('pair-fingerprint');
   const fingerprint = box.dataset.fingerprint;
   if (!fingerprint || fingerprint.startsWith('{{')) return;
-  // Eight bytes a line, so the four lines can be compared with the computer's one by one.
-  $('pair-fingerprint-text').textContent = (fingerprint.match(/.{1,24}/g) || [])
-    .map((line) => line.replace(/:$/, '')).join('\n');
+  // In the server's lines, as the computer shows them, to be compared one by one.
+  $('pair-fingerprint-text').textContent = fingerprint;
   box.hidden = false;
 }
 

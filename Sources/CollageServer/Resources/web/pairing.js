@@ -25,9 +25,9 @@ async function newCode() {
   $('pair-qr').src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(code.qr)}`;
   $('pair-link').textContent = code.link;
   $('pair-link').href = code.link;
-  // Eight bytes a line, as the phone's pairing page shows them.
-  $('pair-fingerprint').textContent = code.fingerprint
-    ? code.fingerprint.match(/.{1,24}/g).map((line) => line.replace(/:$/, '')).join('\n')
+  // In the server's lines, as the terminal and the phone's pairing page show them.
+  $('pair-fingerprint').textContent = code.fingerprintLines
+    ? code.fingerprintLines.join('\n')
     : 'none: plain HTTP (--lan-insecure)';
   expiresAt = Date.parse(code.expires);
   showCountdown();
