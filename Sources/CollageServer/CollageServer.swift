@@ -19,10 +19,6 @@ public final class CollageServer: Sendable {
     /// The port it listens on (useful with port 0).
     public var port: Int { server.port }
 
-    /// Where devices on the home network reach it, e.g. `https://192.168.1.20:8443`; `nil`
-    /// without `--lan`.
-    public var homeNetworkOrigin: String? { app.homeNetwork?.origin }
-
     /// The home network certificate's SHA-256 fingerprint, when it speaks TLS.
     public var fingerprint: String? { app.homeNetwork?.fingerprint }
 
