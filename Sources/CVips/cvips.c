@@ -246,6 +246,10 @@ int cvips_rotate(CVipsImage *in, double degrees, CVipsImage **out) {
     return result;
 }
 
+int cvips_flip(CVipsImage *in, int vertical, CVipsImage **out) {
+    return vips_flip(in, out, vertical ? VIPS_DIRECTION_VERTICAL : VIPS_DIRECTION_HORIZONTAL, NULL);
+}
+
 int cvips_premultiply(CVipsImage *in, CVipsImage **out) { return vips_premultiply(in, out, NULL); }
 
 int cvips_unpremultiply(CVipsImage *in, CVipsImage **out) { return vips_unpremultiply(in, out, NULL); }
@@ -392,4 +396,97 @@ int cvips_text(const char *markup, const char *font, int width, int align, CVips
     VipsAlign alignment = align == 1 ? VIPS_ALIGN_CENTRE : align == 2 ? VIPS_ALIGN_HIGH : VIPS_ALIGN_LOW;
     return vips_text(out, markup, "font", font, "width", width, "dpi", 72, "align", alignment, "rgba", TRUE,
                      "wrap", VIPS_TEXT_WRAP_WORD_CHAR, NULL);
+}
+
+int cvips_gradient(int width, int height, int radial, const double *p, const unsigned char *lut, int count,
+                   CVipsImage **out) {
+    VipsImage *scope = vips_image_new();
+    VipsImage **t = (VipsImage **)vips_object_local_array(VIPS_OBJECT(scope), 8);
+    // t from each pixel's centre: linear t = p0·x + p1·y + p2, radial t = |((x − p0) / p2, (y − p1) / p3)|.
+    double scale[2], offset[2];
+    if (radial) {
+        scale[0] = 1 / p[2];
+        scale[1] = 1 / p[3];
+        offset[0] = (0.5 - p[0]) / p[2];
+        offset[1] = (0.5 - p[1]) / p[3];
+    } else {
+        scale[0] = 2 * p[0];
+        scale[1] = 2 * p[1];
+        offset[0] = p[0] + p[2];
+        offset[1] = p[1] + p[2];
+    }
+    int failed = vips_xyz(&t[0], width, height, NULL) || vips_linear(t[0], &t[1], scale, offset, 2, NULL);
+    if (!failed && radial) {
+        failed = vips_multiply(t[1], t[1], &t[2], NULL) || vips_bandmean(t[2], &t[3], NULL) ||
+                 vips_linear1(t[3], &t[4], 2, 0, NULL) || vips_math2_const1(t[4], &t[5], VIPS_OPERATION_MATH2_POW, 0.5, NULL);
+    } else if (!failed) {
+        // The mean of (2·p0·x + p0 + p2, 2·p1·y + p1 + p2) is p0·(x + ½) + p1·(y + ½) + p2.
+        failed = vips_bandmean(t[1], &t[5], NULL);
+    }
+    // Out-of-range indices are clipped by the cast, so t outside 0…1 takes the end colours.
+    if (!failed) failed = vips_linear1(t[5], &t[6], count - 1, 0.5, NULL) || vips_cast_ushort(t[6], &t[7], NULL);
+    VipsImage *table = failed ? NULL : vips_image_new_from_memory_copy(lut, (size_t)count * 4, count, 1, 4, VIPS_FORMAT_UCHAR);
+    VipsImage *mapped = NULL;
+    if (table && !vips_maplut(t[7], &mapped, table, NULL)) {
+        failed = vips_copy(mapped, out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
+        g_object_unref(mapped);
+    } else {
+        failed = -1;
+    }
+    if (table) g_object_unref(table);
+    g_object_unref(scope);
+    return failed ? -1 : 0;
+}
+
+int cvips_replicate(CVipsImage *in, int across, int down, CVipsImage **out) {
+    return vips_replicate(in, out, across, down, NULL);
+}
+
+int cvips_paper(int width, int height, int kind, const double *rgb, CVipsImage **out) {
+    VipsImage *scope = vips_image_new();
+    VipsImage **t = (VipsImage **)vips_object_local_array(VIPS_OBJECT(scope), 16);
+    int failed = 0;
+    // A grain for every paper: fine noise a point across, the same at every export size.
+    failed = vips_gaussnoise(&t[0], width, height, "sigma", 1.0, "mean", 0.0, "seed", 11, NULL);
+    switch (kind) {
+    case 0: {
+        // Kraft: short horizontal fibres (noise stretched eight points wide) over a slow mottle.
+        int fibres = width / 8 + 2;
+        failed = failed || vips_gaussnoise(&t[1], fibres, height, "sigma", 1.0, "mean", 0.0, "seed", 23, NULL) ||
+                 vips_resize(t[1], &t[2], (double)width / fibres, "vscale", 1.0, NULL) ||
+                 vips_extract_area(t[2], &t[3], 0, 0, width, height, NULL) ||
+                 vips_perlin(&t[4], width, height, "cell_size", 96, "seed", 5, NULL) ||
+                 vips_linear1(t[0], &t[5], 5, 0, NULL) || vips_linear1(t[3], &t[6], 7, 0, NULL) ||
+                 vips_linear1(t[4], &t[7], 14, 0, NULL);
+        break;
+    }
+    case 1: {
+        // Linen: threads both ways (a noise column stretched across, a row stretched down).
+        failed = failed || vips_gaussnoise(&t[1], 1, height, "sigma", 1.0, "mean", 0.0, "seed", 31, NULL) ||
+                 vips_embed(t[1], &t[2], 0, 0, width, height, "extend", VIPS_EXTEND_COPY, NULL) ||
+                 vips_gaussnoise(&t[3], width, 1, "sigma", 1.0, "mean", 0.0, "seed", 37, NULL) ||
+                 vips_embed(t[3], &t[8], 0, 0, width, height, "extend", VIPS_EXTEND_COPY, NULL) ||
+                 vips_add(t[2], t[8], &t[4], NULL) ||
+                 vips_linear1(t[0], &t[5], 3, 0, NULL) || vips_linear1(t[4], &t[6], 5, 0, NULL) ||
+                 vips_perlin(&t[9], width, height, "cell_size", 160, "seed", 7, NULL) ||
+                 vips_linear1(t[9], &t[7], 6, 0, NULL);
+        break;
+    }
+    default: {
+        // Watercolour paper: soft cold-pressed bumps at two sizes, slightly blurred.
+        failed = failed || vips_perlin(&t[1], width, height, "cell_size", 10, "seed", 41, NULL) ||
+                 vips_perlin(&t[2], width, height, "cell_size", 64, "seed", 43, NULL) ||
+                 vips_gaussblur(t[0], &t[3], 0.8, NULL) ||
+                 vips_linear1(t[3], &t[5], 4, 0, NULL) || vips_linear1(t[1], &t[6], 9, 0, NULL) ||
+                 vips_linear1(t[2], &t[7], 10, 0, NULL);
+        break;
+    }
+    }
+    // The grain moves lightness: each channel by the same offset, onto the paper's colour.
+    failed = failed || vips_add(t[5], t[6], &t[10], NULL) || vips_add(t[10], t[7], &t[11], NULL) ||
+             vips_bandjoin((VipsImage *[]){t[11], t[11], t[11]}, &t[12], 3, NULL) ||
+             vips_linear(t[12], &t[13], (double[]){1, 1, 1}, (double *)rgb, 3, NULL) || vips_cast_uchar(t[13], &t[14], NULL) ||
+             vips_copy(t[14], out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
+    g_object_unref(scope);
+    return failed ? -1 : 0;
 }

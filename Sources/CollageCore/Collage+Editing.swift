@@ -90,6 +90,7 @@ extension Collage {
             (items[a].content, items[b].content) = (items[b].content, items[a].content)
             (items[a].crop, items[b].crop) = (items[b].crop, items[a].crop)
             (items[a].stickerStyle, items[b].stickerStyle) = (items[b].stickerStyle, items[a].stickerStyle)
+            (items[a].look, items[b].look) = (items[b].look, items[a].look)
         case .placeInSlot(let id, let slot):
             let index = try indexOf(id)
             guard case .photo = items[index].content else { throw .notAPhoto(id) }
@@ -164,6 +165,10 @@ extension Collage {
                 }
             }
             items[index].stickerStyle = style
+        case .setLook(let id, let look):
+            let index = try indexOf(id)
+            if let problem = look.problem(for: items[index].content) { throw .invalidLook(problem) }
+            items[index].look = look
         case .setText(let id, let block):
             let index = try indexOf(id)
             guard case .text = items[index].content else {

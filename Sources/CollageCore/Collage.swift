@@ -112,12 +112,15 @@ public struct CollageItem: Hashable, Sendable {
     public var slot: Int?
     /// Outline and shadow, for stickers.
     public var stickerStyle: StickerStyle?
+    /// Mirroring and opacity; ``ItemLook/plain`` for the item as it is.
+    public var look: ItemLook
 
     /// An item.
     public init(
         id: String, content: ItemContent, frame: Rect, rotation: Angle = .zero, crop: Crop? = nil, slot: Int? = nil,
-        stickerStyle: StickerStyle? = nil
+        stickerStyle: StickerStyle? = nil, look: ItemLook = .plain
     ) {
+        self.look = look
         self.id = id
         self.content = content
         self.frame = frame
@@ -214,8 +217,9 @@ public enum StickerEffect: String, CaseIterable, Hashable, Sendable {
 
 /// How a collage looks around and between its items.
 public struct Style: Hashable, Sendable {
-    /// The canvas colour; ``Color/transparent`` makes a cut-out collage.
-    public var background: Color
+    /// What fills the canvas: a colour (``Color/transparent`` makes a cut-out collage), a
+    /// gradient, a pattern or a paper.
+    public var background: Background
     /// Points between neighbouring template slots.
     public var spacing: Double
     /// Points between the canvas edge and the slots.
@@ -227,7 +231,9 @@ public struct Style: Hashable, Sendable {
     public static let maximumLength: Double = Limits.styleLength.upperBound
 
     /// A style; the defaults are a white canvas with 12-point gaps and square corners.
-    public init(background: Color = .white, spacing: Double = 12, padding: Double = 12, cornerRadius: Double = 0) {
+    public init(
+        background: Background = .white, spacing: Double = 12, padding: Double = 12, cornerRadius: Double = 0
+    ) {
         self.background = background
         self.spacing = spacing
         self.padding = padding

@@ -9,9 +9,10 @@ public enum CollageDocument {
     /// The value of the `format` field.
     public static let format = "collage"
     /// The newest format version this build reads and writes. Version 2 added `arrangement`,
-    /// version 3 text items and sticker effects; older documents read as before, and a document is written with the
-    /// oldest version that holds it, so older builds still read what they can show.
-    public static let version = 3
+    /// version 3 text items and sticker effects, version 4 an item's `look` (flip and opacity) and backgrounds other than a colour; older documents read as
+    /// before, and a document is written with the oldest version that holds it, so older builds still read what they
+    /// can show.
+    public static let version = 4
     /// The largest canvas side a document may declare, in points.
     public static let maximumCanvasSide: Double = Limits.canvasSide.upperBound
 
@@ -67,6 +68,9 @@ public enum CollageDocument {
 
     /// The oldest format version that holds everything in `collage`.
     public static func oldestVersion(holding collage: Collage) -> Int {
+        if collage.items.contains(where: { !$0.look.isPlain }) || collage.style.background.solidColor == nil {
+            return 4
+        }
         if collage.items.contains(where: { $0.content.textBlock != nil || $0.stickerStyle?.effect != nil }) { return 3 }
         return collage.arrangement == nil ? 1 : 2
     }
@@ -131,7 +135,49 @@ public enum CollageDocument {
         if let crop = item.crop { members["crop"] = jsonValue(of: crop) }
         if let slot = item.slot { members["slot"] = .number(Double(slot)) }
         if let style = item.stickerStyle { members["stickerStyle"] = jsonValue(of: style) }
+        if !item.look.isPlain { members["look"] = jsonValue(of: item.look) }
         return .object(members)
+    }
+
+    /// A look as `{"flipHorizontal"?, "flipVertical"?, "opacity"?}`, with only what differs from plain.
+    public static func jsonValue(of look: ItemLook) -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        if look.flipsHorizontally { members["flipHorizontal"] = .bool(true) }
+        if look.flipsVertically { members["flipVertical"] = .bool(true) }
+        if look.opacity != 1 { members["opacity"] = .number(look.opacity) }
+        return .object(members)
+    }
+
+    /// A look read from its JSON value; `nil` when it is not one (the library's column, say, damaged).
+    public static func look(from value: JSONValue) -> ItemLook? {
+        var reader = JSONReader()
+        let look = readLook(value, at: "look", with: &reader)
+        return reader.issues.isEmpty ? look : nil
+    }
+
+    /// Reads `{"flipHorizontal"?, "flipVertical"?, "opacity"?}`; what is left out is as plain.
+    static func readLook(_ value: JSONValue?, at path: String, with reader: inout JSONReader) -> ItemLook? {
+        guard let members = reader.object(value, at: path, known: ["flipHorizontal", "flipVertical", "opacity"])
+        else { return nil }
+        var look = ItemLook()
+        let issuesBefore = reader.issues.count
+        for (key, keyPath) in [("flipHorizontal", \ItemLook.flipsHorizontally), ("flipVertical", \.flipsVertically)] {
+            guard let field = members[key] else { continue }
+            guard case .bool(let flag) = field else {
+                reader.fail(reader.join(path, key), "expected true or false, got \(field.kindDescription)")
+                continue
+            }
+            look[keyPath: keyPath] = flag
+        }
+        if let field = members["opacity"],
+            let opacity = reader.number(
+                field, at: reader.join(path, "opacity"),
+                expected: "a number \(Limits.describe(Limits.itemOpacity)) (0 is invisible)",
+                rule: { Limits.itemOpacity.contains($0) })
+        {
+            look.opacity = opacity
+        }
+        return reader.issues.count == issuesBefore ? look : nil
     }
 
     /// A date as documents write it: UTC ISO 8601 with milliseconds.
@@ -140,7 +186,7 @@ public enum CollageDocument {
     /// A style as `{"background", "spacing", "padding", "cornerRadius"}`.
     public static func jsonValue(of style: Style) -> JSONValue {
         .object([
-            "background": .string(style.background.hexString), "spacing": .number(style.spacing),
+            "background": .string(style.background.description), "spacing": .number(style.spacing),
             "padding": .number(style.padding), "cornerRadius": .number(style.cornerRadius),
         ])
     }
@@ -493,11 +539,10 @@ public enum CollageDocument {
         else { return nil }
         var style = Style()
         if let text = members["background"].flatMap({ reader.string($0, at: "\(path).background") }) {
-            if let color = Color(parsing: text) {
-                style.background = color
-            } else {
-                reader.fail(
-                    "\(path).background", "expected a colour such as \"#ffffff\" or \"transparent\", got \"\(text)\"")
+            do {
+                style.background = try Background(parsing: text)
+            } catch {
+                reader.fail("\(path).background", error.description)
             }
         }
         let range = "a number from 0 to \(JSONValue.format(Style.maximumLength))"
@@ -518,7 +563,7 @@ public enum CollageDocument {
     ) -> CollageItem? {
         guard
             let members = reader.object(
-                value, at: path, known: ["id", "content", "frame", "rotation", "crop", "slot", "stickerStyle"])
+                value, at: path, known: ["id", "content", "frame", "rotation", "crop", "slot", "stickerStyle", "look"])
         else { return nil }
         let id = reader.string(members["id"], at: "\(path).id", maxLength: 128)
         let content = readContent(members["content"], at: "\(path).content", with: &reader)
@@ -554,10 +599,17 @@ public enum CollageDocument {
                 )
             }
         }
+        var look = ItemLook.plain
+        if let field = members["look"], field != .null,
+            let read = readLook(field, at: "\(path).look", with: &reader)
+        {
+            look = read
+            if let content, let problem = read.problem(for: content) { reader.fail("\(path).look", problem) }
+        }
         guard let id, let content, let frame else { return nil }
         return CollageItem(
             id: id, content: content, frame: frame, rotation: rotation, crop: crop, slot: slot,
-            stickerStyle: stickerStyle)
+            stickerStyle: stickerStyle, look: look)
     }
 
     static func readContent(

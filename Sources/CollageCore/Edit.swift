@@ -18,7 +18,7 @@ public enum Edit: Hashable, Sendable {
     case rotateItem(id: String, degrees: Double)
     /// Moves an item in the stacking order.
     case reorder(id: String, move: ZOrderMove)
-    /// Exchanges what two items show (and their crops), keeping their frames.
+    /// Exchanges what two items show (with their crops, sticker styles and looks), keeping their frames.
     case swapContents(first: String, second: String)
     /// Puts a photo into a template slot: it takes the slot's frame, upright and uncropped. A
     /// photo already in that slot swaps places with it, so dropping a photo on a filled slot
@@ -38,6 +38,8 @@ public enum Edit: Hashable, Sendable {
     case setCrop(id: String, crop: Crop?)
     /// Sets a sticker's outline and shadow; `nil` removes both.
     case setStickerStyle(id: String, style: StickerStyle?)
+    /// Sets how an item is mirrored and how opaque it is (``ItemLook/plain`` returns it to as it is).
+    case setLook(id: String, look: ItemLook)
     /// Changes a text item's words and look; its frame keeps its place and width.
     case setText(id: String, text: TextBlock)
     /// Renames the collage.
@@ -78,6 +80,8 @@ public enum EditError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidCrop(String)
     /// A sticker style on a photo, or an outline out of range.
     case invalidStickerStyle(String)
+    /// An opacity out of range, or a flip on a text.
+    case invalidLook(String)
     /// An empty or overlong title.
     case invalidTitle(String)
     /// Swapping an item with itself.
@@ -110,7 +114,7 @@ public enum EditError: Error, Hashable, Sendable, CustomStringConvertible {
             "a frame may be at most \(format(EditRules.maximumCanvasMultiple)) times the canvas each way, got "
                 + "\(format(width)) × \(format(height))"
         case .invalidStyle(let reason), .invalidCrop(let reason), .invalidTitle(let reason),
-            .invalidStickerStyle(let reason), .invalidText(let reason):
+            .invalidStickerStyle(let reason), .invalidText(let reason), .invalidLook(let reason):
             reason
         case .swapWithItself(let id): "cannot swap item \"\(id)\" with itself"
         case .unknownSlot(let slot, let slots):

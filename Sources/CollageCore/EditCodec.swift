@@ -14,7 +14,7 @@ public enum EditCodec {
         ("swapContents", ["first", "second"]), ("placeInSlot", ["id", "slot"]),
         ("applyTemplate", ["template"]), ("arrange", ["frames", "arrangement"]), ("setStyle", ["style"]),
         ("setAspect", ["aspect"]), ("setCrop", ["id", "crop"]), ("setStickerStyle", ["id", "style"]),
-        ("setText", ["id", "text"]), ("rename", ["title"]),
+        ("setLook", ["id", "look"]), ("setText", ["id", "text"]), ("rename", ["title"]),
     ]
 
     /// Reads one edit (an object) or several (an array) from JSON text.
@@ -77,6 +77,8 @@ public enum EditCodec {
                 "op": "setStickerStyle", "id": .string(id),
                 "style": style.map(CollageDocument.jsonValue(of:)) ?? .null,
             ]
+        case .setLook(let id, let look):
+            members = ["op": "setLook", "id": .string(id), "look": CollageDocument.jsonValue(of: look)]
         case .setText(let id, let block):
             members = ["op": "setText", "id": .string(id), "text": CollageDocument.jsonValue(of: block)]
         case .rename(let title): members = ["op": "rename", "title": .string(title)]
@@ -209,6 +211,16 @@ public enum EditCodec {
                 value == .null ? nil : CollageDocument.readStickerStyle(value, at: field("style"), with: &reader)
             guard let itemID, value == .null || style != nil else { return nil }
             return .setStickerStyle(id: itemID, style: style)
+        case "setLook":
+            let itemID = id()
+            guard let value = members["look"] else {
+                reader.fail(
+                    field("look"), "is required: e.g. {\"flipHorizontal\": true, \"opacity\": 0.8} ({} is as it is)")
+                return nil
+            }
+            let look = CollageDocument.readLook(value, at: field("look"), with: &reader)
+            guard let itemID, let look else { return nil }
+            return .setLook(id: itemID, look: look)
         case "setText":
             let itemID = id()
             guard let value = members["text"] else {

@@ -37,6 +37,10 @@ public enum Limits {
     public static let stickerInstance: ClosedRange<Int> = 1...1_000
     /// Spacing, padding and corner radius, in points.
     public static let styleLength: ClosedRange<Double> = 0...500
+    /// How opaque an item is drawn: 0 is invisible, 1 as it is.
+    public static let itemOpacity: ClosedRange<Double> = 0...1
+    /// How far a background pattern repeats, in points.
+    public static let patternScale: ClosedRange<Double> = 4...400
     /// A crop's zoom.
     public static let cropZoom: ClosedRange<Double> = 1...20
     /// The longest text of a text item, in characters: a long caption, not a book.

@@ -66,4 +66,14 @@ extension Workspace {
             throw error.failure
         }
     }
+
+    /// A collage's background alone, as the renderer draws it, at `scale` pixels per point (or
+    /// less, for a large canvas), written to `file` as PNG; returns the scale it was drawn at.
+    public func drawBackground(of collage: Collage, scale: Double, to file: URL) throws(Failure) -> Double {
+        do throws(RenderError) {
+            return try CollageRenderer().writeBackground(of: collage, scale: scale, to: file)
+        } catch {
+            throw error.failure
+        }
+    }
 }

@@ -106,7 +106,7 @@ enum CellRules {
             name: "items", key: ["collage_id", "id"],
             columns: text("collage_id", "id", "kind", "ref") + number("x", "y", "width", "height", "rotation")
                 + number("crop_x", "crop_y", "crop_zoom", "outline", nullable: true)
-                + text("text", "effect", nullable: true) + [
+                + text("text", "effect", "look", nullable: true) + [
                     integer("z", counter), integer("slot", 0...1_000, nullable: true),
                     integer("shadow", flag, nullable: true),
                 ]),

@@ -343,7 +343,7 @@ extension Library {
                 """
                 UPDATE items SET z = ?3, kind = ?4, ref = ?5, x = ?6, y = ?7, width = ?8, height = ?9, rotation = ?10,
                     crop_x = ?11, crop_y = ?12, crop_zoom = ?13, slot = ?14, outline = ?15, shadow = ?16, text = ?17,
-                    effect = ?18 WHERE collage_id = ?1 AND id = ?2
+                    effect = ?18, look = ?19 WHERE collage_id = ?1 AND id = ?2
                 """, itemColumns(of: item, z: z, in: collage.id))
             guard changed == 1 else { return false }
         }
@@ -360,7 +360,7 @@ extension Library {
         [
             collage.id, collage.title, collage.created.timeIntervalSince1970,
             collage.updated.timeIntervalSince1970, collage.canvas.width, collage.canvas.height,
-            collage.style.background.hexString, collage.style.spacing, collage.style.padding,
+            collage.style.background.description, collage.style.spacing, collage.style.padding,
             collage.style.cornerRadius, collage.templateID, version,
             collage.arrangement.map { CollageDocument.jsonValue(of: $0).serialized(pretty: false) },
         ]
@@ -374,8 +374,8 @@ extension Library {
         try connection.run(
             """
             INSERT INTO items (collage_id, id, z, kind, ref, x, y, width, height, rotation, crop_x, crop_y,
-                crop_zoom, slot, outline, shadow, text, effect)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                crop_zoom, slot, outline, shadow, text, effect, look)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, itemColumns(of: item, z: z, in: collageID))
     }
 
@@ -388,6 +388,7 @@ extension Library {
             item.stickerStyle?.shadow,
             item.content.textBlock.map { CollageDocument.jsonValue(of: $0).serialized(pretty: false) },
             item.stickerStyle?.effect?.rawValue,
+            item.look.isPlain ? nil : CollageDocument.jsonValue(of: item.look).serialized(pretty: false),
         ]
     }
 
@@ -419,7 +420,8 @@ extension Library {
             """, [id]
         ) { row throws(LibraryError) -> (Collage, Int) in
             let style = Style(
-                background: Color(parsing: try row.text("background")) ?? .white, spacing: try row.double("spacing"),
+                background: (try? Background(parsing: try row.text("background"))) ?? .color(.white),
+                spacing: try row.double("spacing"),
                 padding: try row.double("padding"), cornerRadius: try row.double("corner_radius"))
             let collage = Collage(
                 id: try row.text("id"), title: try row.text("title"), created: try row.date("created_at"),
@@ -437,7 +439,7 @@ extension Library {
         collage.items = try connection.query(
             """
             SELECT id, kind, ref, x, y, width, height, rotation, crop_x, crop_y, crop_zoom, slot, outline, shadow,
-                text, effect FROM items WHERE collage_id = ? ORDER BY z
+                text, effect, look FROM items WHERE collage_id = ? ORDER BY z
             """, [id]
         ) { row throws(LibraryError) in
             let reference = try row.text("ref")
@@ -460,6 +462,14 @@ extension Library {
                     outlineWidth: outline, shadow: (try row.optionalInt("shadow") ?? 0) != 0,
                     effect: try row.optionalText("effect").flatMap(StickerEffect.init(rawValue:)))
             }
+            // A look that does not read back, or does not fit the item, is drawn plain: the
+            // collage still opens, and doctor names the cell.
+            var look = ItemLook.plain
+            if let text = try row.optionalText("look"), let value = try? JSONValue.parse(Data(text.utf8)),
+                let read = CollageDocument.look(from: value), read.problem(for: content) == nil
+            {
+                look = read
+            }
             // A slot out of range (a damaged cell, which doctor names) is as good as none.
             let slot = try row.optionalInt("slot").flatMap { (0...1_000).contains($0) ? $0 : nil }
             return CollageItem(
@@ -468,7 +478,7 @@ extension Library {
                     x: try row.double("x"), y: try row.double("y"), width: try row.double("width"),
                     height: try row.double("height")),
                 rotation: Angle(degrees: try row.double("rotation")), crop: crop, slot: slot,
-                stickerStyle: stickerStyle)
+                stickerStyle: stickerStyle, look: look)
         }
         // A hero whose item is gone (removed by a repair) is forgotten: the collage still opens
         // and saves, laid out as it is.

@@ -154,6 +154,10 @@ enum Schema {
                     last_seen REAL NOT NULL
                 );
                 """),
+        Migration(
+            name: "v10: an item's look (flip, opacity), kept as JSON so later looks need no new column",
+            sql: "ALTER TABLE items ADD COLUMN look TEXT; -- CollageDocument's look JSON, or NULL for the item as it is"
+        ),
     ]
 
     static var currentVersion: Int { migrations.count }

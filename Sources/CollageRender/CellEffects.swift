@@ -1,3 +1,5 @@
+import CollageCore
+
 /// Per-cell effects: rounded corners, rotation, sticker outline and shadow.
 enum CellEffects {
     /// Clears the corners outside quarter circles of `radius` pixels, antialiased.
@@ -32,6 +34,23 @@ enum CellEffects {
             }
         }
         return mask
+    }
+
+    /// The cell mirrored as `look` asks (before anything drawn around it, such as an outline or a shadow).
+    static func flip(_ cell: VipsImage, as look: ItemLook) throws(VipsError) -> VipsImage {
+        var image = cell
+        if look.flipsHorizontally { image = try image.flipped(vertically: false) }
+        if look.flipsVertically { image = try image.flipped(vertically: true) }
+        return image
+    }
+
+    /// The layer with its alpha scaled by `opacity` (an opaque RGB layer gains an alpha band), so
+    /// an item see-through as a whole, its outline and shadow with it, as CSS opacity shows it.
+    static func fade(_ layer: VipsImage, opacity: Double) throws(VipsError) -> VipsImage {
+        guard opacity < 1 else { return layer }
+        if layer.bands == 3 { return try layer.appendingBand(value: (255 * opacity).rounded()) }
+        let alpha = try layer.extractBands(layer.bands - 1, count: 1).linear(multiply: opacity, add: 0).castToUInt8()
+        return try layer.extractBands(0, count: layer.bands - 1).joining(alpha)
     }
 
     /// Scales the alpha band of a cell by a one-band 0–255 mask; an opaque RGB cell takes the mask as its alpha.

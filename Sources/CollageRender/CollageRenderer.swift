@@ -45,11 +45,10 @@ public struct CollageRenderer: Sendable {
         if let reason = Vips.unsupportedReason(options.format) {
             throw .unsupportedFormat(options.format, reason: reason)
         }
-        let keepsAlpha = options.format.supportsAlpha && collage.style.background.alpha < 255
-        let base = try vips("create the background") { () throws(VipsError) -> VipsImage in
-            try VipsImage.solid(
-                width: width, height: height, values: backgroundValues(collage.style.background, keepsAlpha: keepsAlpha)
-            )
+        let keepsAlpha = options.format.supportsAlpha && collage.style.background.hasTransparency
+        let base = try vips("draw the background") { () throws(VipsError) -> VipsImage in
+            try BackgroundFill.image(
+                collage.style.background, width: width, height: height, scale: scale, keepsAlpha: keepsAlpha)
         }
         var layers: [(image: VipsImage, x: Int, y: Int)] = []
         for item in collage.items where Self.isVisible(item, scale: scale, width: width, height: height) {
@@ -189,8 +188,9 @@ public struct CollageRenderer: Sendable {
     }
 
     /// Whether any of the item (turned, with room for a sticker's outline and shadow) lands on
-    /// the output; items wholly off it are not decoded at all.
+    /// the output; items wholly off it, or wholly see-through, are not decoded at all.
     static func isVisible(_ item: CollageItem, scale: Double, width: Int, height: Int) -> Bool {
+        guard item.look.opacity > 0 else { return false }
         let box = item.frame.scaled(by: scale).boundingBox(rotatedBy: item.rotation)
         var margin = 2.0
         switch item.content {
@@ -243,14 +243,6 @@ public struct CollageRenderer: Sendable {
         return canvas
     }
 
-    /// JPEG has no alpha: a see-through background is blended onto white there.
-    private func backgroundValues(_ color: Color, keepsAlpha: Bool) -> [Double] {
-        let channels = [color.red, color.green, color.blue].map(Double.init)
-        if keepsAlpha { return channels + [Double(color.alpha)] }
-        let alpha = Double(color.alpha) / 255
-        return channels.map { $0 * alpha + 255 * (1 - alpha) }
-    }
-
     // MARK: - Layers
 
     /// The item's own crop, else one centred on what the photo source says matters in it.
@@ -297,17 +289,20 @@ public struct CollageRenderer: Sendable {
         case (_, nil):
             throw .unresolvedReference(item.id, reason: "the item names no file")
         case (.photo, let file?):
-            // Rotation reads its input out of order, so a rotated photo is decoded up front.
+            // Rotation and a top-to-bottom flip read their input out of order, so such a photo
+            // is decoded up front.
             let photo = try PhotoDecoder(limits: limits).cover(
                 file, width: cellWidth, height: cellHeight, crop: crop(for: item, file: file, photos: photos),
-                materialize: item.rotation.degrees != 0)
+                materialize: item.rotation.degrees != 0 || item.look.flipsVertically)
             cell = PlacedCell(
                 image: try vips("round the corners of \(file.path)") { () throws(VipsError) -> VipsImage in
-                    try CellEffects.roundCorners(photo, radius: style.cornerRadius * cellScale)
+                    try CellEffects.roundCorners(
+                        CellEffects.flip(photo, as: item.look), radius: style.cornerRadius * cellScale)
                 }, offsetX: 0, offsetY: 0)
         case (.sticker, let file?):
             cell = try StickerPlacement.place(
-                file, width: cellWidth, height: cellHeight, style: item.stickerStyle, scale: cellScale, limits: limits)
+                file, width: cellWidth, height: cellHeight, style: item.stickerStyle, look: item.look,
+                scale: cellScale, limits: limits)
         }
         return try vips("rotate an item") { () throws(VipsError) -> (image: VipsImage, x: Int, y: Int) in
             var image = cell.image
@@ -321,6 +316,7 @@ public struct CollageRenderer: Sendable {
                 offsetY += Double(image.height - rotated.height) / 2
                 image = rotated
             }
+            image = try CellEffects.fade(image, opacity: item.look.opacity)
             if cellWidth != width || cellHeight != height {
                 let (growX, growY) = (Double(width) / Double(cellWidth), Double(height) / Double(cellHeight))
                 image = try image.resize(horizontal: growX, vertical: growY)

@@ -1,8 +1,8 @@
 import CollageCore
 import Foundation
 
-/// A sticker or text item as the renderer draws it, before it is turned and placed: a sticker
-/// fitted in its frame, outlined and shadowed; a text wrapped, outlined, shadowed and on its
+/// A sticker or text item as the renderer draws it, before it is turned, faded and placed: a sticker
+/// fitted in its frame, mirrored, outlined and shadowed; a text wrapped, outlined, shadowed and on its
 /// background. The editor shows these pixels rather than imitating them with CSS, so the screen
 /// shows what the export will.
 public struct DrawnItem: Sendable, Equatable {
@@ -80,7 +80,8 @@ extension CollageRenderer {
         case .sticker:
             let file = try photos.file(for: item.content)
             cell = try StickerPlacement.place(
-                file, width: width, height: height, style: item.stickerStyle, scale: scale, limits: limits)
+                file, width: width, height: height, style: item.stickerStyle, look: item.look, scale: scale,
+                limits: limits)
         case .text(let block):
             cell = try TextPlacement.place(block, width: width, height: height, scale: scale)
         }

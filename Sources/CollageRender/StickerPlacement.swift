@@ -1,17 +1,18 @@
 import CollageCore
 import Foundation
 
-/// Places a sticker (an image with alpha) in its frame: fitted inside it and centred, then
-/// outlined and shadowed as its style asks.
+/// Places a sticker (an image with alpha) in its frame: fitted inside it and centred, mirrored
+/// as its look asks, then outlined and shadowed as its style asks (so the shadow still falls down).
 enum StickerPlacement {
     static func place(
-        _ file: URL, width: Int, height: Int, style: StickerStyle?, scale: Double, limits: RenderLimits
+        _ file: URL, width: Int, height: Int, style: StickerStyle?, look: ItemLook = .plain, scale: Double,
+        limits: RenderLimits
     ) throws(RenderError) -> PlacedCell {
         // In memory: the outline and shadow read the sticker more than once, which a lazy
         // sequential decode cannot do.
         let fitted = try PhotoDecoder(limits: limits).fit(file, width: width, height: height, materialize: true)
         return try vips("style the sticker \(file.path)") { () throws(VipsError) -> PlacedCell in
-            var image = fitted
+            var image = try CellEffects.flip(fitted, as: look)
             var offsetX = (width - fitted.width) / 2
             var offsetY = (height - fitted.height) / 2
             if let effect = style?.effect { image = try StickerLooks.apply(effect, to: image) }

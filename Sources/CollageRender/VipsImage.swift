@@ -129,6 +129,10 @@ final class VipsImage: @unchecked Sendable {
     }
 
     func rotate(degrees: Double) throws(VipsError) -> VipsImage { try map("rotate") { cvips_rotate($0, degrees, $1) } }
+    /// The image mirrored left to right, or top to bottom; top to bottom reads its input out of order.
+    func flipped(vertically: Bool) throws(VipsError) -> VipsImage {
+        try map("flip") { cvips_flip($0, vertically ? 1 : 0, $1) }
+    }
     func premultiply() throws(VipsError) -> VipsImage { try map("premultiply") { cvips_premultiply($0, $1) } }
     func unpremultiply() throws(VipsError) -> VipsImage { try map("unpremultiply") { cvips_unpremultiply($0, $1) } }
     func castToUInt8() throws(VipsError) -> VipsImage { try map("cast") { cvips_cast_uchar($0, $1) } }

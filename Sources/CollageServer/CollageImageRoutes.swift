@@ -24,6 +24,18 @@ enum CollageImageRoutes {
             responses: [200: "image/png", 404: "no such collage or item", 422: "a photo, or a bad scale"]
         ) { app, request throws(HTTPError) in try drawnItemImage(app, request) },
         Route(
+            "GET", "/api/collages/{id}/background", "drawnBackground",
+            "The collage's background alone (a colour, gradient, pattern or paper) as the renderer draws it, at "
+                + "?scale=pixels per point (lowered to at most \(CollageRenderer.maximumDrawnBackgroundPixels / 1_000_000) "
+                + "megapixels), as PNG; X-Collage-Scale says the scale drawn",
+            query: [
+                .number("scale", Limits.exportScale, "pixels per canvas point (default 1)"),
+                .string("v", "any text; the page names the background, so caches refresh"),
+            ],
+            expensive: true,
+            responses: [200: "image/png", 404: "no such collage", 422: "a bad scale"]
+        ) { app, request throws(HTTPError) in try drawnBackground(app, request) },
+        Route(
             "GET", "/api/collages/{id}/export", "exportCollage",
             "Render the collage: ?format=jpeg|png|webp|heic|avif and scale=N, size=PX or print=6x4in@300, quality=1-100 "
                 + "(at most \(Limits.maximumOutputPixels / 1_000_000) megapixels and \(Limits.maximumOutputSide) px a side)",
@@ -88,6 +100,30 @@ enum CollageImageRoutes {
             headers: [
                 "Content-Type": "image/png", "Cache-Control": "private, max-age=3600",
                 "X-Collage-Offset": "\(drawn.offsetX),\(drawn.offsetY)", "X-Collage-Scale": "\(drawn.scale)",
+            ], body: data)
+    }
+
+    static func drawnBackground(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let stored = try APIRoutes.kit { () throws(Failure) in try app.workspace.collage(request.parameter("id")) }
+        let text = request.query["scale"] ?? "1"
+        guard let scale = Double(decimal: text) else {
+            throw HTTPError(.unprocessable, "scale: expected a number of pixels per point, got \"\(text.prefix(40))\"")
+        }
+        let file = ScratchSpace.file("background")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let drawnScale = try app.thumbnails.run { () throws(HTTPError) -> Double in
+            try APIRoutes.kit { () throws(Failure) in
+                try app.workspace.drawBackground(of: stored.collage, scale: scale, to: file)
+            }
+        }
+        guard let data = try? Data(contentsOf: file) else {
+            throw HTTPError(.internalError, "the drawn background went missing")
+        }
+        return HTTPResponse(
+            status: .ok,
+            headers: [
+                "Content-Type": "image/png", "Cache-Control": "private, max-age=3600",
+                "X-Collage-Scale": "\(drawnScale)",
             ], body: data)
     }
 

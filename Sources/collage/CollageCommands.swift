@@ -307,6 +307,7 @@ enum EditCommand: Command {
               collage edit k3x9 '[{"op": "applyTemplate", "template": "strip"}, {"op": "rename", "title": "Trip"}]'
               collage edit k3x9 '{"op": "addItem", "id": "cap", "content": {"type": "text", "text": "Day one"}}'
               collage edit k3x9 '{"op": "setText", "id": "cap", "text": {"text": "Day two", "font": "Lato", "size": 48}}'
+              collage edit k3x9 '{"op": "setLook", "id": "i1", "look": {"flipHorizontal": true, "opacity": 0.8}}'
             A text's fields (all but "text" optional): font, weight, italic, size, color, align,
             lineSpacing, letterSpacing, background, outline, shadow (see the document format in
             docs/DOCUMENT.md); its frame's height is fitted to the words after every edit.

@@ -21,7 +21,11 @@ enum MakeCommand: Command {
             .value("--spacing", "PT", "Points between photos (default 12)"),
             .value("--padding", "PT", "Points between the edge and the photos (default 12)"),
             .value("--radius", "PT", "Corner radius of each photo in points (default 0)"),
-            .value("--background", "COLOR", "#rrggbb, #rrggbbaa or transparent (default #ffffff)"),
+            .value(
+                "--background", "FILL",
+                "#rrggbb, #rrggbbaa, transparent, 'linear-gradient(135deg, #ff9a9e, #fad0c4)', "
+                    + "'radial-gradient(#fff, #b8c6db)', 'dots(#264d3b, #f6f1e7, 24)' (or stripes, grid, checks), "
+                    + "'paper(kraft)' (or linen, watercolour); default #ffffff"),
             .value(
                 "--title", "TEXT",
                 "A title on the collage: centred near the bottom, over the photos, on a white pill (also the document's title)"
@@ -46,7 +50,9 @@ enum MakeCommand: Command {
               collage make --layout magazine --aspect 4:5 a.jpg b.jpg c.jpg -o trip.jpg
               collage make --layout auto --aspect 16:9 --hero 1 *.jpg -o wall.jpg
               collage make --layout grid2x2 --print 6x4in@300 --radius 8 *.jpg -o print.jpg
-                collage make --layout strip --background transparent a.png b.png c.png -o strip.png
+              collage make --layout strip --background transparent a.png b.png c.png -o strip.png
+              collage make --layout grid2x2 --background 'linear-gradient(135deg, #ff9a9e, #fad0c4)' *.jpg -o pink.jpg
+              collage make --layout auto --background 'paper(kraft)' --padding 60 *.jpg -o scrapbook.jpg
               collage make --layout auto --title "Summer 2026" --title-font "Lobster Two" *.jpg -o summer.jpg
             """,
         positionals: 1...Int.max
@@ -83,9 +89,13 @@ enum MakeCommand: Command {
         style.spacing = try arguments.value("--spacing", expected: expected, length) ?? style.spacing
         style.padding = try arguments.value("--padding", expected: expected, length) ?? style.padding
         style.cornerRadius = try arguments.value("--radius", expected: expected, length) ?? style.cornerRadius
-        style.background =
-            try arguments.value("--background", expected: "#rrggbb, #rrggbbaa or transparent", Color.init(parsing:))
-            ?? style.background
+        if let text = arguments.value("--background") {
+            do {
+                style.background = try Background(parsing: text)
+            } catch {
+                throw .usage("--background expects a colour, a gradient, a pattern or a paper: \(error.description)")
+            }
+        }
 
         var collage = Collage(
             id: UUID().uuidString.lowercased(), title: arguments.value("--title") ?? "Collage", created: Date(),

@@ -94,7 +94,7 @@ struct CollageDocumentTests {
     }
 
     @Test func aNewerVersionIsRefusedWithAHint() {
-        let text = #"{"format": "collage", "version": 4}"#
+        let text = #"{"format": "collage", "version": 5}"#
         do {
             _ = try CollageDocument.decode(Data(text.utf8))
         } catch {

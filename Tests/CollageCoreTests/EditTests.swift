@@ -251,7 +251,7 @@ struct EditTests {
 
     @Test func styleChangesReflowSlots() throws {
         let collage = try Fixtures.collage()
-        let style = Style(background: .black, spacing: 40, padding: 0, cornerRadius: 16)
+        let style = Style(background: .color(.black), spacing: 40, padding: 0, cornerRadius: 16)
         let restyled = try collage.applying(.setStyle(style))
         #expect(restyled.style == style)
         #expect(restyled.items[0].frame == Rect(x: 0, y: 0, width: 580, height: 580))

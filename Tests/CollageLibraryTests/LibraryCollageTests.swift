@@ -34,6 +34,33 @@ struct LibraryCollageTests {
         #expect(edited.version == 3)
     }
 
+    /// A look column damaged by hand (not JSON, out of range, a flip on a text) opens the collage
+    /// with that item drawn plain; the good looks beside it are kept.
+    @Test func aDamagedLookOpensPlainAndTheOthersAreKept() throws {
+        let fixtures = try LibraryFixtures()
+        var library = try fixtures.open()
+        let ids = try photos(library, fixtures, count: 3).map(\.id)
+        let id = try library.createCollage(
+            title: "Looks", templateID: "grid2x2", aspect: .square, photoIDs: ids
+        ).collage.id
+        let kept = ItemLook(flipsHorizontally: true, opacity: 0.5)
+        _ = try library.apply(
+            [
+                .setLook(id: "i1", look: kept), .setLook(id: "i2", look: ItemLook(opacity: 0.2)),
+                .addItem(id: "t", content: .text(TextBlock(text: "Hi")), frame: nil),
+            ], to: id)
+        library.close()
+        let database = try Connection(path: fixtures.databaseFile.path)
+        try database.run("UPDATE items SET look = '{not json' WHERE id = 'i2'")
+        try database.run("UPDATE items SET look = '{\"opacity\": 9}' WHERE id = 'i3'")
+        try database.run("UPDATE items SET look = '{\"flipHorizontal\": true}' WHERE id = 't'")
+        database.close()
+        library = try fixtures.open()
+        let collage = try library.collage(id).collage
+        #expect(collage.item("i1")?.look == kept)
+        #expect(collage.items.filter { $0.id != "i1" }.allSatisfy { $0.look.isPlain })
+    }
+
     /// A library keeps the collage it last saved and starts the next change from it while the
     /// row's version and time still match, so what it keeps must be exactly what its rows read
     /// back as, after every kind of change, and another process's save must be seen.
@@ -59,9 +86,18 @@ struct LibraryCollageTests {
             [.addItem(id: "s", content: .sticker("sticker-ref"), frame: nil)],
             [.setStickerStyle(id: "s", style: StickerStyle(outlineWidth: 7.5, shadow: false, effect: .comic))],
             [
-                .setStyle(
-                    Style(background: Color(red: 250, green: 240, blue: 230, alpha: 128), spacing: 3, cornerRadius: 9))
+                .setLook(id: "s", look: ItemLook(flipsHorizontally: true, opacity: 0.37)),
+                .setLook(id: "i2", look: ItemLook(flipsVertically: true)),
+                .setLook(id: "t", look: ItemLook(opacity: 0.5)),
             ],
+            [
+                .setStyle(
+                    Style(
+                        background: .color(Color(red: 250, green: 240, blue: 230, alpha: 128)), spacing: 3,
+                        cornerRadius: 9))
+            ],
+            [.setStyle(Style(background: try Background(parsing: "linear-gradient(33deg, #ff0000, #0000ff80 70%)")))],
+            [.setStyle(Style(background: try Background(parsing: "paper(linen)"), spacing: 3, cornerRadius: 9))],
             [.reorder(id: "i1", move: .front), .swapContents(first: "i2", second: "i3")],
             [
                 .arrange(

@@ -104,7 +104,7 @@ struct RenderInputTests {
             #expect(close(image[30, 30], color, tolerance: tolerance), "\(name): \(image[30, 30])")
         }
         var collage = Collage(id: "k", title: "k", created: Date(), canvas: Size(width: 60, height: 60))
-        collage.style.background = Color(red: 0, green: 0, blue: 255)
+        collage.style.background = .color(Color(red: 0, green: 0, blue: 255))
         collage = try collage.applying(
             .addItem(id: "a", content: .photo("alpha.png"), frame: Rect(x: 0, y: 0, width: 60, height: 60)))
         let image = try fixtures.render(collage, "alpha.out.png", options: RenderOptions(size: .scale(1), format: .png))

@@ -12,7 +12,7 @@ struct RenderLayoutTests {
         let photos = try Self.colors.enumerated().map { index, color in
             try fixtures.solid("p\(index).png", color, width: 90 + index * 30, height: 60 + index * 10)
         }
-        let style = Style(background: Color(red: 10, green: 20, blue: 30), spacing: 20, padding: 10)
+        let style = Style(background: .color(Color(red: 10, green: 20, blue: 30)), spacing: 20, padding: 10)
         let collage = try RenderFixtures.collage(template: "grid2x2", photos: photos, style: style)
         let image = try fixtures.render(collage, "grid.png", options: RenderOptions(size: .scale(2), format: .png))
         #expect(image.width == 800 && image.height == 800)

@@ -76,6 +76,16 @@ int cvips_embed(CVipsImage *in, int x, int y, int width, int height, CVipsImage 
 int cvips_extend_edges(CVipsImage *in, int width, int height, CVipsImage **out);
 /// Rotates by `degrees` clockwise about the centre with bilinear interpolation, on a zero background.
 int cvips_rotate(CVipsImage *in, double degrees, CVipsImage **out);
+/// Mirrors left to right (`vertical` 0) or top to bottom (`vertical` 1).
+int cvips_flip(CVipsImage *in, int vertical, CVipsImage **out);
+/// A `width` × `height` gradient: t at each pixel's centre, looked up in `lut` (`count` RGBA entries for t from 0
+/// to 1, the ends held beyond). Linear: t = p[0]·x + p[1]·y + p[2]. Radial: t = |((x − p[0]) / p[2], (y − p[1]) / p[3])|.
+int cvips_gradient(int width, int height, int radial, const double *p, const unsigned char *lut, int count,
+                   CVipsImage **out);
+/// The image repeated `across` times and `down` times.
+int cvips_replicate(CVipsImage *in, int across, int down, CVipsImage **out);
+/// A procedural paper (`kind` 0 kraft, 1 linen, 2 watercolour) of the colour `rgb`, a pixel a point.
+int cvips_paper(int width, int height, int kind, const double *rgb, CVipsImage **out);
 int cvips_premultiply(CVipsImage *in, CVipsImage **out);
 int cvips_unpremultiply(CVipsImage *in, CVipsImage **out);
 int cvips_cast_uchar(CVipsImage *in, CVipsImage **out);

@@ -69,6 +69,9 @@ export const api = {
   drawnItem: (id, item, params) => fetch(
     `/api/collages/${encodeURIComponent(id)}/items/${encodeURIComponent(item)}/drawn?${new URLSearchParams(params)}`,
     { headers: { 'X-Collage-Token': token } }),
+  drawnBackground: (id, params) => fetch(
+    `/api/collages/${encodeURIComponent(id)}/background?${new URLSearchParams(params)}`,
+    { headers: { 'X-Collage-Token': token } }),
   exportURL: (id, params) => `/api/collages/${encodeURIComponent(id)}/export?${new URLSearchParams(params)}`,
   /** Starts an export; it needs the page's token, so a page on another site cannot start one. */
   download: (id, params) => fetch(api.exportURL(id, params), { headers: { 'X-Collage-Token': token } }),

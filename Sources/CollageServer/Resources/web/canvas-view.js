@@ -24,8 +24,10 @@ export class CanvasView {
     this.stickerPixels = { drawn: new Map(), latest: new Map(), pending: new Map() };
   }
 
-  /** Lets go of the drawn stickers' images. */
+  /** Lets go of the drawn stickers' and background's images. */
   close() {
+    if (this.backgroundPixels?.url) URL.revokeObjectURL(this.backgroundPixels.url);
+    this.backgroundPixels = null;
     for (const drawn of this.stickerPixels.drawn.values()) URL.revokeObjectURL(drawn.url);
     this.stickerPixels.drawn.clear();
     this.stickerPixels.latest.clear();
@@ -56,10 +58,7 @@ export class CanvasView {
     canvas.style.width = `${collage.canvas.width * scale}px`;
     canvas.style.height = `${collage.canvas.height * scale}px`;
     this.centreCanvas();
-    const background = collage.style.background;
-    const transparent = background.length === 9 && background.endsWith('00');
-    canvas.classList.toggle('transparent', transparent);
-    canvas.style.backgroundColor = transparent ? 'transparent' : background;
+    this.drawBackground(canvas, collage, scale);
     // Two layers: the collage, clipped to the canvas exactly as the export is, and above it the
     // selection (outline and handles), which is never clipped and always wins the pointer.
     const content = document.createElement('div');
@@ -99,6 +98,56 @@ export class CanvasView {
     this.editor.toolbar.updateToolbar();
     this.editor.text.placeTextEditor();
     document.title = `${collage.title} — Collage`;
+  }
+
+  /**
+   * The canvas's background. A colour is CSS's own; a gradient, pattern or paper is shown with
+   * the renderer's pixels (fetched at the screen's resolution), over a CSS stand-in until they
+   * come: the gradient itself (CSS means the same by it), or the paper's colour.
+   */
+  drawBackground(canvas, collage, scale) {
+    const background = collage.style.background;
+    const colour = /^#[0-9a-f]{6}([0-9a-f]{2})?$/i.test(background);
+    const transparent = colour && background.length === 9 && background.endsWith('00');
+    canvas.classList.toggle('transparent', transparent);
+    if (colour) {
+      Object.assign(canvas.style, { backgroundColor: transparent ? 'transparent' : background, backgroundImage: '' });
+      canvas.dataset.background = background;
+      return;
+    }
+    const pixels = Math.round(scale * (window.devicePixelRatio || 1) * 1000) / 1000;
+    const key = `${background}|${collage.canvas.width}x${collage.canvas.height}|${pixels}`;
+    const drawn = this.backgroundPixels;
+    if (drawn?.key === key && drawn.url) {
+      Object.assign(canvas.style, { backgroundImage: `url("${drawn.url}")`, backgroundSize: '100% 100%' });
+      canvas.dataset.background = background;
+      return;
+    }
+    const gradient = /^(linear|radial)-gradient\(/.test(background);
+    const first = background.match(/#[0-9a-f]{6}/i)?.[0] ?? '#ffffff';
+    const paper = { 'paper(kraft)': '#c4a074', 'paper(linen)': '#ece4d4', 'paper(watercolour)': '#faf8f2' }[background];
+    // A pattern's stand-in is its paper colour (the second colour it names).
+    const standIn = paper ?? background.match(/#[0-9a-f]{6,8}/gi)?.[1] ?? first;
+    Object.assign(canvas.style, {
+      backgroundColor: gradient ? first : standIn, backgroundImage: gradient ? background : '', backgroundSize: '100% 100%',
+    });
+    // Which background the canvas shows with the renderer's pixels (tests wait for it).
+    delete canvas.dataset.background;
+    if (drawn?.pending === key) return;
+    this.backgroundPixels = { ...(drawn ?? {}), pending: key };
+    api.drawnBackground(this.store.id, { scale: pixels, v: key }).then(async (response) => {
+      if (!response.ok || this.store.closed) return;
+      const url = URL.createObjectURL(await response.blob());
+      if (this.backgroundPixels?.url) URL.revokeObjectURL(this.backgroundPixels.url);
+      this.backgroundPixels = { key, url };
+      // Only if the canvas still shows this background (a newer choice may be on its way).
+      if (this.store.collage.style.background === background) {
+        Object.assign(canvas.style, { backgroundImage: `url("${url}")`, backgroundSize: '100% 100%' });
+        canvas.dataset.background = background;
+      }
+    }).catch(() => {
+      if (this.backgroundPixels?.pending === key) this.backgroundPixels = { ...this.backgroundPixels, pending: null };
+    });
   }
 
   /**
@@ -186,6 +235,11 @@ export class CanvasView {
           left: `${-source.x * k}px`, top: `${-source.y * k}px`,
         });
         clip.style.borderRadius = `${this.store.collage.style.cornerRadius * scale}px`;
+        // Mirrored inside its frame, before it is turned, as the renderer mirrors it.
+        const look = item.look ?? {};
+        if (look.flipHorizontal || look.flipVertical) {
+          clip.style.transform = `scale(${look.flipHorizontal ? -1 : 1}, ${look.flipVertical ? -1 : 1})`;
+        }
       } else {
         this.drawSticker(item, image, frame, box, media);
       }
@@ -209,6 +263,9 @@ export class CanvasView {
       width: `${frame.width * scale}px`, height: `${frame.height * scale}px`,
       transform: `rotate(${rotation}deg)`, zIndex: String(index + 1),
     });
+    // The whole item at once, outline and shadow with it: the renderer fades the item's layer.
+    const opacity = item.look?.opacity ?? 1;
+    if (opacity < 1) element.style.opacity = String(opacity);
     return element;
   }
 
@@ -251,7 +308,11 @@ export class CanvasView {
    */
   drawSticker(item, image, frame, box, media) {
     const style = item.stickerStyle ?? {};
-    const key = [item.content.ref, style.outline ?? 0, !!style.shadow, style.effect ?? '', item.frame.width, item.frame.height].join('|');
+    const look = item.look ?? {};
+    const key = [
+      item.content.ref, style.outline ?? 0, !!style.shadow, style.effect ?? '', !!look.flipHorizontal, !!look.flipVertical,
+      item.frame.width, item.frame.height,
+    ].join('|');
     this.drawRendered(item, image, frame, key, () => {
       const k = Math.min(box.width / media.width, box.height / media.height);
       Object.assign(image.style, {

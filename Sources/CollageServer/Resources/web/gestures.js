@@ -205,11 +205,13 @@ export class Gestures {
       const crop = item.crop ?? { focus: media.focus ?? { x: 0.5, y: 0.5 }, zoom: 1 };
       const source = sourceRect(media, f, crop);
       const perPoint = source.width / f.width;
+      // A mirrored photo moves the other way in its source: the picture follows the finger.
+      const sx = item.look?.flipHorizontal ? -1 : 1, sy = item.look?.flipVertical ? -1 : 1;
       gesture.crop = {
         zoom: crop.zoom,
         focus: {
-          x: Math.min(1, Math.max(0, crop.focus.x - (dx * perPoint) / media.width)),
-          y: Math.min(1, Math.max(0, crop.focus.y - (dy * perPoint) / media.height)),
+          x: Math.min(1, Math.max(0, crop.focus.x - (sx * dx * perPoint) / media.width)),
+          y: Math.min(1, Math.max(0, crop.focus.y - (sy * dy * perPoint) / media.height)),
         },
       };
     }
@@ -362,6 +364,11 @@ export class Gestures {
     if (event.key === 'Delete' || event.key === 'Backspace') {
       event.preventDefault();
       this.editor.toolbar.deleteSelected();
+      return;
+    }
+    if (event.shiftKey && !mod && (event.key === 'H' || event.key === 'V')) {
+      event.preventDefault();
+      this.editor.panels.flipSelected(event.key === 'H' ? 'flipHorizontal' : 'flipVertical');
       return;
     }
     const id = item.id;

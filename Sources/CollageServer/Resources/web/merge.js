@@ -14,14 +14,15 @@ function touched(edit, base) {
     case 'addItem': return edit.frame ? ['layout'] : [];
     case 'removeItem': return item(edit.id);
     // A copy is of the item as this window saw it: any change to it in the other one clashes.
-    case 'duplicateItem': return [...item(edit.id, 'frame', 'rotation', 'content', 'crop', 'stickerStyle'), `item:${edit.newID}:exists`];
+    case 'duplicateItem': return [...item(edit.id, 'frame', 'rotation', 'content', 'crop', 'stickerStyle', 'look'), `item:${edit.newID}:exists`];
     case 'moveItem': case 'resizeItem': return item(edit.id, 'frame');
     case 'rotateItem': return item(edit.id, 'rotation');
     case 'setCrop': return item(edit.id, 'content', 'crop');
     case 'setStickerStyle': return item(edit.id, 'content', 'stickerStyle');
+    case 'setLook': return item(edit.id, 'content', 'look');
     case 'setText': return item(edit.id, 'content');
     case 'reorder': return [...item(edit.id), 'order'];
-    case 'swapContents': return [...item(edit.first, 'content'), ...item(edit.second, 'content')];
+    case 'swapContents': return [...item(edit.first, 'content', 'look'), ...item(edit.second, 'content', 'look')];
     case 'placeInSlot': return [...item(edit.id, 'slot'), `slot:${edit.slot}`, 'layout'];
     case 'applyTemplate': case 'setAspect': return ['layout'];
     case 'rename': return ['title'];

@@ -1,4 +1,4 @@
-// The side panel (a bottom sheet on a phone): Photos, Layouts, Background, Stickers and Text tabs.
+// The side panel (a bottom sheet on a phone): Photos, Layouts, Background, Stickers, Text and Adjust tabs.
 import { api, setStatus } from './api.js';
 import { isLocked, premium } from './licence.js';
 import { openSheet } from './sheet.js';
@@ -11,7 +11,58 @@ const palettes = [
   ['Bold', [['Tomato', '#e63946'], ['Marigold', '#f4a261'], ['Teal', '#2a9d8f'], ['Forest', '#264d3b'], ['Navy', '#1d3557'], ['Plum', '#5b2a6e']]],
 ];
 const transparentBackground = '#ffffff00';
-const tabs = ['photos', 'layouts', 'background', 'stickers', 'text'];
+/** Backgrounds beyond a colour, written as documents write them, so a chosen one shows as pressed. */
+const fills = [
+  ['Gradients', [
+    ['Peach gradient', 'linear-gradient(135deg, #ff9a9e 0%, #fad0c4 100%)'], ['Sky gradient', 'linear-gradient(180deg, #a1c4fd 0%, #c2e9fb 100%)'],
+    ['Lime gradient', 'linear-gradient(135deg, #d4fc79 0%, #96e6a1 100%)'],
+    ['Sunset gradient', 'linear-gradient(160deg, #f6d365 0%, #fda085 50%, #f5576c 100%)'],
+    ['Dusk gradient', 'linear-gradient(180deg, #1d3557 0%, #5b2a6e 100%)'], ['Glow gradient', 'radial-gradient(#ffffff 0%, #b8c6db 100%)'],
+  ]],
+  ['Patterns', [
+    ['Polka dots', 'dots(#e63946, #fde2e4, 24)'], ['Stripes', 'stripes(#dde7fb, #ffffff, 28)'],
+    ['Grid paper', 'grid(#b9cbe4, #ffffff, 24)'], ['Checks', 'checks(#264d3b, #f6f1e7, 32)'],
+  ]],
+  ['Paper', [['Kraft paper', 'paper(kraft)'], ['Linen paper', 'paper(linen)'], ['Watercolour paper', 'paper(watercolour)']]],
+];
+const paperColours = { kraft: '#c4a074', linen: '#ece4d4', watercolour: '#faf8f2' };
+
+/** A background's text read into its parts (the forms CollageCore's Background writes). */
+export function parseBackground(text) {
+  let match = text.match(/^(linear|radial)-gradient\((.*)\)$/);
+  if (match) {
+    const parts = match[2].split(',').map((part) => part.trim());
+    const angle = match[1] === 'linear' && parts[0].endsWith('deg') ? parseFloat(parts.shift()) : 180;
+    return { kind: 'gradient', shape: match[1], angle, stops: parts.map((part) => part.split(/\s+/)[0]) };
+  }
+  match = text.match(/^(dots|stripes|grid|checks)\((#[0-9a-f]+),\s*(#[0-9a-f]+),\s*([\d.]+)\)$/i);
+  if (match) return { kind: 'pattern', pattern: match[1], ink: match[2], paper: match[3], scale: Number(match[4]) };
+  match = text.match(/^paper\((\w+)\)$/);
+  if (match) return { kind: 'paper', texture: match[1] };
+  return { kind: 'colour', colour: text };
+}
+
+/** A gradient's text, its colours evenly spaced. */
+function gradientText({ shape, angle, stops }) {
+  const placed = stops.map((colour, index) => `${colour} ${Math.round((index / (stops.length - 1)) * 100000) / 1000}%`);
+  return shape === 'radial' ? `radial-gradient(${placed.join(', ')})` : `linear-gradient(${angle}deg, ${placed.join(', ')})`;
+}
+
+/** A small CSS picture of a background for its swatch (the canvas shows the renderer's). */
+function swatchCSS(text) {
+  const fill = parseBackground(text);
+  if (fill.kind === 'gradient') return text;
+  if (fill.kind === 'paper') return paperColours[fill.texture] ?? '#ffffff';
+  if (fill.kind !== 'pattern') return text;
+  const { ink, paper } = fill;
+  return {
+    dots: `radial-gradient(circle, ${ink} 0 26%, ${paper} 30%) 0 0 / 9px 9px`,
+    stripes: `repeating-linear-gradient(45deg, ${ink} 0 4px, ${paper} 4px 8px)`,
+    grid: `linear-gradient(${ink} 1px, transparent 1px) 0 0 / 8px 8px, linear-gradient(90deg, ${ink} 1px, ${paper} 1px) 0 0 / 8px 8px`,
+    checks: `conic-gradient(${ink} 25%, ${paper} 0 50%, ${ink} 0 75%, ${paper} 0) 0 0 / 12px 12px`,
+  }[fill.pattern];
+}
+const tabs = ['photos', 'layouts', 'background', 'stickers', 'text', 'adjust'];
 
 /** The side panel: layouts, style, photos and stickers, each choice an intent to the store. */
 export class Panels {
@@ -54,9 +105,32 @@ export class Panels {
     }
     this.store.listen($('background-input'), 'input', () => {
       $('background-value').textContent = $('background-input').value;
-      $('canvas').style.backgroundColor = $('background-input').value;
+      Object.assign($('canvas').style, { backgroundColor: $('background-input').value, backgroundImage: '' });
     });
     this.store.listen($('background-input'), 'change', () => this.setStyle({ background: $('background-input').value }));
+    for (const button of document.querySelectorAll('#background-gradient [data-shape]')) {
+      this.store.listen(button, 'click', () => this.changeGradient((gradient) => ({ ...gradient, shape: button.dataset.shape })));
+    }
+    // The angle turns the CSS gradient at once (CSS means what the renderer means by it); the
+    // renderer's pixels follow when it is let go.
+    this.store.listen($('gradient-angle'), 'input', () => {
+      $('gradient-angle-value').textContent = `${$('gradient-angle').value}°`;
+      const gradient = parseBackground(this.store.collage.style.background);
+      if (gradient.kind === 'gradient') {
+        Object.assign($('canvas').style, { backgroundImage: gradientText({ ...gradient, angle: Number($('gradient-angle').value) }) });
+      }
+    });
+    this.store.listen($('gradient-angle'), 'change', () => this.changeGradient((gradient) => ({ ...gradient, angle: Number($('gradient-angle').value) })));
+    for (const id of ['pattern-ink', 'pattern-paper']) {
+      this.store.listen($(id), 'input', () => { $(`${id}-value`).textContent = $(id).value; });
+    }
+    const changePattern = () => {
+      const pattern = parseBackground(this.store.collage.style.background);
+      if (pattern.kind !== 'pattern') return;
+      this.setStyle({ background: `${pattern.pattern}(${$('pattern-ink').value}, ${$('pattern-paper').value}, ${$('pattern-scale').value})` });
+    };
+    for (const id of ['pattern-ink', 'pattern-paper', 'pattern-scale']) this.store.listen($(id), 'change', changePattern);
+    this.store.listen($('pattern-scale'), 'input', () => { $('pattern-scale-value').textContent = `${$('pattern-scale').value} pt`; });
     this.store.listen($('outline-input'), 'input', () => {
       $('outline-value').textContent = `${$('outline-input').value} pt`;
       this.previewStickerOutline(Number($('outline-input').value));
@@ -72,6 +146,18 @@ export class Panels {
     for (const button of document.querySelectorAll('#sticker-style .effects button')) {
       this.store.listen(button, 'click', () => this.setStickerStyle({ effect: button.dataset.effect || null }));
     }
+    for (const button of $('flips').querySelectorAll('button')) {
+      this.store.listen(button, 'click', () => this.flipSelected(button.dataset.field));
+    }
+    // Opacity is exact in CSS: the item fades at once while the slider moves, and one undoable
+    // step is saved when it is let go.
+    this.store.listen($('opacity-input'), 'input', () => {
+      $('opacity-value').textContent = `${$('opacity-input').value} %`;
+      const element = $('canvas').querySelector(`.item[data-id="${CSS.escape(this.store.selected ?? '')}"]`);
+      if (element) element.style.opacity = String(Number($('opacity-input').value) / 100);
+    });
+    this.store.listen($('opacity-input'), 'change', () => this.setLook({ opacity: Number($('opacity-input').value) / 100 }));
+    this.store.listen($('opacity-input'), 'blur', () => this.editor.canvas.render());
     this.store.listen($('smart-layout'), 'click', () => this.arrange());
     // The next seed of the collage as the saves before left it, so quick presses each shuffle.
     this.store.listen($('smart-shuffle'), 'click', () => this.arrange((doc) => ({ seed: (doc.collage.arrangement?.seed ?? 0) + 1 })));
@@ -254,14 +340,14 @@ export class Panels {
       const button = document.createElement('button');
       button.type = 'button';
       button.className = value === transparentBackground ? 'swatch clear' : 'swatch';
-      if (value !== transparentBackground) button.style.background = value;
+      if (value !== transparentBackground) button.style.background = swatchCSS(value);
       button.dataset.colour = value;
       button.title = name;
       button.setAttribute('aria-label', `${name} background`);
       button.addEventListener('click', () => this.setStyle({ background: value }));
       return button;
     };
-    $('swatches').replaceChildren(...palettes.map(([title, colours]) => {
+    $('swatches').replaceChildren(...[...palettes, ...fills].map(([title, colours]) => {
       const group = document.createElement('div');
       group.className = 'palette';
       const heading = document.createElement('h3');
@@ -296,6 +382,73 @@ export class Panels {
       if (!item || item.content.type !== 'sticker') return null;
       return [{ op: 'setStickerStyle', id, style: { outline: 0, shadow: false, ...item.stickerStyle, ...fields } }];
     });
+  }
+
+  /** Changes the gradient background by `change` (of its parts); nothing when it is not a gradient. */
+  changeGradient(change) {
+    const gradient = parseBackground(this.store.collage.style.background);
+    if (gradient.kind !== 'gradient') return null;
+    return this.setStyle({ background: gradientText(change(gradient)) });
+  }
+
+  /** The gradient's colours as inputs, each removable down to two, and an Add while under four. */
+  drawGradientStops(gradient) {
+    const rows = gradient.stops.map((colour, index) => {
+      const row = document.createElement('div');
+      row.className = 'gradient-stop';
+      const input = document.createElement('input');
+      input.type = 'color';
+      input.value = colour.slice(0, 7);
+      input.setAttribute('aria-label', `Colour ${index + 1}`);
+      input.addEventListener('change', () => this.changeGradient((latest) => ({
+        ...latest, stops: latest.stops.map((stop, at) => (at === index ? input.value : stop)),
+      })));
+      row.append(input);
+      if (gradient.stops.length > 2) {
+        const remove = document.createElement('button');
+        remove.type = 'button';
+        remove.textContent = '×';
+        remove.setAttribute('aria-label', `Remove colour ${index + 1}`);
+        remove.addEventListener('click', () => this.changeGradient((latest) => ({
+          ...latest, stops: latest.stops.filter((_, at) => at !== index),
+        })));
+        row.append(remove);
+      }
+      return row;
+    });
+    if (gradient.stops.length < 4) {
+      const add = document.createElement('button');
+      add.type = 'button';
+      add.id = 'gradient-add';
+      add.textContent = '+ Colour';
+      add.addEventListener('click', () => this.changeGradient((latest) => ({
+        ...latest, stops: [...latest.stops, latest.stops[latest.stops.length - 1]],
+      })));
+      rows.push(add);
+    }
+    $('gradient-stops').replaceChildren(...rows);
+  }
+
+  /** Changes some of the selected item's look (flip, opacity), keeping the rest. */
+  setLook(fields) {
+    const id = this.store.selected;
+    return this.store.commit((doc) => {
+      const item = doc.collage.items.find((candidate) => candidate.id === id);
+      if (!item) return null;
+      const look = { ...item.look, ...fields };
+      // What is plain is left out, as documents write it.
+      if (!look.flipHorizontal) delete look.flipHorizontal;
+      if (!look.flipVertical) delete look.flipVertical;
+      if (look.opacity === undefined || look.opacity >= 1) delete look.opacity;
+      return [{ op: 'setLook', id, look }];
+    });
+  }
+
+  /** Mirrors the selected photo or sticker (`field` is flipHorizontal or flipVertical); a text is never mirrored. */
+  flipSelected(field) {
+    const item = this.store.selectedItem();
+    if (!item || item.content.type === 'text') return null;
+    return this.setLook({ [field]: !item.look?.[field] });
   }
 
   /**
@@ -381,8 +534,30 @@ export class Panels {
       const same = value === transparentBackground ? background.length === 9 && background.endsWith('00') : background === value;
       button.setAttribute('aria-pressed', String(same));
     }
-    if (document.activeElement !== $('background-input')) $('background-input').value = background.slice(0, 7);
-    $('background-value').textContent = background.length === 9 && background.endsWith('00') ? 'See-through' : background.slice(0, 7);
+    const fill = parseBackground(style.background);
+    const colour = fill.kind === 'colour' ? background : (background.match(/#[0-9a-f]{6}/)?.[0] ?? paperColours[fill.texture] ?? '#ffffff');
+    if (document.activeElement !== $('background-input')) $('background-input').value = colour.slice(0, 7);
+    $('background-value').textContent = fill.kind !== 'colour' ? ''
+      : background.length === 9 && background.endsWith('00') ? 'See-through' : background.slice(0, 7);
+    $('background-gradient').hidden = fill.kind !== 'gradient';
+    if (fill.kind === 'gradient') {
+      for (const button of document.querySelectorAll('#background-gradient [data-shape]')) {
+        button.setAttribute('aria-pressed', String(button.dataset.shape === fill.shape));
+      }
+      $('gradient-angle-row').hidden = fill.shape !== 'linear';
+      if (document.activeElement !== $('gradient-angle')) $('gradient-angle').value = String(Math.round(fill.angle));
+      $('gradient-angle-value').textContent = `${$('gradient-angle').value}°`;
+      if (!$('gradient-stops').contains(document.activeElement)) this.drawGradientStops(fill);
+    }
+    $('background-pattern').hidden = fill.kind !== 'pattern';
+    if (fill.kind === 'pattern') {
+      for (const key of ['ink', 'paper']) {
+        if (document.activeElement !== $(`pattern-${key}`)) $(`pattern-${key}`).value = fill[key].slice(0, 7);
+        $(`pattern-${key}-value`).textContent = $(`pattern-${key}`).value;
+      }
+      if (document.activeElement !== $('pattern-scale')) $('pattern-scale').value = String(fill.scale);
+      $('pattern-scale-value').textContent = `${$('pattern-scale').value} pt`;
+    }
     // A slider being dragged keeps its thumb where the finger is: a preview drawn meanwhile
     // carries the value it was asked for, which may be behind.
     if (!this.styleDrag) {
@@ -409,6 +584,19 @@ export class Panels {
     if (!$('panel-stickers').hidden) this.drawStickerTray();
     this.editor.text.updateTextPanel();
     const item = this.store.selectedItem();
+    $('item-look').hidden = !item;
+    $('adjust-hint').hidden = !!item;
+    if (item) {
+      $('flips').hidden = item.content.type === 'text';
+      $('flip-heading').hidden = item.content.type === 'text';
+      for (const button of $('flips').querySelectorAll('button')) {
+        button.setAttribute('aria-pressed', String(!!item.look?.[button.dataset.field]));
+      }
+      if (document.activeElement !== $('opacity-input')) {
+        $('opacity-input').value = String(Math.round((item.look?.opacity ?? 1) * 100));
+        $('opacity-value').textContent = `${$('opacity-input').value} %`;
+      }
+    }
     const sticker = item?.content.type === 'sticker' ? item : null;
     $('sticker-style').hidden = !sticker;
     if (sticker) {

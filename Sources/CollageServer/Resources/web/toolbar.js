@@ -64,6 +64,7 @@ export class Toolbar {
     this.store.listen($('backward'), 'click', () => this.store.selected && this.store.commit([{ op: 'reorder', id: this.store.selected, move: 'backward' }]));
     this.store.listen($('delete-item'), 'click', () => this.deleteSelected());
     this.store.listen($('duplicate-item'), 'click', () => this.duplicateSelected());
+    this.store.listen($('flip-item'), 'click', () => this.editor.panels.flipSelected('flipHorizontal'));
     this.store.listen($('replace'), 'click', () => {
       const item = this.store.selectedItem();
       if (item) this.editor.panels.setTrayTarget({ replace: item.id }, 'Choose the photo to put in its place');
@@ -137,6 +138,8 @@ export class Toolbar {
     $('redo').disabled = !this.store.doc.history?.canRedo;
     const item = this.store.selectedItem();
     for (const id of ['forward', 'backward', 'delete-item']) $(id).disabled = !item;
+    $('flip-item').hidden = !item || item.content.type === 'text';
+    $('flip-item').setAttribute('aria-pressed', String(!!item?.look?.flipHorizontal));
     const photo = item?.content.type === 'photo';
     $('replace').hidden = !photo;
     $('crop').hidden = !photo;

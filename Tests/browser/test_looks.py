@@ -1,0 +1,195 @@
+"""Looks in the editor: flip and opacity, set from the item toolbar, the keys and the Adjust
+tab, shown on the canvas as the renderer draws them (a turned photo over the edge, a lifted
+sticker whose shadow must still fall down when it is upside down)."""
+import json
+import os
+import re
+
+from PIL import ImageChops, ImageFilter, ImageStat
+from playwright.sync_api import expect
+
+from test_editor import (MEAN_DIFFERENCE_BOUND, SAMPLES, api, canvas_and_export, collage_with_a_lifted_sticker, edit,
+                         reopen, saved)
+
+
+def item_of(page, cid, item_id):
+    return next(i for i in api(page, f"/api/collages/{cid}")["collage"]["items"] if i["id"] == item_id)
+
+
+def test_flip_and_opacity_are_set_in_the_editor_and_are_the_export(page):
+    cid, sticker = collage_with_a_lifted_sticker(page, "Looks")
+    items = api(page, f"/api/collages/{cid}")["collage"]["items"]
+    coffee, rocket = items[0]["id"], items[1]["id"]
+    edit(page, cid, [
+        {"op": "setStyle", "style": {"background": "#264d3b", "spacing": 10, "padding": 10, "cornerRadius": 24}},
+        # The coffee turned and over the left edge: what a naive editor clips or mirrors wrongly.
+        {"op": "resizeItem", "id": coffee, "frame": {"x": -120, "y": 140, "width": 640, "height": 800}},
+        {"op": "rotateItem", "id": coffee, "degrees": 8},
+        {"op": "addItem", "id": "s1", "content": {"type": "sticker", "ref": sticker["id"]},
+         "frame": {"x": 560, "y": 300, "width": 420, "height": 420 * sticker["height"] / sticker["width"]}},
+        {"op": "rotateItem", "id": "s1", "degrees": -12},
+        {"op": "setStickerStyle", "id": "s1", "style": {"outline": 12, "shadow": True}},
+    ])
+    reopen(page)
+
+    # The toolbar's Flip mirrors the rocket left to right; Shift+V top to bottom.
+    page.locator(f".item[data-id='{rocket}']").click(position={"x": 20, "y": 20})
+    page.click("#flip-item")
+    saved(page)
+    expect(page.locator("#flip-item")).to_have_attribute("aria-pressed", "true")
+    page.locator(f".item[data-id='{rocket}']").focus()
+    page.keyboard.press("Shift+V")
+    saved(page)
+    assert item_of(page, cid, rocket)["look"] == {"flipHorizontal": True, "flipVertical": True}
+
+    # The Adjust tab: the coffee at 60 %, the sticker upside down.
+    page.locator(f".item[data-id='{coffee}']").click(position={"x": 200, "y": 200})
+    page.click("#tab-adjust")
+    expect(page.locator("#item-look")).to_be_visible()
+    expect(page.locator("#opacity-value")).to_have_text("100 %")
+    page.fill("#opacity-input", "60")
+    saved(page)
+    assert item_of(page, cid, coffee)["look"] == {"opacity": 0.6}
+    page.locator(".item.sticker").click()
+    page.click("#flip-vertical")
+    saved(page)
+    expect(page.locator("#flip-vertical")).to_have_attribute("aria-pressed", "true")
+    assert item_of(page, cid, "s1")["look"] == {"flipVertical": True}
+
+    expect(page.locator(".item.sticker img[src^='blob:']")).to_have_count(1, timeout=20000)
+    page.wait_for_timeout(600)
+    canvas_box = page.locator("[data-role=canvas]").bounding_box()
+    sticker_box = page.locator(".item.sticker").bounding_box()
+    shot, exported = canvas_and_export(page)
+    difference = ImageStat.Stat(ImageChops.difference(exported, shot)).mean
+    print(f"looks: mean difference per channel {difference}")
+    if os.environ.get("COLLAGE_KEEP_COMPARISONS"):
+        shot.save("/tmp/looks-canvas.png")
+        exported.save("/tmp/looks-export.png")
+    assert max(difference) < MEAN_DIFFERENCE_BOUND, f"mean difference per channel {difference}"
+    # Around the upside-down sticker alone, where a mirrored shadow would show.
+    margin = 30
+    region = (max(0, round(sticker_box["x"] - canvas_box["x"] - margin)),
+              max(0, round(sticker_box["y"] - canvas_box["y"] - margin)),
+              min(shot.size[0], round(sticker_box["x"] - canvas_box["x"] + sticker_box["width"] + margin)),
+              min(shot.size[1], round(sticker_box["y"] - canvas_box["y"] + sticker_box["height"] + margin)))
+    local = ImageStat.Stat(ImageChops.difference(exported.crop(region), shot.crop(region))).mean
+    print(f"sticker region {region}: {local}")
+    assert max(local) < MEAN_DIFFERENCE_BOUND, f"around the sticker: {local}"
+
+    # One undoable step each: Undo takes the sticker's flip back, and a text offers no flip.
+    page.click("#undo")
+    saved(page)
+    assert "look" not in item_of(page, cid, "s1")
+    edit(page, cid, [{"op": "addItem", "id": "t", "content": {"type": "text", "text": "Hello"}}])
+    reopen(page)
+    page.locator(".item.text").click()
+    expect(page.locator("#flip-item")).to_be_hidden()
+    page.click("#tab-adjust")
+    expect(page.locator("#flips")).to_be_hidden()
+    expect(page.locator("#opacity-input")).to_be_visible()
+
+
+BACKGROUNDS = [
+    ("Sunset gradient", "linear-gradient(160deg, #f6d365 0%, #fda085 50%, #f5576c 100%)"),
+    ("Glow gradient", "radial-gradient(#ffffff 0%, #b8c6db 100%)"),
+    ("Polka dots", "dots(#e63946, #fde2e4, 24)"),
+    ("Stripes", "stripes(#dde7fb, #ffffff, 28)"),
+    ("Grid paper", "grid(#b9cbe4, #ffffff, 24)"),
+    ("Checks", "checks(#264d3b, #f6f1e7, 32)"),
+    ("Kraft paper", "paper(kraft)"),
+    ("Linen paper", "paper(linen)"),
+    ("Watercolour paper", "paper(watercolour)"),
+]
+
+
+def test_every_kind_of_background_is_chosen_in_the_panel_and_is_the_export(page):
+    """Each gradient, pattern and paper, picked from the Background tab, shows on the canvas with
+    the renderer's pixels; a turned photo over the edge sits on top, as in the export."""
+    page.fill("#create-form input[name=title]", "Backgrounds")
+    page.select_option("#create-template", "sideBySide")
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#editor-view")).to_be_visible()
+    page.set_input_files("#file-input", [str(SAMPLES / "coffee.png")])
+    expect(page.locator(".item")).to_have_count(1, timeout=30000)
+    saved(page)
+    cid = page.url.split("#/c/")[1]
+    photo = api(page, f"/api/collages/{cid}")["collage"]["items"][0]["id"]
+    edit(page, cid, [{"op": "resizeItem", "id": photo, "frame": {"x": 700, "y": -80, "width": 600, "height": 500}},
+                     {"op": "rotateItem", "id": photo, "degrees": 14}])
+    reopen(page)
+    page.click("#tab-background")
+    for name, text in BACKGROUNDS:
+        page.click(f"#swatches button[title='{name}']")
+        saved(page)
+        assert api(page, f"/api/collages/{cid}")["collage"]["style"]["background"] == text
+        expect(page.locator(f"#swatches button[title='{name}']")).to_have_attribute("aria-pressed", "true")
+        expect(page.locator("#canvas")).to_have_attribute("data-background", text, timeout=20000)
+        shot, exported = canvas_and_export(page)
+        if text.startswith(("dots", "stripes", "grid", "checks")):
+            # A fine pattern shifts by a fraction of a pixel when the export is resized to the
+            # screenshot's size (which may be a pixel off); blurring both by a pixel compares
+            # the pattern's colours, size and place rather than that phase.
+            shot, exported = (image.filter(ImageFilter.GaussianBlur(1)) for image in (shot, exported))
+        difference = ImageStat.Stat(ImageChops.difference(exported, shot)).mean
+        print(f"{name}: mean difference per channel {difference}")
+        if os.environ.get("COLLAGE_KEEP_COMPARISONS"):
+            shot.save(f"/tmp/bg-{name.split()[0]}-canvas.png")
+            exported.save(f"/tmp/bg-{name.split()[0]}-export.png")
+        assert max(difference) < MEAN_DIFFERENCE_BOUND, f"{name}: mean difference per channel {difference}"
+        page.click("#tab-background")
+
+    # A gradient's controls: the angle turns it, a colour is added and one taken away.
+    page.click("#swatches button[title='Peach gradient']")
+    saved(page)
+    expect(page.locator("#background-gradient")).to_be_visible()
+    page.fill("#gradient-angle", "45")
+    saved(page)
+    page.click("#gradient-add")
+    saved(page)
+    assert api(page, f"/api/collages/{cid}")["collage"]["style"]["background"] == \
+        "linear-gradient(45deg, #ff9a9e 0%, #fad0c4 50%, #fad0c4 100%)"
+    page.click("#gradient-radial")
+    saved(page)
+    page.click("#gradient-stops button[aria-label='Remove colour 1']")
+    saved(page)
+    assert api(page, f"/api/collages/{cid}")["collage"]["style"]["background"] == \
+        "radial-gradient(#fad0c4 0%, #fad0c4 100%)"
+    expect(page.locator("#gradient-angle-row")).to_be_hidden()
+    # A pattern's size; a plain colour takes the pattern's place and its controls go.
+    page.click("#swatches button[title='Checks']")
+    saved(page)
+    page.fill("#pattern-scale", "60")
+    saved(page)
+    assert api(page, f"/api/collages/{cid}")["collage"]["style"]["background"] == "checks(#264d3b, #f6f1e7, 60)"
+    page.click("#swatches button[title='Mint']")
+    saved(page)
+    expect(page.locator("#background-pattern")).to_be_hidden()
+    assert api(page, f"/api/collages/{cid}")["collage"]["style"]["background"] == "#dcefe6"
+    # Undo brings the pattern back, canvas and all.
+    page.click("#undo")
+    saved(page)
+    expect(page.locator("#background-pattern")).to_be_visible()
+
+
+def test_a_bad_background_from_the_api_is_refused_with_its_reason(page):
+    page.fill("#create-form input[name=title]", "Bad background")
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#editor-view")).to_be_visible()
+    saved(page)
+    cid = page.url.split("#/c/")[1]
+    base = page.url.split("#")[0].rstrip("/")
+    token = api(page, "/api/session")["token"]
+    version = api(page, f"/api/collages/{cid}")["version"]
+    for text, reason in [("linear-gradient(#fff)", "a gradient takes 2 to 4 colours, got 1"),
+                         ("dots(#fff, #000, 1e300)", "a pattern's size must be a number of points from 4 to 400"),
+                         ("paper(cardboard)", "expected a paper: kraft, linen, watercolour")]:
+        response = page.request.post(
+            f"{base}/api/collages/{cid}/edits",
+            data=json.dumps({"version": version, "edits": [{"op": "setStyle", "style": {"background": text}}]}),
+            headers={"Content-Type": "application/json", "X-Collage-Token": token})
+        assert response.status == 422, response.text()
+        assert reason in response.text() and "style.background" in response.text(), response.text()
+    assert api(page, f"/api/collages/{cid}")["version"] == version
+    drawn = page.request.get(f"{base}/api/collages/{cid}/background?scale=1e300", headers={"X-Collage-Token": token})
+    assert drawn.status == 422, drawn.text()
