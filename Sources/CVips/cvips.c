@@ -490,3 +490,82 @@ int cvips_paper(int width, int height, int kind, const double *rgb, CVipsImage *
     g_object_unref(scope);
     return failed ? -1 : 0;
 }
+
+int cvips_adjust(CVipsImage *in, double exposure, const float *tone, double warmth, double tint, const float *chroma,
+                 const unsigned char *curves, double vignette_amount, const float *vignette, double grain,
+                 double grain_cell, double sharpen_sigma, double sharpen_amount, CVipsImage **out) {
+    VipsImage *scope = vips_image_new();
+    VipsImage **t = (VipsImage **)vips_object_local_array(VIPS_OBJECT(scope), 48);
+    VipsImage **tables = (VipsImage **)vips_object_local_array(VIPS_OBJECT(scope), 4);
+    int width = vips_image_get_width(in), height = vips_image_get_height(in);
+    int has_alpha = vips_image_get_bands(in) == 4;
+    int failed = 0;
+    VipsImage *rgb = in;
+    if (has_alpha) {
+        failed = vips_extract_band(in, &t[0], 0, "n", 3, NULL) || vips_extract_band(in, &t[1], 3, NULL);
+        rgb = t[0];
+    }
+    // Exposure in linear light, then lightness, warmth, tint and chroma in Lab.
+    failed = failed || vips_colourspace(rgb, &t[2], VIPS_INTERPRETATION_scRGB, NULL) ||
+             vips_linear1(t[2], &t[3], exposure, 0, NULL) ||
+             vips_colourspace(t[3], &t[4], VIPS_INTERPRETATION_LAB, "source_space", VIPS_INTERPRETATION_scRGB, NULL) ||
+             vips_extract_band(t[4], &t[5], 0, NULL) || vips_extract_band(t[4], &t[6], 1, NULL) ||
+             vips_extract_band(t[4], &t[7], 2, NULL);
+    if (!failed) {
+        tables[0] = vips_image_new_from_memory_copy(tone, 1001 * sizeof(float), 1001, 1, 1, VIPS_FORMAT_FLOAT);
+        tables[1] = vips_image_new_from_memory_copy(chroma, 2001 * sizeof(float), 2001, 1, 1, VIPS_FORMAT_FLOAT);
+        failed = !tables[0] || !tables[1];
+    }
+    failed = failed || vips_linear1(t[5], &t[8], 10, 0.5, NULL) || vips_cast_ushort(t[8], &t[9], NULL) ||
+             vips_maplut(t[9], &t[10], tables[0], NULL) ||
+             vips_linear1(t[6], &t[11], 1, tint, NULL) || vips_linear1(t[7], &t[12], 1, warmth, NULL) ||
+             vips_multiply(t[11], t[11], &t[13], NULL) || vips_multiply(t[12], t[12], &t[14], NULL) ||
+             vips_add(t[13], t[14], &t[15], NULL) ||
+             vips_math2_const1(t[15], &t[16], VIPS_OPERATION_MATH2_POW, 0.5, NULL) ||
+             vips_linear1(t[16], &t[17], 10, 0.5, NULL) || vips_cast_ushort(t[17], &t[18], NULL) ||
+             vips_maplut(t[18], &t[19], tables[1], NULL) || vips_multiply(t[11], t[19], &t[20], NULL) ||
+             vips_multiply(t[12], t[19], &t[21], NULL) ||
+             vips_bandjoin((VipsImage *[]){t[10], t[20], t[21]}, &t[22], 3, NULL) ||
+             vips_copy(t[22], &t[23], "interpretation", VIPS_INTERPRETATION_LAB, NULL) ||
+             vips_colourspace(t[23], &t[24], VIPS_INTERPRETATION_sRGB, NULL) || vips_cast_uchar(t[24], &t[25], NULL);
+    VipsImage *result = failed ? NULL : t[25];
+    if (!failed && curves) {
+        tables[2] = vips_image_new_from_memory_copy(curves, 256 * 3, 256, 1, 3, VIPS_FORMAT_UCHAR);
+        failed = !tables[2] || vips_maplut(result, &t[26], tables[2], NULL);
+        result = failed ? NULL : t[26];
+    }
+    if (!failed && vignette_amount != 0) {
+        // The frame's own ellipse: 0 at its centre, 1 at the middle of its sides, √2 at its corners.
+        double scale[2] = {2.0 / width, 2.0 / height}, offset[2] = {1.0 / width - 1, 1.0 / height - 1};
+        tables[3] = vips_image_new_from_memory_copy(vignette, 1501 * sizeof(float), 1501, 1, 1, VIPS_FORMAT_FLOAT);
+        failed = !tables[3] || vips_xyz(&t[27], width, height, NULL) ||
+                 vips_linear(t[27], &t[28], scale, offset, 2, NULL) || vips_multiply(t[28], t[28], &t[29], NULL) ||
+                 vips_bandmean(t[29], &t[30], NULL) || vips_linear1(t[30], &t[31], 2, 0, NULL) ||
+                 vips_math2_const1(t[31], &t[32], VIPS_OPERATION_MATH2_POW, 0.5, NULL) ||
+                 vips_linear1(t[32], &t[33], 1000, 0.5, NULL) || vips_cast_ushort(t[33], &t[34], NULL) ||
+                 vips_maplut(t[34], &t[35], tables[3], NULL) || vips_multiply(result, t[35], &t[36], NULL) ||
+                 vips_cast_uchar(t[36], &t[37], NULL);
+        result = failed ? NULL : t[37];
+    }
+    if (!failed && grain > 0) {
+        // Grain a point across at every size: made coarse and enlarged to the cell.
+        int grain_width = (int)(width / grain_cell) + 2, grain_height = (int)(height / grain_cell) + 2;
+        failed = vips_gaussnoise(&t[38], grain_width, grain_height, "sigma", grain, "mean", 0.0, "seed", 29, NULL) ||
+                 vips_resize(t[38], &t[39], grain_cell, NULL) ||
+                 vips_extract_area(t[39], &t[40], 0, 0, width, height, NULL) || vips_add(result, t[40], &t[41], NULL) ||
+                 vips_cast_uchar(t[41], &t[42], NULL);
+        result = failed ? NULL : t[42];
+    }
+    if (!failed && sharpen_amount > 0) {
+        failed = vips_sharpen(result, &t[43], "sigma", sharpen_sigma, "m2", sharpen_amount, NULL) ||
+                 vips_colourspace(t[43], &t[44], VIPS_INTERPRETATION_sRGB, NULL) || vips_cast_uchar(t[44], &t[45], NULL);
+        result = failed ? NULL : t[45];
+    }
+    if (!failed && has_alpha) {
+        failed = vips_bandjoin2(result, t[1], &t[46], NULL);
+        result = failed ? NULL : t[46];
+    }
+    if (!failed) failed = vips_copy(result, out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
+    g_object_unref(scope);
+    return failed ? -1 : 0;
+}

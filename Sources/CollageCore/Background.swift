@@ -38,6 +38,36 @@ public enum Background: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What keeps a background made in code from being drawn (the text form is checked as it is
+    /// read), as a sentence; `nil` when it can be drawn.
+    public var problem: String? {
+        switch self {
+        case .color: return nil
+        case .linearGradient(let angle, let stops):
+            guard angle.isFinite else { return "a gradient's angle must be a finite number of degrees" }
+            return Self.problem(in: stops)
+        case .radialGradient(let stops): return Self.problem(in: stops)
+        case .pattern(let pattern):
+            guard Limits.patternScale.contains(pattern.scale) else {
+                return "a pattern's size must be a number of points \(Limits.describe(Limits.patternScale)), "
+                    + "got \(JSONValue.format(pattern.scale))"
+            }
+            return nil
+        case .paper: return nil
+        }
+    }
+
+    private static func problem(in stops: [GradientStop]) -> String? {
+        guard gradientStops.contains(stops.count) else {
+            return
+                "a gradient takes \(gradientStops.lowerBound) to \(gradientStops.upperBound) colours, got \(stops.count)"
+        }
+        guard stops.allSatisfy({ (0...1).contains($0.position) }),
+            zip(stops, stops.dropFirst()).allSatisfy({ $0.position <= $1.position })
+        else { return "a gradient's colours must sit from 0% to 100%, each at or after the one before" }
+        return nil
+    }
+
     /// The colour, for a plain background.
     public var solidColor: Color? {
         if case .color(let color) = self { color } else { nil }

@@ -388,6 +388,7 @@ extension Collage {
     }
 
     private func validate(_ style: Style, canvas: Size) throws(EditError) {
+        if let problem = style.background.problem { throw .invalidStyle("background: \(problem)") }
         for (name, value) in [
             ("spacing", style.spacing), ("padding", style.padding), ("corner radius", style.cornerRadius),
         ] {

@@ -112,7 +112,7 @@ public struct CollageItem: Hashable, Sendable {
     public var slot: Int?
     /// Outline and shadow, for stickers.
     public var stickerStyle: StickerStyle?
-    /// Mirroring and opacity; ``ItemLook/plain`` for the item as it is.
+    /// Mirroring, opacity and a photo's filter and adjustments; ``ItemLook/plain`` for the item as it is.
     public var look: ItemLook
 
     /// An item.

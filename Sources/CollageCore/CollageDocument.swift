@@ -9,7 +9,7 @@ public enum CollageDocument {
     /// The value of the `format` field.
     public static let format = "collage"
     /// The newest format version this build reads and writes. Version 2 added `arrangement`,
-    /// version 3 text items and sticker effects, version 4 an item's `look` (flip and opacity) and backgrounds other than a colour; older documents read as
+    /// version 3 text items and sticker effects, version 4 an item's `look` (flip, opacity, filter, adjustments) and backgrounds other than a colour; older documents read as
     /// before, and a document is written with the oldest version that holds it, so older builds still read what they
     /// can show.
     public static let version = 4
@@ -139,12 +139,23 @@ public enum CollageDocument {
         return .object(members)
     }
 
-    /// A look as `{"flipHorizontal"?, "flipVertical"?, "opacity"?}`, with only what differs from plain.
+    /// A look as `{"flipHorizontal"?, "flipVertical"?, "opacity"?, "filter"?, "adjustments"?}`, with
+    /// only what differs from plain.
     public static func jsonValue(of look: ItemLook) -> JSONValue {
         var members: [String: JSONValue] = [:]
         if look.flipsHorizontally { members["flipHorizontal"] = .bool(true) }
         if look.flipsVertically { members["flipVertical"] = .bool(true) }
         if look.opacity != 1 { members["opacity"] = .number(look.opacity) }
+        if !look.adjustments.isAsShot {
+            var adjustments: [String: JSONValue] = [:]
+            for field in Adjustments.fields where look.adjustments[keyPath: field.keyPath] != 0 {
+                adjustments[field.name] = .number(look.adjustments[keyPath: field.keyPath])
+            }
+            members["adjustments"] = .object(adjustments)
+        }
+        if let filter = look.filter {
+            members["filter"] = .object(["id": .string(filter.id), "strength": .number(filter.strength)])
+        }
         return .object(members)
     }
 
@@ -155,9 +166,12 @@ public enum CollageDocument {
         return reader.issues.isEmpty ? look : nil
     }
 
-    /// Reads `{"flipHorizontal"?, "flipVertical"?, "opacity"?}`; what is left out is as plain.
+    /// Reads `{"flipHorizontal"?, "flipVertical"?, "opacity"?, "filter"?, "adjustments"?}`; what is
+    /// left out is as plain.
     static func readLook(_ value: JSONValue?, at path: String, with reader: inout JSONReader) -> ItemLook? {
-        guard let members = reader.object(value, at: path, known: ["flipHorizontal", "flipVertical", "opacity"])
+        guard
+            let members = reader.object(
+                value, at: path, known: ["flipHorizontal", "flipVertical", "opacity", "adjustments", "filter"])
         else { return nil }
         var look = ItemLook()
         let issuesBefore = reader.issues.count
@@ -176,6 +190,38 @@ public enum CollageDocument {
                 rule: { Limits.itemOpacity.contains($0) })
         {
             look.opacity = opacity
+        }
+        if let field = members["adjustments"], field != .null,
+            let adjustments = reader.object(
+                field, at: reader.join(path, "adjustments"), known: Adjustments.fields.map(\.name))
+        {
+            for entry in Adjustments.fields {
+                guard let value = adjustments[entry.name] else { continue }
+                if let number = reader.number(
+                    value, at: reader.join(reader.join(path, "adjustments"), entry.name),
+                    expected: "a number \(Limits.describe(entry.range))", rule: { entry.range.contains($0) })
+                {
+                    look.adjustments[keyPath: entry.keyPath] = number
+                }
+            }
+        }
+        if let field = members["filter"], field != .null {
+            let filterPath = reader.join(path, "filter")
+            if let filter = reader.object(field, at: filterPath, known: ["id", "strength"]),
+                let id = reader.string(filter["id"], at: reader.join(filterPath, "id"), maxLength: 64)
+            {
+                var choice = FilterChoice(id: id)
+                if let strength = filter["strength"] {
+                    choice.strength =
+                        reader.number(
+                            strength, at: reader.join(filterPath, "strength"), expected: "a number from 0 to 1",
+                            rule: { (0...1).contains($0) }) ?? 1
+                }
+                if Filter.named(id) == nil, let problem = choice.problem {
+                    reader.fail(reader.join(filterPath, "id"), problem)
+                }
+                look.filter = choice
+            }
         }
         return reader.issues.count == issuesBefore ? look : nil
     }

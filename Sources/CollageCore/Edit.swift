@@ -38,7 +38,8 @@ public enum Edit: Hashable, Sendable {
     case setCrop(id: String, crop: Crop?)
     /// Sets a sticker's outline and shadow; `nil` removes both.
     case setStickerStyle(id: String, style: StickerStyle?)
-    /// Sets how an item is mirrored and how opaque it is (``ItemLook/plain`` returns it to as it is).
+    /// Sets how an item is mirrored and how opaque it is, and a photo's filter and adjustments
+    /// (``ItemLook/plain`` returns it to as it is).
     case setLook(id: String, look: ItemLook)
     /// Changes a text item's words and look; its frame keeps its place and width.
     case setText(id: String, text: TextBlock)
@@ -80,7 +81,8 @@ public enum EditError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidCrop(String)
     /// A sticker style on a photo, or an outline out of range.
     case invalidStickerStyle(String)
-    /// An opacity out of range, or a flip on a text.
+    /// An opacity, adjustment or filter strength out of range, an unknown filter, a flip on a
+    /// text, or a filter on an item that is not a photo.
     case invalidLook(String)
     /// An empty or overlong title.
     case invalidTitle(String)

@@ -463,7 +463,7 @@ extension Library {
                     effect: try row.optionalText("effect").flatMap(StickerEffect.init(rawValue:)))
             }
             // A look that does not read back, or does not fit the item, is drawn plain: the
-            // collage still opens, and doctor names the cell.
+            // collage still opens (and the next save writes it plain).
             var look = ItemLook.plain
             if let text = try row.optionalText("look"), let value = try? JSONValue.parse(Data(text.utf8)),
                 let read = CollageDocument.look(from: value), read.problem(for: content) == nil

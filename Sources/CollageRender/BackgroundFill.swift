@@ -113,15 +113,35 @@ enum BackgroundFill {
             case .checks: pattern.scale * 2
             }
         let exact = periodPoints * scale
+        // Finer than two pixels a period, a pattern is its average colour (as a screen shows it
+        // from afar), and costs no more than a colour on any canvas.
+        if exact < 2 {
+            let tile = patternTile(pattern.kind, side: 16, ink: pattern.ink, paper: pattern.paper)
+            var sums = [Double](repeating: 0, count: 4)
+            for index in tile.indices {
+                sums[index % 4] +=
+                    Double(tile[index]) * (index % 4 == 3 ? 1 : Double(tile[index - index % 4 + 3]) / 255)
+            }
+            let alpha = sums[3] / 256
+            let average = (0..<3).map { alpha > 0 ? sums[$0] / 256 / (alpha / 255) : 0 }
+            let colour = Color(
+                red: UInt8(max(0, min(255, average[0].rounded()))),
+                green: UInt8(max(0, min(255, average[1].rounded()))),
+                blue: UInt8(max(0, min(255, average[2].rounded()))), alpha: UInt8(max(0, min(255, alpha.rounded()))))
+            return try VipsImage.solid(width: width, height: height, values: values(colour, keepsAlpha: keepsAlpha))
+        }
         let side = max(2, min(maximumTileSide, Int(exact.rounded())))
         let tile = try VipsImage.fromPixels(
             patternTile(pattern.kind, side: side, ink: pattern.ink, paper: pattern.paper), width: side, height: side,
             bands: 4)
         let grow = exact / Double(side)
+        // Premultiplied while resized, so a see-through paper gives the ink no dark fringe.
+        let premultiplied = try tile.premultiply()
         let across = Int((Double(width) / (Double(side) * grow)).rounded(.up)) + 1
         let down = Int((Double(height) / (Double(side) * grow)).rounded(.up)) + 1
-        var image = try tile.map("repeat the pattern") { cvips_replicate($0, Int32(across), Int32(down), $1) }
+        var image = try premultiplied.map("repeat the pattern") { cvips_replicate($0, Int32(across), Int32(down), $1) }
         if abs(grow - 1) > 1e-9 { image = try image.resize(horizontal: grow, vertical: grow) }
+        image = try image.unpremultiply().castToUInt8()
         image = try image.extractArea(x: 0, y: 0, width: min(width, image.width), height: min(height, image.height))
         if image.width < width || image.height < height {
             image = try image.extendingEdges(width: width, height: height)
@@ -234,6 +254,7 @@ extension CollageRenderer {
                 "the scale must be a number of pixels per point \(Limits.describe(Limits.exportScale)), "
                     + "got \(JSONValue.format(requested))")
         }
+        if let problem = collage.style.background.problem { throw .invalidDocument(["style.background: \(problem)"]) }
         let area = collage.canvas.width * collage.canvas.height
         let scale = min(requested, (Double(Self.maximumDrawnBackgroundPixels) / area).squareRoot())
         let width = max(1, Int((collage.canvas.width * scale).rounded()))

@@ -246,7 +246,7 @@ public struct CollageRenderer: Sendable {
     // MARK: - Layers
 
     /// The item's own crop, else one centred on what the photo source says matters in it.
-    private func crop(for item: CollageItem, file: URL, photos: some PhotoSource) -> Crop {
+    func crop(for item: CollageItem, file: URL, photos: some PhotoSource) -> Crop {
         if let crop = item.crop { return crop }
         return photos.automaticFocus(for: item.content, file: file).map { Crop(focus: $0) } ?? .centered
     }
@@ -295,9 +295,10 @@ public struct CollageRenderer: Sendable {
                 file, width: cellWidth, height: cellHeight, crop: crop(for: item, file: file, photos: photos),
                 materialize: item.rotation.degrees != 0 || item.look.flipsVertically)
             cell = PlacedCell(
-                image: try vips("round the corners of \(file.path)") { () throws(VipsError) -> VipsImage in
-                    try CellEffects.roundCorners(
-                        CellEffects.flip(photo, as: item.look), radius: style.cornerRadius * cellScale)
+                image: try vips("adjust and round the corners of \(file.path)") { () throws(VipsError) -> VipsImage in
+                    let adjusted = try PhotoAdjusting.apply(item.look, to: photo, scale: cellScale)
+                    return try CellEffects.roundCorners(
+                        CellEffects.flip(adjusted, as: item.look), radius: style.cornerRadius * cellScale)
                 }, offsetX: 0, offsetY: 0)
         case (.sticker, let file?):
             cell = try StickerPlacement.place(

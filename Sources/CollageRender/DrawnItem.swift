@@ -1,8 +1,8 @@
 import CollageCore
 import Foundation
 
-/// A sticker or text item as the renderer draws it, before it is turned, faded and placed: a sticker
-/// fitted in its frame, mirrored, outlined and shadowed; a text wrapped, outlined, shadowed and on its
+/// An item as the renderer draws it, before it is turned, faded and placed: a photo cut, sized and
+/// adjusted for its frame; a sticker fitted in its frame, mirrored, outlined and shadowed; a text wrapped, outlined, shadowed and on its
 /// background. The editor shows these pixels rather than imitating them with CSS, so the screen
 /// shows what the export will.
 public struct DrawnItem: Sendable, Equatable {
@@ -57,9 +57,10 @@ extension CollageRenderer {
     /// The largest item image drawn for a screen: far more than any display needs.
     public static let maximumDrawnItemPixels = 4_000_000
 
-    /// Draws a sticker or text item at `scale` pixels per canvas point and writes it as a PNG with
-    /// alpha. A scale that would make the image larger than ``maximumDrawnItemPixels`` is lowered.
-    /// - Throws: ``RenderError`` when the item is a photo, the scale is outside
+    /// Draws an item at `scale` pixels per canvas point and writes it as a PNG with alpha (a photo
+    /// unmirrored and with square corners, which the page adds). A scale that would make the
+    /// image larger than ``maximumDrawnItemPixels`` is lowered.
+    /// - Throws: ``RenderError`` when the scale is outside
     ///   ``CollageCore/Limits/exportScale``, or the sticker's file cannot be read.
     public func writeDrawnItem(
         _ item: CollageItem, photos: some PhotoSource, scale requested: Double, to output: URL
@@ -75,8 +76,19 @@ extension CollageRenderer {
         let cell: PlacedCell
         switch item.content {
         case .photo:
-            throw .invalidOptions(
-                "item \"\(item.id)\" is a photo; only stickers and texts are drawn on their own")
+            // Cut, sized and adjusted as an export makes it; the page mirrors it and rounds its
+            // corners itself, as it does for every photo.
+            let file = try photos.file(for: item.content)
+            let photo = try PhotoDecoder(limits: limits).cover(
+                file, width: width, height: height, crop: crop(for: item, file: file, photos: photos),
+                materialize: false)
+            var plain = item.look
+            plain.flipsHorizontally = false
+            plain.flipsVertically = false
+            cell = PlacedCell(
+                image: try vips("adjust \(file.path)") { () throws(VipsError) -> VipsImage in
+                    try PhotoAdjusting.apply(plain, to: photo, scale: scale)
+                }, offsetX: 0, offsetY: 0)
         case .sticker:
             let file = try photos.file(for: item.content)
             cell = try StickerPlacement.place(

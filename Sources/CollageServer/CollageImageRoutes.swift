@@ -13,15 +13,17 @@ enum CollageImageRoutes {
         ) { app, request throws(HTTPError) in try collageThumbnail(app, request) },
         Route(
             "GET", "/api/collages/{id}/items/{item}/drawn", "drawnItemImage",
-            "A sticker or text item as the renderer draws it (outline, shadow and background, unturned) at "
-                + "?scale=pixels per point, as PNG; X-Collage-Offset says where its top-left sits from the frame's, "
-                + "in its pixels",
+            "An item as the renderer draws it, unturned: a sticker or text with its outline, shadow and "
+                + "background, a photo cut and adjusted for its frame (unmirrored, square-cornered), at ?scale=pixels "
+                + "per point, as PNG; X-Collage-Offset says where its top-left sits from the frame's, in its pixels. "
+                + "?filter=ID (or none) draws a photo with that filter instead, for the filter tray",
             query: [
                 .number("scale", Limits.exportScale, "pixels per canvas point (default 1)"),
                 .string("v", "any text; the page names the document version, so caches refresh"),
+                .string("filter", "a filter's id, or none: the photo drawn with it instead of its own"),
             ],
             expensive: true,
-            responses: [200: "image/png", 404: "no such collage or item", 422: "a photo, or a bad scale"]
+            responses: [200: "image/png", 404: "no such collage or item", 422: "a bad scale or filter"]
         ) { app, request throws(HTTPError) in try drawnItemImage(app, request) },
         Route(
             "GET", "/api/collages/{id}/background", "drawnBackground",
@@ -79,8 +81,16 @@ enum CollageImageRoutes {
     static func drawnItemImage(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let stored = try APIRoutes.kit { () throws(Failure) in try app.workspace.collage(request.parameter("id")) }
         let id = request.parameter("item")
-        guard let item = stored.collage.item(id) else {
+        guard var item = stored.collage.item(id) else {
             throw HTTPError(.notFound, "collage \(stored.collage.id) has no item \"\(id.prefix(40))\"")
+        }
+        if let filter = request.query["filter"] {
+            guard case .photo = item.content else {
+                throw HTTPError(.unprocessable, "filter: item \"\(id.prefix(40))\" is not a photo")
+            }
+            let choice = filter == "none" ? nil : FilterChoice(id: filter)
+            if let problem = choice?.problem { throw HTTPError(.unprocessable, "filter: \(problem)") }
+            item.look.filter = choice
         }
         // The renderer checks the range, as it does for an export; only the number is read here.
         let text = request.query["scale"] ?? "1"

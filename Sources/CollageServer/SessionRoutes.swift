@@ -33,7 +33,27 @@ enum SessionRoutes {
             "GET", "/api/canvas-presets", "listCanvasPresets", "Canvas shapes and print sizes",
             responses: [200: "presets"]
         ) { _, _ in presets() },
+        Route(
+            "GET", "/api/filters", "listFilters",
+            "The photo filters (id, name) and the adjustments a photo's look takes (name, min, max)",
+            responses: [200: "{filters, adjustments}"]
+        ) { _, _ in filters() },
     ]
+
+    static func filters() -> HTTPResponse {
+        .json(
+            .object([
+                "filters": .array(
+                    Filter.catalog.map { .object(["id": .string($0.id), "name": .string($0.name)]) }),
+                "adjustments": .array(
+                    Adjustments.fields.map { field in
+                        .object([
+                            "name": .string(field.name), "min": .number(field.range.lowerBound),
+                            "max": .number(field.range.upperBound),
+                        ])
+                    }),
+            ]))
+    }
 
     static func session(_ app: CollageApp, _ request: HTTPRequest) -> HTTPResponse {
         var members: [String: JSONValue] = [

@@ -15,6 +15,7 @@ enum RootCommand {
     /// Every subcommand, in the order `--help` lists them.
     static let commands: [any Command.Type] = [
         TemplatesCommand.self,
+        FiltersCommand.self,
         ValidateCommand.self,
         MakeCommand.self,
         RenderCommand.self,

@@ -22,6 +22,9 @@ enum MakeCommand: Command {
             .value("--padding", "PT", "Points between the edge and the photos (default 12)"),
             .value("--radius", "PT", "Corner radius of each photo in points (default 0)"),
             .value(
+                "--filter", "ID[:STRENGTH]",
+                "A filter on every photo ('collage filters' lists them), at a strength from 0 to 1 (default 1)"),
+            .value(
                 "--background", "FILL",
                 "#rrggbb, #rrggbbaa, transparent, 'linear-gradient(135deg, #ff9a9e, #fad0c4)', "
                     + "'radial-gradient(#fff, #b8c6db)', 'dots(#264d3b, #f6f1e7, 24)' (or stripes, grid, checks), "
@@ -53,6 +56,7 @@ enum MakeCommand: Command {
               collage make --layout strip --background transparent a.png b.png c.png -o strip.png
               collage make --layout grid2x2 --background 'linear-gradient(135deg, #ff9a9e, #fad0c4)' *.jpg -o pink.jpg
               collage make --layout auto --background 'paper(kraft)' --padding 60 *.jpg -o scrapbook.jpg
+              collage make --layout grid2x2 --filter film:0.8 *.jpg -o film.jpg
               collage make --layout auto --title "Summer 2026" --title-font "Lobster Two" *.jpg -o summer.jpg
             """,
         positionals: 1...Int.max
@@ -97,6 +101,20 @@ enum MakeCommand: Command {
             }
         }
 
+        var filter: FilterChoice?
+        if let text = arguments.value("--filter") {
+            let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            var choice = FilterChoice(id: parts.first?.lowercased() ?? "")
+            if parts.count == 2 {
+                guard let strength = Double(decimal: parts[1]) else {
+                    throw .usage("--filter expects ID or ID:STRENGTH (0 to 1), got \"\(text.prefix(60))\"")
+                }
+                choice.strength = strength
+            }
+            if let problem = choice.problem { throw .usage("--filter: \(problem)") }
+            filter = choice
+        }
+
         var collage = Collage(
             id: UUID().uuidString.lowercased(), title: arguments.value("--title") ?? "Collage", created: Date(),
             canvas: canvas, templateID: template?.id)
@@ -111,6 +129,9 @@ enum MakeCommand: Command {
             collage = try collage.applying(.setStyle(style))
             for (index, (path, frame)) in zip(paths, frames).enumerated() {
                 collage = try collage.applying(.addItem(id: "photo\(index + 1)", content: .photo(path), frame: frame))
+                if let filter {
+                    collage = try collage.applying(.setLook(id: "photo\(index + 1)", look: ItemLook(filter: filter)))
+                }
             }
         } catch {
             throw .usage(error.description)

@@ -70,14 +70,17 @@ public final class AppClient: Sendable {
     }
 
     /// Sends one request. The token is added to every request that changes something (and to
-    /// exports) unless `token` is `false`, as the page does.
+    /// exports and drawings) unless `token` is `false`, as the page does.
     public func send(
         _ method: String, _ target: String, body: Data = Data(), headers: [String: String] = [:],
         token useToken: Bool = true
     ) throws -> TestResponse {
         var all = ["host": Self.host]
         for (name, value) in headers { all[name.lowercased()] = value }
-        if useToken, method != "GET" || target.contains("/export") || target.contains("/drawn") {
+        if useToken,
+            method != "GET" || target.contains("/export") || target.contains("/drawn")
+                || target.contains("/background")
+        {
             all["x-collage-token"] = all["x-collage-token"] ?? app.token
         }
         if !body.isEmpty || ["POST", "PUT", "PATCH"].contains(method) { all["content-length"] = "\(body.count)" }

@@ -193,3 +193,70 @@ def test_a_bad_background_from_the_api_is_refused_with_its_reason(page):
     assert api(page, f"/api/collages/{cid}")["version"] == version
     drawn = page.request.get(f"{base}/api/collages/{cid}/background?scale=1e300", headers={"X-Collage-Token": token})
     assert drawn.status == 422, drawn.text()
+
+
+def test_filters_and_adjustments_are_chosen_on_the_photo_itself_and_are_the_export(page):
+    """The filter tray shows the selected photo with each filter, drawn by the renderer; a filter,
+    its strength and an adjustment are saved, and the canvas (a turned photo over the edge) is
+    the export."""
+    page.fill("#create-form input[name=title]", "Filters")
+    page.select_option("#create-template", "sideBySide")
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#editor-view")).to_be_visible()
+    page.set_input_files("#file-input", [str(SAMPLES / "coffee.png"), str(SAMPLES / "rocket.jpg")])
+    expect(page.locator(".item")).to_have_count(2, timeout=30000)
+    saved(page)
+    cid = page.url.split("#/c/")[1]
+    coffee, rocket = [item["id"] for item in api(page, f"/api/collages/{cid}")["collage"]["items"]]
+    edit(page, cid, [{"op": "resizeItem", "id": coffee, "frame": {"x": -100, "y": 150, "width": 700, "height": 800}},
+                     {"op": "rotateItem", "id": coffee, "degrees": -9}])
+    reopen(page)
+    page.locator(f".item[data-id='{coffee}']").click(position={"x": 300, "y": 300})
+    page.click("#tab-adjust")
+    expect(page.locator("#photo-look")).to_be_visible()
+    options = page.locator("#filter-tray .filter-option")
+    expect(options).to_have_count(13)
+    # Every preview is the photo itself, drawn by the renderer with that filter.
+    for _ in range(300):
+        if page.evaluate(
+                "[...document.querySelectorAll('#filter-tray img')].every((image) => image.complete && image.naturalWidth > 0)"):
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("the filter previews did not load")
+    page.locator("#filter-tray").screenshot(path="/tmp/filter-tray.png")
+    expect(page.locator("#filter-tray [data-filter='none']")).to_have_attribute("aria-pressed", "true")
+    page.click("#filter-tray [data-filter='film']")
+    saved(page)
+    assert item_of(page, cid, coffee)["look"] == {"filter": {"id": "film", "strength": 1}}
+    expect(page.locator("#filter-tray [data-filter='film']")).to_have_attribute("aria-pressed", "true")
+    page.fill("#filter-strength", "60")
+    saved(page)
+    page.fill("#adjust-warmth", "40")
+    saved(page)
+    assert item_of(page, cid, coffee)["look"] == {"filter": {"id": "film", "strength": 0.6}, "adjustments": {"warmth": 40}}
+    # The rocket in Noir, from its own tray.
+    page.locator(f".item[data-id='{rocket}']").click(position={"x": 100, "y": 300})
+    page.click("#filter-tray [data-filter='noir']")
+    saved(page)
+    assert item_of(page, cid, rocket)["look"]["filter"]["id"] == "noir"
+    expect(page.locator(".item.photo img[src^='blob:']")).to_have_count(2, timeout=20000)
+    page.wait_for_timeout(500)
+    shot, exported = canvas_and_export(page)
+    difference = ImageStat.Stat(ImageChops.difference(exported, shot)).mean
+    print(f"filters: mean difference per channel {difference}")
+    if os.environ.get("COLLAGE_KEEP_COMPARISONS"):
+        shot.save("/tmp/filters-canvas.png")
+        exported.save("/tmp/filters-export.png")
+    assert max(difference) < MEAN_DIFFERENCE_BOUND, f"mean difference per channel {difference}"
+    # Reset takes the adjustments away and None the filter; each is one undoable step.
+    page.locator(f".item[data-id='{coffee}']").click(position={"x": 300, "y": 300})
+    page.click("#adjust-reset")
+    saved(page)
+    assert item_of(page, cid, coffee)["look"] == {"filter": {"id": "film", "strength": 0.6}}
+    page.click("#filter-tray [data-filter='none']")
+    saved(page)
+    assert "look" not in item_of(page, cid, coffee)
+    page.click("#undo")
+    saved(page)
+    assert item_of(page, cid, coffee)["look"]["filter"]["id"] == "film"

@@ -124,7 +124,26 @@ def poster():
     print(f"  ratio: ours/Pillow {ours[0] / pillow[0]:.2f} time, {ours[1] / pillow[1]:.2f} RSS")
 
 
+def looks():
+    print(f"\n2 x 2 collage, 3600 x 3600 px, with and without a filter and a gradient background "
+          f"(median of {RUNS}, in turn):")
+    inputs = photos(4)
+    out = lambda name: os.path.join(WORK, name)
+    base = [COLLAGE, "make", "--no-smart-crop", "--layout", "grid2x2", "--size", "3600", "--spacing", "12",
+            "--padding", "12", "--quality", "90", *inputs]
+    plain, styled = compare([
+        ("collage make (white, as shot)", [*base, "-o", out("plain.jpg")]),
+        ("collage make --filter film --background linear-gradient", [
+            *base, "--filter", "film", "--background", "linear-gradient(135deg, #ff9a9e, #fad0c4)",
+            "-o", out("styled.jpg")]),
+    ])
+    record("render.looks.filter_and_gradient_over_plain", styled[0] / plain[0], "time ratio")
+    print(f"  ratio: with/without {styled[0] / plain[0]:.2f} time (issue 32 asks at most 1.15), "
+          f"{styled[1] / plain[1]:.2f} RSS")
+
+
 os.makedirs(WORK, exist_ok=True)
+looks()
 two_by_two(3600, 12)
 two_by_two(1800, 6)
 poster()

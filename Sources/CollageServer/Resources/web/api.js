@@ -40,6 +40,7 @@ export const api = {
   templates: () => request('GET', '/api/templates'),
   fonts: () => request('GET', '/api/fonts'),
   presets: () => request('GET', '/api/canvas-presets'),
+  filters: () => request('GET', '/api/filters'),
   session: () => request('GET', '/api/session'),
   collages: () => request('GET', '/api/collages'),
   collage: (id) => request('GET', `/api/collages/${encodeURIComponent(id)}`),

@@ -296,7 +296,7 @@ function route() {
 
 async function start() {
   try {
-    [state.templates, state.presets] = await Promise.all([api.templates(), api.presets()]);
+    [state.templates, state.presets, state.looks] = await Promise.all([api.templates(), api.presets(), api.filters()]);
     const session = await api.session();
     state.stickers = session.stickers;
     state.minimumItemSide = session.minimumItemSide;

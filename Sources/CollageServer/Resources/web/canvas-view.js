@@ -135,9 +135,13 @@ export class CanvasView {
     delete canvas.dataset.background;
     if (drawn?.pending === key) return;
     this.backgroundPixels = { ...(drawn ?? {}), pending: key };
+    const settle = () => { if (this.backgroundPixels?.pending === key) this.backgroundPixels = { ...this.backgroundPixels, pending: null }; };
     api.drawnBackground(this.store.id, { scale: pixels, v: key }).then(async (response) => {
-      if (!response.ok || this.store.closed) return;
-      const url = URL.createObjectURL(await response.blob());
+      if (!response.ok || this.store.closed) { settle(); return; }
+      const blob = await response.blob();
+      // A newer background (or size) asked for since: this one is not shown.
+      if (this.backgroundPixels?.pending !== key) return;
+      const url = URL.createObjectURL(blob);
       if (this.backgroundPixels?.url) URL.revokeObjectURL(this.backgroundPixels.url);
       this.backgroundPixels = { key, url };
       // Only if the canvas still shows this background (a newer choice may be on its way).
@@ -145,9 +149,7 @@ export class CanvasView {
         Object.assign(canvas.style, { backgroundImage: `url("${url}")`, backgroundSize: '100% 100%' });
         canvas.dataset.background = background;
       }
-    }).catch(() => {
-      if (this.backgroundPixels?.pending === key) this.backgroundPixels = { ...this.backgroundPixels, pending: null };
-    });
+    }).catch(settle);
   }
 
   /**
@@ -235,6 +237,13 @@ export class CanvasView {
           left: `${-source.x * k}px`, top: `${-source.y * k}px`,
         });
         clip.style.borderRadius = `${this.store.collage.style.cornerRadius * scale}px`;
+        // A filtered or adjusted photo at rest is shown with the renderer's pixels (cut and
+        // adjusted as the export makes it); mid-gesture, the plain preview moves with the finger.
+        if (atRest && (item.look?.filter || item.look?.adjustments)) {
+          const key = JSON.stringify([item.content.ref, resolved.source, item.look.filter ?? null, item.look.adjustments ?? null,
+            item.frame.width, item.frame.height]);
+          this.drawRendered(item, image, frame, key, () => {});
+        }
         // Mirrored inside its frame, before it is turned, as the renderer mirrors it.
         const look = item.look ?? {};
         if (look.flipHorizontal || look.flipVertical) {
@@ -323,7 +332,7 @@ export class CanvasView {
   }
 
   /**
-   * Shows the renderer's drawing of a sticker or text item (`key` names its look), fetched at
+   * Shows the renderer's drawing of an item (`key` names its look), fetched at
    * the screen's resolution; the last drawing of the item, stretched to a frame a gesture is
    * changing, or else `placeholder`, shows until it comes.
    */
@@ -345,7 +354,8 @@ export class CanvasView {
     const cache = this.stickerPixels;
     const latest = cache.latest.get(item.id);
     // A text's last drawing shows other words: while new ones are on their way, the placeholder.
-    if (latest && (item.content.type !== 'text' || latest.look === look)) place(latest);
+    // A sticker's last drawing, stretched, stands in well; a text's or photo's shows other words or colours.
+    if (latest && (item.content.type === 'sticker' || latest.look === look)) place(latest);
     else clearPlaceholder = placeholder() ?? clearPlaceholder;
     if (frame !== item.frame) return;
     const known = cache.drawn.get(key);

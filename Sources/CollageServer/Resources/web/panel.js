@@ -124,12 +124,17 @@ export class Panels {
     for (const id of ['pattern-ink', 'pattern-paper']) {
       this.store.listen($(id), 'input', () => { $(`${id}-value`).textContent = $(id).value; });
     }
-    const changePattern = () => {
+    // Each control changes its own part; the others are sent as the collage has them (a colour's
+    // alpha and a fractional size kept).
+    const changePattern = (part, value) => {
       const pattern = parseBackground(this.store.collage.style.background);
       if (pattern.kind !== 'pattern') return;
-      this.setStyle({ background: `${pattern.pattern}(${$('pattern-ink').value}, ${$('pattern-paper').value}, ${$('pattern-scale').value})` });
+      const next = { ...pattern, [part]: value };
+      this.setStyle({ background: `${next.pattern}(${next.ink}, ${next.paper}, ${next.scale})` });
     };
-    for (const id of ['pattern-ink', 'pattern-paper', 'pattern-scale']) this.store.listen($(id), 'change', changePattern);
+    this.store.listen($('pattern-ink'), 'change', () => changePattern('ink', $('pattern-ink').value));
+    this.store.listen($('pattern-paper'), 'change', () => changePattern('paper', $('pattern-paper').value));
+    this.store.listen($('pattern-scale'), 'change', () => changePattern('scale', Number($('pattern-scale').value)));
     this.store.listen($('pattern-scale'), 'input', () => { $('pattern-scale-value').textContent = `${$('pattern-scale').value} pt`; });
     this.store.listen($('outline-input'), 'input', () => {
       $('outline-value').textContent = `${$('outline-input').value} pt`;
@@ -149,6 +154,13 @@ export class Panels {
     for (const button of $('flips').querySelectorAll('button')) {
       this.store.listen(button, 'click', () => this.flipSelected(button.dataset.field));
     }
+    this.buildAdjustSliders();
+    this.store.listen($('adjust-reset'), 'click', () => this.setLook({ adjustments: null }));
+    this.store.listen($('filter-strength'), 'input', () => { $('filter-strength-value').textContent = `${$('filter-strength').value} %`; });
+    this.store.listen($('filter-strength'), 'change', () => {
+      const filter = this.store.selectedItem()?.look?.filter;
+      if (filter) this.setLook({ filter: { ...filter, strength: Number($('filter-strength').value) / 100 } });
+    });
     // Opacity is exact in CSS: the item fades at once while the slider moves, and one undoable
     // step is saved when it is let go.
     this.store.listen($('opacity-input'), 'input', () => {
@@ -195,6 +207,7 @@ export class Panels {
     }
     if (name === 'layouts') this.drawLayouts();
     if (name === 'stickers') this.drawStickerTray();
+    if (name === 'adjust' && this.store.selectedItem()?.content.type === 'photo') this.drawFilterTray(this.store.selectedItem());
   }
 
   isPhone() { return window.matchMedia('(max-width: 700px)').matches; }
@@ -429,7 +442,7 @@ export class Panels {
     $('gradient-stops').replaceChildren(...rows);
   }
 
-  /** Changes some of the selected item's look (flip, opacity), keeping the rest. */
+  /** Changes some of the selected item's look (flip, opacity, filter, adjustments), keeping the rest. */
   setLook(fields) {
     const id = this.store.selected;
     return this.store.commit((doc) => {
@@ -440,8 +453,101 @@ export class Panels {
       if (!look.flipHorizontal) delete look.flipHorizontal;
       if (!look.flipVertical) delete look.flipVertical;
       if (look.opacity === undefined || look.opacity >= 1) delete look.opacity;
+      if (!look.filter) delete look.filter;
+      const adjustments = Object.fromEntries(Object.entries(look.adjustments ?? {}).filter(([, value]) => value));
+      if (Object.keys(adjustments).length) look.adjustments = adjustments; else delete look.adjustments;
       return [{ op: 'setLook', id, look }];
     });
+  }
+
+  /** The Adjust tab's sliders, one per adjustment the server names, each saved when let go. */
+  buildAdjustSliders() {
+    const labels = {
+      exposure: 'Exposure', contrast: 'Contrast', highlights: 'Highlights', shadows: 'Shadows', saturation: 'Saturation',
+      vibrance: 'Vibrance', warmth: 'Warmth', tint: 'Tint', sharpness: 'Sharpness', vignette: 'Vignette', grain: 'Grain',
+    };
+    $('adjust-sliders').replaceChildren(...(this.store.app.looks?.adjustments ?? []).map(({ name, min, max }) => {
+      const row = document.createElement('div');
+      row.className = 'slider';
+      const label = document.createElement('label');
+      label.htmlFor = `adjust-${name}`;
+      label.textContent = labels[name] ?? name;
+      const input = document.createElement('input');
+      Object.assign(input, { type: 'range', id: `adjust-${name}`, min: String(min), max: String(max), value: '0' });
+      input.dataset.adjustment = name;
+      const output = document.createElement('output');
+      output.htmlFor = input.id;
+      output.id = `adjust-${name}-value`;
+      output.textContent = '0';
+      // While it moves, the browser's own filters stand in on the photo; the renderer's pixels
+      // come when it is let go.
+      input.addEventListener('input', () => { output.textContent = input.value; this.previewAdjustments(); });
+      // Let go where it started (no change to save), the stand-in is taken back all the same.
+      input.addEventListener('blur', () => this.editor.canvas.render());
+      input.addEventListener('change', () => {
+        const item = this.store.selectedItem();
+        if (item) this.setLook({ adjustments: { ...(item.look?.adjustments ?? {}), [name]: Number(input.value) } });
+      });
+      row.append(label, input, output);
+      return row;
+    }));
+  }
+
+  /** A CSS stand-in for the sliders' values on the selected photo (exposure, contrast, saturation, warmth). */
+  previewAdjustments() {
+    const value = (name) => Number($(`adjust-${name}`)?.value ?? 0);
+    const image = $('canvas').querySelector(`.item[data-id="${CSS.escape(this.store.selected ?? '')}"] img`);
+    if (!image) return;
+    const warmth = value('warmth');
+    image.style.filter = [
+      `brightness(${2 ** (value('exposure') / 50)})`, `contrast(${1 + value('contrast') / 200})`,
+      `saturate(${Math.max(0, 1 + value('saturation') / 100 + value('vibrance') / 200)})`,
+      warmth > 0 ? `sepia(${warmth / 400})` : `hue-rotate(${warmth / 10}deg)`,
+    ].join(' ');
+  }
+
+  /** The filter tray: the selected photo itself drawn with each filter (by the renderer), and None. */
+  drawFilterTray(item) {
+    const looks = this.store.app.looks?.filters ?? [];
+    const current = item.look?.filter?.id ?? 'none';
+    const tray = $('filter-tray');
+    // Drawn again for another photo, crop or frame; not for each adjustment (which would queue
+    // thirteen renders a slider step).
+    const source = JSON.stringify([item.content.ref, item.crop ?? null, item.frame.width, item.frame.height,
+      this.editor.canvas.layoutOf(item)?.source ?? null]);
+    if (tray.dataset.source !== source || tray.dataset.item !== item.id) {
+      for (const url of this.filterPreviews?.values() ?? []) URL.revokeObjectURL(url);
+      this.filterPreviews = new Map();
+      tray.dataset.source = source;
+      tray.dataset.item = item.id;
+      const scale = Math.min(1, 144 / Math.max(item.frame.width, item.frame.height));
+      tray.replaceChildren(...[{ id: 'none', name: 'None' }, ...looks].map((filter) => {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'filter-option';
+        button.dataset.filter = filter.id;
+        const picture = document.createElement('img');
+        picture.alt = '';
+        const name = document.createElement('span');
+        name.textContent = filter.name;
+        button.append(picture, name);
+        button.addEventListener('click', () => {
+          // Another filter keeps the strength chosen for the last one.
+          const strength = this.store.selectedItem()?.look?.filter?.strength ?? 1;
+          this.setLook({ filter: filter.id === 'none' ? null : { id: filter.id, strength } });
+        });
+        api.drawnItem(this.store.id, item.id, { scale, filter: filter.id, v: source }).then(async (response) => {
+          if (!response.ok || this.store.closed || tray.dataset.source !== source) return;
+          const url = URL.createObjectURL(await response.blob());
+          this.filterPreviews.set(filter.id, url);
+          picture.src = url;
+        }).catch(() => {});
+        return button;
+      }));
+    }
+    for (const button of tray.querySelectorAll('.filter-option')) {
+      button.setAttribute('aria-pressed', String(button.dataset.filter === current));
+    }
   }
 
   /** Mirrors the selected photo or sticker (`field` is flipHorizontal or flipVertical); a text is never mirrored. */
@@ -596,6 +702,21 @@ export class Panels {
         $('opacity-input').value = String(Math.round((item.look?.opacity ?? 1) * 100));
         $('opacity-value').textContent = `${$('opacity-input').value} %`;
       }
+    }
+    const photo = item?.content.type === 'photo' ? item : null;
+    $('photo-look').hidden = !photo;
+    if (photo) {
+      if (!$('panel-adjust').hidden) this.drawFilterTray(photo);
+      const filter = photo.look?.filter;
+      $('filter-strength-row').hidden = !filter;
+      if (filter && document.activeElement !== $('filter-strength')) $('filter-strength').value = String(Math.round(filter.strength * 100));
+      $('filter-strength-value').textContent = `${$('filter-strength').value} %`;
+      for (const input of $('adjust-sliders').querySelectorAll('input')) {
+        if (document.activeElement === input) continue;
+        input.value = String(photo.look?.adjustments?.[input.dataset.adjustment] ?? 0);
+        $(`${input.id}-value`).textContent = input.value;
+      }
+      $('adjust-reset').disabled = !photo.look?.adjustments;
     }
     const sticker = item?.content.type === 'sticker' ? item : null;
     $('sticker-style').hidden = !sticker;

@@ -1,0 +1,109 @@
+import CollageCore
+import CollageRender
+import CollageTestSupport
+import Foundation
+import Testing
+
+@testable import CollageServer
+
+/// Filters, adjustments and backgrounds through the API: listed for the editor, saved as edits,
+/// drawn by the renderer for the page, refused with the field's path.
+@Suite("Looks in the API")
+struct LooksAPITests {
+    /// A collage with one orange photo in a grid; returns its id and the photo item's id.
+    func collageWithAPhoto(_ client: AppClient) throws -> (String, String) {
+        let uploaded = try client.upload([("orange.jpg", try client.photoData([230, 120, 40]))])
+        #expect(uploaded.status == 201 || uploaded.status == 200, "\(uploaded.text)")
+        let photo = try #require(try client.library.photos().first?.id)
+        let created = try client.json(
+            "POST", "/api/collages", #"{"template": "grid2x2", "photos": ["\#(photo)"]}"#)
+        #expect(created.status == 201, "\(created.text)")
+        let id = try #require(created.json["collage"]["id"].string)
+        let item = try #require(created.json["collage"]["items"][0]["id"].string)
+        return (id, item)
+    }
+
+    func image(_ body: Data) throws -> Bitmap {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("look-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try body.write(to: file)
+        return try Bitmap.read(file)
+    }
+
+    @Test func filtersAndAdjustmentsAreListedForTheEditor() throws {
+        let client = try AppClient()
+        let listed = try client.send("GET", "/api/filters")
+        #expect(listed.status == 200)
+        #expect(listed.json["filters"][4]["id"].string == Filter.catalog[4].id)
+        #expect(listed.json["adjustments"][0]["name"].string == "exposure")
+        #expect(listed.json["adjustments"][8]["min"].number == 0, "sharpness starts at 0")
+    }
+
+    @Test func aFilteredPhotoIsSavedAndDrawnAsTheExportMakesIt() throws {
+        let client = try AppClient()
+        let (id, item) = try collageWithAPhoto(client)
+        let version = try client.library.collage(id).version
+        let saved = try client.json(
+            "POST", "/api/collages/\(id)/edits",
+            #"{"version": \#(version), "edits": [{"op": "setLook", "id": "\#(item)", "look": {"filter": {"id": "mono"}, "adjustments": {"exposure": 20}}}]}"#
+        )
+        #expect(saved.status == 200, "\(saved.text)")
+        #expect(saved.json["collage"]["items"][0]["look"]["filter"]["id"].string == "mono")
+        let drawn = try client.send("GET", "/api/collages/\(id)/items/\(item)/drawn?scale=0.5")
+        #expect(drawn.status == 200, "\(drawn.text)")
+        let grey = try image(drawn.body)
+        let centre = grey[grey.width / 2, grey.height / 2]
+        #expect(abs(Int(centre[0]) - Int(centre[2])) <= 2, "mono: \(centre)")
+        // The tray's preview of another filter, on the same photo; the saved look is unchanged.
+        let warm = try image(
+            try client.send("GET", "/api/collages/\(id)/items/\(item)/drawn?scale=0.5&filter=warm").body)
+        let pixel = warm[warm.width / 2, warm.height / 2]
+        #expect(Int(pixel[0]) - Int(pixel[2]) > 100, "warm keeps the orange: \(pixel)")
+        #expect(try client.library.collage(id).collage.items[0].look.filter?.id == "mono")
+        let unknown = try client.send("GET", "/api/collages/\(id)/items/\(item)/drawn?scale=0.5&filter=sparkle")
+        #expect(unknown.status == 422 && unknown.text.contains(#"no filter named \"sparkle\""#), "\(unknown.text)")
+    }
+
+    @Test(arguments: [
+        (#"{"filter": {"id": "sparkle"}}"#, #"edits[0].look.filter.id: no filter named \"sparkle\""#),
+        (
+            #"{"filter": {"id": "film", "strength": 1e300}}"#,
+            "edits[0].look.filter.strength: expected a number from 0 to 1"
+        ),
+        (
+            #"{"adjustments": {"exposure": 1e300}}"#,
+            "edits[0].look.adjustments.exposure: expected a number from -100 to 100"
+        ),
+        (#"{"adjustments": {"clarity": 5}}"#, "edits[0].look.adjustments.clarity: unknown field"),
+        (#"{"opacity": "half"}"#, "edits[0].look.opacity: expected a number from 0 to 1"),
+    ])
+    func aBadLookIsRefusedWithItsPathAndChangesNothing(look: String, message: String) throws {
+        let client = try AppClient()
+        let (id, item) = try collageWithAPhoto(client)
+        let version = try client.library.collage(id).version
+        let refused = try client.json(
+            "POST", "/api/collages/\(id)/edits",
+            #"{"version": \#(version), "edits": [{"op": "setLook", "id": "\#(item)", "look": \#(look)}]}"#)
+        #expect(refused.status == 422, "\(refused.text)")
+        #expect(refused.text.contains(message), "\(refused.text)")
+        #expect(try client.library.collage(id).version == version)
+    }
+
+    @Test func aBackgroundIsDrawnForThePageAtABoundedSize() throws {
+        let client = try AppClient()
+        let (id, _) = try collageWithAPhoto(client)
+        let version = try client.library.collage(id).version
+        let saved = try client.json(
+            "POST", "/api/collages/\(id)/edits",
+            #"{"version": \#(version), "edits": [{"op": "setStyle", "style": {"background": "linear-gradient(90deg, #000000, #ffffff)"}}]}"#
+        )
+        #expect(saved.status == 200, "\(saved.text)")
+        let drawn = try client.send("GET", "/api/collages/\(id)/background?scale=100")
+        #expect(drawn.status == 200, "\(drawn.text)")
+        let background = try image(drawn.body)
+        #expect(background.width * background.height <= CollageRenderer.maximumDrawnBackgroundPixels)
+        #expect(background[0, 5][0] < 5 && background[background.width - 1, 5][0] > 250)
+        #expect(try client.send("GET", "/api/collages/\(id)/background?scale=nan").status == 422)
+        #expect(try client.send("GET", "/api/collages/nope/background").status == 404)
+    }
+}
