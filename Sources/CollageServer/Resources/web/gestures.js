@@ -122,6 +122,9 @@ export class Gestures {
     }
     if (item.id !== this.store.selected) this.editor.toolbar.setCropMode(false);
     this.store.select(item.id);
+    // The pointer took the keyboard's place: its keys (Delete, arrows, Shift-H) act on this item
+    // even after a panel's button had the focus (preventDefault keeps the browser from moving it).
+    $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`)?.focus({ preventScroll: true });
     const start = this.toPoints(event);
     let kind = 'move';
     if (event.target.classList.contains('resize')) kind = 'resize';

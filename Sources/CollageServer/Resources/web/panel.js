@@ -357,7 +357,17 @@ export class Panels {
       button.dataset.colour = value;
       button.title = name;
       button.setAttribute('aria-label', `${name} background`);
-      button.addEventListener('click', () => this.setStyle({ background: value }));
+      button.addEventListener('click', () => {
+        // A gradient, pattern or paper shows around and between the photos: with hairline gaps
+        // it would hardly be seen, so they open up (in the same undoable step).
+        const style = this.store.collage.style;
+        const fill = parseBackground(value).kind;
+        const roomy = fill === 'colour' || style.spacing >= 24 || style.padding >= 24 ? {} : { spacing: 30, padding: 30 };
+        this.setStyle({ background: value, ...roomy }).then(() => {
+          const controls = { gradient: 'background-gradient', pattern: 'background-pattern' }[fill];
+          if (controls && !$(controls).hidden) $(controls).scrollIntoView({ block: 'nearest' });
+        });
+      });
       return button;
     };
     $('swatches').replaceChildren(...[...palettes, ...fills].map(([title, colours]) => {
@@ -434,8 +444,10 @@ export class Panels {
       add.type = 'button';
       add.id = 'gradient-add';
       add.textContent = '+ Colour';
+      // A colour the gradient does not have yet, so the change shows at once.
       add.addEventListener('click', () => this.changeGradient((latest) => ({
-        ...latest, stops: [...latest.stops, latest.stops[latest.stops.length - 1]],
+        ...latest,
+        stops: [...latest.stops, ['#ffffff', '#1d3557', '#f4a261', '#2a9d8f'].find((colour) => !latest.stops.includes(colour)) ?? '#000000'],
       })));
       rows.push(add);
     }
@@ -531,11 +543,8 @@ export class Panels {
         const name = document.createElement('span');
         name.textContent = filter.name;
         button.append(picture, name);
-        button.addEventListener('click', () => {
-          // Another filter keeps the strength chosen for the last one.
-          const strength = this.store.selectedItem()?.look?.filter?.strength ?? 1;
-          this.setLook({ filter: filter.id === 'none' ? null : { id: filter.id, strength } });
-        });
+        // A filter starts at its full strength; the slider tones it down.
+        button.addEventListener('click', () => this.setLook({ filter: filter.id === 'none' ? null : { id: filter.id, strength: 1 } }));
         api.drawnItem(this.store.id, item.id, { scale, filter: filter.id, v: source }).then(async (response) => {
           if (!response.ok || this.store.closed || tray.dataset.source !== source) return;
           const url = URL.createObjectURL(await response.blob());
@@ -645,6 +654,7 @@ export class Panels {
     if (document.activeElement !== $('background-input')) $('background-input').value = colour.slice(0, 7);
     $('background-value').textContent = fill.kind !== 'colour' ? ''
       : background.length === 9 && background.endsWith('00') ? 'See-through' : background.slice(0, 7);
+    $('background-input-label').textContent = fill.kind === 'colour' ? 'Custom colour' : 'Solid colour instead';
     $('background-gradient').hidden = fill.kind !== 'gradient';
     if (fill.kind === 'gradient') {
       for (const button of document.querySelectorAll('#background-gradient [data-shape]')) {
@@ -653,7 +663,10 @@ export class Panels {
       $('gradient-angle-row').hidden = fill.shape !== 'linear';
       if (document.activeElement !== $('gradient-angle')) $('gradient-angle').value = String(Math.round(fill.angle));
       $('gradient-angle-value').textContent = `${$('gradient-angle').value}°`;
-      if (!$('gradient-stops').contains(document.activeElement)) this.drawGradientStops(fill);
+      // Redrawn after every change, except while a colour picker in it is open.
+      if (document.activeElement?.type !== 'color' || !$('gradient-stops').contains(document.activeElement)) {
+        this.drawGradientStops(fill);
+      }
     }
     $('background-pattern').hidden = fill.kind !== 'pattern';
     if (fill.kind === 'pattern') {
@@ -691,6 +704,7 @@ export class Panels {
     this.editor.text.updateTextPanel();
     const item = this.store.selectedItem();
     $('item-look').hidden = !item;
+    $('text-look-hint').hidden = item?.content.type !== 'text';
     $('adjust-hint').hidden = !!item;
     if (item) {
       $('flips').hidden = item.content.type === 'text';
