@@ -92,11 +92,7 @@ enum CollageImageRoutes {
             if let problem = choice?.problem { throw HTTPError(.unprocessable, "filter: \(problem)") }
             item.look.filter = choice
         }
-        // The renderer checks the range, as it does for an export; only the number is read here.
-        let text = request.query["scale"] ?? "1"
-        guard let scale = Double(decimal: text) else {
-            throw HTTPError(.unprocessable, "scale: expected a number of pixels per point, got \"\(text.prefix(40))\"")
-        }
+        let scale = try drawingScale(request)
         let file = ScratchSpace.file("drawn")
         defer { try? FileManager.default.removeItem(at: file) }
         let drawn = try app.thumbnails.run { () throws(HTTPError) -> DrawnItem in
@@ -113,12 +109,19 @@ enum CollageImageRoutes {
             ], body: data)
     }
 
-    static func drawnBackground(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
-        let stored = try APIRoutes.kit { () throws(Failure) in try app.workspace.collage(request.parameter("id")) }
+    /// A drawing's `?scale=` (default 1). The renderer checks its range, as it does for an
+    /// export; only the number is read here.
+    static func drawingScale(_ request: HTTPRequest) throws(HTTPError) -> Double {
         let text = request.query["scale"] ?? "1"
         guard let scale = Double(decimal: text) else {
             throw HTTPError(.unprocessable, "scale: expected a number of pixels per point, got \"\(text.prefix(40))\"")
         }
+        return scale
+    }
+
+    static func drawnBackground(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let stored = try APIRoutes.kit { () throws(Failure) in try app.workspace.collage(request.parameter("id")) }
+        let scale = try drawingScale(request)
         let file = ScratchSpace.file("background")
         defer { try? FileManager.default.removeItem(at: file) }
         let drawnScale = try app.thumbnails.run { () throws(HTTPError) -> Double in
