@@ -47,6 +47,14 @@ enum BackgroundFill {
         return channels.map { $0 * alpha + 255 * (1 - alpha) }
     }
 
+    /// The image cut, or its last row and column repeated, to exactly `width` × `height` (a
+    /// resize may land a pixel either side).
+    private static func exactly(_ image: VipsImage, width: Int, height: Int) throws(VipsError) -> VipsImage {
+        let cut = try image.extractArea(x: 0, y: 0, width: min(width, image.width), height: min(height, image.height))
+        guard cut.width < width || cut.height < height else { return cut }
+        return try cut.extendingEdges(width: width, height: height)
+    }
+
     // MARK: - Gradients
 
     /// How finely a gradient's colours are tabulated: a step is a sixteenth of an 8-bit level
@@ -142,10 +150,7 @@ enum BackgroundFill {
         var image = try premultiplied.map("repeat the pattern") { cvips_replicate($0, Int32(across), Int32(down), $1) }
         if abs(grow - 1) > 1e-9 { image = try image.resize(horizontal: grow, vertical: grow) }
         image = try image.unpremultiply().castToUInt8()
-        image = try image.extractArea(x: 0, y: 0, width: min(width, image.width), height: min(height, image.height))
-        if image.width < width || image.height < height {
-            image = try image.extendingEdges(width: width, height: height)
-        }
+        image = try exactly(image, width: width, height: height)
         if !keepsAlpha { image = try image.flattenedOnWhite() }
         return image
     }
@@ -226,10 +231,7 @@ enum BackgroundFill {
         }
         image = try image.copyToMemory()
         image = try image.resize(horizontal: Double(width) / grainWidth, vertical: Double(height) / grainHeight)
-        image = try image.extractArea(x: 0, y: 0, width: min(width, image.width), height: min(height, image.height))
-        if image.width < width || image.height < height {
-            image = try image.extendingEdges(width: width, height: height)
-        }
+        image = try exactly(image, width: width, height: height)
         return image
     }
 }

@@ -1,6 +1,7 @@
 // Drawing the collage: the layout the server resolved, clipped to the canvas as the export is,
 // the selection above it, and stickers with the renderer's own pixels.
 import { api } from './api.js';
+import { parseBackground, standInColour } from './background.js';
 import { sourceRect } from './geometry.js';
 import { textCSS } from './text.js';
 import { $ } from './ui.js';
@@ -107,7 +108,8 @@ export class CanvasView {
    */
   drawBackground(canvas, collage, scale) {
     const background = collage.style.background;
-    const colour = /^#[0-9a-f]{6}([0-9a-f]{2})?$/i.test(background);
+    const fill = parseBackground(background);
+    const colour = fill.kind === 'colour';
     const transparent = colour && background.length === 9 && background.endsWith('00');
     canvas.classList.toggle('transparent', transparent);
     if (colour) {
@@ -123,13 +125,9 @@ export class CanvasView {
       canvas.dataset.background = background;
       return;
     }
-    const gradient = /^(linear|radial)-gradient\(/.test(background);
-    const first = background.match(/#[0-9a-f]{6}/i)?.[0] ?? '#ffffff';
-    const paper = { 'paper(kraft)': '#c4a074', 'paper(linen)': '#ece4d4', 'paper(watercolour)': '#faf8f2' }[background];
-    // A pattern's stand-in is its paper colour (the second colour it names).
-    const standIn = paper ?? background.match(/#[0-9a-f]{6,8}/gi)?.[1] ?? first;
+    const gradient = fill.kind === 'gradient';
     Object.assign(canvas.style, {
-      backgroundColor: gradient ? first : standIn, backgroundImage: gradient ? background : '', backgroundSize: '100% 100%',
+      backgroundColor: standInColour(background), backgroundImage: gradient ? background : '', backgroundSize: '100% 100%',
     });
     // Which background the canvas shows with the renderer's pixels (tests wait for it).
     delete canvas.dataset.background;
