@@ -40,7 +40,7 @@ let package = Package(
         // A PNG writer that deflates bands of rows on several threads (ISA-L; zlib for checksums).
         .target(name: "CParallelPNG", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("isal")]),
         // Collage document + photo files -> encoded image.
-        .target(name: "CollageRender", dependencies: ["CollageCore", "CVips", "CParallelPNG"]),
+        .target(name: "CollageRender", dependencies: ["CollageCore", "CVips", "CParallelPNG", "CCairo"]),
 
         // SQLite (module map + the macro shim) and the on-disk library built on it.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),

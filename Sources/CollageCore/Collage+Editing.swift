@@ -28,6 +28,7 @@ extension Collage {
             if frame == nil, case .photo = content, let (slot, slotFrame) = firstEmptySlot() {
                 placed.frame = slotFrame
                 placed.slot = slot
+                placed.look.shape = template?.shape(ofSlot: slot) ?? .rectangle
             }
             try validate(placed.frame)
             try validateText(of: placed)
@@ -97,10 +98,12 @@ extension Collage {
             let frames = template?.frames(for: self) ?? []
             guard frames.indices.contains(slot) else { throw .unknownSlot(slot, slots: frames.count) }
             if let occupant = items.indices.first(where: { $0 != index && items[$0].slot == slot }) {
+                takeSlotShape(occupant, moving: slot, to: items[index].slot, from: template, to: template)
                 items[occupant].slot = items[index].slot
                 items[occupant].frame = items[index].slot.map { frames[$0] } ?? items[index].frame
                 items[occupant].rotation = items[index].slot == nil ? items[index].rotation : Angle(degrees: 0)
             }
+            takeSlotShape(index, moving: items[index].slot, to: slot, from: template, to: template)
             items[index].slot = slot
             items[index].frame = frames[slot]
             items[index].rotation = Angle(degrees: 0)
@@ -115,6 +118,7 @@ extension Collage {
                 try validate(frame)
                 items[index].frame = frame
                 items[index].rotation = .zero
+                takeSlotShape(index, moving: items[index].slot, to: nil, from: template, to: nil)
                 items[index].slot = nil
                 items[index].crop = nil
             }
@@ -278,11 +282,15 @@ extension Collage {
 
     /// Photos already in slots keep their order, then free photos follow from the back of the stack.
     private mutating func snap(into template: Template) {
+        let old = self.template
         templateID = template.id
         let ordered = photoIndicesInLayoutOrder
         let frames = template.frames(for: self)
         var extras: [String] = []
         for (position, index) in ordered.enumerated() {
+            takeSlotShape(
+                index, moving: items[index].slot, to: position < frames.count ? position : nil, from: old,
+                to: template)
             if position < frames.count {
                 items[index].frame = frames[position]
                 items[index].rotation = .zero
@@ -293,6 +301,17 @@ extension Collage {
             }
         }
         stackAtCentre(extras)
+    }
+
+    /// A photo moving from one slot to another takes the new slot's shape (a rectangle in a plain
+    /// layout) when its shape was its old slot's; a shape the person chose for it stays.
+    private mutating func takeSlotShape(
+        _ index: Int, moving oldSlot: Int?, to newSlot: Int?, from oldTemplate: Template?, to newTemplate: Template?
+    ) {
+        guard case .photo = items[index].content,
+            items[index].look.shape == (oldTemplate?.shape(ofSlot: oldSlot) ?? .rectangle)
+        else { return }
+        items[index].look.shape = newTemplate?.shape(ofSlot: newSlot) ?? .rectangle
     }
 
     /// Photos a layout has no slot for are laid deliberately where they are seen: a small

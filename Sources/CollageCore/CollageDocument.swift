@@ -9,10 +9,11 @@ public enum CollageDocument {
     /// The value of the `format` field.
     public static let format = "collage"
     /// The newest format version this build reads and writes. Version 2 added `arrangement`,
-    /// version 3 text items and sticker effects, version 4 an item's `look` (flip, opacity, filter, adjustments) and backgrounds other than a colour; older documents read as
+    /// version 3 text items and sticker effects, version 4 an item's `look` (flip, opacity, filter, adjustments) and backgrounds other than a colour,
+    /// version 5 a photo's shape, border and shadow in its look; older documents read as
     /// before, and a document is written with the oldest version that holds it, so older builds still read what they
     /// can show.
-    public static let version = 4
+    public static let version = 5
     /// The largest canvas side a document may declare, in points.
     public static let maximumCanvasSide: Double = Limits.canvasSide.upperBound
 
@@ -68,6 +69,7 @@ public enum CollageDocument {
 
     /// The oldest format version that holds everything in `collage`.
     public static func oldestVersion(holding collage: Collage) -> Int {
+        if collage.items.contains(where: { $0.look.isFramed }) { return 5 }
         if collage.items.contains(where: { !$0.look.isPlain }) || collage.style.background.solidColor == nil {
             return 4
         }
@@ -139,8 +141,8 @@ public enum CollageDocument {
         return .object(members)
     }
 
-    /// A look as `{"flipHorizontal"?, "flipVertical"?, "opacity"?, "filter"?, "adjustments"?}`, with
-    /// only what differs from plain.
+    /// A look as `{"flipHorizontal"?, "flipVertical"?, "opacity"?, "filter"?, "adjustments"?,
+    /// "shape"?, "border"?, "shadow"?}`, with only what differs from plain.
     public static func jsonValue(of look: ItemLook) -> JSONValue {
         var members: [String: JSONValue] = [:]
         if look.flipsHorizontally { members["flipHorizontal"] = .bool(true) }
@@ -156,6 +158,14 @@ public enum CollageDocument {
         if let filter = look.filter {
             members["filter"] = .object(["id": .string(filter.id), "strength": .number(filter.strength)])
         }
+        if look.shape != .rectangle { members["shape"] = .string(look.shape.rawValue) }
+        if let border = look.border {
+            members["border"] = .object([
+                "style": .string(border.style.rawValue), "width": .number(border.width),
+                "color": .string(border.color.hexString),
+            ])
+        }
+        if let shadow = look.shadow { members["shadow"] = jsonValue(of: shadow) }
         return .object(members)
     }
 
@@ -171,7 +181,10 @@ public enum CollageDocument {
     static func readLook(_ value: JSONValue?, at path: String, with reader: inout JSONReader) -> ItemLook? {
         guard
             let members = reader.object(
-                value, at: path, known: ["flipHorizontal", "flipVertical", "opacity", "adjustments", "filter"])
+                value, at: path,
+                known: [
+                    "flipHorizontal", "flipVertical", "opacity", "adjustments", "filter", "shape", "border", "shadow",
+                ])
         else { return nil }
         var look = ItemLook()
         let issuesBefore = reader.issues.count
@@ -222,6 +235,44 @@ public enum CollageDocument {
                 }
                 look.filter = choice
             }
+        }
+        if let field = members["shape"], field != .null,
+            let id = reader.string(field, at: reader.join(path, "shape"), maxLength: 64)
+        {
+            if let shape = PhotoShape.named(id) {
+                look.shape = shape
+            } else {
+                reader.fail(
+                    reader.join(path, "shape"), "no shape named \"\(id)\"; expected one of \(PhotoShape.idList)")
+            }
+        }
+        if let field = members["border"], field != .null {
+            let borderPath = reader.join(path, "border")
+            if let border = reader.object(field, at: borderPath, known: ["style", "width", "color"]) {
+                var read = PhotoBorder()
+                if let style = border["style"].flatMap({ reader.string($0, at: reader.join(borderPath, "style")) }) {
+                    if let known = PhotoBorder.Style(rawValue: style) {
+                        read.style = known
+                    } else {
+                        reader.fail(
+                            reader.join(borderPath, "style"), "expected line or polaroid, got \"\(style.prefix(60))\"")
+                    }
+                }
+                if let width = border["width"] {
+                    read.width =
+                        reader.number(
+                            width, at: reader.join(borderPath, "width"),
+                            expected: "a width in points \(Limits.describe(Limits.photoBorder))",
+                            rule: { Limits.photoBorder.contains($0) }) ?? read.width
+                }
+                if let color = border["color"] {
+                    read.color = readColor(color, at: reader.join(borderPath, "color"), with: &reader) ?? read.color
+                }
+                look.border = read
+            }
+        }
+        if let field = members["shadow"], field != .null {
+            look.shadow = readShadow(field, at: reader.join(path, "shadow"), with: &reader)
         }
         return reader.issues.count == issuesBefore ? look : nil
     }
@@ -281,10 +332,7 @@ public enum CollageDocument {
             members["outline"] = .object(["color": .string(outline.color.hexString), "width": .number(outline.width)])
         }
         if let shadow = block.shadow {
-            members["shadow"] = .object([
-                "color": .string(shadow.color.hexString), "blur": .number(shadow.blur),
-                "x": .number(shadow.offset.x), "y": .number(shadow.offset.y),
-            ])
+            members["shadow"] = jsonValue(of: shadow)
         }
         return .object(members)
     }
@@ -750,17 +798,53 @@ public enum CollageDocument {
             line.width = number(outline["width"], at: "outline.width") ?? line.width
             block.outline = line
         }
-        if let shadow = object("shadow", known: ["color", "blur", "x", "y"]) {
-            var cast = TextShadow()
-            cast.color = color(shadow["color"], at: "shadow.color") ?? cast.color
-            cast.blur = number(shadow["blur"], at: "shadow.blur") ?? cast.blur
-            cast.offset.x = number(shadow["x"], at: "shadow.x") ?? cast.offset.x
-            cast.offset.y = number(shadow["y"], at: "shadow.y") ?? cast.offset.y
-            block.shadow = cast
+        if let shadow = members["shadow"], shadow != .null {
+            block.shadow = readShadow(shadow, at: field("shadow"), with: &reader)
         }
         guard text != nil, reader.issues.count == issuesBefore else { return nil }
         for problem in block.problems { reader.fail(field(problem.field), problem.message) }
         return reader.issues.count == issuesBefore ? block : nil
+    }
+
+    /// A polygon as one flat array `[x0, y0, x1, y1, …]`: the compact form the editor reads outlines in.
+    public static func flatJSONValue(of points: [Point]) -> JSONValue {
+        .array(points.flatMap { [JSONValue.number($0.x), .number($0.y)] })
+    }
+
+    /// A shadow as `{"color", "blur", "x", "y"}`.
+    public static func jsonValue(of shadow: DropShadow) -> JSONValue {
+        .object([
+            "color": .string(shadow.color.hexString), "blur": .number(shadow.blur), "x": .number(shadow.offset.x),
+            "y": .number(shadow.offset.y),
+        ])
+    }
+
+    /// Reads `{"color"?, "blur"?, "x"?, "y"?}`; what is left out takes ``DropShadow``'s default, and
+    /// the ranges are checked where the shadow is used (a text's or a photo's rules).
+    static func readShadow(_ value: JSONValue, at path: String, with reader: inout JSONReader) -> DropShadow? {
+        guard let members = reader.object(value, at: path, known: ["color", "blur", "x", "y"]) else { return nil }
+        var cast = DropShadow()
+        if let color = members["color"] {
+            cast.color = readColor(color, at: reader.join(path, "color"), with: &reader) ?? cast.color
+        }
+        for (name, keyPath) in [("blur", \DropShadow.blur), ("x", \.offset.x), ("y", \.offset.y)] {
+            if let number = members[name].flatMap({
+                reader.number($0, at: reader.join(path, name), rule: { $0.isFinite })
+            }) {
+                cast[keyPath: keyPath] = number
+            }
+        }
+        return cast
+    }
+
+    /// A colour written as `#rrggbb` or `#rrggbbaa` (see ``Color/init(parsing:)``).
+    static func readColor(_ value: JSONValue, at path: String, with reader: inout JSONReader) -> Color? {
+        guard let text = reader.string(value, at: path, maxLength: 32) else { return nil }
+        guard let color = Color(parsing: text) else {
+            reader.fail(path, "expected a colour such as \"#1f1f1f\", got \"\(text)\"")
+            return nil
+        }
+        return color
     }
 
     static func readFrame(_ value: JSONValue?, at path: String, with reader: inout JSONReader) -> Rect? {

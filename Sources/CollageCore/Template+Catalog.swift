@@ -67,6 +67,13 @@ extension Template {
         Template(
             id: "grid4x4", name: "Grid 4×4", symbol: "square.grid.4x3.fill", isPremium: false,
             slots: grid(columns: 4, rows: 4)),
+        Template(
+            id: "hearts", name: "Hearts", symbol: "heart.fill", isPremium: false,
+            slots: grid(columns: 3, rows: 2), shapes: Array(repeating: .heart, count: 6)),
+        Template(
+            id: "bubbles", name: "Bubbles", symbol: "circle.grid.2x1.fill", isPremium: true,
+            slots: [unit(0, 0, 0.6, 1), unit(0.6, 0, 0.4, 0.5), unit(0.6, 0.5, 0.4, 0.5)],
+            shapes: [.circle, .circle, .circle]),
     ]
 
     private static func unit(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> Rect {

@@ -12,14 +12,24 @@ public struct Template: Hashable, Sendable, Identifiable {
     public let isPremium: Bool
     /// Slot rectangles in unit coordinates (0…1 each way), in fill order.
     public let slots: [Rect]
+    /// The shape each slot cuts its photo to, in slot order; empty when every slot is a rectangle.
+    public let shapes: [PhotoShape]
 
-    /// A template. Slots are unit rectangles; edges that line up are kept exact by ``frames(in:spacing:padding:)``.
-    public init(id: String, name: String, symbol: String, isPremium: Bool, slots: [Rect]) {
+    /// A template. Slots are unit rectangles; edges that line up are kept exact by
+    /// ``frames(in:spacing:padding:)``. `shapes`, when given, has a shape for every slot.
+    public init(id: String, name: String, symbol: String, isPremium: Bool, slots: [Rect], shapes: [PhotoShape] = []) {
         self.id = id
         self.name = name
         self.symbol = symbol
         self.isPremium = isPremium
         self.slots = slots
+        self.shapes = shapes
+    }
+
+    /// The shape slot `index` gives its photo; a rectangle for a slot without one (or no slot).
+    public func shape(ofSlot index: Int?) -> PhotoShape {
+        guard let index, shapes.indices.contains(index) else { return .rectangle }
+        return shapes[index]
     }
 
     /// How many photos the layout holds.

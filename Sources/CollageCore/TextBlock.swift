@@ -27,14 +27,14 @@ public struct TextBlock: Hashable, Sendable {
     /// A line around each letter, if any.
     public var outline: TextOutline?
     /// A soft shadow below the letters, if any.
-    public var shadow: TextShadow?
+    public var shadow: DropShadow?
 
     /// A text block; by default dark Inter at 36 points, centred.
     public init(
         text: String, font: String = TextFont.defaultFamily, weight: Int = 400, italic: Bool = false,
         size: Double = 36, color: Color = Color(red: 0x1f, green: 0x1f, blue: 0x1f),
         alignment: TextAlignment = .center, lineSpacing: Double = 1, letterSpacing: Double = 0,
-        background: TextBackground? = nil, outline: TextOutline? = nil, shadow: TextShadow? = nil
+        background: TextBackground? = nil, outline: TextOutline? = nil, shadow: DropShadow? = nil
     ) {
         self.text = text
         self.font = font
@@ -190,14 +190,27 @@ public struct TextOutline: Hashable, Sendable {
     }
 }
 
-/// A soft shadow cast by the letters.
-public struct TextShadow: Hashable, Sendable {
+/// A soft shadow cast by a text's letters or a photo's shape.
+public struct DropShadow: Hashable, Sendable {
     /// The shadow's colour, with its opacity in the alpha.
     public var color: Color
     /// How soft the shadow is, in points (the blur's standard deviation).
     public var blur: Double
     /// How far the shadow falls from the letters, in points.
     public var offset: Point
+
+    /// What is wrong with the shadow's numbers, naming the field after `prefix`; `nil` when all
+    /// are in range.
+    public func problem(prefix: String) -> String? {
+        for (field, value, range, unit) in [
+            ("blur", blur, Limits.textShadowBlur, "a blur in points"),
+            ("x", offset.x, Limits.textShadowOffset, "an offset in points"),
+            ("y", offset.y, Limits.textShadowOffset, "an offset in points"),
+        ] where !(value.isFinite && range.contains(value)) {
+            return "\(prefix)\(field) must be \(unit) \(Limits.describe(range)), got \(JSONValue.format(value))"
+        }
+        return nil
+    }
 
     /// A shadow; by default a soft half-black shadow falling 2 points down.
     public init(

@@ -57,11 +57,15 @@ extension Workspace {
         }
     }
 
-    /// A sticker or text item drawn as the renderer draws it (outline, shadow, background,
-    /// unturned) at `scale` pixels per point, written to `file` as PNG.
-    public func drawItem(_ item: CollageItem, scale: Double, to file: URL) throws(Failure) -> DrawnItem {
+    /// An item drawn as the renderer draws it (a photo cut, adjusted, shaped, bordered and
+    /// shadowed with corners of `cornerRadius` points; a sticker's outline and shadow; a text's
+    /// background; unturned) at `scale` pixels per point, written to `file` as PNG.
+    public func drawItem(
+        _ item: CollageItem, scale: Double, cornerRadius: Double = 0, to file: URL
+    ) throws(Failure) -> DrawnItem {
         do throws(RenderError) {
-            return try CollageRenderer().writeDrawnItem(item, photos: editorPhotos, scale: scale, to: file)
+            return try CollageRenderer().writeDrawnItem(
+                item, photos: editorPhotos, scale: scale, cornerRadius: cornerRadius, to: file)
         } catch {
             throw error.failure
         }

@@ -121,30 +121,50 @@ enum CellEffects {
         let canvasHeight = image.height + 2 * margin
         let placed = try image.extractBands(3, count: 1)
             .embed(x: margin, y: margin + offset, width: canvasWidth, height: canvasHeight)
-        // A blur's cost grows with its radius, and the radius with the picture: a large shadow
-        // is blurred on a reduced copy (a shadow has no detail to lose) and enlarged back, so
-        // its cost stays in proportion to the pixels, whatever the size.
-        let reduction = min(1, Self.largestShadowSigma / sigma)
-        let blurred: VipsImage
-        if reduction < 1 {
-            let small = try placed.resize(horizontal: reduction, vertical: reduction).copyToMemory()
-            var grown = try small.gaussianBlur(sigma: sigma * reduction).copyToMemory()
-                .resize(
-                    horizontal: Double(canvasWidth) / Double(small.width),
-                    vertical: Double(canvasHeight) / Double(small.height))
-            if grown.width > canvasWidth || grown.height > canvasHeight {
-                grown = try grown.extractArea(
-                    x: 0, y: 0, width: min(canvasWidth, grown.width), height: min(canvasHeight, grown.height))
-            }
-            if grown.width < canvasWidth || grown.height < canvasHeight {
-                grown = try grown.extendingEdges(width: canvasWidth, height: canvasHeight)
-            }
-            blurred = grown
-        } else {
-            blurred = try placed.gaussianBlur(sigma: sigma)
-        }
+        let blurred = try softened(placed, sigma: sigma)
         let alpha = try blurred.linear(multiply: opacity, add: 0).castToUInt8()
         let shade = try VipsImage.solid(width: canvasWidth, height: canvasHeight, values: [0, 0, 0]).joining(alpha)
         return (try shade.compositing([(image, margin, margin)]), margin)
+    }
+
+    /// Casts a shadow of an RGBA image's alpha, `offsetX`/`offsetY` pixels away and `sigma`
+    /// pixels soft, in `color` (its alpha is the shadow's opacity), and puts the image on it. The
+    /// result grows only on the sides the shadow reaches: `left` and `top` say by how much the
+    /// image's corner moved.
+    static func dropShadow(
+        _ image: VipsImage, sigma: Double, offsetX: Double, offsetY: Double, color: Color
+    ) throws(VipsError) -> (image: VipsImage, left: Int, top: Int) {
+        let image = image.bands == 3 ? try image.appendingBand(value: 255) : image
+        let reach = Int((3 * sigma).rounded(.up)) + 1
+        let dx = Int(offsetX.rounded())
+        let dy = Int(offsetY.rounded())
+        let left = max(0, reach - dx)
+        let top = max(0, reach - dy)
+        let width = image.width + left + max(0, reach + dx)
+        let height = image.height + top + max(0, reach + dy)
+        let placed = try image.extractBands(3, count: 1).embed(x: left + dx, y: top + dy, width: width, height: height)
+        let blurred = sigma >= 0.3 ? try softened(placed, sigma: sigma) : placed
+        let alpha = try blurred.linear(multiply: color.opacity, add: 0).castToUInt8()
+        let shade = try VipsImage.solid(width: width, height: height, values: color.channels).joining(alpha)
+        return (try shade.compositing([(image, left, top)]), left, top)
+    }
+
+    /// A one-band image blurred by `sigma` pixels. A blur's cost grows with its radius, and the
+    /// radius with the picture: a large one is blurred on a reduced copy (a shadow has no detail
+    /// to lose) and enlarged back, so its cost stays in proportion to the pixels, whatever the size.
+    private static func softened(_ placed: VipsImage, sigma: Double) throws(VipsError) -> VipsImage {
+        let reduction = min(1, Self.largestShadowSigma / sigma)
+        guard reduction < 1 else { return try placed.gaussianBlur(sigma: sigma) }
+        let (width, height) = (placed.width, placed.height)
+        let small = try placed.resize(horizontal: reduction, vertical: reduction).copyToMemory()
+        var grown = try small.gaussianBlur(sigma: sigma * reduction).copyToMemory()
+            .resize(horizontal: Double(width) / Double(small.width), vertical: Double(height) / Double(small.height))
+        if grown.width > width || grown.height > height {
+            grown = try grown.extractArea(x: 0, y: 0, width: min(width, grown.width), height: min(height, grown.height))
+        }
+        if grown.width < width || grown.height < height {
+            grown = try grown.extendingEdges(width: width, height: height)
+        }
+        return grown
     }
 }

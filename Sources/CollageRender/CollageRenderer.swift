@@ -194,7 +194,7 @@ public struct CollageRenderer: Sendable {
         let box = item.frame.scaled(by: scale).boundingBox(rotatedBy: item.rotation)
         var margin = 2.0
         switch item.content {
-        case .photo: break
+        case .photo: margin += PhotoPlacement.shadowReach(of: item.look) * scale
         case .sticker: margin += (item.stickerStyle?.outlineWidth ?? 0) * scale + 0.25 * max(box.width, box.height)
         // A text may be taller than its frame, and its outline and shadow reach further.
         case .text(let block):
@@ -289,17 +289,10 @@ public struct CollageRenderer: Sendable {
         case (_, nil):
             throw .unresolvedReference(item.id, reason: "the item names no file")
         case (.photo, let file?):
-            // Rotation and a top-to-bottom flip read their input out of order, so such a photo
-            // is decoded up front.
-            let photo = try PhotoDecoder(limits: limits).cover(
+            cell = try PhotoPlacement.place(
                 file, width: cellWidth, height: cellHeight, crop: crop(for: item, file: file, photos: photos),
-                materialize: item.rotation.degrees != 0 || item.look.flipsVertically)
-            cell = PlacedCell(
-                image: try vips("adjust and round the corners of \(file.path)") { () throws(VipsError) -> VipsImage in
-                    let adjusted = try PhotoAdjusting.apply(item.look, to: photo, scale: cellScale)
-                    return try CellEffects.roundCorners(
-                        CellEffects.flip(adjusted, as: item.look), radius: style.cornerRadius * cellScale)
-                }, offsetX: 0, offsetY: 0)
+                look: item.look, cornerRadius: style.cornerRadius, scale: cellScale, limits: limits,
+                materialize: item.rotation.degrees != 0)
         case (.sticker, let file?):
             cell = try StickerPlacement.place(
                 file, width: cellWidth, height: cellHeight, style: item.stickerStyle, look: item.look,

@@ -29,7 +29,7 @@ extension CollageRenderer {
             let (width, height) = (item.frame.width * scale, max(item.frame.height, words) * scale)
             var margin = 2.0
             switch item.content {
-            case .photo: break
+            case .photo: margin += PhotoPlacement.shadowReach(of: item.look) * scale
             case .sticker:
                 // CellEffects.shadow: a margin of 3.6 sigma, sigma 4 % of the shorter side (at least 2).
                 let shadow = item.stickerStyle?.shadow ?? false
@@ -58,12 +58,13 @@ extension CollageRenderer {
     public static let maximumDrawnItemPixels = 4_000_000
 
     /// Draws an item at `scale` pixels per canvas point and writes it as a PNG with alpha (a photo
-    /// unmirrored and with square corners, which the page adds). A scale that would make the
-    /// image larger than ``maximumDrawnItemPixels`` is lowered.
+    /// with corners of `cornerRadius` points unless its shape says otherwise). A scale that would
+    /// make the image larger than ``maximumDrawnItemPixels`` is lowered.
     /// - Throws: ``RenderError`` when the scale is outside
     ///   ``CollageCore/Limits/exportScale``, or the sticker's file cannot be read.
     public func writeDrawnItem(
-        _ item: CollageItem, photos: some PhotoSource, scale requested: Double, to output: URL
+        _ item: CollageItem, photos: some PhotoSource, scale requested: Double, cornerRadius: Double = 0,
+        to output: URL
     ) throws(RenderError) -> DrawnItem {
         guard Limits.exportScale.contains(requested) else {
             throw .invalidOptions(
@@ -76,19 +77,11 @@ extension CollageRenderer {
         let cell: PlacedCell
         switch item.content {
         case .photo:
-            // Cut, sized and adjusted as an export makes it; the page mirrors it and rounds its
-            // corners itself, as it does for every photo.
+            // Cut, sized, adjusted, mirrored, shaped, bordered and shadowed as an export makes it.
             let file = try photos.file(for: item.content)
-            let photo = try PhotoDecoder(limits: limits).cover(
-                file, width: width, height: height, crop: crop(for: item, file: file, photos: photos),
-                materialize: false)
-            var plain = item.look
-            plain.flipsHorizontally = false
-            plain.flipsVertically = false
-            cell = PlacedCell(
-                image: try vips("adjust \(file.path)") { () throws(VipsError) -> VipsImage in
-                    try PhotoAdjusting.apply(plain, to: photo, scale: scale)
-                }, offsetX: 0, offsetY: 0)
+            cell = try PhotoPlacement.place(
+                file, width: width, height: height, crop: crop(for: item, file: file, photos: photos), look: item.look,
+                cornerRadius: cornerRadius, scale: scale, limits: limits, materialize: false)
         case .sticker:
             let file = try photos.file(for: item.content)
             cell = try StickerPlacement.place(

@@ -96,7 +96,10 @@ enum CollageImageRoutes {
         let file = ScratchSpace.file("drawn")
         defer { try? FileManager.default.removeItem(at: file) }
         let drawn = try app.thumbnails.run { () throws(HTTPError) -> DrawnItem in
-            try APIRoutes.kit { () throws(Failure) in try app.workspace.drawItem(item, scale: scale, to: file) }
+            try APIRoutes.kit { () throws(Failure) in
+                try app.workspace.drawItem(
+                    item, scale: scale, cornerRadius: stored.collage.style.cornerRadius, to: file)
+            }
         }
         guard let data = try? Data(contentsOf: file) else {
             throw HTTPError(.internalError, "the drawn item went missing")

@@ -46,9 +46,10 @@ enum DocumentJSON {
     }
 
     /// The collage as the renderer resolves it, for the page to draw rather than compute: the
-    /// template's slot frames, and for every item in z-order its frame, rotation, corner radius
-    /// and (photos) the rectangle of the photo's pixels that fills the frame, with the pixel
-    /// size it was computed for. The page draws exactly this at rest.
+    /// template's slot frames, and for every item in z-order its frame, rotation, corner radius,
+    /// (photos) the rectangle of the photo's pixels that fills the frame, with the pixel size it
+    /// was computed for, and (shaped photos) the outline that takes clicks, as flat unit x, y
+    /// pairs. The page draws exactly this at rest.
     static func layout(_ collage: Collage, media: CollageMedia) -> JSONValue {
         let slots = collage.template.map { $0.frames(for: collage) } ?? []
         let items = collage.items.enumerated().map { z, item -> JSONValue in
@@ -65,6 +66,9 @@ enum DocumentJSON {
                     "width": .number(Double(photo.width)), "height": .number(Double(photo.height)),
                 ])
                 members["source"] = CollageDocument.jsonValue(of: source)
+            }
+            if case .photo = item.content, let outline = item.look.hitOutline(in: item.frame.size) {
+                members["outline"] = CollageDocument.flatJSONValue(of: outline)
             }
             return .object(members)
         }

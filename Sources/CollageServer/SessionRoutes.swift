@@ -38,7 +38,26 @@ enum SessionRoutes {
             "The photo filters (id, name) and the adjustments a photo's look takes (name, min, max)",
             responses: [200: "{filters, adjustments}"]
         ) { _, _ in filters() },
+        Route(
+            "GET", "/api/shapes", "listShapes",
+            "The shapes a photo may be cut to (id, name, keepsProportions, outline: unit x, y pairs in a square frame)",
+            responses: [200: "{shapes}"]
+        ) { _, _ in shapes() },
     ]
+
+    static func shapes() -> HTTPResponse {
+        .json(
+            .object([
+                "shapes": .array(
+                    PhotoShape.allCases.map { shape in
+                        .object([
+                            "id": .string(shape.rawValue), "name": .string(shape.name),
+                            "keepsProportions": .bool(shape.keepsProportions),
+                            "outline": CollageDocument.flatJSONValue(of: shape.outline(in: Size(width: 1, height: 1))),
+                        ])
+                    })
+            ]))
+    }
 
     static func filters() -> HTTPResponse {
         .json(
@@ -80,6 +99,7 @@ enum SessionRoutes {
                         "id": .string(template.id), "name": .string(template.name), "symbol": .string(template.symbol),
                         "premium": .bool(template.isPremium), "slots": .number(Double(template.slotCount)),
                         "unitSlots": .array(template.slots.map { CollageDocument.jsonValue(of: $0) }),
+                        "shapes": .array(template.slots.indices.map { .string(template.shape(ofSlot: $0).rawValue) }),
                     ])
                 }))
     }

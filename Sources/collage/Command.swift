@@ -16,6 +16,7 @@ enum RootCommand {
     static let commands: [any Command.Type] = [
         TemplatesCommand.self,
         FiltersCommand.self,
+        ShapesCommand.self,
         ValidateCommand.self,
         MakeCommand.self,
         RenderCommand.self,

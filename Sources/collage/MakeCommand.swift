@@ -25,6 +25,10 @@ enum MakeCommand: Command {
                 "--filter", "ID[:STRENGTH]",
                 "A filter on every photo ('collage filters' lists them), at a strength from 0 to 1 (default 1)"),
             .value(
+                "--shape", "ID",
+                "Cut every photo to a shape ('collage shapes' lists them): heart, circle, star, …; "
+                    + "default the layout's own (rectangles, or hearts in the hearts layout)"),
+            .value(
                 "--background", "FILL",
                 "#rrggbb, #rrggbbaa, transparent, 'linear-gradient(135deg, #ff9a9e, #fad0c4)', "
                     + "'radial-gradient(#fff, #b8c6db)', 'dots(#264d3b, #f6f1e7, 24)' (or stripes, grid, checks), "
@@ -115,6 +119,14 @@ enum MakeCommand: Command {
             filter = choice
         }
 
+        var shape: PhotoShape?
+        if let text = arguments.value("--shape") {
+            guard let named = PhotoShape.named(text) else {
+                throw .usage("--shape expects one of \(PhotoShape.idList), got \"\(text.prefix(60))\"")
+            }
+            shape = named
+        }
+
         var collage = Collage(
             id: UUID().uuidString.lowercased(), title: arguments.value("--title") ?? "Collage", created: Date(),
             canvas: canvas, templateID: template?.id)
@@ -128,9 +140,12 @@ enum MakeCommand: Command {
         do {
             collage = try collage.applying(.setStyle(style))
             for (index, (path, frame)) in zip(paths, frames).enumerated() {
-                collage = try collage.applying(.addItem(id: "photo\(index + 1)", content: .photo(path), frame: frame))
-                if let filter {
-                    collage = try collage.applying(.setLook(id: "photo\(index + 1)", look: ItemLook(filter: filter)))
+                let id = "photo\(index + 1)"
+                collage = try collage.applying(.addItem(id: id, content: .photo(path), frame: frame))
+                if filter != nil || shape != nil, var look = collage.item(id)?.look {
+                    look.filter = filter ?? look.filter
+                    look.shape = shape ?? look.shape
+                    collage = try collage.applying(.setLook(id: id, look: look))
                 }
             }
         } catch {

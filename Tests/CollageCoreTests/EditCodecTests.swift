@@ -28,7 +28,7 @@ struct EditCodecTests {
                 color: Color(red: 200, green: 10, blue: 20), alignment: .right, lineSpacing: 1.4, letterSpacing: 0.05,
                 background: TextBackground(color: .black, opacity: 0.5, cornerRadius: 8, padding: 6),
                 outline: TextOutline(color: .white, width: 3),
-                shadow: TextShadow(
+                shadow: DropShadow(
                     color: Color(red: 0, green: 0, blue: 0, alpha: 90), blur: 5, offset: Point(x: 1, y: 3)))),
         .setText(id: "t", text: TextBlock(text: "plain")),
     ]

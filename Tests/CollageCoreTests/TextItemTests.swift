@@ -10,7 +10,7 @@ struct TextItemTests {
         background: TextBackground(
             color: Color(red: 20, green: 20, blue: 20), opacity: 0.6, cornerRadius: 10, padding: 8),
         outline: TextOutline(color: .black, width: 1.5),
-        shadow: TextShadow(color: Color(red: 0, green: 0, blue: 0, alpha: 100), blur: 6, offset: Point(x: 2, y: 4)))
+        shadow: DropShadow(color: Color(red: 0, green: 0, blue: 0, alpha: 100), blur: 6, offset: Point(x: 2, y: 4)))
 
     func collage(with block: TextBlock = styled) throws -> Collage {
         try Fixtures.collage().applying(

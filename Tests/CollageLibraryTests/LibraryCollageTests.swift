@@ -77,7 +77,7 @@ struct LibraryCollageTests {
             letterSpacing: -0.125,
             background: TextBackground(color: .white, opacity: 0.33, cornerRadius: 7, padding: 3),
             outline: TextOutline(color: .black, width: 1.5),
-            shadow: TextShadow(
+            shadow: DropShadow(
                 color: Color(red: 9, green: 9, blue: 9, alpha: 200), blur: 2.5, offset: Point(x: -1, y: 3)))
         let changes: [[Edit]] = [
             [.rotateItem(id: "i1", degrees: -33.3333)],

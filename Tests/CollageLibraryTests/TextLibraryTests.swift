@@ -8,7 +8,7 @@ import Testing
 struct TextLibraryTests {
     static let caption = TextBlock(
         text: "Day one\nيوم · 一日目 🌊", font: "Roboto Slab", weight: 700, size: 40, alignment: .right,
-        background: TextBackground(), outline: TextOutline(width: 1), shadow: TextShadow())
+        background: TextBackground(), outline: TextOutline(width: 1), shadow: DropShadow())
 
     @Test func aTextItemSurvivesARestartAndComesBackWithUndo() throws {
         let fixtures = try LibraryFixtures()

@@ -122,7 +122,7 @@ struct RenderTextTests {
         let green = Ink(try render(outlined)) { $0[1] > 100 && $0[0] < 80 && $0[2] < 80 }
         #expect(green.count > 300, "the outline is drawn in its colour")
         var shadowed = plain
-        shadowed.shadow = TextShadow(
+        shadowed.shadow = DropShadow(
             color: Color(red: 0, green: 0, blue: 0, alpha: 200), blur: 2, offset: Point(x: 0, y: 6))
         let shadow = Ink(try render(shadowed))
         #expect(shadow.count > 300)
@@ -220,7 +220,7 @@ struct RenderTextTests {
     @Test func aWideBlurAndAWideFrameStayWithinBounds() throws {
         let block = TextBlock(
             text: "Soft", size: 80,
-            shadow: TextShadow(
+            shadow: DropShadow(
                 color: Color(red: 0, green: 0, blue: 0, alpha: 255), blur: 100, offset: Point(x: 0, y: 0)))
         let ink = Ink(
             try render(block, frame: Rect(x: 50, y: 50, width: 300, height: 100), canvas: Size(width: 400, height: 400))
