@@ -69,7 +69,7 @@ extension Template {
             slots: grid(columns: 4, rows: 4)),
         Template(
             id: "hearts", name: "Hearts", symbol: "heart.fill", isPremium: false,
-            slots: grid(columns: 3, rows: 2), shapes: Array(repeating: .heart, count: 6)),
+            slots: grid(columns: 2, rows: 2), shapes: Array(repeating: .heart, count: 4)),
         Template(
             id: "bubbles", name: "Bubbles", symbol: "circle.grid.2x1.fill", isPremium: true,
             slots: [unit(0, 0, 0.6, 1), unit(0.6, 0, 0.4, 0.5), unit(0.6, 0.5, 0.4, 0.5)],

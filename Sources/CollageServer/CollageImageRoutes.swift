@@ -14,9 +14,10 @@ enum CollageImageRoutes {
         Route(
             "GET", "/api/collages/{id}/items/{item}/drawn", "drawnItemImage",
             "An item as the renderer draws it, unturned: a sticker or text with its outline, shadow and "
-                + "background, a photo cut and adjusted for its frame (unmirrored, square-cornered), at ?scale=pixels "
-                + "per point, as PNG; X-Collage-Offset says where its top-left sits from the frame's, in its pixels. "
-                + "?filter=ID (or none) draws a photo with that filter instead, for the filter tray",
+                + "background, a photo cut, adjusted, mirrored, shaped, bordered and shadowed for its frame with the "
+                + "collage's corners, at ?scale=pixels per point, as PNG; X-Collage-Offset says where its top-left "
+                + "sits from the frame's, in its pixels. ?filter=ID (or none) draws a photo with that filter instead, "
+                + "as a plain rectangle, for the filter tray",
             query: [
                 .number("scale", Limits.exportScale, "pixels per canvas point (default 1)"),
                 .string("v", "any text; the page names the document version, so caches refresh"),
@@ -90,7 +91,11 @@ enum CollageImageRoutes {
             }
             let choice = filter == "none" ? nil : FilterChoice(id: filter)
             if let problem = choice?.problem { throw HTTPError(.unprocessable, "filter: \(problem)") }
+            // The tray shows the filter on the photo's own pixels, not on its frame.
             item.look.filter = choice
+            item.look.shape = .rectangle
+            item.look.border = nil
+            item.look.shadow = nil
         }
         let scale = try drawingScale(request)
         let file = ScratchSpace.file("drawn")

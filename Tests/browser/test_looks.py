@@ -262,3 +262,83 @@ def test_filters_and_adjustments_are_chosen_on_the_photo_itself_and_are_the_expo
     page.click("#undo")
     saved(page)
     assert item_of(page, cid, coffee)["look"]["filter"]["id"] == "film"
+
+
+def test_shapes_frames_and_shadows_are_picked_in_the_editor_take_clicks_inside_and_are_the_export(page):
+    """The hearts layout cuts its photos to hearts; the toolbar's Shape and Frame open the Adjust
+    tab where a star, a polaroid card and a drop shadow are picked. Clicks land only inside a
+    shape, and the canvas (a framed photo turned over the edge among them) is the export."""
+    page.fill("#create-form input[name=title]", "Shapes")
+    page.select_option("#create-template", "hearts")
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#editor-view")).to_be_visible()
+    page.set_input_files("#file-input", [str(SAMPLES / name) for name in ("coffee.png", "chelsea.png", "rocket.jpg")])
+    expect(page.locator(".item")).to_have_count(3, timeout=30000)
+    saved(page)
+    cid = page.url.split("#/c/")[1]
+    items = api(page, f"/api/collages/{cid}")["collage"]["items"]
+    assert [item["look"].get("shape") for item in items] == ["heart"] * 3
+    coffee, cat, rocket = (item["id"] for item in items)
+    expect(page.locator(".item.shaped")).to_have_count(3)
+
+    # A click in a heart's corner, outside the heart, reaches what is below (the bare canvas).
+    heart = page.locator(f".item[data-id='{coffee}']")
+    box = heart.bounding_box()
+    page.mouse.click(box["x"] + 4, box["y"] + box["height"] - 4)
+    assert page.evaluate("() => document.querySelector('.item.selected')?.dataset.id ?? null") is None
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(heart).to_have_class(re.compile(r"\bselected\b"))
+
+    # Shape: the coffee becomes a star, from the toolbar's Shape button.
+    page.click("#shape-item")
+    expect(page.locator("#shape-tray")).to_be_visible()
+    page.click("#shape-tray button[data-shape='star']")
+    saved(page)
+    assert item_of(page, cid, coffee)["look"]["shape"] == "star"
+    expect(page.locator("#shape-tray button[data-shape='star']")).to_have_attribute("aria-pressed", "true")
+
+    # Frame: the cat on a polaroid card with a shadow.
+    cat_box = page.locator(f".item[data-id='{cat}']").bounding_box()
+    page.mouse.click(cat_box["x"] + cat_box["width"] / 2, cat_box["y"] + cat_box["height"] / 2)
+    page.click("#frame-item")
+    page.click("#frame-styles button[data-frame='polaroid']")
+    saved(page)
+    expect(page.locator("#frame-options")).to_be_visible()
+    page.click("#frame-colours button[title='Cream frame']")
+    saved(page)
+    page.check("#photo-shadow")
+    saved(page)
+    look = item_of(page, cid, cat)["look"]
+    assert look["border"] == {"style": "polaroid", "width": 16, "color": "#f6f0e2"}, look
+    assert look["shadow"]["blur"] == 10 and look["shadow"]["y"] == 8, look
+    # A polaroid card takes clicks anywhere on it, even where its heart leaves the card bare.
+    expect(page.locator(f".item[data-id='{cat}']")).not_to_have_class(re.compile(r"\bshaped\b"))
+
+    # The rocket, turned over the canvas's edge with a navy line along its heart.
+    edit(page, cid, [
+        {"op": "setStyle", "style": {"background": "#efe6d8", "spacing": 24, "padding": 24, "cornerRadius": 18}},
+        {"op": "resizeItem", "id": rocket, "frame": {"x": 840, "y": 520, "width": 460, "height": 420}},
+        {"op": "rotateItem", "id": rocket, "degrees": -16},
+        {"op": "setLook", "id": rocket, "look": {"shape": "heart", "border": {"style": "line", "width": 14, "color": "#1f3a5f"},
+                                                 "shadow": {"color": "#00000066", "blur": 6, "x": 12, "y": 12}}},
+    ])
+    reopen(page)
+    expect(page.locator(".item .clip.drawn")).to_have_count(3, timeout=30000)
+    page.wait_for_timeout(600)
+    shot, exported = canvas_and_export(page)
+    difference = ImageStat.Stat(ImageChops.difference(exported, shot)).mean
+    print(f"shapes and frames: mean difference per channel {difference}")
+    if os.environ.get("COLLAGE_KEEP_COMPARISONS"):
+        shot.save("/tmp/shapes-canvas.png")
+        exported.save("/tmp/shapes-export.png")
+    assert max(difference) < MEAN_DIFFERENCE_BOUND, f"mean difference per channel {difference}"
+
+    # Back to None and a rectangle: one undoable step each, and the photo is plain again.
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.click("#shape-item")
+    page.click("#shape-tray button[data-shape='rectangle']")
+    saved(page)
+    assert "shape" not in item_of(page, cid, coffee).get("look", {})
+    page.click("#undo")
+    saved(page)
+    assert item_of(page, cid, coffee)["look"]["shape"] == "star"

@@ -41,6 +41,7 @@ export const api = {
   fonts: () => request('GET', '/api/fonts'),
   presets: () => request('GET', '/api/canvas-presets'),
   filters: () => request('GET', '/api/filters'),
+  shapes: () => request('GET', '/api/shapes'),
   session: () => request('GET', '/api/session'),
   collages: () => request('GET', '/api/collages'),
   collage: (id) => request('GET', `/api/collages/${encodeURIComponent(id)}`),

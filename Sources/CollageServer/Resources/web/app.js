@@ -296,7 +296,8 @@ function route() {
 
 async function start() {
   try {
-    [state.templates, state.presets, state.looks] = await Promise.all([api.templates(), api.presets(), api.filters()]);
+    [state.templates, state.presets, state.looks, state.shapes] = await Promise.all([
+      api.templates(), api.presets(), api.filters(), api.shapes()]);
     const session = await api.session();
     state.stickers = session.stickers;
     state.minimumItemSide = session.minimumItemSide;

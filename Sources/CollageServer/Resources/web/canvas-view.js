@@ -2,7 +2,7 @@
 // the selection above it, and stickers with the renderer's own pixels.
 import { api } from './api.js';
 import { parseBackground, standInColour } from './background.js';
-import { sourceRect } from './geometry.js';
+import { outlineClipPath, sourceRect } from './geometry.js';
 import { textCSS } from './text.js';
 import { $ } from './ui.js';
 
@@ -213,6 +213,8 @@ export class CanvasView {
     const image = document.createElement('img');
     image.alt = '';
     image.draggable = false;
+    // In its clip from the start: a drawing already at hand is placed at once, and marks the clip.
+    clip.append(image);
     if (item.content.type === 'text') {
       if (this.editor.text.textEditing?.id === item.id && !this.editor.text.textEditing.editor.classList.contains('resting')) {
         element.classList.add('typing');
@@ -234,18 +236,32 @@ export class CanvasView {
           width: `${size.width * k}px`, height: `${size.height * k}px`,
           left: `${-source.x * k}px`, top: `${-source.y * k}px`,
         });
-        clip.style.borderRadius = `${this.store.collage.style.cornerRadius * scale}px`;
-        // A filtered or adjusted photo at rest is shown with the renderer's pixels (cut and
-        // adjusted as the export makes it); mid-gesture, the plain preview moves with the finger.
-        if (atRest && (item.look?.filter || item.look?.adjustments)) {
-          const key = JSON.stringify([item.content.ref, resolved.source, item.look.filter ?? null, item.look.adjustments ?? null,
-            item.frame.width, item.frame.height]);
-          this.drawRendered(item, image, frame, key, () => {});
-        }
-        // Mirrored inside its frame, before it is turned, as the renderer mirrors it.
         const look = item.look ?? {};
+        const cornerRadius = this.store.collage.style.cornerRadius;
+        // Until the renderer's pixels come (and while the crop is panned), the plain preview
+        // stands in: the collage's corners, the mirror, the shape's outline.
+        clip.style.borderRadius = `${cornerRadius * scale}px`;
         if (look.flipHorizontal || look.flipVertical) {
           clip.style.transform = `scale(${look.flipHorizontal ? -1 : 1}, ${look.flipVertical ? -1 : 1})`;
+        }
+        const outline = resolved?.outline;
+        if (outline) {
+          // Clicks land only inside the shape, as CollageCore's hit-testing has it.
+          element.classList.add('shaped');
+          const hit = document.createElement('div');
+          hit.className = 'hit';
+          hit.style.clipPath = outlineClipPath(outline);
+          element.append(hit);
+          if (!look.border || look.border.style !== 'polaroid') clip.style.clipPath = outlineClipPath(outline);
+        }
+        // A photo with a filter, adjustments, a shape, a border or a shadow is shown with the
+        // renderer's pixels (cut and drawn as the export makes it), stretched while a gesture
+        // moves or resizes it; panning its crop shows the plain preview, which follows the finger.
+        const framed = (look.shape && look.shape !== 'rectangle') || look.border || look.shadow;
+        if ((look.filter || look.adjustments || framed) && crop === item.crop && resolved?.source) {
+          const key = JSON.stringify([item.content.ref, resolved.source, look, item.frame.width, item.frame.height,
+            cornerRadius]);
+          this.drawRendered(item, image, frame, key, () => {});
         }
       } else {
         this.drawSticker(item, image, frame, box, media);
@@ -338,6 +354,8 @@ export class CanvasView {
     let clearPlaceholder = () => {};
     const place = (drawn) => {
       clearPlaceholder();
+      // The drawing is whole (mirrored, cut, shadowed): the stand-ins' clipping and mirror go.
+      image.parentElement?.classList.add('drawn');
       // CSS pixels per pixel of the drawn image, stretched if the frame changed since.
       const kx = (this.viewScale / drawn.scale) * (frame.width / drawn.frame.width);
       const ky = (this.viewScale / drawn.scale) * (frame.height / drawn.frame.height);
@@ -360,7 +378,7 @@ export class CanvasView {
     if (known) { place(known); cache.latest.set(item.id, known); drawnCallback(); return; }
     // One request per look of an item, however often the canvas is redrawn meanwhile.
     if (!cache.pending.has(key)) {
-      cache.pending.set(key, this.fetchDrawn(item, pixels).then((drawn) => {
+      cache.pending.set(key, this.fetchDrawn(item, pixels, key).then((drawn) => {
         cache.pending.delete(key);
         if (!drawn || this.store.closed) { if (drawn) URL.revokeObjectURL(drawn.url); return null; }
         drawn.look = look;
@@ -377,10 +395,16 @@ export class CanvasView {
     });
   }
 
-  /** The drawn item's pixels and where they sit, or `null` when the server said no. */
-  async fetchDrawn(item, pixels) {
+  /**
+   * The drawn item's pixels and where they sit, or `null` when the server said no. The address
+   * names the look drawn (`key`), not only the document's version: a photo's crop can change
+   * without a new version (its subject found after the upload), and the browser's cache must
+   * not answer with the drawing of the old crop.
+   */
+  async fetchDrawn(item, pixels, key) {
     try {
-      const response = await api.drawnItem(this.store.id, item.id, { scale: pixels, v: this.store.doc.version });
+      const v = `${this.store.doc.version}.${textHash(key)}`;
+      const response = await api.drawnItem(this.store.id, item.id, { scale: pixels, v });
       if (!response.ok) return null;
       const [offsetX, offsetY] = (response.headers.get('X-Collage-Offset') ?? '0,0').split(',').map(Number);
       const blob = await response.blob();
@@ -437,4 +461,14 @@ export class CanvasView {
     if (old) old.replaceWith(replacement);
     if (item.id === this.store.selected) this.drawSelection(frame, rotation);
   }
+}
+
+/** A short hash of a text (FNV-1a, 32 bits, in base 36): enough to tell looks apart in an address. */
+function textHash(text) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(36);
 }

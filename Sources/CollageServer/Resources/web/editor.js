@@ -6,6 +6,7 @@
 import { setStatus } from './api.js';
 import { CanvasView } from './canvas-view.js';
 import { Dialogs } from './dialogs.js';
+import { FramePanel } from './frame.js';
 import { Gestures } from './gestures.js';
 import { Lifting } from './lift.js';
 import { Panels } from './panel.js';
@@ -22,6 +23,7 @@ export class Editor {
     this.gestures = new Gestures(this.store, this);
     this.toolbar = new Toolbar(this.store, this);
     this.panels = new Panels(this.store, this);
+    this.frame = new FramePanel(this.store, this);
     this.text = new TextEditing(this.store, this);
     this.lifter = new Lifting(this.store, this);
     this.premium = new Premium(this.store, this);
@@ -80,6 +82,7 @@ export class Editor {
     document.title = `${this.store.collage.title} — Collage`;
     this.toolbar.setUpToolbar();
     this.panels.setUpPanel();
+    this.frame.setUp();
     this.premium.setUpPremium();
     this.text.setUpText();
     this.gestures.setUpCanvas();

@@ -28,12 +28,42 @@ export function rotate(x, y, cx, cy, degrees) {
   return { x: cx + dx * Math.cos(r) - dy * Math.sin(r), y: cy + dx * Math.sin(r) + dy * Math.cos(r) };
 }
 
-/** CollageCore's CollageItem.contains: whether a canvas point is inside the turned frame. */
+/**
+ * CollageCore's PhotoShape.contains: whether a point in unit coordinates of a frame is inside an
+ * outline given as flat unit pairs [x0, y0, x1, y1, …] (even-odd rule, the same arithmetic).
+ */
+export function outlineContains(outline, point) {
+  let inside = false;
+  const count = outline.length / 2;
+  for (let current = 0, previous = count - 1; current < count; previous = current++) {
+    const ax = outline[2 * current], ay = outline[2 * current + 1];
+    const bx = outline[2 * previous], by = outline[2 * previous + 1];
+    if ((ay > point.y) !== (by > point.y)) {
+      const crossing = (bx - ax) * (point.y - ay) / (by - ay) + ax;
+      if (point.x < crossing) inside = !inside;
+    }
+  }
+  return inside;
+}
+
+/**
+ * CollageCore's CollageItem.contains: whether a canvas point is inside the turned frame and, for
+ * a photo cut to a shape, inside its `outline` (the server's layout gives it).
+ */
 export function itemContains(item, point) {
   const f = item.frame;
   const local = rotate(point.x, point.y, f.x + f.width / 2, f.y + f.height / 2, -item.rotation);
   // Left and top edges inside, right and bottom outside, as Rect.contains: neighbours never share a point.
-  return local.x >= f.x && local.x < f.x + f.width && local.y >= f.y && local.y < f.y + f.height;
+  const inFrame = local.x >= f.x && local.x < f.x + f.width && local.y >= f.y && local.y < f.y + f.height;
+  if (!inFrame || !item.outline) return inFrame;
+  return outlineContains(item.outline, { x: (local.x - f.x) / f.width, y: (local.y - f.y) / f.height });
+}
+
+/** An outline's flat unit pairs as a CSS clip-path, in percentages of the element. */
+export function outlineClipPath(outline) {
+  const points = [];
+  for (let i = 0; i + 1 < outline.length; i += 2) points.push(`${outline[i] * 100}% ${outline[i + 1] * 100}%`);
+  return `polygon(${points.join(', ')})`;
 }
 
 /** CollageCore's Collage.topmostItem: the last item in z-order under the point. */

@@ -15,7 +15,15 @@ export class Gestures {
     return { x: (event.clientX - box.left) / this.editor.canvas.viewScale, y: (event.clientY - box.top) / this.editor.canvas.viewScale };
   }
 
-  itemAt(point, except) { return topmostItem(this.store.collage.items, point, except); }
+  itemAt(point, except) { return topmostItem(this.hitItems(this.store.collage.items), point, except); }
+
+  /** Items with the outlines the server resolved for shaped photos, for hit-testing. */
+  hitItems(items) {
+    return items.map((item) => {
+      const outline = this.editor.canvas.layoutOf(item)?.outline;
+      return outline ? { ...item, outline } : item;
+    });
+  }
 
   setUpCanvas() {
     const canvas = $('canvas');
@@ -116,7 +124,7 @@ export class Gestures {
       // The click lifts from the chosen photo wherever it lands on it, even through a sticker.
       const chosen = this.store.selectedItem();
       const point = this.toPoints(event);
-      const onChosen = chosen && topmostItem([chosen], point)?.id === chosen.id;
+      const onChosen = chosen && topmostItem(this.hitItems([chosen]), point)?.id === chosen.id;
       if (onChosen) this.editor.lifter.liftAt(chosen, point); else this.editor.lifter.stopLiftMode();
       return;
     }

@@ -418,7 +418,7 @@ export class Panels {
     $('gradient-stops').replaceChildren(...rows);
   }
 
-  /** Changes some of the selected item's look (flip, opacity, filter, adjustments), keeping the rest. */
+  /** Changes some of the selected item's look (flip, opacity, filter, adjustments, shape, border, shadow), keeping the rest. */
   setLook(fields) {
     const id = this.store.selected;
     return this.store.commit((doc) => {
@@ -430,6 +430,9 @@ export class Panels {
       if (!look.flipVertical) delete look.flipVertical;
       if (look.opacity === undefined || look.opacity >= 1) delete look.opacity;
       if (!look.filter) delete look.filter;
+      if (!look.shape || look.shape === 'rectangle') delete look.shape;
+      if (!look.border) delete look.border;
+      if (!look.shadow) delete look.shadow;
       const adjustments = Object.fromEntries(Object.entries(look.adjustments ?? {}).filter(([, value]) => value));
       if (Object.keys(adjustments).length) look.adjustments = adjustments; else delete look.adjustments;
       return [{ op: 'setLook', id, look }];
@@ -684,6 +687,7 @@ export class Panels {
     const photo = item?.content.type === 'photo' ? item : null;
     $('photo-look').hidden = !photo;
     if (photo) {
+      this.editor.frame.update(photo);
       if (!$('panel-adjust').hidden) this.drawFilterTray(photo);
       const filter = photo.look?.filter;
       $('filter-strength-row').hidden = !filter;

@@ -64,6 +64,8 @@ export class Toolbar {
     this.store.listen($('backward'), 'click', () => this.store.selected && this.store.commit([{ op: 'reorder', id: this.store.selected, move: 'backward' }]));
     this.store.listen($('delete-item'), 'click', () => this.deleteSelected());
     this.store.listen($('duplicate-item'), 'click', () => this.duplicateSelected());
+    this.store.listen($('shape-item'), 'click', () => this.editor.frame.reveal('shape'));
+    this.store.listen($('frame-item'), 'click', () => this.editor.frame.reveal('frame'));
     this.store.listen($('flip-item'), 'click', () => this.editor.panels.flipSelected('flipHorizontal'));
     this.store.listen($('replace'), 'click', () => {
       const item = this.store.selectedItem();
@@ -143,6 +145,8 @@ export class Toolbar {
     const photo = item?.content.type === 'photo';
     $('replace').hidden = !photo;
     $('crop').hidden = !photo;
+    $('shape-item').hidden = !photo;
+    $('frame-item').hidden = !photo;
     $('lift').hidden = !photo || !this.store.app.stickers;
     $('lift').disabled = !photo || !this.store.app.stickers || !!this.editor.lifter.lifting;
     if (!photo && this.store.cropMode) this.setCropMode(false);
