@@ -35,6 +35,7 @@ samples: release
 		samples/coffee.png samples/chelsea.png samples/rocket.jpg samples/astronaut.png samples/horse.png \
 		-o out/titled-collage.jpg
 	.build/release/collage render Examples/scrapbook.json -o out/scrapbook.png
+	.build/release/collage render Examples/frames.json -o out/frames.jpg
 	.build/release/collage sticker samples/chelsea.png --outline 10 --shadow -o out/cat-sticker.png
 
 ## Builds, runs every test (Swift, the browser tests, the API fuzzer, a short run of every fuzz

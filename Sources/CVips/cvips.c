@@ -491,7 +491,7 @@ int cvips_paper(int width, int height, int kind, const double *rgb, CVipsImage *
     return failed ? -1 : 0;
 }
 
-int cvips_adjust(CVipsImage *in, double exposure, const float *tone, double warmth, double tint, const float *chroma,
+int cvips_adjust(CVipsImage *in, const double *gains, const float *tone, const float *chroma,
                  const unsigned char *curves, double vignette_amount, const float *vignette, double grain,
                  double grain_cell, double sharpen_sigma, double sharpen_amount, CVipsImage **out) {
     VipsImage *scope = vips_image_new();
@@ -505,9 +505,11 @@ int cvips_adjust(CVipsImage *in, double exposure, const float *tone, double warm
         failed = vips_extract_band(in, &t[0], 0, "n", 3, NULL) || vips_extract_band(in, &t[1], 3, NULL);
         rgb = t[0];
     }
-    // Exposure in linear light, then lightness, warmth, tint and chroma in Lab.
+    // Exposure and white balance (warmth, tint) as gains in linear light, as a camera makes
+    // them; then lightness and chroma in Lab.
+    double zeros[3] = {0, 0, 0};
     failed = failed || vips_colourspace(rgb, &t[2], VIPS_INTERPRETATION_scRGB, NULL) ||
-             vips_linear1(t[2], &t[3], exposure, 0, NULL) ||
+             vips_linear(t[2], &t[3], (double *)gains, zeros, 3, NULL) ||
              vips_colourspace(t[3], &t[4], VIPS_INTERPRETATION_LAB, "source_space", VIPS_INTERPRETATION_scRGB, NULL) ||
              vips_extract_band(t[4], &t[5], 0, NULL) || vips_extract_band(t[4], &t[6], 1, NULL) ||
              vips_extract_band(t[4], &t[7], 2, NULL);
@@ -518,7 +520,7 @@ int cvips_adjust(CVipsImage *in, double exposure, const float *tone, double warm
     }
     failed = failed || vips_linear1(t[5], &t[8], 10, 0.5, NULL) || vips_cast_ushort(t[8], &t[9], NULL) ||
              vips_maplut(t[9], &t[10], tables[0], NULL) ||
-             vips_linear1(t[6], &t[11], 1, tint, NULL) || vips_linear1(t[7], &t[12], 1, warmth, NULL) ||
+             vips_copy(t[6], &t[11], NULL) || vips_copy(t[7], &t[12], NULL) ||
              vips_multiply(t[11], t[11], &t[13], NULL) || vips_multiply(t[12], t[12], &t[14], NULL) ||
              vips_add(t[13], t[14], &t[15], NULL) ||
              vips_math2_const1(t[15], &t[16], VIPS_OPERATION_MATH2_POW, 0.5, NULL) ||

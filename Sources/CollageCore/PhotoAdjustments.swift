@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a photo's light and colour are changed, each from −100 to 100 with 0 meaning "as shot"
 /// (sharpness and grain from 0 to 100). The renderer works each in the space it belongs to:
 /// exposure in linear light, contrast, highlights and shadows on lightness, warmth, tint,
@@ -34,6 +36,36 @@ public struct Adjustments: Hashable, Sendable {
 
     /// Whether nothing is changed.
     public var isAsShot: Bool { self == .asShot }
+
+    /// Stops between red and blue at warmth ±100, each way: a camera's white balance from
+    /// daylight to a warm tungsten look.
+    static let warmthStops = 0.6
+    /// Stops of green at tint ±100.
+    static let tintStops = 0.4
+
+    /// Exposure, warmth and tint as factors on red, green and blue in linear light, as a
+    /// camera's white balance and exposure are: warmth raises red and lowers blue, tint lowers
+    /// green (towards magenta), and the pair keeps the luminance, so only exposure brightens.
+    public var linearGains: [Double] {
+        let warm = warmth / 100 * Self.warmthStops
+        let green = -tint / 100 * Self.tintStops
+        let gains = [pow(2, warm), pow(2, green), pow(2, -warm)]
+        let luminance = 0.2126729 * gains[0] + 0.7151522 * gains[1] + 0.0721750 * gains[2]
+        let exposure = pow(2, self.exposure / 50)
+        return gains.map { $0 / luminance * exposure }
+    }
+
+    /// The warmth and tint that undo a colour cast of `gains` (red, green, blue, in linear
+    /// light), clamped to their ranges.
+    public static func balancing(gains: [Double]) -> (warmth: Double, tint: Double) {
+        guard gains.count == 3, gains.allSatisfy({ $0 > 0 && $0.isFinite }) else { return (0, 0) }
+        let warm = (log2(gains[0]) - log2(gains[2])) / 2
+        let green = log2(gains[1]) - (log2(gains[0]) + log2(gains[2])) / 2
+        return (
+            max(-100, min(100, (-warm / warmthStops * 100).rounded())),
+            max(-100, min(100, (green / tintStops * 100).rounded()))
+        )
+    }
 
     /// Every adjustment, by the name documents and the editor use, with what it accepts.
     public static let fields:

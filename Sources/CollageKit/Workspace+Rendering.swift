@@ -71,6 +71,26 @@ extension Workspace {
         }
     }
 
+    /// The exposure and white balance a photo item's own pixels ask for
+    /// (``CollageCore/AutoEnhance``), merged into its adjustments: what the editor's **Auto** sets.
+    /// - Throws: ``Failure`` when the item is not a photo or its file cannot be read.
+    public func autoEnhancedAdjustments(for item: CollageItem) throws(Failure) -> Adjustments {
+        guard case .photo = item.content else {
+            throw Failure(
+                .invalidInput, "item \"\(item.id.prefix(40))\" is a \(item.content.kind); only photos are enhanced")
+        }
+        do throws(RenderError) {
+            let found = try CollageRenderer().autoEnhancement(for: try editorPhotos.file(for: item.content))
+            var adjustments = item.look.adjustments
+            adjustments.exposure = found.exposure
+            adjustments.warmth = found.warmth
+            adjustments.tint = found.tint
+            return adjustments
+        } catch {
+            throw error.failure
+        }
+    }
+
     /// A collage's background alone, as the renderer draws it, at `scale` pixels per point (or
     /// less, for a large canvas), written to `file` as PNG; returns the scale it was drawn at.
     public func drawBackground(of collage: Collage, scale: Double, to file: URL) throws(Failure) -> Double {

@@ -3,8 +3,9 @@ import CollageCore
 import Foundation
 
 /// A photo's filter and adjustments made on its cell (cut and sized for its frame, so they cost
-/// in proportion to the output, not the photo): exposure in linear light; contrast, highlights
-/// and shadows on Lab lightness; warmth and tint as shifts of b and a; saturation and vibrance as
+/// in proportion to the output, not the photo): exposure, warmth and tint as gains on the
+/// channels in linear light (``CollageCore/Adjustments/linearGains``); contrast, highlights
+/// and shadows on Lab lightness; saturation and vibrance as
 /// a factor on chroma; then the filter's curves, the vignette, grain and sharpening. Each
 /// per-pixel function is tabulated once, so the pipeline is a handful of lookups.
 enum PhotoAdjusting {
@@ -19,14 +20,14 @@ enum PhotoAdjusting {
         let chroma = chromaTable(adjustments)
         let curves = look.combinedCurves.map(curveTable)
         let vignette = vignetteTable(adjustments.vignette)
+        let gains = adjustments.linearGains
         return try cell.map("adjust the photo") { input, out in
             tone.withUnsafeBufferPointer { tone in
                 chroma.withUnsafeBufferPointer { chroma in
                     vignette.withUnsafeBufferPointer { vignette in
                         let call = { (curves: UnsafePointer<UInt8>?) in
                             cvips_adjust(
-                                input, pow(2, adjustments.exposure / 50), tone.baseAddress, adjustments.warmth * 0.3,
-                                adjustments.tint * 0.25, chroma.baseAddress, curves, adjustments.vignette / 100,
+                                input, gains, tone.baseAddress, chroma.baseAddress, curves, adjustments.vignette / 100,
                                 vignette.baseAddress, adjustments.grain / 100 * 16 * min(1, scale), max(1, scale),
                                 max(0.5, 0.6 * scale), adjustments.sharpness / 100 * 3, out)
                         }

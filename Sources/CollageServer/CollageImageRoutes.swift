@@ -39,6 +39,13 @@ enum CollageImageRoutes {
             responses: [200: "image/png", 404: "no such collage", 422: "a bad scale"]
         ) { app, request throws(HTTPError) in try drawnBackground(app, request) },
         Route(
+            "GET", "/api/collages/{id}/items/{item}/auto-adjustments", "autoAdjustments",
+            "The photo's adjustments with the exposure and white balance its own pixels ask for (what the editor's "
+                + "Auto sets with setLook): {adjustments}, the changed ones only",
+            expensive: true,
+            responses: [200: "{adjustments}", 404: "no such collage or item", 422: "the item is not a photo"]
+        ) { app, request throws(HTTPError) in try autoAdjustments(app, request) },
+        Route(
             "GET", "/api/collages/{id}/export", "exportCollage",
             "Render the collage: ?format=jpeg|png|webp|heic|avif and scale=N, size=PX or print=6x4in@300, quality=1-100 "
                 + "(at most \(Limits.maximumOutputPixels / 1_000_000) megapixels and \(Limits.maximumOutputSide) px a side)",
@@ -115,6 +122,22 @@ enum CollageImageRoutes {
                 "Content-Type": "image/png", "Cache-Control": "private, max-age=3600",
                 "X-Collage-Offset": "\(drawn.offsetX),\(drawn.offsetY)", "X-Collage-Scale": "\(drawn.scale)",
             ], body: data)
+    }
+
+    static func autoAdjustments(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let stored = try APIRoutes.kit { () throws(Failure) in try app.workspace.collage(request.parameter("id")) }
+        let id = request.parameter("item")
+        guard let item = stored.collage.item(id) else {
+            throw HTTPError(.notFound, "collage \(stored.collage.id) has no item \"\(id.prefix(40))\"")
+        }
+        let adjustments = try app.thumbnails.run { () throws(HTTPError) -> Adjustments in
+            try APIRoutes.kit { () throws(Failure) in try app.workspace.autoEnhancedAdjustments(for: item) }
+        }
+        var members: [String: JSONValue] = [:]
+        for field in Adjustments.fields where adjustments[keyPath: field.keyPath] != 0 {
+            members[field.name] = .number(adjustments[keyPath: field.keyPath])
+        }
+        return .json(.object(["adjustments": .object(members)]))
     }
 
     /// A drawing's `?scale=` (default 1). The renderer checks its range, as it does for an

@@ -24,6 +24,9 @@ enum MakeCommand: Command {
             .value(
                 "--filter", "ID[:STRENGTH]",
                 "A filter on every photo ('collage filters' lists them), at a strength from 0 to 1 (default 1)"),
+            .flag(
+                "--auto-enhance",
+                "Set each photo's exposure and white balance from its own pixels (as the editor's Auto does)"),
             .value(
                 "--shape", "ID",
                 "Cut every photo to a shape ('collage shapes' lists them): heart, circle, star, …; "
@@ -127,10 +130,21 @@ enum MakeCommand: Command {
             shape = named
         }
 
+        let paths = arguments.positionals.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        var enhancements: [Adjustments]?
+        if arguments.has("--auto-enhance") {
+            do throws(RenderError) {
+                enhancements = try paths.map { path throws(RenderError) in
+                    try CollageRenderer().autoEnhancement(for: URL(fileURLWithPath: path))
+                }
+            } catch {
+                throw error.failure
+            }
+        }
+
         var collage = Collage(
             id: UUID().uuidString.lowercased(), title: arguments.value("--title") ?? "Collage", created: Date(),
             canvas: canvas, templateID: template?.id)
-        let paths = arguments.positionals.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let frames: [Rect?] =
             if let autoOptions {
                 try arrange(paths, canvas: canvas, style: style, options: autoOptions)
@@ -142,9 +156,10 @@ enum MakeCommand: Command {
             for (index, (path, frame)) in zip(paths, frames).enumerated() {
                 let id = "photo\(index + 1)"
                 collage = try collage.applying(.addItem(id: id, content: .photo(path), frame: frame))
-                if filter != nil || shape != nil, var look = collage.item(id)?.look {
+                if filter != nil || shape != nil || enhancements != nil, var look = collage.item(id)?.look {
                     look.filter = filter ?? look.filter
                     look.shape = shape ?? look.shape
+                    look.adjustments = enhancements?[index] ?? look.adjustments
                     collage = try collage.applying(.setLook(id: id, look: look))
                 }
             }

@@ -107,3 +107,65 @@ struct LooksAPITests {
         #expect(try client.send("GET", "/api/collages/nope/background").status == 404)
     }
 }
+
+extension LooksAPITests {
+    /// A photo taken too dark under warm light: grey steps and coloured patches, each channel's
+    /// linear light scaled as a camera's wrong white balance and exposure scale it.
+    static func darkWarmPhoto() throws -> Data {
+        let gains = [0.3, 0.22, 0.15]
+        var bitmap = Bitmap(width: 240, height: 160, color: [0, 0, 0])
+        let patches: [[Double]] = [[0.8, 0.1, 0.1], [0.1, 0.6, 0.2], [0.1, 0.2, 0.8], [0.9, 0.8, 0.1]]
+        for y in 0..<160 {
+            for x in 0..<240 {
+                let colour: [Double] =
+                    x < 120 ? Array(repeating: 0.05 + 0.9 * Double(x) / 120, count: 3) : patches[(y / 40) % 4]
+                bitmap[x, y] = (0..<3).map { band in
+                    let linear = min(1, colour[band] * gains[band])
+                    let encoded = linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055
+                    return UInt8((encoded * 255).rounded())
+                }
+            }
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("warm-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try bitmap.write(to: file, format: .png)
+        return try Data(contentsOf: file)
+    }
+
+    @Test func autoSuggestsTheExposureAndWhiteBalanceAPhotoAsksFor() throws {
+        let client = try AppClient()
+        let uploaded = try client.upload([("warm.png", try Self.darkWarmPhoto())])
+        #expect(uploaded.status == 201 || uploaded.status == 200, "\(uploaded.text)")
+        let photo = try #require(try client.library.photos().first?.id)
+        let created = try client.json("POST", "/api/collages", #"{"template": "grid2x2", "photos": ["\#(photo)"]}"#)
+        let id = try #require(created.json["collage"]["id"].string)
+        let item = try #require(created.json["collage"]["items"][0]["id"].string)
+        let suggested = try client.send("GET", "/api/collages/\(id)/items/\(item)/auto-adjustments")
+        #expect(suggested.status == 200, "\(suggested.text)")
+        let adjustments = suggested.json["adjustments"]
+        #expect((adjustments["exposure"].number ?? 0) > 30, "brighter: \(suggested.text)")
+        #expect((adjustments["warmth"].number ?? 0) < -20, "cooler: \(suggested.text)")
+        // What it suggests is a look the edits take as it is.
+        guard case .object(let answer) = try JSONValue.parse(suggested.body), let suggestion = answer["adjustments"]
+        else {
+            Issue.record("no adjustments in \(suggested.text)")
+            return
+        }
+        let version = try client.library.collage(id).version
+        let saved = try client.json(
+            "POST", "/api/collages/\(id)/edits",
+            #"{"version": \#(version), "edits": [{"op": "setLook", "id": "\#(item)", "look": {"adjustments": \#(suggestion.serialized(pretty: false))}}]}"#
+        )
+        #expect(saved.status == 200, "\(saved.text)")
+        // Only photos; unknown items are 404.
+        let text = try client.json(
+            "POST", "/api/collages/\(id)/edits",
+            #"{"version": \#(version + 1), "edits": [{"op": "addItem", "id": "t", "content": {"type": "text", "text": "Hi"}}]}"#
+        )
+        #expect(text.status == 200, "\(text.text)")
+        #expect(try client.send("GET", "/api/collages/\(id)/items/t/auto-adjustments").status == 422)
+        #expect(try client.send("GET", "/api/collages/\(id)/items/nope/auto-adjustments").status == 404)
+        #expect(
+            try client.send("GET", "/api/collages/\(id)/items/\(item)/auto-adjustments", token: false).status == 403)
+    }
+}

@@ -79,7 +79,7 @@ public final class AppClient: Sendable {
         for (name, value) in headers { all[name.lowercased()] = value }
         if useToken,
             method != "GET" || target.contains("/export") || target.contains("/drawn")
-                || target.contains("/background")
+                || target.contains("/background") || target.contains("/auto-adjustments")
         {
             all["x-collage-token"] = all["x-collage-token"] ?? app.token
         }

@@ -342,3 +342,39 @@ def test_shapes_frames_and_shadows_are_picked_in_the_editor_take_clicks_inside_a
     page.click("#undo")
     saved(page)
     assert item_of(page, cid, coffee)["look"]["shape"] == "star"
+
+
+def test_auto_sets_exposure_and_white_balance_from_the_photo_in_one_step(page, tmp_path):
+    """A photo taken too dark under warm light: Auto in the Adjust tab brightens and cools it
+    as one undoable step, and the sliders show what it set."""
+    from PIL import Image
+    photo = Image.open(SAMPLES / "motorcycle_left.png").convert("RGB")
+
+    def spoil(value, gain):
+        linear = (value / 255) ** 2.2 * gain
+        return round(255 * min(1, linear) ** (1 / 2.2))
+    lut = [spoil(v, 0.55) for v in range(256)] + [spoil(v, 0.42) for v in range(256)] + [spoil(v, 0.3) for v in range(256)]
+    spoilt = tmp_path / "dark-warm.png"
+    photo.point(lut).save(spoilt)
+    page.fill("#create-form input[name=title]", "Auto")
+    page.select_option("#create-template", "sideBySide")
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#editor-view")).to_be_visible()
+    page.set_input_files("#file-input", [str(spoilt)])
+    expect(page.locator(".item")).to_have_count(1, timeout=30000)
+    saved(page)
+    cid = page.url.split("#/c/")[1]
+    item = api(page, f"/api/collages/{cid}")["collage"]["items"][0]["id"]
+    page.locator(".item").click()
+    page.click("#tab-adjust")
+    expect(page.locator("#adjust-reset")).to_be_disabled()
+    page.click("#adjust-auto")
+    # The sliders are set once the server has read the photo and the step is saved.
+    expect(page.locator("#adjust-reset")).to_be_enabled(timeout=20000)
+    saved(page)
+    adjustments = item_of(page, cid, item)["look"]["adjustments"]
+    assert adjustments["exposure"] > 20 and adjustments["warmth"] < -10, adjustments
+    expect(page.locator("#adjust-exposure")).to_have_value(str(round(adjustments["exposure"])))
+    page.click("#undo")
+    saved(page)
+    assert "look" not in item_of(page, cid, item)

@@ -82,12 +82,12 @@ int cvips_flip(CVipsImage *in, int vertical, CVipsImage **out);
 /// to 1, the ends held beyond). Linear: t = p[0]·x + p[1]·y + p[2]. Radial: t = |((x − p[0]) / p[2], (y − p[1]) / p[3])|.
 int cvips_gradient(int width, int height, int radial, const double *p, const unsigned char *lut, int count,
                    CVipsImage **out);
-/// A photo cell's light and colour changed (see CollageRender's PhotoAdjusting): exposure as a factor in linear
-/// light; in Lab, lightness through `tone` (1001 floats for L = 0, 0.1 … 100), `tint` and `warmth` added to a and b,
-/// chroma scaled by `chroma` (2001 factors for C = 0, 0.1 … 200); then `curves` (256 × 3 bytes, or NULL), the
+/// A photo cell's light and colour changed (see CollageRender's PhotoAdjusting): exposure and white balance as
+/// `gains` (3 factors) on red, green and blue in linear light; in Lab, lightness through `tone` (1001 floats for
+/// L = 0, 0.1 … 100), chroma scaled by `chroma` (2001 factors for C = 0, 0.1 … 200); then `curves` (256 × 3 bytes, or NULL), the
 /// `vignette` factor by distance from the centre (1501 floats for r = 0, 0.001 … 1.5), grain of `grain` levels made
 /// `grain_cell` pixels a grain, and sharpening (none when `sharpen_amount` is 0). Alpha is kept.
-int cvips_adjust(CVipsImage *in, double exposure, const float *tone, double warmth, double tint, const float *chroma,
+int cvips_adjust(CVipsImage *in, const double *gains, const float *tone, const float *chroma,
                  const unsigned char *curves, double vignette_amount, const float *vignette, double grain,
                  double grain_cell, double sharpen_sigma, double sharpen_amount, CVipsImage **out);
 /// The image repeated `across` times and `down` times.

@@ -71,6 +71,10 @@ export const api = {
   drawnItem: (id, item, params) => fetch(
     `/api/collages/${encodeURIComponent(id)}/items/${encodeURIComponent(item)}/drawn?${new URLSearchParams(params)}`,
     { headers: { 'X-Collage-Token': token } }),
+  /** A photo's adjustments with the exposure and white balance its pixels ask for (bounded work, with the token). */
+  autoAdjustments: (id, item) => request('GET',
+    `/api/collages/${encodeURIComponent(id)}/items/${encodeURIComponent(item)}/auto-adjustments`, undefined,
+    { headers: { 'X-Collage-Token': token } }),
   drawnBackground: (id, params) => fetch(
     `/api/collages/${encodeURIComponent(id)}/background?${new URLSearchParams(params)}`,
     { headers: { 'X-Collage-Token': token } }),

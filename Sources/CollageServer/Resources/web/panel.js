@@ -120,6 +120,7 @@ export class Panels {
     }
     this.buildAdjustSliders();
     this.store.listen($('adjust-reset'), 'click', () => this.setLook({ adjustments: null }));
+    this.store.listen($('adjust-auto'), 'click', () => this.autoAdjust());
     this.store.listen($('filter-strength'), 'input', () => { $('filter-strength-value').textContent = `${$('filter-strength').value} %`; });
     this.store.listen($('filter-strength'), 'change', () => {
       const filter = this.store.selectedItem()?.look?.filter;
@@ -437,6 +438,31 @@ export class Panels {
       if (Object.keys(adjustments).length) look.adjustments = adjustments; else delete look.adjustments;
       return [{ op: 'setLook', id, look }];
     });
+  }
+
+  /**
+   * Auto: the exposure and white balance the selected photo's own pixels ask for (the server
+   * reads them), set as its sliders in one undoable step; a photo that needs nothing says so.
+   */
+  async autoAdjust() {
+    const item = this.store.selectedItem();
+    if (item?.content.type !== 'photo') return;
+    $('adjust-auto').disabled = true;
+    try {
+      const { adjustments } = await api.autoAdjustments(this.store.id, item.id);
+      if (this.store.closed || this.store.selected !== item.id) return;
+      const before = item.look?.adjustments ?? {};
+      const names = new Set([...Object.keys(before), ...Object.keys(adjustments)]);
+      if ([...names].every((name) => (before[name] ?? 0) === (adjustments[name] ?? 0))) {
+        toast('This photo\'s exposure and colour already look right');
+        return;
+      }
+      this.setLook({ adjustments });
+    } catch (error) {
+      toast(`Auto could not read this photo: ${error.message}`, 'error');
+    } finally {
+      $('adjust-auto').disabled = false;
+    }
   }
 
   /** The Adjust tab's sliders, one per adjustment the server names, each saved when let go. */
