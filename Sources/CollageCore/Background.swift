@@ -1,9 +1,11 @@
-/// What fills a collage's canvas behind its items: a colour, a gradient, a pattern or a paper.
+/// What fills a collage's canvas behind its items: a colour, a gradient, a pattern, a paper or a
+/// photo.
 ///
 /// Written as text in the CSS manner, so a document stays readable and `collage make
 /// --background` takes the same words: `#fdf6ec`, `transparent`,
 /// `linear-gradient(135deg, #ff9a9e 0%, #fad0c4 100%)`, `radial-gradient(#ffffff 0%, #b8c6db 100%)`,
-/// `dots(#264d3b, #f6f1e7, 24)` (ink, paper, the pattern's size in points) and `paper(kraft)`.
+/// `dots(#264d3b, #f6f1e7, 24)` (ink, paper, the pattern's size in points), `paper(kraft)` and
+/// `photo(REF, 20)` (a photo covering the canvas, blurred by 20 points).
 /// Gradients mean what CSS means by them, so the editor can show one at once with CSS.
 public enum Background: Hashable, Sendable, CustomStringConvertible {
     /// One colour; ``Color/transparent`` makes a cut-out collage.
@@ -16,6 +18,10 @@ public enum Background: Hashable, Sendable, CustomStringConvertible {
     case pattern(BackgroundPattern)
     /// A paper made procedurally: its fibres and grain are the same at every export size.
     case paper(PaperTexture)
+    /// A photo covering the canvas (cropped around its centre, or its subject), blurred by `blur`
+    /// points: the soft backdrop behind photos that keep their own shape. `reference` names the
+    /// photo as an item's does (a library id, or a file relative to the document).
+    case photo(reference: String, blur: Double)
 
     /// Plain white, the default.
     public static let white = Background.color(.white)
@@ -35,7 +41,13 @@ public enum Background: Hashable, Sendable, CustomStringConvertible {
         case .pattern(let pattern):
             "\(pattern.kind.rawValue)(\(pattern.ink.hexString), \(pattern.paper.hexString), \(Self.number(pattern.scale)))"
         case .paper(let texture): "paper(\(texture.rawValue))"
+        case .photo(let reference, let blur): "photo(\(reference), \(Self.number(blur)))"
         }
+    }
+
+    /// The photo a photo background shows, as an item's content names it; `nil` for the others.
+    public var photoContent: ItemContent? {
+        if case .photo(let reference, _) = self { .photo(reference) } else { nil }
     }
 
     /// What keeps a background made in code from being drawn (the text form is checked as it is
@@ -54,7 +66,26 @@ public enum Background: Hashable, Sendable, CustomStringConvertible {
             }
             return nil
         case .paper: return nil
+        case .photo(let reference, let blur):
+            if let problem = Self.problem(inReference: reference) { return problem }
+            guard blur.isFinite, Limits.backgroundBlur.contains(blur) else {
+                return
+                    "a photo background's blur must be a number of points \(Limits.describe(Limits.backgroundBlur)), "
+                    + "got \(JSONValue.format(blur))"
+            }
+            return nil
         }
+    }
+
+    /// What is wrong with a photo background's reference; `nil` when it can name a photo.
+    private static func problem(inReference reference: String) -> String? {
+        guard !reference.isEmpty, reference.count <= 1_000 else {
+            return "a photo background names its photo in 1 to 1,000 characters"
+        }
+        guard !reference.contains(where: { $0.isNewline || $0 == ")" || $0 == "," }) else {
+            return "a photo background's photo may not contain a comma, a \")\" or a line break"
+        }
+        return nil
     }
 
     private static func problem(in stops: [GradientStop]) -> String? {
@@ -83,6 +114,8 @@ public enum Background: Hashable, Sendable, CustomStringConvertible {
         case .linearGradient(_, let stops), .radialGradient(let stops): stops.map(\.color)
         case .pattern(let pattern): [pattern.paper, pattern.ink]
         case .paper(let texture): [texture.color]
+        // Until the photo's pixels come, a neutral grey.
+        case .photo: [Color(red: 200, green: 200, blue: 200)]
         }
     }
 
@@ -90,7 +123,7 @@ public enum Background: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``BackgroundError`` saying what was expected and what was found.
     public init(parsing text: String) throws(BackgroundError) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.count <= 400 else { throw BackgroundError("a background is at most 400 characters") }
+        guard trimmed.count <= 1_200 else { throw BackgroundError("a background is at most 1,200 characters") }
         guard let open = trimmed.firstIndex(of: "("), trimmed.hasSuffix(")") else {
             guard let color = Color(parsing: trimmed) else {
                 throw BackgroundError(
@@ -123,6 +156,21 @@ public enum Background: Hashable, Sendable, CustomStringConvertible {
             self = .linearGradient(angle: angle, stops: try Self.stops(stopTexts))
         case "radial-gradient":
             self = .radialGradient(stops: try Self.stops(arguments))
+        case "photo":
+            guard (1...2).contains(arguments.count), let reference = arguments.first, !reference.isEmpty else {
+                throw BackgroundError("photo takes the photo and a blur in points, e.g. \"photo(IMG_0042.jpg, 20)\"")
+            }
+            var blur = 0.0
+            if arguments.count == 2 {
+                guard let value = Double(arguments[1]), Limits.backgroundBlur.contains(value) else {
+                    throw BackgroundError(
+                        "a photo background's blur must be a number of points \(Limits.describe(Limits.backgroundBlur)), "
+                            + "got \"\(arguments[1].prefix(40))\"")
+                }
+                blur = (value * 1000).rounded() / 1000
+            }
+            if let problem = Self.problem(inReference: reference) { throw BackgroundError(problem) }
+            self = .photo(reference: reference, blur: blur)
         case "paper":
             let word = arguments.first?.lowercased() ?? ""
             guard arguments.count == 1,
@@ -137,7 +185,7 @@ public enum Background: Hashable, Sendable, CustomStringConvertible {
             guard let kind = BackgroundPattern.Kind(rawValue: name) else {
                 throw BackgroundError(
                     "unknown background \"\(name.prefix(40))\"; expected linear-gradient, radial-gradient, "
-                        + "\(BackgroundPattern.Kind.allCases.map(\.rawValue).joined(separator: ", ")) or paper")
+                        + "\(BackgroundPattern.Kind.allCases.map(\.rawValue).joined(separator: ", ")), paper or photo")
             }
             guard (2...3).contains(arguments.count) else {
                 throw BackgroundError(

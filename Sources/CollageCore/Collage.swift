@@ -218,7 +218,7 @@ public enum StickerEffect: String, CaseIterable, Hashable, Sendable {
 /// How a collage looks around and between its items.
 public struct Style: Hashable, Sendable {
     /// What fills the canvas: a colour (``Color/transparent`` makes a cut-out collage), a
-    /// gradient, a pattern or a paper.
+    /// gradient, a pattern, a paper or a photo.
     public var background: Background
     /// Points between neighbouring template slots.
     public var spacing: Double

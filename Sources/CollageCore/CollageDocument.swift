@@ -69,7 +69,12 @@ public enum CollageDocument {
 
     /// The oldest format version that holds everything in `collage`.
     public static func oldestVersion(holding collage: Collage) -> Int {
-        if collage.items.contains(where: { $0.look.isFramed }) { return 5 }
+        // A layout with shaped slots is version 5 too: an older build does not know it.
+        if collage.items.contains(where: { $0.look.isFramed }) || collage.style.background.photoContent != nil
+            || collage.template.map({ !$0.shapes.isEmpty }) == true
+        {
+            return 5
+        }
         if collage.items.contains(where: { !$0.look.isPlain }) || collage.style.background.solidColor == nil {
             return 4
         }

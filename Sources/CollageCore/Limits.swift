@@ -39,6 +39,8 @@ public enum Limits {
     public static let styleLength: ClosedRange<Double> = 0...500
     /// How opaque an item is drawn: 0 is invisible, 1 as it is.
     public static let itemOpacity: ClosedRange<Double> = 0...1
+    /// A photo background's blur, in points.
+    public static let backgroundBlur: ClosedRange<Double> = 0...100
     /// A photo's own border width, in points.
     public static let photoBorder: ClosedRange<Double> = 0.5...200
     /// How far a background pattern repeats, in points.

@@ -95,7 +95,7 @@ extension Workspace {
     /// less, for a large canvas), written to `file` as PNG; returns the scale it was drawn at.
     public func drawBackground(of collage: Collage, scale: Double, to file: URL) throws(Failure) -> Double {
         do throws(RenderError) {
-            return try CollageRenderer().writeBackground(of: collage, scale: scale, to: file)
+            return try CollageRenderer().writeBackground(of: collage, scale: scale, photos: editorPhotos, to: file)
         } catch {
             throw error.failure
         }

@@ -213,6 +213,17 @@ extension Library {
             guard let collage, let item, !present.contains(ref ?? "") else { return nil }
             return (collage, item)
         }
+        // A photo background counts as the photo's use too; one whose photo is gone is named.
+        let backgrounds = try connection.query(
+            "SELECT id, background FROM collages WHERE background LIKE 'photo(%'"
+        ) { row throws(LibraryError) in (try row.optionalText("id"), try row.optionalText("background")) }
+        for case (let id?, let text?) in backgrounds {
+            guard case .photo(let reference, _)? = try? Background(parsing: text), !present.contains(reference) else {
+                continue
+            }
+            report.invalidCollages.append(
+                (id, ["style.background: shows photo \"\(reference.prefix(80))\", which the library does not have"]))
+        }
         let collageIDs = try connection.query("SELECT id FROM collages ORDER BY id") { row throws(LibraryError) in
             try row.optionalText("id")
         }

@@ -36,6 +36,39 @@ enum BackgroundFill {
             return try patterned(pattern, width: width, height: height, scale: scale, keepsAlpha: alpha)
         case .paper(let texture):
             return try paper(texture, width: width, height: height, scale: scale)
+        case .photo:
+            // A photo is drawn by ``photo(_:blur:width:height:scale:photos:limits:)``, which can
+            // read its file; this grey is what stands in for it where there is none to read.
+            return try VipsImage.solid(
+                width: width, height: height, values: values(background.colors[0], keepsAlpha: false))
+        }
+    }
+
+    /// A photo covering `width` × `height` pixels (aspect-fill around its subject or centre),
+    /// blurred by `blur` points. A wide blur is made on a reduced copy and enlarged (a blurred
+    /// picture has no detail to lose), so its cost stays that of a small decode at any size.
+    static func photo(
+        _ content: ItemContent, blur: Double, width: Int, height: Int, scale: Double, photos: some PhotoSource,
+        limits: RenderLimits
+    ) throws(RenderError) -> VipsImage {
+        let file = try photos.file(for: content)
+        let sigma = blur * scale
+        let reduction = sigma > 4 ? 4 / sigma : 1
+        let (smallWidth, smallHeight) = (
+            max(1, Int((Double(width) * reduction).rounded())), max(1, Int((Double(height) * reduction).rounded()))
+        )
+        let crop = photos.automaticFocus(for: content, file: file).map { Crop(focus: $0) } ?? .centered
+        let decoded = try PhotoDecoder(limits: limits).cover(
+            file, width: smallWidth, height: smallHeight, crop: crop, materialize: sigma > 0)
+        return try vips("blur the background photo \(file.path)") { () throws(VipsError) -> VipsImage in
+            var image = decoded.bands == 4 ? try decoded.flattenedOnWhite() : decoded
+            guard sigma > 0 else { return try exactly(image, width: width, height: height) }
+            image = try image.gaussianBlur(sigma: sigma * reduction).copyToMemory()
+            if reduction < 1 {
+                image = try image.resize(
+                    horizontal: Double(width) / Double(image.width), vertical: Double(height) / Double(image.height))
+            }
+            return try exactly(image, width: width, height: height).castToUInt8()
         }
     }
 
@@ -247,7 +280,7 @@ extension CollageRenderer {
     /// - Throws: ``RenderError`` when the scale is outside ``CollageCore/Limits/exportScale``.
     @discardableResult
     public func writeBackground(
-        of collage: Collage, scale requested: Double, to output: URL
+        of collage: Collage, scale requested: Double, photos: some PhotoSource, to output: URL
     ) throws(RenderError)
         -> Double
     {
@@ -261,11 +294,27 @@ extension CollageRenderer {
         let scale = min(requested, (Double(Self.maximumDrawnBackgroundPixels) / area).squareRoot())
         let width = max(1, Int((collage.canvas.width * scale).rounded()))
         let height = max(1, Int((collage.canvas.height * scale).rounded()))
+        let image = try background(
+            of: collage, width: width, height: height, scale: scale, keepsAlpha: true, photos: photos)
         try vips("draw the background") { () throws(VipsError) in
-            let image = try BackgroundFill.image(
-                collage.style.background, width: width, height: height, scale: scale, keepsAlpha: true)
             try image.asNewSRGBPicture().save(to: output.path, format: .png, quality: 90)
         }
         return scale
+    }
+
+    /// The collage's background at `width` × `height` pixels: a photo read through `photos`,
+    /// anything else drawn.
+    func background(
+        of collage: Collage, width: Int, height: Int, scale: Double, keepsAlpha: Bool, photos: some PhotoSource
+    ) throws(RenderError) -> VipsImage {
+        if case .photo(let reference, let blur) = collage.style.background {
+            return try BackgroundFill.photo(
+                .photo(reference), blur: blur, width: width, height: height, scale: scale, photos: photos,
+                limits: limits)
+        }
+        return try vips("draw the background") { () throws(VipsError) -> VipsImage in
+            try BackgroundFill.image(
+                collage.style.background, width: width, height: height, scale: scale, keepsAlpha: keepsAlpha)
+        }
     }
 }

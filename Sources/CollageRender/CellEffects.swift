@@ -129,8 +129,8 @@ enum CellEffects {
 
     /// Casts a shadow of an RGBA image's alpha, `offsetX`/`offsetY` pixels away and `sigma`
     /// pixels soft, in `color` (its alpha is the shadow's opacity), and puts the image on it. The
-    /// result grows only on the sides the shadow reaches: `left` and `top` say by how much the
-    /// image's corner moved.
+    /// result grows by as much on each side as on its opposite: `left` and `top` say by how much
+    /// the image's corner moved.
     static func dropShadow(
         _ image: VipsImage, sigma: Double, offsetX: Double, offsetY: Double, color: Color
     ) throws(VipsError) -> (image: VipsImage, left: Int, top: Int) {
@@ -138,10 +138,12 @@ enum CellEffects {
         let reach = Int((3 * sigma).rounded(.up)) + 1
         let dx = Int(offsetX.rounded())
         let dy = Int(offsetY.rounded())
-        let left = max(0, reach - dx)
-        let top = max(0, reach - dy)
-        let width = image.width + left + max(0, reach + dx)
-        let height = image.height + top + max(0, reach + dy)
+        // Grown alike on opposite sides, so the image's centre stays the frame's: a turned
+        // item turns about its centre.
+        let left = reach + abs(dx)
+        let top = reach + abs(dy)
+        let width = image.width + 2 * left
+        let height = image.height + 2 * top
         let placed = try image.extractBands(3, count: 1).embed(x: left + dx, y: top + dy, width: width, height: height)
         let blurred = sigma >= 0.3 ? try softened(placed, sigma: sigma) : placed
         let alpha = try blurred.linear(multiply: color.opacity, add: 0).castToUInt8()

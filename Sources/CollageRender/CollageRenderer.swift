@@ -46,10 +46,8 @@ public struct CollageRenderer: Sendable {
             throw .unsupportedFormat(options.format, reason: reason)
         }
         let keepsAlpha = options.format.supportsAlpha && collage.style.background.hasTransparency
-        let base = try vips("draw the background") { () throws(VipsError) -> VipsImage in
-            try BackgroundFill.image(
-                collage.style.background, width: width, height: height, scale: scale, keepsAlpha: keepsAlpha)
-        }
+        let base = try background(
+            of: collage, width: width, height: height, scale: scale, keepsAlpha: keepsAlpha, photos: photos)
         var layers: [(image: VipsImage, x: Int, y: Int)] = []
         for item in collage.items where Self.isVisible(item, scale: scale, width: width, height: height) {
             try cancellation?.check()
@@ -277,6 +275,10 @@ public struct CollageRenderer: Sendable {
         if item.content.textBlock != nil {
             reduction = min(reduction, TextPlacement.maximumSide / max(drawnWidth, drawnHeight))
         }
+        // A shape, border or shadow is cut with a cairo mask, which is at most 32,767 pixels a side.
+        if case .photo = item.content, item.look.isFramed {
+            reduction = min(reduction, ShapeMask.maximumSide / max(drawnWidth, drawnHeight))
+        }
         let (cellWidth, cellHeight) =
             reduction < 1
             ? (max(1, Int((Double(width) * reduction).rounded())), max(1, Int((Double(height) * reduction).rounded())))
@@ -324,6 +326,14 @@ public struct CollageRenderer: Sendable {
     /// The first item whose image fails to decode on its own, as the error that names it.
     private func diagnose(_ collage: Collage, photos: some PhotoSource, scale: Double) -> RenderError? {
         let decoder = PhotoDecoder(limits: limits)
+        if let content = collage.style.background.photoContent {
+            do {
+                _ = try decoder.cover(
+                    try photos.file(for: content), width: 64, height: 64, crop: .centered, materialize: true)
+            } catch {
+                return error
+            }
+        }
         for item in collage.items {
             // Diagnosis only needs to fail the same way, not at full size.
             let reduction = min(

@@ -87,6 +87,9 @@ extension Color {
 
 /// One-band masks of a polygon, drawn by cairo with antialiased edges.
 enum ShapeMask {
+    /// The longest side a mask is drawn at: cairo's image surfaces stop at 32,767 pixels.
+    static let maximumSide = 30_000.0
+
     /// A `width` × `height` mask, 255 × `opacity` inside `outline` (unit coordinates of the image)
     /// and 0 outside; with `innerStroke`, only the band that many pixels wide inside its edge.
     static func pixels(

@@ -98,11 +98,13 @@ enum CollageImageRoutes {
             }
             let choice = filter == "none" ? nil : FilterChoice(id: filter)
             if let problem = choice?.problem { throw HTTPError(.unprocessable, "filter: \(problem)") }
-            // The tray shows the filter on the photo's own pixels, not on its frame.
+            // The tray shows the filter on the photo's own pixels: unmirrored, square, unframed.
             item.look.filter = choice
             item.look.shape = .rectangle
             item.look.border = nil
             item.look.shadow = nil
+            item.look.flipsHorizontally = false
+            item.look.flipsVertically = false
         }
         let scale = try drawingScale(request)
         let file = ScratchSpace.file("drawn")
@@ -110,7 +112,9 @@ enum CollageImageRoutes {
         let drawn = try app.thumbnails.run { () throws(HTTPError) -> DrawnItem in
             try APIRoutes.kit { () throws(Failure) in
                 try app.workspace.drawItem(
-                    item, scale: scale, cornerRadius: stored.collage.style.cornerRadius, to: file)
+                    item, scale: scale,
+                    cornerRadius: request.query["filter"] == nil ? stored.collage.style.cornerRadius : 0,
+                    to: file)
             }
         }
         guard let data = try? Data(contentsOf: file) else {

@@ -40,7 +40,8 @@ enum SessionRoutes {
         ) { _, _ in filters() },
         Route(
             "GET", "/api/shapes", "listShapes",
-            "The shapes a photo may be cut to (id, name, keepsProportions, outline: unit x, y pairs in a square frame)",
+            "The shapes a photo may be cut to (id, name, keepsProportions, outline: unit x, y pairs in a frame 1.4 "
+                + "times as wide as tall, as the editor's tray draws them)",
             responses: [200: "{shapes}"]
         ) { _, _ in shapes() },
     ]
@@ -53,7 +54,8 @@ enum SessionRoutes {
                         .object([
                             "id": .string(shape.rawValue), "name": .string(shape.name),
                             "keepsProportions": .bool(shape.keepsProportions),
-                            "outline": CollageDocument.flatJSONValue(of: shape.outline(in: Size(width: 1, height: 1))),
+                            "outline": CollageDocument.flatJSONValue(
+                                of: shape.outline(in: Size(width: 1.4, height: 1), cornerRadius: 0.12)),
                         ])
                     })
             ]))

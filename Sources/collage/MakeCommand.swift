@@ -35,7 +35,8 @@ enum MakeCommand: Command {
                 "--background", "FILL",
                 "#rrggbb, #rrggbbaa, transparent, 'linear-gradient(135deg, #ff9a9e, #fad0c4)', "
                     + "'radial-gradient(#fff, #b8c6db)', 'dots(#264d3b, #f6f1e7, 24)' (or stripes, grid, checks), "
-                    + "'paper(kraft)' (or linen, watercolour); default #ffffff"),
+                    + "'paper(kraft)' (or linen, watercolour), 'photo(beach.jpg, 24)' (a photo blurred by 24 pt); "
+                    + "default #ffffff"),
             .value(
                 "--title", "TEXT",
                 "A title on the collage: centred near the bottom, over the photos, on a white pill (also the document's title)"
@@ -103,8 +104,14 @@ enum MakeCommand: Command {
         if let text = arguments.value("--background") {
             do {
                 style.background = try Background(parsing: text)
+                // A photo background's file is named from here, as the photos are.
+                if case .photo(let reference, let blur) = style.background {
+                    style.background = .photo(
+                        reference: URL(fileURLWithPath: reference).standardizedFileURL.path, blur: blur)
+                }
             } catch {
-                throw .usage("--background expects a colour, a gradient, a pattern or a paper: \(error.description)")
+                throw .usage(
+                    "--background expects a colour, a gradient, a pattern, a paper or a photo: \(error.description)")
             }
         }
 

@@ -21,6 +21,8 @@ struct BackgroundTests {
         ("DOTS(#264d3b, #f6f1e7)", "dots(#264d3b, #f6f1e7, 24)"),
         ("checks(#000, #fff, 7.5)", "checks(#000000, #ffffff, 7.5)"),
         ("paper(kraft)", "paper(kraft)"), ("paper(watercolor)", "paper(watercolour)"),
+        ("photo(3f2a9c01, 24)", "photo(3f2a9c01, 24)"), ("photo( photos/beach.jpg )", "photo(photos/beach.jpg, 0)"),
+        ("PHOTO(a1b2c3, 12.3456)", "photo(a1b2c3, 12.346)"),
     ])
     func theTextReadsToItsCanonicalFormAndBack(text: String, canonical: String) throws {
         let background = try Background(parsing: text)
@@ -41,6 +43,10 @@ struct BackgroundTests {
         ("zigzag(#fff, #000)", "unknown background \"zigzag\""),
         ("paper(cardboard)", "expected a paper: kraft, linen, watercolour"),
         ("linear-gradient(", "expected a colour such as"),
+        ("photo()", "photo takes the photo and a blur in points"),
+        ("photo(a.jpg, 1e300)", "a photo background's blur must be a number of points from 0 to 100"),
+        ("photo(a.jpg, -1)", "a photo background's blur must be a number of points from 0 to 100"),
+        ("photo(a.jpg, 2, 3)", "photo takes the photo and a blur in points"),
     ])
     func badTextSaysWhatIsWrong(text: String, message: String) {
         #expect(throws: BackgroundError.self) { try Background(parsing: text) }
@@ -70,6 +76,11 @@ struct BackgroundTests {
         #expect(throws: DocumentError.self) {
             try EditCodec.decode(Data(#"{"op": "setStyle", "style": {"background": "linear-gradient(#fff)"}}"#.utf8))
         }
+        collage.style.background = .photo(reference: "photos/beach.jpg", blur: 20)
+        #expect(CollageDocument.oldestVersion(holding: collage) == 5, "a photo background is version 5")
+        #expect(try CollageDocument.decode(CollageDocument.encode(collage)) == collage)
+        #expect(Background.photo(reference: "a,b", blur: 1).problem != nil)
+        #expect(Background.photo(reference: "a", blur: .nan).problem != nil)
     }
 
     @Test func transparencyIsSeenInAnyOfItsColours() throws {

@@ -105,12 +105,50 @@ struct RenderBackgroundTests {
         var collage = try RenderFixtures.collage(
             template: nil, photos: [], canvas: Size(width: 20_000, height: 20_000))
         collage.style.background = try Background(parsing: "linear-gradient(90deg, #000000, #ffffff)")
-        let scale = try CollageRenderer().writeBackground(of: collage, scale: 1, to: fixtures.url("drawn.png"))
+        let scale = try CollageRenderer().writeBackground(
+            of: collage, scale: 1, photos: DirectoryPhotoSource(baseDirectory: fixtures.directory),
+            to: fixtures.url("drawn.png"))
         let drawn = try Bitmap.read(fixtures.url("drawn.png"))
         #expect(scale < 1 && drawn.width * drawn.height <= CollageRenderer.maximumDrawnBackgroundPixels)
         #expect(drawn[0, 10][0] <= 2 && drawn[drawn.width - 1, 10][0] >= 253)
         #expect(throws: RenderError.self) {
-            try CollageRenderer().writeBackground(of: collage, scale: .infinity, to: fixtures.url("bad.png"))
+            try CollageRenderer().writeBackground(
+                of: collage, scale: .infinity, photos: DirectoryPhotoSource(baseDirectory: fixtures.directory),
+                to: fixtures.url("bad.png"))
+        }
+    }
+
+    /// A photo background covers the canvas (aspect-fill), blurred by points: the same softness at
+    /// every scale, and a sharp edge in the photo becomes a ramp that wide.
+    @Test func aPhotoBackgroundCoversTheCanvasBlurredByPoints() throws {
+        let fixtures = try RenderFixtures()
+        // Left half black, right half white, 400 × 100: covering a 200 × 100 canvas shows its middle.
+        var photo = Bitmap(width: 400, height: 100, color: [0, 0, 0])
+        for y in 0..<100 { for x in 200..<400 { photo[x, y] = [255, 255, 255] } }
+        try photo.write(to: fixtures.url("edge.png"), format: .png)
+        var collage = try RenderFixtures.collage(template: nil, photos: [], canvas: Size(width: 200, height: 100))
+        for (blur, scale) in [(0.0, 1.0), (8.0, 1.0), (8.0, 3.0)] {
+            collage.style.background = .photo(reference: fixtures.url("edge.png").path, blur: blur)
+            let image = try fixtures.render(
+                collage, "photo-bg.png", options: RenderOptions(size: .scale(scale), format: .png))
+            #expect(image.width == Int(200 * scale))
+            let (left, middle, right) = (
+                image[Int(20 * scale), 50][0], image[Int(100 * scale), 50][0], image[Int(180 * scale), 50][0]
+            )
+            #expect(left < 10 && right > 245, "blur \(blur) at \(scale): \(left) \(right)")
+            if blur == 0 {
+                #expect(image[Int(95 * scale), 50][0] < 10 && image[Int(105 * scale), 50][0] > 245, "a sharp edge")
+            } else {
+                #expect((90...165).contains(middle), "the edge blurred to grey in the middle: \(middle)")
+                // Eight points from the edge, about one sigma: partway, at any scale.
+                let near = Double(image[Int(108 * scale), 50][0])
+                #expect((170...240).contains(near), "blur \(blur) at \(scale): \(near)")
+            }
+        }
+        // A photo background that cannot be found is named.
+        collage.style.background = .photo(reference: fixtures.url("gone.png").path, blur: 4)
+        #expect(throws: RenderError.self) {
+            try fixtures.render(collage, "gone.png", options: RenderOptions(size: .scale(1), format: .png))
         }
     }
 }

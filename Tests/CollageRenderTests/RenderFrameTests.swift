@@ -110,14 +110,29 @@ struct RenderFrameTests {
         let drawn = try CollageRenderer().writeDrawnItem(
             item, photos: DirectoryPhotoSource(baseDirectory: fixtures.directory), scale: 1, cornerRadius: 12,
             to: fixtures.url("d.png"))
-        // Blurred 4 points (12 points of reach), 6 to the right and 20 down: past the frame's
-        // left, right and bottom edges, not its top.
-        #expect(drawn.offsetX < 0 && drawn.offsetY == 0, "\(drawn)")
+        // Blurred 4 points (13 points of reach), 6 to the right and 20 down: grown alike on
+        // opposite sides, so the drawing's centre is the frame's.
+        #expect(drawn.offsetX == -19 && drawn.offsetY == -33, "\(drawn)")
+        #expect(drawn.width == 200 + 2 * 19 && drawn.height == 200 + 2 * 33)
         #expect(drawn.width + drawn.offsetX > 206 && drawn.height + drawn.offsetY > 220)
         let cell = try Bitmap.read(fixtures.url("d.png"))
         #expect(cell.channels == 4)
-        #expect(cell[-drawn.offsetX + 2, 2][3] == 0, "the star leaves the corner clear")
+        #expect(cell[-drawn.offsetX + 2, -drawn.offsetY + 2][3] == 0, "the star leaves the corner clear")
         #expect(close(Array(cell[-drawn.offsetX + 100, -drawn.offsetY + 110].prefix(3)), [30, 200, 60]))
+    }
+
+    /// A shadow reaching one way grows the drawing that way; turned, the photo still turns about
+    /// its frame's centre, where the editor (and hit-testing) has it.
+    @Test func aTurnedPhotoWithAShadowStaysInItsFrame() throws {
+        let shadow = DropShadow(
+            color: Color(red: 0, green: 0, blue: 0, alpha: 160), blur: 2, offset: Point(x: 0, y: 30))
+        let image = try render(ItemLook(shadow: shadow), degrees: 180, name: "turned-shadow.png")
+        for (x, y) in [(56, 56), (244, 244), (56, 244), (244, 56), (150, 150)] {
+            #expect(close(Array(image[x, y].prefix(3)), green), "(\(x), \(y)): \(image[x, y])")
+        }
+        // Turned upside down, the shadow falls upwards, in the item's own directions.
+        #expect(Int(image[150, 40][0]) < 100, "\(image[150, 40])")
+        #expect(Int(image[150, 262][0]) >= 124, "\(image[150, 262])")
     }
 
     @Test func aFramedPhotoTurnedKeepsItsBorderAndShape() throws {

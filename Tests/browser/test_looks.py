@@ -306,11 +306,13 @@ def test_shapes_frames_and_shadows_are_picked_in_the_editor_take_clicks_inside_a
     expect(page.locator("#frame-options")).to_be_visible()
     page.click("#frame-colours button[title='Cream frame']")
     saved(page)
-    page.check("#photo-shadow")
+    # A polaroid card comes with its shadow, or white on white it would not be seen.
+    expect(page.locator("#photo-shadow")).to_be_checked()
+    page.fill("#photo-shadow-distance", "14")
     saved(page)
     look = item_of(page, cid, cat)["look"]
     assert look["border"] == {"style": "polaroid", "width": 16, "color": "#f6f0e2"}, look
-    assert look["shadow"]["blur"] == 10 and look["shadow"]["y"] == 8, look
+    assert look["shadow"]["blur"] == 10 and look["shadow"]["y"] == 14 and look["shadow"]["x"] == 0, look
     # A polaroid card takes clicks anywhere on it, even where its heart leaves the card bare.
     expect(page.locator(f".item[data-id='{cat}']")).not_to_have_class(re.compile(r"\bshaped\b"))
 
@@ -378,3 +380,37 @@ def test_auto_sets_exposure_and_white_balance_from_the_photo_in_one_step(page, t
     page.click("#undo")
     saved(page)
     assert "look" not in item_of(page, cid, item)
+
+
+def test_a_blurred_photo_background_is_picked_in_the_background_tab_and_is_the_export(page):
+    """One of the collage's own photos, blurred, behind circles: picked from the Background
+    tab's Photo row, softened with its Blur slider, shown with the renderer's pixels."""
+    page.fill("#create-form input[name=title]", "Backdrop")
+    page.select_option("#create-template", "hearts")
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#editor-view")).to_be_visible()
+    page.set_input_files("#file-input", [str(SAMPLES / name) for name in ("coffee.png", "chelsea.png")])
+    expect(page.locator(".item")).to_have_count(2, timeout=30000)
+    saved(page)
+    cid = page.url.split("#/c/")[1]
+    coffee = api(page, f"/api/collages/{cid}")["collage"]["items"][0]["content"]["ref"]
+    page.click("#tab-background")
+    page.click(f"#background-photos button[data-ref='{coffee}']")
+    saved(page)
+    style = api(page, f"/api/collages/{cid}")["collage"]["style"]
+    assert style["background"] == f"photo({coffee}, 24)" and style["spacing"] == 30, style
+    expect(page.locator("#background-blur-row")).to_be_visible()
+    page.fill("#background-blur", "40")
+    saved(page)
+    background = f"photo({coffee}, 40)"
+    assert api(page, f"/api/collages/{cid}")["collage"]["style"]["background"] == background
+    expect(page.locator("#canvas")).to_have_attribute("data-background", background, timeout=20000)
+    expect(page.locator(".item .clip.drawn")).to_have_count(2, timeout=30000)
+    page.wait_for_timeout(400)
+    shot, exported = canvas_and_export(page)
+    difference = ImageStat.Stat(ImageChops.difference(exported, shot)).mean
+    print(f"photo background: mean difference per channel {difference}")
+    if os.environ.get("COLLAGE_KEEP_COMPARISONS"):
+        shot.save("/tmp/backdrop-canvas.png")
+        exported.save("/tmp/backdrop-export.png")
+    assert max(difference) < MEAN_DIFFERENCE_BOUND, f"mean difference per channel {difference}"

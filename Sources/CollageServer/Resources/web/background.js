@@ -1,5 +1,5 @@
 // Backgrounds as the page reads and writes them: the text forms CollageCore's Background uses
-// (colours, gradients, patterns, papers), and their CSS stand-ins.
+// (colours, gradients, patterns, papers, photos), and their CSS stand-ins.
 
 /** The papers' own colours, as CollageCore's PaperTexture has them, for swatches and stand-ins. */
 export const paperColours = { kraft: '#c4a074', linen: '#ece4d4', watercolour: '#faf8f2' };
@@ -16,6 +16,8 @@ export function parseBackground(text) {
   if (match) return { kind: 'pattern', pattern: match[1], ink: match[2], paper: match[3], scale: Number(match[4]) };
   match = text.match(/^paper\((\w+)\)$/);
   if (match) return { kind: 'paper', texture: match[1] };
+  match = text.match(/^photo\(([^,)]+),\s*([\d.]+)\)$/);
+  if (match) return { kind: 'photo', ref: match[1].trim(), blur: Number(match[2]) };
   return { kind: 'colour', colour: text };
 }
 
@@ -49,5 +51,6 @@ export function standInColour(text) {
   if (fill.kind === 'pattern') return fill.paper;
   if (fill.kind === 'paper') return paperColours[fill.texture] ?? '#ffffff';
   if (fill.kind === 'gradient') return fill.stops[0] ?? '#ffffff';
+  if (fill.kind === 'photo') return '#c8c8c8';
   return text;
 }

@@ -118,7 +118,9 @@ export class CanvasView {
       return;
     }
     const pixels = Math.round(scale * (window.devicePixelRatio || 1) * 1000) / 1000;
-    const key = `${background}|${collage.canvas.width}x${collage.canvas.height}|${pixels}`;
+    // A photo background is cut around its subject, which may be found after the upload.
+    const focus = fill.kind === 'photo' ? JSON.stringify(this.store.doc.media[fill.ref]?.focus ?? null) : '';
+    const key = `${background}|${collage.canvas.width}x${collage.canvas.height}|${pixels}|${focus}`;
     const drawn = this.backgroundPixels;
     if (drawn?.key === key && drawn.url) {
       Object.assign(canvas.style, { backgroundImage: `url("${drawn.url}")`, backgroundSize: '100% 100%' });
@@ -252,14 +254,29 @@ export class CanvasView {
           hit.className = 'hit';
           hit.style.clipPath = outlineClipPath(outline);
           element.append(hit);
-          if (!look.border || look.border.style !== 'polaroid') clip.style.clipPath = outlineClipPath(outline);
+          // The clip is mirrored with the photo; its outline is mirrored first, so the shape stays
+          // as the export cuts it (after the flip).
+          const mirrored = outline.map((value, index) =>
+            ((index % 2 === 0 && look.flipHorizontal) || (index % 2 === 1 && look.flipVertical) ? 1 - value : value));
+          if (!look.border || look.border.style !== 'polaroid') clip.style.clipPath = outlineClipPath(mirrored);
+        }
+        if (look.border?.style === 'polaroid') {
+          // The card's margins, so the photo does not flash whole while its drawing comes.
+          const side = Math.min(look.border.width, frame.width / 4, frame.height / 4) * scale;
+          const bottom = Math.min(side * 3.5, (frame.height * scale) / 2);
+          clip.style.clipPath = `inset(${side}px ${side}px ${bottom}px ${side}px)`;
         }
         // A photo with a filter, adjustments, a shape, a border or a shadow is shown with the
         // renderer's pixels (cut and drawn as the export makes it), stretched while a gesture
         // moves or resizes it; panning its crop shows the plain preview, which follows the finger.
+        // A collage only shown (a layout tried, a style slider moving) is not the stored one the
+        // server would draw: its photos keep their stand-ins.
         const framed = (look.shape && look.shape !== 'rectangle') || look.border || look.shadow;
-        if ((look.filter || look.adjustments || framed) && crop === item.crop && resolved?.source) {
-          const key = JSON.stringify([item.content.ref, resolved.source, look, item.frame.width, item.frame.height,
+        const shownOnly = this.store.previewing || this.store.showingOnce;
+        if ((look.filter || look.adjustments || framed) && crop === item.crop && resolved?.source && !shownOnly) {
+          // Opacity is the element's (CSS), not the drawing's.
+          const { opacity: _opacity, ...drawnLook } = look;
+          const key = JSON.stringify([item.content.ref, resolved.source, drawnLook, item.frame.width, item.frame.height,
             cornerRadius]);
           this.drawRendered(item, image, frame, key, () => {});
         }

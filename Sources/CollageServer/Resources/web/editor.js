@@ -6,6 +6,7 @@
 import { setStatus } from './api.js';
 import { CanvasView } from './canvas-view.js';
 import { Dialogs } from './dialogs.js';
+import { PhotoBackdrop } from './backdrop.js';
 import { FramePanel } from './frame.js';
 import { Gestures } from './gestures.js';
 import { Lifting } from './lift.js';
@@ -24,6 +25,7 @@ export class Editor {
     this.toolbar = new Toolbar(this.store, this);
     this.panels = new Panels(this.store, this);
     this.frame = new FramePanel(this.store, this);
+    this.backdrop = new PhotoBackdrop(this.store, this);
     this.text = new TextEditing(this.store, this);
     this.lifter = new Lifting(this.store, this);
     this.premium = new Premium(this.store, this);
@@ -83,6 +85,7 @@ export class Editor {
     this.toolbar.setUpToolbar();
     this.panels.setUpPanel();
     this.frame.setUp();
+    this.backdrop.setUp();
     this.premium.setUpPremium();
     this.text.setUpText();
     this.gestures.setUpCanvas();

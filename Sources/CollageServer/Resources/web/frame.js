@@ -12,8 +12,8 @@ const frameColours = [
 /** A new border's width in points, by style: a polaroid's sides are wider than a line. */
 const defaultWidths = { line: 10, polaroid: 16 };
 
-/** A new shadow: soft, a little below, a third black. */
-const defaultShadow = { color: '#00000055', blur: 10, x: 0, y: 8 };
+/** A new shadow: soft, a little below, two-fifths black: seen on a phone, not heavy on a print. */
+const defaultShadow = { color: '#00000066', blur: 10, x: 0, y: 10 };
 
 /** The shape, frame and shadow controls of the selected photo. */
 export class FramePanel {
@@ -34,10 +34,16 @@ export class FramePanel {
     this.store.listen($('photo-shadow'), 'change', () => {
       this.editor.panels.setLook({ shadow: $('photo-shadow').checked ? { ...defaultShadow } : null });
     });
+    // Distance keeps the shadow's direction (straight down for one that has none); opacity
+    // keeps its colour.
     const shadowSliders = [
-      ['photo-shadow-distance', (value) => `${value} pt`, (shadow, value) => ({ ...shadow, y: value })],
+      ['photo-shadow-distance', (value) => `${value} pt`, (shadow, value) => {
+        const length = Math.hypot(shadow.x, shadow.y);
+        return length > 0 ? { ...shadow, x: (shadow.x / length) * value, y: (shadow.y / length) * value } : { ...shadow, x: 0, y: value };
+      }],
       ['photo-shadow-blur', (value) => `${value} pt`, (shadow, value) => ({ ...shadow, blur: value })],
-      ['photo-shadow-opacity', (value) => `${value} %`, (shadow, value) => ({ ...shadow, color: `#000000${alphaHex(value / 100)}` })],
+      ['photo-shadow-opacity', (value) => `${value} %`,
+        (shadow, value) => ({ ...shadow, color: `${shadow.color.slice(0, 7)}${alphaHex(value / 100)}` })],
     ];
     for (const [id, shown, change] of shadowSliders) {
       this.store.listen($(id), 'input', () => { $(`${id}-value`).textContent = shown($(id).value); });
@@ -58,12 +64,14 @@ export class FramePanel {
       button.title = shape.name;
       button.setAttribute('aria-label', shape.name);
       button.setAttribute('aria-pressed', 'false');
+      // Drawn in a frame 1.4 times as wide as tall (the server's outline is for that frame), so
+      // a circle and an ellipse, or a rounded square and a rectangle, look as different as they are.
       const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-      svg.setAttribute('viewBox', '-0.08 -0.08 1.16 1.16');
+      svg.setAttribute('viewBox', '-0.1 -0.3 1.6 1.6');
       svg.setAttribute('aria-hidden', 'true');
       const polygon = document.createElementNS('http://www.w3.org/2000/svg', 'polygon');
       const points = [];
-      for (let i = 0; i + 1 < shape.outline.length; i += 2) points.push(`${shape.outline[i]},${shape.outline[i + 1]}`);
+      for (let i = 0; i + 1 < shape.outline.length; i += 2) points.push(`${shape.outline[i] * 1.4},${shape.outline[i + 1]}`);
       polygon.setAttribute('points', points.join(' '));
       svg.append(polygon);
       button.append(svg);
@@ -93,12 +101,18 @@ export class FramePanel {
     $('frame-colours').replaceChildren(...buttons, well);
   }
 
-  /** None, a line or a polaroid; a style picked keeps the colour the photo's border had. */
+  /**
+   * None, a line or a polaroid; a style picked keeps the colour the photo's border had. A
+   * polaroid is a card: it comes with a shadow (in the same step), or a white card on a white
+   * canvas would not be seen at all.
+   */
   setFrameStyle(style) {
-    const border = this.store.selectedItem()?.look?.border;
+    const look = this.store.selectedItem()?.look ?? {};
+    const border = look.border;
     if (!style) { this.editor.panels.setLook({ border: null }); return; }
     const width = border && border.style === style ? border.width : defaultWidths[style];
-    this.editor.panels.setLook({ border: { style, width, color: border?.color ?? '#ffffff' } });
+    const shadow = style === 'polaroid' && !look.shadow ? { shadow: { ...defaultShadow } } : {};
+    this.editor.panels.setLook({ border: { style, width, color: border?.color ?? '#ffffff' }, ...shadow });
   }
 
   changeBorder(fields) {
@@ -146,7 +160,7 @@ export class FramePanel {
   /** Shows the Adjust tab at its Shape or Frame section (the toolbar's Shape and Frame). */
   reveal(section) {
     this.editor.panels.showTab('adjust');
-    $(section === 'shape' ? 'shape-heading' : 'frame-heading').scrollIntoView({ block: 'start', behavior: 'smooth' });
+    $(section === 'shape' ? 'photo-shape-heading' : 'frame-heading').scrollIntoView({ block: 'start', behavior: 'smooth' });
   }
 }
 

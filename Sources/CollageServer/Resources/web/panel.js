@@ -458,6 +458,9 @@ export class Panels {
         return;
       }
       this.setLook({ adjustments });
+      const said = ['exposure', 'warmth', 'tint'].filter((name) => adjustments[name])
+        .map((name) => `${name} ${adjustments[name] > 0 ? '+' : ''}${Math.round(adjustments[name])}`);
+      toast(`Auto: ${said.join(', ') || 'as shot'}`);
     } catch (error) {
       toast(`Auto could not read this photo: ${error.message}`, 'error');
     } finally {
@@ -661,6 +664,7 @@ export class Panels {
         this.drawGradientStops(fill);
       }
     }
+    this.editor.backdrop.update();
     $('background-pattern').hidden = fill.kind !== 'pattern';
     if (fill.kind === 'pattern') {
       for (const key of ['ink', 'paper']) {

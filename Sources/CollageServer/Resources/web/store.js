@@ -105,7 +105,9 @@ export class EditorStore {
   showOnce(doc) {
     const saved = this.doc;
     this.doc = doc;
+    this.showingOnce = true;
     this.changed('document');
+    this.showingOnce = false;
     this.doc = saved;
   }
 
