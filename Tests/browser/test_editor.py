@@ -493,6 +493,26 @@ EXPORT_CASES = {
         {"op": "moveItem", "id": ids[2], "origin": {"x": -150, "y": -120}},
         {"op": "rotateItem", "id": ids[2], "degrees": 45},
     ]),
+    "every photo shape, framed, shadowed, turned and over the edges": ("grid3x3", ["coffee.png", "chelsea.png", "rocket.jpg"], lambda ids: [
+        {"op": "setStyle", "style": {"background": "#e9e4da", "spacing": 12, "padding": 12, "cornerRadius": 20}},
+        *[{"op": "duplicateItem", "id": ids[n % 3], "newID": f"d{n}"} for n in range(6)],
+        *[edit for n, (item, shape, frame, degrees, extra) in enumerate([
+            (ids[0], "rectangle", (-60, 20, 380, 360), 8, {"border": {"style": "line", "width": 14, "color": "#1f3a5f"}}),
+            (ids[1], "roundedSquare", (420, 30, 360, 360), 0, {"shadow": {"color": "#00000066", "blur": 10, "x": 0, "y": 10}}),
+            (ids[2], "circle", (820, -60, 440, 380), -12, {}),
+            ("d0", "ellipse", (30, 420, 360, 300), 0, {"filter": {"id": "mono", "strength": 1}}),
+            ("d1", "heart", (420, 400, 360, 360), 15, {"border": {"style": "line", "width": 10, "color": "#ffffff"}}),
+            ("d2", "star", (820, 400, 360, 360), 0, {"shadow": {"color": "#00000080", "blur": 4, "x": 10, "y": 12}}),
+            ("d3", "hexagon", (20, 820, 360, 420), -20, {}),
+            ("d4", "arch", (430, 820, 340, 360), 0, {"border": {"style": "polaroid", "width": 14, "color": "#ffffff"},
+                                                     "shadow": {"color": "#00000066", "blur": 8, "x": 0, "y": 8}}),
+            ("d5", "blob", (840, 840, 420, 400), 30, {"flipHorizontal": True}),
+        ]) for edit in [
+            {"op": "resizeItem", "id": item, "frame": {"x": frame[0], "y": frame[1], "width": frame[2], "height": frame[3]}},
+            {"op": "rotateItem", "id": item, "degrees": degrees},
+            {"op": "setLook", "id": item, "look": {"shape": shape, **extra}},
+        ]],
+    ]),
 }
 
 # Resampling alone (the browser scales a 2,048 px preview, libvips the original, with different
