@@ -197,7 +197,8 @@ def main():
 
             # An adjustment slider moved for 3 s (an input event every frame, as a finger drags
             # it): the photo's stand-in preview must keep every frame within budget.
-            page.locator("#canvas .item").nth(4).click()
+            # Selected by focus (the dragged photo may now lie over it).
+            page.locator("#canvas .item").nth(4).focus()
             page.click("#tab-adjust")
             page.wait_for_selector("#adjust-exposure")
             slider_frames = page.evaluate("""() => new Promise((resolve) => {
