@@ -16,6 +16,22 @@ def item_of(page, cid, item_id):
     return next(i for i in api(page, f"/api/collages/{cid}")["collage"]["items"] if i["id"] == item_id)
 
 
+def assert_canvas_is_export(page, name, blur=False):
+    """The canvas's screenshot beside the export at its size: their mean difference per channel
+    is within the bound the editor tests use (kept in /tmp with COLLAGE_KEEP_COMPARISONS).
+    `blur` softens both by a pixel first, for fine patterns."""
+    shot, exported = canvas_and_export(page)
+    if blur:
+        shot, exported = (image.filter(ImageFilter.GaussianBlur(1)) for image in (shot, exported))
+    difference = ImageStat.Stat(ImageChops.difference(exported, shot)).mean
+    print(f"{name}: mean difference per channel {difference}")
+    if os.environ.get("COLLAGE_KEEP_COMPARISONS"):
+        shot.save(f"/tmp/{name}-canvas.png")
+        exported.save(f"/tmp/{name}-export.png")
+    assert max(difference) < MEAN_DIFFERENCE_BOUND, f"{name}: mean difference per channel {difference}"
+    return shot, exported
+
+
 def test_flip_and_opacity_are_set_in_the_editor_and_are_the_export(page):
     cid, sticker = collage_with_a_lifted_sticker(page, "Looks")
     items = api(page, f"/api/collages/{cid}")["collage"]["items"]
@@ -62,13 +78,7 @@ def test_flip_and_opacity_are_set_in_the_editor_and_are_the_export(page):
     page.wait_for_timeout(600)
     canvas_box = page.locator("[data-role=canvas]").bounding_box()
     sticker_box = page.locator(".item.sticker").bounding_box()
-    shot, exported = canvas_and_export(page)
-    difference = ImageStat.Stat(ImageChops.difference(exported, shot)).mean
-    print(f"looks: mean difference per channel {difference}")
-    if os.environ.get("COLLAGE_KEEP_COMPARISONS"):
-        shot.save("/tmp/looks-canvas.png")
-        exported.save("/tmp/looks-export.png")
-    assert max(difference) < MEAN_DIFFERENCE_BOUND, f"mean difference per channel {difference}"
+    shot, exported = assert_canvas_is_export(page, "looks")
     # Around the upside-down sticker alone, where a mirrored shadow would show.
     margin = 30
     region = (max(0, round(sticker_box["x"] - canvas_box["x"] - margin)),
@@ -127,18 +137,10 @@ def test_every_kind_of_background_is_chosen_in_the_panel_and_is_the_export(page)
         assert api(page, f"/api/collages/{cid}")["collage"]["style"]["background"] == text
         expect(page.locator(f"#swatches button[title='{name}']")).to_have_attribute("aria-pressed", "true")
         expect(page.locator("#canvas")).to_have_attribute("data-background", text, timeout=20000)
-        shot, exported = canvas_and_export(page)
-        if text.startswith(("dots", "stripes", "grid", "checks")):
-            # A fine pattern shifts by a fraction of a pixel when the export is resized to the
-            # screenshot's size (which may be a pixel off); blurring both by a pixel compares
-            # the pattern's colours, size and place rather than that phase.
-            shot, exported = (image.filter(ImageFilter.GaussianBlur(1)) for image in (shot, exported))
-        difference = ImageStat.Stat(ImageChops.difference(exported, shot)).mean
-        print(f"{name}: mean difference per channel {difference}")
-        if os.environ.get("COLLAGE_KEEP_COMPARISONS"):
-            shot.save(f"/tmp/bg-{name.split()[0]}-canvas.png")
-            exported.save(f"/tmp/bg-{name.split()[0]}-export.png")
-        assert max(difference) < MEAN_DIFFERENCE_BOUND, f"{name}: mean difference per channel {difference}"
+        # A fine pattern shifts by a fraction of a pixel when the export is resized to the
+        # screenshot's size (which may be a pixel off); blurring both by a pixel compares the
+        # pattern's colours, size and place rather than that phase.
+        assert_canvas_is_export(page, f"bg-{name.split()[0]}", blur=text.startswith(("dots", "stripes", "grid", "checks")))
         page.click("#tab-background")
 
     # A gradient's controls: the angle turns it, a colour is added and one taken away.
@@ -244,13 +246,7 @@ def test_filters_and_adjustments_are_chosen_on_the_photo_itself_and_are_the_expo
     assert item_of(page, cid, rocket)["look"]["filter"]["id"] == "noir"
     expect(page.locator(".item.photo img[src^='blob:']")).to_have_count(2, timeout=20000)
     page.wait_for_timeout(500)
-    shot, exported = canvas_and_export(page)
-    difference = ImageStat.Stat(ImageChops.difference(exported, shot)).mean
-    print(f"filters: mean difference per channel {difference}")
-    if os.environ.get("COLLAGE_KEEP_COMPARISONS"):
-        shot.save("/tmp/filters-canvas.png")
-        exported.save("/tmp/filters-export.png")
-    assert max(difference) < MEAN_DIFFERENCE_BOUND, f"mean difference per channel {difference}"
+    assert_canvas_is_export(page, "filters")
     # Reset takes the adjustments away and None the filter; each is one undoable step.
     page.locator(f".item[data-id='{coffee}']").click(position={"x": 300, "y": 300})
     page.click("#adjust-reset")
@@ -327,13 +323,7 @@ def test_shapes_frames_and_shadows_are_picked_in_the_editor_take_clicks_inside_a
     reopen(page)
     expect(page.locator(".item .clip.drawn")).to_have_count(3, timeout=30000)
     page.wait_for_timeout(600)
-    shot, exported = canvas_and_export(page)
-    difference = ImageStat.Stat(ImageChops.difference(exported, shot)).mean
-    print(f"shapes and frames: mean difference per channel {difference}")
-    if os.environ.get("COLLAGE_KEEP_COMPARISONS"):
-        shot.save("/tmp/shapes-canvas.png")
-        exported.save("/tmp/shapes-export.png")
-    assert max(difference) < MEAN_DIFFERENCE_BOUND, f"mean difference per channel {difference}"
+    assert_canvas_is_export(page, "shapes")
 
     # Back to None and a rectangle: one undoable step each, and the photo is plain again.
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -407,10 +397,4 @@ def test_a_blurred_photo_background_is_picked_in_the_background_tab_and_is_the_e
     expect(page.locator("#canvas")).to_have_attribute("data-background", background, timeout=20000)
     expect(page.locator(".item .clip.drawn")).to_have_count(2, timeout=30000)
     page.wait_for_timeout(400)
-    shot, exported = canvas_and_export(page)
-    difference = ImageStat.Stat(ImageChops.difference(exported, shot)).mean
-    print(f"photo background: mean difference per channel {difference}")
-    if os.environ.get("COLLAGE_KEEP_COMPARISONS"):
-        shot.save("/tmp/backdrop-canvas.png")
-        exported.save("/tmp/backdrop-export.png")
-    assert max(difference) < MEAN_DIFFERENCE_BOUND, f"mean difference per channel {difference}"
+    assert_canvas_is_export(page, "backdrop")
