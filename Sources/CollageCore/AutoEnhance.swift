@@ -25,11 +25,16 @@ public struct LabColor: Hashable, Sendable {
     /// The colour of a linear-light sRGB triple (0–1 each).
     public init(linearRed r: Double, green g: Double, blue b: Double) {
         let x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047
-        let y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b
+        let y = Self.luminance(red: r, green: g, blue: b)
         let z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883
         func f(_ t: Double) -> Double { t > 216.0 / 24_389 ? cbrt(t) : (24_389.0 / 27 * t + 16) / 116 }
         let (fx, fy, fz) = (f(x), f(y), f(z))
         self.init(lightness: 116 * fy - 16, a: 500 * (fx - fy), b: 200 * (fy - fz))
+    }
+
+    /// The luminance (CIE Y) of a linear-light sRGB triple.
+    static func luminance(red: Double, green: Double, blue: Double) -> Double {
+        0.2126729 * red + 0.7151522 * green + 0.0721750 * blue
     }
 
     /// Chroma: the distance from the grey axis.
@@ -122,7 +127,7 @@ public enum AutoEnhance {
             let (r, g, b) = (pixels[start], pixels[start + 1], pixels[start + 2])
             let linear = (LabColor.linear[Int(r)], LabColor.linear[Int(g)], LabColor.linear[Int(b)])
             samples.append((LabColor(linearRed: linear.0, green: linear.1, blue: linear.2), linear))
-            luminances.append(0.2126729 * linear.0 + 0.7151522 * linear.1 + 0.0721750 * linear.2)
+            luminances.append(LabColor.luminance(red: linear.0, green: linear.1, blue: linear.2))
         }
         guard samples.count >= 64 else { return adjustments }
 

@@ -153,13 +153,7 @@ public enum CollageDocument {
         if look.flipsHorizontally { members["flipHorizontal"] = .bool(true) }
         if look.flipsVertically { members["flipVertical"] = .bool(true) }
         if look.opacity != 1 { members["opacity"] = .number(look.opacity) }
-        if !look.adjustments.isAsShot {
-            var adjustments: [String: JSONValue] = [:]
-            for field in Adjustments.fields where look.adjustments[keyPath: field.keyPath] != 0 {
-                adjustments[field.name] = .number(look.adjustments[keyPath: field.keyPath])
-            }
-            members["adjustments"] = .object(adjustments)
-        }
+        if !look.adjustments.isAsShot { members["adjustments"] = jsonValue(of: look.adjustments) }
         if let filter = look.filter {
             members["filter"] = .object(["id": .string(filter.id), "strength": .number(filter.strength)])
         }
@@ -171,6 +165,15 @@ public enum CollageDocument {
             ])
         }
         if let shadow = look.shadow { members["shadow"] = jsonValue(of: shadow) }
+        return .object(members)
+    }
+
+    /// Adjustments as an object of the changed ones only, by name: `{"exposure": 20, "warmth": -15}`.
+    public static func jsonValue(of adjustments: Adjustments) -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        for field in Adjustments.fields where adjustments[keyPath: field.keyPath] != 0 {
+            members[field.name] = .number(adjustments[keyPath: field.keyPath])
+        }
         return .object(members)
     }
 
@@ -745,12 +748,8 @@ public enum CollageDocument {
         let issuesBefore = reader.issues.count
         func field(_ name: String) -> String { reader.join(path, name) }
         func color(_ value: JSONValue?, at name: String) -> Color? {
-            guard let value, let text = reader.string(value, at: field(name), maxLength: 32) else { return nil }
-            guard let color = Color(parsing: text) else {
-                reader.fail(field(name), "expected a colour such as \"#1f1f1f\", got \"\(text)\"")
-                return nil
-            }
-            return color
+            guard let value else { return nil }
+            return readColor(value, at: field(name), with: &reader)
         }
         func flag(_ value: JSONValue?, at name: String) -> Bool? {
             guard let value else { return nil }

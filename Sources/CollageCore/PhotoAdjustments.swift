@@ -50,7 +50,7 @@ public struct Adjustments: Hashable, Sendable {
         let warm = warmth / 100 * Self.warmthStops
         let green = -tint / 100 * Self.tintStops
         let gains = [pow(2, warm), pow(2, green), pow(2, -warm)]
-        let luminance = 0.2126729 * gains[0] + 0.7151522 * gains[1] + 0.0721750 * gains[2]
+        let luminance = LabColor.luminance(red: gains[0], green: gains[1], blue: gains[2])
         let exposure = pow(2, self.exposure / 50)
         return gains.map { $0 / luminance * exposure }
     }

@@ -137,11 +137,7 @@ enum CollageImageRoutes {
         let adjustments = try app.thumbnails.run { () throws(HTTPError) -> Adjustments in
             try APIRoutes.kit { () throws(Failure) in try app.workspace.autoEnhancedAdjustments(for: item) }
         }
-        var members: [String: JSONValue] = [:]
-        for field in Adjustments.fields where adjustments[keyPath: field.keyPath] != 0 {
-            members[field.name] = .number(adjustments[keyPath: field.keyPath])
-        }
-        return .json(.object(["adjustments": .object(members)]))
+        return .json(.object(["adjustments": CollageDocument.jsonValue(of: adjustments)]))
     }
 
     /// A drawing's `?scale=` (default 1). The renderer checks its range, as it does for an
