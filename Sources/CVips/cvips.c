@@ -2,6 +2,10 @@
 #include "cvips.h"
 
 #include <dlfcn.h>
+#include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <gmodule.h>
 #include <stdlib.h>
 #include <pthread.h>
@@ -398,44 +402,140 @@ int cvips_text(const char *markup, const char *font, int width, int align, CVips
                      "wrap", VIPS_TEXT_WRAP_WORD_CHAR, NULL);
 }
 
+// MARK: - One-pass pixel operations
+//
+// Operations that a chain of libvips operations would do in several passes over float images,
+// done here in one pass over bytes: a lazily computed image whose rows are made by a function
+// of the input row (or of the position alone), so they stream and run on libvips' threads.
+
+typedef struct PointState PointState;
+typedef void (*PointRow)(const PointState *state, const VipsPel *in, VipsPel *out, int x, int y, int width);
+
+struct PointState {
+    PointRow row;
+    VipsImage *input;  // held until the output is freed; NULL for an image made from nothing
+    int width, height;
+    // A photo's look.
+    unsigned char *lut;
+    unsigned short *vignette_by_r2;
+    float *column_x2;
+    signed char *grain_tile;
+    // A gradient.
+    unsigned char *colours;
+    int count, radial, bands;
+    double p[4];
+};
+
+static void point_free(void *data) {
+    PointState *state = data;
+    if (state->input) g_object_unref(state->input);
+    free(state->lut);
+    free(state->vignette_by_r2);
+    free(state->column_x2);
+    free(state->colours);
+    free(state->grain_tile);
+    free(state);
+}
+
+static void *point_start(VipsImage *out, void *a, void *b) {
+    (void)out;
+    (void)b;
+    PointState *state = a;
+    // A region on the input, or a token for an image with no input (NULL means failure here).
+    return state->input ? (void *)vips_region_new(state->input) : (void *)state;
+}
+
+static int point_stop(void *seq, void *a, void *b) {
+    (void)b;
+    PointState *state = a;
+    if (state->input) g_object_unref(seq);
+    return 0;
+}
+
+static int point_generate(VipsRegion *out_region, void *seq, void *a, void *b, gboolean *stop) {
+    (void)b;
+    (void)stop;
+    const PointState *state = a;
+    VipsRect *r = &out_region->valid;
+    VipsRegion *in_region = state->input ? seq : NULL;
+    if (in_region && vips_region_prepare(in_region, r)) return -1;
+    for (int y = 0; y < r->height; y++) {
+        const VipsPel *p = in_region ? VIPS_REGION_ADDR(in_region, r->left, r->top + y) : NULL;
+        state->row(state, p, VIPS_REGION_ADDR(out_region, r->left, r->top + y), r->left, r->top + y, r->width);
+    }
+    return 0;
+}
+
+/// `out` made row by row by `state` (which it then owns), `bands` bytes a pixel, the size of the input or of
+/// `width` × `height` when there is none.
+static int point_image(PointState *state, int width, int height, int bands, CVipsImage **out) {
+    VipsImage *image = vips_image_new();
+    if (state->input) {
+        g_object_ref(state->input);
+        width = vips_image_get_width(state->input);
+        height = vips_image_get_height(state->input);
+        if (vips_image_pipelinev(image, VIPS_DEMAND_STYLE_THINSTRIP, state->input, NULL)) {
+            point_free(state);
+            g_object_unref(image);
+            return -1;
+        }
+    } else {
+        vips_image_pipelinev(image, VIPS_DEMAND_STYLE_ANY, NULL);
+    }
+    double xres = state->input ? vips_image_get_xres(state->input) : 1.0;
+    double yres = state->input ? vips_image_get_yres(state->input) : 1.0;
+    vips_image_init_fields(image, width, height, bands, VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
+                           VIPS_INTERPRETATION_sRGB, xres, yres);
+    state->width = width;
+    state->height = height;
+    g_object_set_data_full(G_OBJECT(image), "collage-point-state", state, point_free);
+    if (vips_image_generate(image, point_start, point_generate, point_stop, state, NULL)) {
+        g_object_unref(image);
+        return -1;
+    }
+    *out = image;
+    return 0;
+}
+
+static void gradient_row(const PointState *s, const VipsPel *in, VipsPel *out, int x0, int y, int width) {
+    (void)in;
+    int last = s->count - 1, bands = s->bands;
+    double row_y = (double)y + 0.5;
+    // Each pixel's position in the table (t · last, rounded by the + 0.5); t outside 0…1 takes the end colours.
+    // Along a row a linear gradient's position moves by the same step each pixel.
+    double position = (s->p[0] * ((double)x0 + 0.5) + s->p[1] * row_y + s->p[2]) * last + 0.5;
+    double step = s->p[0] * last;
+    for (int i = 0; i < width; i++) {
+        if (s->radial) {
+            double dx = ((double)(x0 + i) + 0.5 - s->p[0]) / s->p[2], dy = (row_y - s->p[1]) / s->p[3];
+            position = sqrt(dx * dx + dy * dy) * last + 0.5;
+        }
+        int index = position <= 0 ? 0 : position >= last ? last : (int)position;
+        const unsigned char *colour = s->colours + index * 4;
+        VipsPel *q = out + i * bands;
+        q[0] = colour[0], q[1] = colour[1], q[2] = colour[2];
+        if (bands == 4) q[3] = colour[3];
+        position += step;
+    }
+}
+
 int cvips_gradient(int width, int height, int radial, const double *p, const unsigned char *lut, int count,
-                   CVipsImage **out) {
-    VipsImage *scope = vips_image_new();
-    VipsImage **t = (VipsImage **)vips_object_local_array(VIPS_OBJECT(scope), 8);
-    // t from each pixel's centre: linear t = p0·x + p1·y + p2, radial t = |((x − p0) / p2, (y − p1) / p3)|.
-    double scale[2], offset[2];
-    if (radial) {
-        scale[0] = 1 / p[2];
-        scale[1] = 1 / p[3];
-        offset[0] = (0.5 - p[0]) / p[2];
-        offset[1] = (0.5 - p[1]) / p[3];
-    } else {
-        scale[0] = 2 * p[0];
-        scale[1] = 2 * p[1];
-        offset[0] = p[0] + p[2];
-        offset[1] = p[1] + p[2];
+                   int bands, CVipsImage **out) {
+    if (count < 1 || bands < 3 || bands > 4) return -1;
+    PointState *state = calloc(1, sizeof(PointState));
+    if (!state) return -1;
+    state->row = gradient_row;
+    state->radial = radial;
+    state->count = count;
+    state->bands = bands;
+    memcpy(state->p, p, (radial ? 4 : 3) * sizeof(double));
+    state->colours = malloc((size_t)count * 4);
+    if (!state->colours) {
+        point_free(state);
+        return -1;
     }
-    int failed = vips_xyz(&t[0], width, height, NULL) || vips_linear(t[0], &t[1], scale, offset, 2, NULL);
-    if (!failed && radial) {
-        failed = vips_multiply(t[1], t[1], &t[2], NULL) || vips_bandmean(t[2], &t[3], NULL) ||
-                 vips_linear1(t[3], &t[4], 2, 0, NULL) || vips_math2_const1(t[4], &t[5], VIPS_OPERATION_MATH2_POW, 0.5, NULL);
-    } else if (!failed) {
-        // The mean of (2·p0·x + p0 + p2, 2·p1·y + p1 + p2) is p0·(x + ½) + p1·(y + ½) + p2.
-        failed = vips_bandmean(t[1], &t[5], NULL);
-    }
-    // Out-of-range indices are clipped by the cast, so t outside 0…1 takes the end colours.
-    if (!failed) failed = vips_linear1(t[5], &t[6], count - 1, 0.5, NULL) || vips_cast_ushort(t[6], &t[7], NULL);
-    VipsImage *table = failed ? NULL : vips_image_new_from_memory_copy(lut, (size_t)count * 4, count, 1, 4, VIPS_FORMAT_UCHAR);
-    VipsImage *mapped = NULL;
-    if (table && !vips_maplut(t[7], &mapped, table, NULL)) {
-        failed = vips_copy(mapped, out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
-        g_object_unref(mapped);
-    } else {
-        failed = -1;
-    }
-    if (table) g_object_unref(table);
-    g_object_unref(scope);
-    return failed ? -1 : 0;
+    memcpy(state->colours, lut, (size_t)count * 4);
+    return point_image(state, width, height, bands, out);
 }
 
 int cvips_replicate(CVipsImage *in, int across, int down, CVipsImage **out) {
@@ -491,81 +591,390 @@ int cvips_paper(int width, int height, int kind, const double *rgb, CVipsImage *
     return failed ? -1 : 0;
 }
 
-int cvips_adjust(CVipsImage *in, const double *gains, const float *tone, const float *chroma,
-                 const unsigned char *curves, double vignette_amount, const float *vignette, double grain,
-                 double grain_cell, double sharpen_sigma, double sharpen_amount, CVipsImage **out) {
-    VipsImage *scope = vips_image_new();
-    VipsImage **t = (VipsImage **)vips_object_local_array(VIPS_OBJECT(scope), 48);
-    VipsImage **tables = (VipsImage **)vips_object_local_array(VIPS_OBJECT(scope), 4);
-    int width = vips_image_get_width(in), height = vips_image_get_height(in);
-    int has_alpha = vips_image_get_bands(in) == 4;
-    int failed = 0;
-    VipsImage *rgb = in;
-    if (has_alpha) {
-        failed = vips_extract_band(in, &t[0], 0, "n", 3, NULL) || vips_extract_band(in, &t[1], 3, NULL);
-        rgb = t[0];
-    }
-    // Exposure and white balance (warmth, tint) as gains in linear light, as a camera makes
-    // them; then lightness and chroma in Lab.
+// MARK: - A photo's look
+
+#define LUT_NODES 52
+#define LUT_STEP 5
+
+// The colour part of a look on a 3-band image, as libvips operations: gains in linear light, lightness
+// and chroma through their tables in Lab, back to sRGB bytes, then the curves.
+static int colour_pipeline(VipsImage *scope, VipsImage *rgb, const double *gains, const float *tone,
+                           const float *chroma, const unsigned char *curves, VipsImage **out) {
+    VipsImage **t = (VipsImage **)vips_object_local_array(VIPS_OBJECT(scope), 32);
     double zeros[3] = {0, 0, 0};
-    failed = failed || vips_colourspace(rgb, &t[2], VIPS_INTERPRETATION_scRGB, NULL) ||
-             vips_linear(t[2], &t[3], (double *)gains, zeros, 3, NULL) ||
-             vips_colourspace(t[3], &t[4], VIPS_INTERPRETATION_LAB, "source_space", VIPS_INTERPRETATION_scRGB, NULL) ||
-             vips_extract_band(t[4], &t[5], 0, NULL) || vips_extract_band(t[4], &t[6], 1, NULL) ||
-             vips_extract_band(t[4], &t[7], 2, NULL);
+    int failed = vips_colourspace(rgb, &t[2], VIPS_INTERPRETATION_scRGB, NULL) ||
+                 vips_linear(t[2], &t[3], (double *)gains, zeros, 3, NULL) ||
+                 vips_colourspace(t[3], &t[4], VIPS_INTERPRETATION_LAB, "source_space", VIPS_INTERPRETATION_scRGB, NULL) ||
+                 vips_extract_band(t[4], &t[5], 0, NULL) || vips_extract_band(t[4], &t[6], 1, NULL) ||
+                 vips_extract_band(t[4], &t[7], 2, NULL);
     if (!failed) {
-        tables[0] = vips_image_new_from_memory_copy(tone, 1001 * sizeof(float), 1001, 1, 1, VIPS_FORMAT_FLOAT);
-        tables[1] = vips_image_new_from_memory_copy(chroma, 2001 * sizeof(float), 2001, 1, 1, VIPS_FORMAT_FLOAT);
-        failed = !tables[0] || !tables[1];
+        t[27] = vips_image_new_from_memory_copy(tone, 1001 * sizeof(float), 1001, 1, 1, VIPS_FORMAT_FLOAT);
+        t[28] = vips_image_new_from_memory_copy(chroma, 2001 * sizeof(float), 2001, 1, 1, VIPS_FORMAT_FLOAT);
+        failed = !t[27] || !t[28];
     }
     failed = failed || vips_linear1(t[5], &t[8], 10, 0.5, NULL) || vips_cast_ushort(t[8], &t[9], NULL) ||
-             vips_maplut(t[9], &t[10], tables[0], NULL) ||
-             vips_copy(t[6], &t[11], NULL) || vips_copy(t[7], &t[12], NULL) ||
-             vips_multiply(t[11], t[11], &t[13], NULL) || vips_multiply(t[12], t[12], &t[14], NULL) ||
+             vips_maplut(t[9], &t[10], t[27], NULL) ||
+             vips_multiply(t[6], t[6], &t[13], NULL) || vips_multiply(t[7], t[7], &t[14], NULL) ||
              vips_add(t[13], t[14], &t[15], NULL) ||
              vips_math2_const1(t[15], &t[16], VIPS_OPERATION_MATH2_POW, 0.5, NULL) ||
              vips_linear1(t[16], &t[17], 10, 0.5, NULL) || vips_cast_ushort(t[17], &t[18], NULL) ||
-             vips_maplut(t[18], &t[19], tables[1], NULL) || vips_multiply(t[11], t[19], &t[20], NULL) ||
-             vips_multiply(t[12], t[19], &t[21], NULL) ||
+             vips_maplut(t[18], &t[19], t[28], NULL) || vips_multiply(t[6], t[19], &t[20], NULL) ||
+             vips_multiply(t[7], t[19], &t[21], NULL) ||
              vips_bandjoin((VipsImage *[]){t[10], t[20], t[21]}, &t[22], 3, NULL) ||
              vips_copy(t[22], &t[23], "interpretation", VIPS_INTERPRETATION_LAB, NULL) ||
              vips_colourspace(t[23], &t[24], VIPS_INTERPRETATION_sRGB, NULL) || vips_cast_uchar(t[24], &t[25], NULL);
-    VipsImage *result = failed ? NULL : t[25];
-    if (!failed && curves) {
-        tables[2] = vips_image_new_from_memory_copy(curves, 256 * 3, 256, 1, 3, VIPS_FORMAT_UCHAR);
-        failed = !tables[2] || vips_maplut(result, &t[26], tables[2], NULL);
-        result = failed ? NULL : t[26];
+    if (failed) return -1;
+    if (!curves) {
+        *out = t[25];
+        return 0;
     }
-    if (!failed && vignette_amount != 0) {
-        // The frame's own ellipse: 0 at its centre, 1 at the middle of its sides, √2 at its corners.
-        double scale[2] = {2.0 / width, 2.0 / height}, offset[2] = {1.0 / width - 1, 1.0 / height - 1};
-        tables[3] = vips_image_new_from_memory_copy(vignette, 1501 * sizeof(float), 1501, 1, 1, VIPS_FORMAT_FLOAT);
-        failed = !tables[3] || vips_xyz(&t[27], width, height, NULL) ||
-                 vips_linear(t[27], &t[28], scale, offset, 2, NULL) || vips_multiply(t[28], t[28], &t[29], NULL) ||
-                 vips_bandmean(t[29], &t[30], NULL) || vips_linear1(t[30], &t[31], 2, 0, NULL) ||
-                 vips_math2_const1(t[31], &t[32], VIPS_OPERATION_MATH2_POW, 0.5, NULL) ||
-                 vips_linear1(t[32], &t[33], 1000, 0.5, NULL) || vips_cast_ushort(t[33], &t[34], NULL) ||
-                 vips_maplut(t[34], &t[35], tables[3], NULL) || vips_multiply(result, t[35], &t[36], NULL) ||
-                 vips_cast_uchar(t[36], &t[37], NULL);
-        result = failed ? NULL : t[37];
+    t[29] = vips_image_new_from_memory_copy(curves, 256 * 3, 256, 1, 3, VIPS_FORMAT_UCHAR);
+    if (!t[29] || vips_maplut(t[25], &t[26], t[29], NULL)) return -1;
+    *out = t[26];
+    return 0;
+}
+
+int cvips_colour_lut(const double *gains, const float *tone, const float *chroma, const unsigned char *curves,
+                     unsigned char *lut) {
+    // Every node once, as one image: row red, column green × nodes + blue, so its bytes are the table.
+    size_t size = (size_t)LUT_NODES * LUT_NODES * LUT_NODES * 3;
+    unsigned char *grid = malloc(size);
+    if (!grid) return -1;
+    for (int r = 0; r < LUT_NODES; r++)
+        for (int g = 0; g < LUT_NODES; g++)
+            for (int b = 0; b < LUT_NODES; b++) {
+                unsigned char *node = grid + (((size_t)r * LUT_NODES + g) * LUT_NODES + b) * 3;
+                node[0] = (unsigned char)(r * LUT_STEP);
+                node[1] = (unsigned char)(g * LUT_STEP);
+                node[2] = (unsigned char)(b * LUT_STEP);
+            }
+    VipsImage *scope = vips_image_new();
+    VipsImage **t = (VipsImage **)vips_object_local_array(VIPS_OBJECT(scope), 2);
+    VipsImage *coloured = NULL;
+    t[0] = vips_image_new_from_memory(grid, size, LUT_NODES * LUT_NODES, LUT_NODES, 3, VIPS_FORMAT_UCHAR);
+    int failed = !t[0] || vips_copy(t[0], &t[1], "interpretation", VIPS_INTERPRETATION_sRGB, NULL) ||
+                 colour_pipeline(scope, t[1], gains, tone, chroma, curves, &coloured);
+    size_t written = 0;
+    void *table = failed ? NULL : vips_image_write_to_memory(coloured, &written);
+    if (table && written == size) memcpy(lut, table, size);
+    failed = !table || written != size;
+    g_free(table);
+    g_object_unref(scope);
+    free(grid);
+    return failed ? -1 : 0;
+}
+
+// 32 well-mixed bits from a grain cell's position.
+static inline uint32_t grain_hash(int x, int y) {
+    uint32_t h = (uint32_t)x * 0x9E3779B1u ^ ((uint32_t)y * 0x85EBCA77u + 0x165667B1u);
+    h ^= h >> 16;
+    h *= 0x7FEB352Du;
+    h ^= h >> 15;
+    h *= 0x846CA68Bu;
+    h ^= h >> 16;
+    return h;
+}
+
+// About normal (the sum of four uniform bytes, scaled to unit spread), for a grain cell.
+static inline float grain_value(int x, int y) {
+    uint32_t h = grain_hash(x, y);
+    int sum = (int)(h & 255) + (int)((h >> 8) & 255) + (int)((h >> 16) & 255) + (int)(h >> 24);
+    return (float)(sum - 510) / 147.8f;
+}
+
+
+// The table as a look holds it: a node more along each axis (a copy of the last), so the far corners of
+// every colour's cube exist and the strides between nodes never change.
+#define PADDED_NODES (LUT_NODES + 1)
+#define STRIDE_R (PADDED_NODES * PADDED_NODES * 3)
+#define STRIDE_G (PADDED_NODES * 3)
+#define STRIDE_B 3
+
+static unsigned char *padded_lut(const unsigned char *lut) {
+    // A byte more, for the last node read as 4 bytes.
+    unsigned char *padded = calloc((size_t)PADDED_NODES * PADDED_NODES * PADDED_NODES * 3 + 1, 1);
+    if (!padded) return NULL;
+    for (int r = 0; r < PADDED_NODES; r++)
+        for (int g = 0; g < PADDED_NODES; g++)
+            for (int b = 0; b < PADDED_NODES; b++) {
+                int sr = r < LUT_NODES ? r : LUT_NODES - 1, sg = g < LUT_NODES ? g : LUT_NODES - 1,
+                    sb = b < LUT_NODES ? b : LUT_NODES - 1;
+                memcpy(padded + r * STRIDE_R + g * STRIDE_G + b * STRIDE_B,
+                       lut + (((size_t)sr * LUT_NODES + sg) * LUT_NODES + sb) * 3, 3);
+            }
+    return padded;
+}
+
+// Tetrahedral interpolation: the cube of nodes around a colour is cut into six tetrahedra along its grey
+// diagonal, and the colour weighted between the four corners of its own. Which tetrahedron, and the weights,
+// depend only on where the colour lies between nodes (5 × 5 × 5 places, as the nodes are 5 apart), so
+// they are looked up rather than branched on: on a photo the branches were mispredicted half the time.
+typedef struct {
+    // Each corner's weight in fifths, four times over (a lane for each byte of a corner): near and second,
+    // then third and far, as SSE2 multiplies them.
+    short weights[2][8];
+    int second, third;  // offsets of the two middle corners from the near one
+} Tetrahedron;
+
+static Tetrahedron tetrahedra[LUT_STEP * LUT_STEP * LUT_STEP];
+static unsigned node_offset[3][256];
+static unsigned char node_fraction[256];
+static pthread_once_t tetrahedra_once = PTHREAD_ONCE_INIT;
+
+static void make_tetrahedra(void) {
+    for (int v = 0; v < 256; v++) {
+        node_offset[0][v] = (unsigned)(v / LUT_STEP * STRIDE_R);
+        node_offset[1][v] = (unsigned)(v / LUT_STEP * STRIDE_G);
+        node_offset[2][v] = (unsigned)(v / LUT_STEP * STRIDE_B);
+        node_fraction[v] = (unsigned char)(v % LUT_STEP);
     }
-    if (!failed && grain > 0) {
-        // Grain a point across at every size: made coarse and enlarged to the cell.
-        int grain_width = (int)(width / grain_cell) + 2, grain_height = (int)(height / grain_cell) + 2;
-        failed = vips_gaussnoise(&t[38], grain_width, grain_height, "sigma", grain, "mean", 0.0, "seed", 29, NULL) ||
-                 vips_resize(t[38], &t[39], grain_cell, NULL) ||
-                 vips_extract_area(t[39], &t[40], 0, 0, width, height, NULL) || vips_add(result, t[40], &t[41], NULL) ||
-                 vips_cast_uchar(t[41], &t[42], NULL);
-        result = failed ? NULL : t[42];
+    for (int fr = 0; fr < LUT_STEP; fr++)
+        for (int fg = 0; fg < LUT_STEP; fg++)
+            for (int fb = 0; fb < LUT_STEP; fb++) {
+                Tetrahedron *t = &tetrahedra[(fr * LUT_STEP + fg) * LUT_STEP + fb];
+                // The axes from the largest fraction to the smallest: the path along the cube's edges.
+                int fraction[3] = {fr, fg, fb}, stride[3] = {STRIDE_R, STRIDE_G, STRIDE_B}, order[3] = {0, 1, 2};
+                for (int i = 0; i < 3; i++)
+                    for (int j = i + 1; j < 3; j++)
+                        if (fraction[order[j]] > fraction[order[i]]) {
+                            int swap = order[i];
+                            order[i] = order[j];
+                            order[j] = swap;
+                        }
+                int first = fraction[order[0]], middle = fraction[order[1]], last = fraction[order[2]];
+                t->second = stride[order[0]];
+                t->third = stride[order[0]] + stride[order[1]];
+                int weights[4] = {LUT_STEP - first, first - middle, middle - last, last};
+                for (int lane = 0; lane < 8; lane++) {
+                    t->weights[0][lane] = (short)weights[lane / 4];
+                    t->weights[1][lane] = (short)weights[2 + lane / 4];
+                }
+            }
+}
+
+// The colours of a row through the (padded) table: bytes in, bytes out, no floating point.
+static void lut_row(const unsigned char *restrict lut, const VipsPel *restrict in, VipsPel *restrict out, int width) {
+    int i = 0;
+#if defined(__SSE2__)
+    // A pixel at a time, its four corners side by side in one register, each as 4 bytes (a node and the
+    // first byte of the next: the table is padded at its end so the last one can be read). All but the
+    // last pixel are stored as 4 bytes, the next pixel overwriting the fourth.
+    const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(LUT_STEP / 2),
+                  fifth = _mm_set1_epi16(13108);  // ⌊(x · 13108) / 65536⌋ = ⌊x / 5⌋ for every x up to 1,279
+    for (; i < width - 1; i++) {
+        const VipsPel *p = in + i * 3;
+        const unsigned char *near = lut + node_offset[0][p[0]] + node_offset[1][p[1]] + node_offset[2][p[2]];
+        const Tetrahedron *t =
+            &tetrahedra[(node_fraction[p[0]] * LUT_STEP + node_fraction[p[1]]) * LUT_STEP + node_fraction[p[2]]];
+        int corners[4];
+        memcpy(&corners[0], near, 4);
+        memcpy(&corners[1], near + t->second, 4);
+        memcpy(&corners[2], near + t->third, 4);
+        memcpy(&corners[3], near + STRIDE_R + STRIDE_G + STRIDE_B, 4);
+        __m128i packed = _mm_loadu_si128((const __m128i *)corners);
+        __m128i sum = _mm_add_epi16(
+            _mm_mullo_epi16(_mm_unpacklo_epi8(packed, zero), _mm_loadu_si128((const __m128i *)t->weights[0])),
+            _mm_mullo_epi16(_mm_unpackhi_epi8(packed, zero), _mm_loadu_si128((const __m128i *)t->weights[1])));
+        sum = _mm_add_epi16(_mm_add_epi16(sum, _mm_srli_si128(sum, 8)), half);
+        __m128i bytes = _mm_packus_epi16(_mm_mulhi_epu16(sum, fifth), zero);
+        int pixel = _mm_cvtsi128_si32(bytes);
+        memcpy(out + i * 3, &pixel, 4);
+    }
+#endif
+    for (; i < width; i++) {
+        const VipsPel *p = in + i * 3;
+        const unsigned char *near = lut + node_offset[0][p[0]] + node_offset[1][p[1]] + node_offset[2][p[2]];
+        const Tetrahedron *t =
+            &tetrahedra[(node_fraction[p[0]] * LUT_STEP + node_fraction[p[1]]) * LUT_STEP + node_fraction[p[2]]];
+        const unsigned char *second = near + t->second, *third = near + t->third;
+        const unsigned char *far = near + STRIDE_R + STRIDE_G + STRIDE_B;
+        const short *w = t->weights[0], *v = t->weights[1];
+        VipsPel *q = out + i * 3;
+        for (int c = 0; c < 3; c++)
+            q[c] = (VipsPel)((unsigned)(w[0] * near[c] + w[4] * second[c] + v[0] * third[c] + v[4] * far[c] +
+                                        LUT_STEP / 2) /
+                             LUT_STEP);
+    }
+}
+
+// The vignette's factor is tabulated by squared distance from the centre, 1,024 steps a unit.
+#define VIGNETTE_R2_STEPS 1024
+#define VIGNETTE_R2_SIZE (2 * VIGNETTE_R2_STEPS + 1)
+
+// Grain repeats every GRAIN_TILE pixels both ways: a pattern of random cells that long is not seen to repeat,
+// and adding it costs a byte read per pixel instead of a noise value made for each.
+#define GRAIN_TILE 1024
+
+// A GRAIN_TILE² tile of grain (levels, rounded): about normal values of spread `grain` at the centres of cells
+// about `cell` pixels across (a whole number of them fills the tile, so it wraps without a seam), bilinear
+// between them.
+static signed char *grain_tile(double grain, double cell) {
+    signed char *tile = malloc((size_t)GRAIN_TILE * GRAIN_TILE);
+    if (!tile) return NULL;
+    int cells = (int)(GRAIN_TILE / cell + 0.5);
+    if (cells < 1) cells = 1;
+    float size = (float)GRAIN_TILE / (float)cells;
+    // Bilinear blending of independent cells leaves about two thirds of their spread.
+    float spread = (float)grain * 1.5f;
+    float *columns = malloc((size_t)(cells + 1) * sizeof(float));
+    if (!columns) {
+        free(tile);
+        return NULL;
+    }
+    for (int y = 0; y < GRAIN_TILE; y++) {
+        float gy = ((float)y + 0.5f) / size - 0.5f;
+        int cy = (int)floorf(gy);
+        float fy = gy - (float)cy;
+        int top_row = (cy + cells) % cells, bottom_row = (cy + 1) % cells;
+        for (int cx = 0; cx <= cells; cx++) {
+            float top = grain_value(cx % cells, top_row), bottom = grain_value(cx % cells, bottom_row);
+            columns[cx] = spread * (top + fy * (bottom - top));
+        }
+        for (int x = 0; x < GRAIN_TILE; x++) {
+            float gx = ((float)x + 0.5f) / size - 0.5f;
+            int cx = (int)floorf(gx);
+            float fx = gx - (float)cx;
+            // Left of the first centre, the row blends the last cell (wrapped) with the first.
+            float left = columns[cx < 0 ? cells - 1 : cx], right = columns[cx < 0 ? 0 : cx + 1];
+            float value = left + fx * (right - left);
+            tile[(size_t)y * GRAIN_TILE + x] = (signed char)(value >= 127 ? 127 : value <= -127 ? -127 : lrintf(value));
+        }
+    }
+    free(columns);
+    return tile;
+}
+
+// The last tile made, kept: a collage's photos share a filter's grain, and the editor draws the same photo
+// again and again as a slider moves. Each look gets its own copy, freed with it.
+static pthread_mutex_t grain_lock = PTHREAD_MUTEX_INITIALIZER;
+static signed char *kept_grain_tile;
+static double kept_grain = -1, kept_grain_cell = -1;
+
+static signed char *shared_grain_tile(double grain, double cell) {
+    signed char *copy = malloc((size_t)GRAIN_TILE * GRAIN_TILE);
+    if (!copy) return NULL;
+    pthread_mutex_lock(&grain_lock);
+    if (!kept_grain_tile || kept_grain != grain || kept_grain_cell != cell) {
+        signed char *made = grain_tile(grain, cell);
+        if (made) {
+            free(kept_grain_tile);
+            kept_grain_tile = made;
+            kept_grain = grain;
+            kept_grain_cell = cell;
+        }
+    }
+    int found = kept_grain_tile && kept_grain == grain && kept_grain_cell == cell;
+    if (found) memcpy(copy, kept_grain_tile, (size_t)GRAIN_TILE * GRAIN_TILE);
+    pthread_mutex_unlock(&grain_lock);
+    if (!found) {
+        free(copy);
+        return NULL;
+    }
+    return copy;
+}
+
+static inline VipsPel add_grain(VipsPel value, int grain) {
+    int sum = value + grain;
+    return (VipsPel)(sum < 0 ? 0 : sum > 255 ? 255 : sum);
+}
+
+static void look_row(const PointState *s, const VipsPel *in, VipsPel *out, int x0, int y, int width) {
+    if (s->lut) {
+        lut_row(s->lut, in, out, width);
+    } else {
+        memcpy(out, in, (size_t)width * 3);
+    }
+    if (s->vignette_by_r2) {
+        // The factor by squared distance from the frame's centre (no square root a pixel), in 256ths.
+        float row_y = (float)(2 * y + 1) / (float)s->height - 1;
+        float row_y2 = row_y * row_y;
+        for (int i = 0; i < width; i++) {
+            int index = (int)((s->column_x2[x0 + i] + row_y2) * VIGNETTE_R2_STEPS + 0.5f);
+            int factor = s->vignette_by_r2[index < VIGNETTE_R2_SIZE ? index : VIGNETTE_R2_SIZE - 1];
+            VipsPel *q = out + i * 3;
+            for (int c = 0; c < 3; c++) {
+                int value = (q[c] * factor + 128) >> 8;
+                q[c] = (VipsPel)(value > 255 ? 255 : value);
+            }
+        }
+    }
+    if (s->grain_tile) {
+        const signed char *row = s->grain_tile + (size_t)(y % GRAIN_TILE) * GRAIN_TILE;
+        int column = x0 % GRAIN_TILE;
+        for (int i = 0; i < width; i++) {
+            int grain = row[column];
+            column = column == GRAIN_TILE - 1 ? 0 : column + 1;
+            VipsPel *q = out + i * 3;
+            q[0] = add_grain(q[0], grain);
+            q[1] = add_grain(q[1], grain);
+            q[2] = add_grain(q[2], grain);
+        }
+    }
+}
+
+// The vignette as the look row uses it: its factor (from `vignette`, 1501 factors for r = 0, 0.001 … 1.5) in
+// 256ths by r² (0 … 2, the corners), and each column's part of r², squared distance from the centre across.
+static void vignette_tables(PointState *state, const float *vignette, int width) {
+    state->vignette_by_r2 = malloc(VIGNETTE_R2_SIZE * sizeof(unsigned short));
+    state->column_x2 = malloc((size_t)width * sizeof(float));
+    if (!state->vignette_by_r2 || !state->column_x2) {
+        free(state->vignette_by_r2);
+        free(state->column_x2);
+        state->vignette_by_r2 = NULL;
+        state->column_x2 = NULL;
+        return;
+    }
+    for (int i = 0; i < VIGNETTE_R2_SIZE; i++) {
+        int index = (int)(sqrt((double)i / VIGNETTE_R2_STEPS) * 1000 + 0.5);
+        double factor = vignette[index > 1500 ? 1500 : index] * 256 + 0.5;
+        state->vignette_by_r2[i] = (unsigned short)(factor < 0 ? 0 : factor > 65535 ? 65535 : factor);
+    }
+    for (int x = 0; x < width; x++) {
+        float column = (float)(2 * x + 1) / (float)width - 1;
+        state->column_x2[x] = column * column;
+    }
+}
+
+int cvips_adjust(CVipsImage *in, const unsigned char *lut, double vignette_amount, const float *vignette,
+                 double grain, double grain_cell, double sharpen_sigma, double sharpen_amount, CVipsImage **out) {
+    VipsImage *scope = vips_image_new();
+    VipsImage **t = (VipsImage **)vips_object_local_array(VIPS_OBJECT(scope), 8);
+    int has_alpha = vips_image_get_bands(in) == 4;
+    int failed = vips_cast_uchar(in, &t[0], NULL);
+    VipsImage *rgb = t[0];
+    if (!failed && has_alpha) {
+        failed = vips_extract_band(t[0], &t[1], 0, "n", 3, NULL) || vips_extract_band(t[0], &t[2], 3, NULL);
+        rgb = t[1];
+    }
+    VipsImage *result = rgb;
+    if (!failed && (lut || vignette_amount != 0 || grain > 0)) {
+        PointState *state = calloc(1, sizeof(PointState));
+        failed = !state;
+        if (!failed) {
+            state->row = look_row;
+            state->input = rgb;
+            if (grain > 0) state->grain_tile = shared_grain_tile(grain, grain_cell < 1 ? 1 : grain_cell);
+            pthread_once(&tetrahedra_once, make_tetrahedra);
+            if (lut) state->lut = padded_lut(lut);
+            if (vignette_amount != 0) vignette_tables(state, vignette, vips_image_get_width(rgb));
+            if ((lut && !state->lut) || (vignette_amount != 0 && !state->column_x2) || (grain > 0 && !state->grain_tile)) {
+                state->input = NULL;
+                point_free(state);
+                failed = -1;
+            } else {
+                failed = point_image(state, 0, 0, 3, &t[3]);
+                result = failed ? NULL : t[3];
+            }
+        }
     }
     if (!failed && sharpen_amount > 0) {
-        failed = vips_sharpen(result, &t[43], "sigma", sharpen_sigma, "m2", sharpen_amount, NULL) ||
-                 vips_colourspace(t[43], &t[44], VIPS_INTERPRETATION_sRGB, NULL) || vips_cast_uchar(t[44], &t[45], NULL);
-        result = failed ? NULL : t[45];
+        failed = vips_sharpen(result, &t[4], "sigma", sharpen_sigma, "m2", sharpen_amount, NULL) ||
+                 vips_colourspace(t[4], &t[5], VIPS_INTERPRETATION_sRGB, NULL) || vips_cast_uchar(t[5], &t[6], NULL);
+        result = failed ? NULL : t[6];
     }
     if (!failed && has_alpha) {
-        failed = vips_bandjoin2(result, t[1], &t[46], NULL);
-        result = failed ? NULL : t[46];
+        failed = vips_bandjoin2(result, t[2], &t[7], NULL);
+        result = failed ? NULL : t[7];
     }
     if (!failed) failed = vips_copy(result, out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
     g_object_unref(scope);

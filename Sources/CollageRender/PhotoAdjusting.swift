@@ -1,13 +1,18 @@
 import CVips
 import CollageCore
 import Foundation
+import Synchronization
 
 /// A photo's filter and adjustments made on its cell (cut and sized for its frame, so they cost
 /// in proportion to the output, not the photo): exposure, warmth and tint as gains on the
 /// channels in linear light (``CollageCore/Adjustments/linearGains``); contrast, highlights
-/// and shadows on Lab lightness; saturation and vibrance as
-/// a factor on chroma; then the filter's curves, the vignette, grain and sharpening. Each
-/// per-pixel function is tabulated once, so the pipeline is a handful of lookups.
+/// and shadows on Lab lightness; saturation and vibrance as a factor on chroma; then the
+/// filter's curves, the vignette, grain and sharpening.
+///
+/// Everything that maps a colour to a colour is worked out once per look on a 52³ grid of
+/// colours (by the same libvips operations, in the same spaces) and applied to the cell by
+/// tetrahedral interpolation in one pass with the vignette and the grain: the chain of float
+/// images it replaces made a filtered 3,600 px collage take 2.7 times as long as a plain one.
 enum PhotoAdjusting {
     /// The cell with `look`'s colour changes, at `scale` pixels per point (grain is a point
     /// across, sharpening's radius scales with the print); the cell itself when there are none.
@@ -16,27 +21,70 @@ enum PhotoAdjusting {
     static func apply(_ look: ItemLook, to cell: VipsImage, scale: Double) throws(VipsError) -> VipsImage {
         guard look.changesColour else { return cell }
         let adjustments = look.combinedAdjustments
+        let lut = try colourTable(adjustments: adjustments, curves: look.combinedCurves)
+        let vignette = vignetteTable(adjustments.vignette)
+        return try cell.map("adjust the photo") { input, out in
+            vignette.withUnsafeBufferPointer { vignette in
+                let call = { (lut: UnsafePointer<UInt8>?) in
+                    cvips_adjust(
+                        input, lut, adjustments.vignette / 100, vignette.baseAddress,
+                        adjustments.grain / 100 * 16 * min(1, scale), max(1, scale), max(0.5, 0.6 * scale),
+                        adjustments.sharpness / 100 * 3, out)
+                }
+                guard let lut else { return call(nil) }
+                return lut.withUnsafeBufferPointer { call($0.baseAddress) }
+            }
+        }
+    }
+
+    /// What a colour table depends on: the adjustments that map colour to colour, and the curves.
+    private struct ColourKey: Hashable {
+        var gains: [Double]
+        var contrast, highlights, shadows, saturation, vibrance: Double
+        var curves: [ToneCurve]?
+    }
+
+    /// The tables of the looks drawn last: a collage's photos share a filter, and the editor
+    /// draws the same photo again as a slider moves.
+    private static let recentTables = Mutex<[(key: ColourKey, table: [UInt8])]>([])
+    private static let keptTables = 8
+
+    /// The 52³ colour table for the colour-to-colour part of a look; `nil` when that part
+    /// changes nothing (a vignette or grain alone).
+    static func colourTable(adjustments: Adjustments, curves: [ToneCurve]?) throws(VipsError) -> [UInt8]? {
+        let key = ColourKey(
+            gains: adjustments.linearGains, contrast: adjustments.contrast, highlights: adjustments.highlights,
+            shadows: adjustments.shadows, saturation: adjustments.saturation, vibrance: adjustments.vibrance,
+            curves: curves)
+        guard
+            key.gains != [1, 1, 1] || key.contrast != 0 || key.highlights != 0 || key.shadows != 0
+                || key.saturation != 0 || key.vibrance != 0 || curves != nil
+        else { return nil }
+        if let kept = recentTables.withLock({ tables in tables.first { $0.key == key }?.table }) { return kept }
         let tone = toneTable(adjustments)
         let chroma = chromaTable(adjustments)
-        let curves = look.combinedCurves.map(curveTable)
-        let vignette = vignetteTable(adjustments.vignette)
-        let gains = adjustments.linearGains
-        return try cell.map("adjust the photo") { input, out in
+        let curveBytes = curves.map(curveTable)
+        var table = [UInt8](repeating: 0, count: 52 * 52 * 52 * 3)
+        let status = table.withUnsafeMutableBufferPointer { table in
             tone.withUnsafeBufferPointer { tone in
                 chroma.withUnsafeBufferPointer { chroma in
-                    vignette.withUnsafeBufferPointer { vignette in
-                        let call = { (curves: UnsafePointer<UInt8>?) in
-                            cvips_adjust(
-                                input, gains, tone.baseAddress, chroma.baseAddress, curves, adjustments.vignette / 100,
-                                vignette.baseAddress, adjustments.grain / 100 * 16 * min(1, scale), max(1, scale),
-                                max(0.5, 0.6 * scale), adjustments.sharpness / 100 * 3, out)
-                        }
-                        guard let curves else { return call(nil) }
-                        return curves.withUnsafeBufferPointer { call($0.baseAddress) }
+                    guard let curveBytes else {
+                        return cvips_colour_lut(key.gains, tone.baseAddress, chroma.baseAddress, nil, table.baseAddress)
+                    }
+                    return curveBytes.withUnsafeBufferPointer {
+                        cvips_colour_lut(
+                            key.gains, tone.baseAddress, chroma.baseAddress, $0.baseAddress, table.baseAddress)
                     }
                 }
             }
         }
+        guard status == 0 else { throw VipsError(operation: "tabulate the photo's colours", message: Vips.takeError()) }
+        recentTables.withLock { tables in
+            tables.removeAll { $0.key == key }
+            tables.insert((key, table), at: 0)
+            if tables.count > keptTables { tables.removeLast() }
+        }
+        return table
     }
 
     private static func smoothstep(_ edge0: Double, _ edge1: Double, _ x: Double) -> Double {

@@ -80,16 +80,22 @@ int cvips_rotate(CVipsImage *in, double degrees, CVipsImage **out);
 int cvips_flip(CVipsImage *in, int vertical, CVipsImage **out);
 /// A `width` × `height` gradient: t at each pixel's centre, looked up in `lut` (`count` RGBA entries for t from 0
 /// to 1, the ends held beyond). Linear: t = p[0]·x + p[1]·y + p[2]. Radial: t = |((x − p[0]) / p[2], (y − p[1]) / p[3])|.
+/// With `bands` 3 the entries' alpha is left out (for colours already laid on white).
 int cvips_gradient(int width, int height, int radial, const double *p, const unsigned char *lut, int count,
-                   CVipsImage **out);
-/// A photo cell's light and colour changed (see CollageRender's PhotoAdjusting): exposure and white balance as
-/// `gains` (3 factors) on red, green and blue in linear light; in Lab, lightness through `tone` (1001 floats for
-/// L = 0, 0.1 … 100), chroma scaled by `chroma` (2001 factors for C = 0, 0.1 … 200); then `curves` (256 × 3 bytes, or NULL), the
-/// `vignette` factor by distance from the centre (1501 floats for r = 0, 0.001 … 1.5), grain of `grain` levels made
-/// `grain_cell` pixels a grain, and sharpening (none when `sharpen_amount` is 0). Alpha is kept.
-int cvips_adjust(CVipsImage *in, const double *gains, const float *tone, const float *chroma,
-                 const unsigned char *curves, double vignette_amount, const float *vignette, double grain,
-                 double grain_cell, double sharpen_sigma, double sharpen_amount, CVipsImage **out);
+                   int bands, CVipsImage **out);
+/// The colour part of a photo's look (see CollageRender's PhotoAdjusting) tabulated for one-pass use: `lut`
+/// (52³ × 3 bytes) receives the sRGB colour that each node (red, green, blue at 0, 5 … 255; red slowest) becomes.
+/// Exposure and white balance as `gains` (3 factors) on red, green and blue in linear light; in Lab, lightness
+/// through `tone` (1001 floats for L = 0, 0.1 … 100), chroma scaled by `chroma` (2001 factors for
+/// C = 0, 0.1 … 200); then `curves` (256 × 3 bytes, or NULL).
+int cvips_colour_lut(const double *gains, const float *tone, const float *chroma, const unsigned char *curves,
+                     unsigned char *lut);
+/// A photo cell with its look, in one pass over its pixels: colours through `lut` (from cvips_colour_lut, or
+/// NULL for none), the `vignette` factor by distance from the centre (1501 floats for r = 0, 0.001 … 1.5; used
+/// when `vignette_amount` is not 0), grain of `grain` levels made `grain_cell` pixels a grain; then sharpening
+/// (none when `sharpen_amount` is 0). Alpha is kept.
+int cvips_adjust(CVipsImage *in, const unsigned char *lut, double vignette_amount, const float *vignette,
+                 double grain, double grain_cell, double sharpen_sigma, double sharpen_amount, CVipsImage **out);
 /// The image repeated `across` times and `down` times.
 int cvips_replicate(CVipsImage *in, int across, int down, CVipsImage **out);
 /// A procedural paper (`kind` 0 kraft, 1 linen, 2 watercolour) of the colour `rgb`, a pixel a point.
