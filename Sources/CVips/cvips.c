@@ -501,27 +501,34 @@ static void gradient_row(const PointState *s, const VipsPel *in, VipsPel *out, i
     (void)in;
     int last = s->count - 1, bands = s->bands;
     double row_y = (double)y + 0.5;
-    // Each pixel's position in the table (t · last, rounded by the + 0.5); t outside 0…1 takes the end colours.
-    // Along a row a linear gradient's position moves by the same step each pixel.
-    double position = (s->p[0] * ((double)x0 + 0.5) + s->p[1] * row_y + s->p[2]) * last + 0.5;
+    // Each pixel's position in the table (t · last, rounded by the + 0.5); t outside 0…1 (or not a number)
+    // takes the end colours. A linear gradient's position is the row's plus a step a pixel, counted from
+    // the image's own left edge, so a pixel is the same whichever tile it is drawn in.
+    double row_position = (s->p[0] * 0.5 + s->p[1] * row_y + s->p[2]) * last + 0.5;
     double step = s->p[0] * last;
     for (int i = 0; i < width; i++) {
+        int x = x0 + i;
+        double position;
         if (s->radial) {
-            double dx = ((double)(x0 + i) + 0.5 - s->p[0]) / s->p[2], dy = (row_y - s->p[1]) / s->p[3];
+            double dx = ((double)x + 0.5 - s->p[0]) / s->p[2], dy = (row_y - s->p[1]) / s->p[3];
             position = sqrt(dx * dx + dy * dy) * last + 0.5;
+        } else {
+            position = row_position + step * x;
         }
-        int index = position <= 0 ? 0 : position >= last ? last : (int)position;
+        int index = !(position > 0) ? 0 : position >= last ? last : (int)position;
         const unsigned char *colour = s->colours + index * 4;
         VipsPel *q = out + i * bands;
         q[0] = colour[0], q[1] = colour[1], q[2] = colour[2];
         if (bands == 4) q[3] = colour[3];
-        position += step;
     }
 }
 
 int cvips_gradient(int width, int height, int radial, const double *p, const unsigned char *lut, int count,
                    int bands, CVipsImage **out) {
-    if (count < 1 || bands < 3 || bands > 4) return -1;
+    if (count < 1 || bands < 3 || bands > 4 || width < 1 || height < 1) {
+        vips_error("cvips_gradient", "a gradient of %d × %d pixels, %d colours, %d bands", width, height, count, bands);
+        return -1;
+    }
     PointState *state = calloc(1, sizeof(PointState));
     if (!state) return -1;
     state->row = gradient_row;
@@ -805,41 +812,55 @@ static void lut_row(const unsigned char *restrict lut, const VipsPel *restrict i
 // and adding it costs a byte read per pixel instead of a noise value made for each.
 #define GRAIN_TILE 1024
 
-// A GRAIN_TILE² tile of grain (levels, rounded): about normal values of spread `grain` at the centres of cells
-// about `cell` pixels across (a whole number of them fills the tile, so it wraps without a seam), bilinear
-// between them.
+// A GRAIN_TILE² tile of grain (levels, rounded): about normal values at the centres of cells about `cell`
+// pixels across (a whole number of them fills the tile, so it wraps without a seam), bilinear between them,
+// with a spread of `grain` levels.
 static signed char *grain_tile(double grain, double cell) {
-    signed char *tile = malloc((size_t)GRAIN_TILE * GRAIN_TILE);
-    if (!tile) return NULL;
+    size_t size = (size_t)GRAIN_TILE * GRAIN_TILE;
+    signed char *tile = malloc(size);
+    float *values = malloc(size * sizeof(float));
     int cells = (int)(GRAIN_TILE / cell + 0.5);
     if (cells < 1) cells = 1;
-    float size = (float)GRAIN_TILE / (float)cells;
-    // Bilinear blending of independent cells leaves about two thirds of their spread.
-    float spread = (float)grain * 1.5f;
     float *columns = malloc((size_t)(cells + 1) * sizeof(float));
-    if (!columns) {
+    if (!tile || !values || !columns) {
         free(tile);
+        free(values);
+        free(columns);
         return NULL;
     }
+    float cell_size = (float)GRAIN_TILE / (float)cells;
+    double sum = 0, squares = 0;
     for (int y = 0; y < GRAIN_TILE; y++) {
-        float gy = ((float)y + 0.5f) / size - 0.5f;
+        float gy = ((float)y + 0.5f) / cell_size - 0.5f;
         int cy = (int)floorf(gy);
         float fy = gy - (float)cy;
         int top_row = (cy + cells) % cells, bottom_row = (cy + 1) % cells;
         for (int cx = 0; cx <= cells; cx++) {
             float top = grain_value(cx % cells, top_row), bottom = grain_value(cx % cells, bottom_row);
-            columns[cx] = spread * (top + fy * (bottom - top));
+            columns[cx] = top + fy * (bottom - top);
         }
         for (int x = 0; x < GRAIN_TILE; x++) {
-            float gx = ((float)x + 0.5f) / size - 0.5f;
+            float gx = ((float)x + 0.5f) / cell_size - 0.5f;
             int cx = (int)floorf(gx);
             float fx = gx - (float)cx;
             // Left of the first centre, the row blends the last cell (wrapped) with the first.
             float left = columns[cx < 0 ? cells - 1 : cx], right = columns[cx < 0 ? 0 : cx + 1];
             float value = left + fx * (right - left);
-            tile[(size_t)y * GRAIN_TILE + x] = (signed char)(value >= 127 ? 127 : value <= -127 ? -127 : lrintf(value));
+            values[(size_t)y * GRAIN_TILE + x] = value;
+            sum += value;
+            squares += (double)value * value;
         }
     }
+    // Blending cells softens them by how far pixels fall between centres (not at all when a cell is a
+    // pixel), so the tile is scaled to a spread of exactly `grain` levels at every cell size: the
+    // editor's small drawing and a print have grain of the same strength.
+    double mean = sum / (double)size, spread = sqrt(squares / (double)size - mean * mean);
+    float scale = spread > 0 ? (float)(grain / spread) : 0;
+    for (size_t i = 0; i < size; i++) {
+        float value = (values[i] - (float)mean) * scale;
+        tile[i] = (signed char)(value >= 127 ? 127 : value <= -127 ? -127 : lrintf(value));
+    }
+    free(values);
     free(columns);
     return tile;
 }
@@ -938,9 +959,22 @@ static void vignette_tables(PointState *state, const float *vignette, int width)
 int cvips_adjust(CVipsImage *in, const unsigned char *lut, double vignette_amount, const float *vignette,
                  double grain, double grain_cell, double sharpen_sigma, double sharpen_amount, CVipsImage **out) {
     VipsImage *scope = vips_image_new();
-    VipsImage **t = (VipsImage **)vips_object_local_array(VIPS_OBJECT(scope), 8);
-    int has_alpha = vips_image_get_bands(in) == 4;
-    int failed = vips_cast_uchar(in, &t[0], NULL);
+    VipsImage **t = (VipsImage **)vips_object_local_array(VIPS_OBJECT(scope), 9);
+    // The one pass reads 8-bit sRGB, with or without alpha; anything else is converted first.
+    int failed = 0;
+    VipsImage *source = in;
+    if (vips_image_get_format(in) != VIPS_FORMAT_UCHAR || vips_image_get_bands(in) < 3 ||
+        vips_image_get_bands(in) > 4) {
+        failed = vips_colourspace(in, &t[8], VIPS_INTERPRETATION_sRGB, NULL);
+        source = t[8];
+    }
+    failed = failed || vips_cast_uchar(source, &t[0], NULL);
+    int bands = failed ? 0 : vips_image_get_bands(t[0]);
+    if (!failed && bands != 3 && bands != 4) {
+        vips_error("cvips_adjust", "a photo of %d bands; expected RGB with or without alpha", bands);
+        failed = -1;
+    }
+    int has_alpha = bands == 4;
     VipsImage *rgb = t[0];
     if (!failed && has_alpha) {
         failed = vips_extract_band(t[0], &t[1], 0, "n", 3, NULL) || vips_extract_band(t[0], &t[2], 3, NULL);

@@ -56,9 +56,10 @@ enum PhotoAdjusting {
             gains: adjustments.linearGains, contrast: adjustments.contrast, highlights: adjustments.highlights,
             shadows: adjustments.shadows, saturation: adjustments.saturation, vibrance: adjustments.vibrance,
             curves: curves)
+        // By the sliders, not the gains: "as shot" gains are 1 only to within a rounding.
         guard
-            key.gains != [1, 1, 1] || key.contrast != 0 || key.highlights != 0 || key.shadows != 0
-                || key.saturation != 0 || key.vibrance != 0 || curves != nil
+            adjustments.exposure != 0 || adjustments.warmth != 0 || adjustments.tint != 0 || key.contrast != 0
+                || key.highlights != 0 || key.shadows != 0 || key.saturation != 0 || key.vibrance != 0 || curves != nil
         else { return nil }
         if let kept = recentTables.withLock({ tables in tables.first { $0.key == key }?.table }) { return kept }
         let tone = toneTable(adjustments)

@@ -75,6 +75,37 @@ struct RenderFilterTests {
         #expect(try render(ItemLook(filter: FilterChoice(id: id, strength: 0))) == plain)
     }
 
+    /// The spread (standard deviation) of red over the middle of a render of a flat grey photo.
+    func grainSpread(scale: Double) throws -> Double {
+        let fixtures = try RenderFixtures()
+        try Bitmap(width: 120, height: 120, color: [128, 128, 128]).write(to: fixtures.url("grey.png"), format: .png)
+        var grainy = Adjustments()
+        grainy.grain = 80
+        var collage = try RenderFixtures.collage(template: nil, photos: [], canvas: Size(width: 120, height: 120))
+        collage = try collage.applying([
+            .addItem(
+                id: "p", content: .photo(fixtures.url("grey.png").path),
+                frame: Rect(x: 0, y: 0, width: 120, height: 120)),
+            .setLook(id: "p", look: ItemLook(adjustments: grainy)),
+        ])
+        let image = try fixtures.render(collage, "grain.png", options: RenderOptions(size: .scale(scale), format: .png))
+        var values: [Double] = []
+        for y in image.height / 4..<image.height * 3 / 4 {
+            for x in image.width / 4..<image.width * 3 / 4 { values.append(Double(image[x, y][0])) }
+        }
+        let mean = values.reduce(0, +) / Double(values.count)
+        return (values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count)).squareRoot()
+    }
+
+    @Test func grainHasTheSameStrengthOnScreenAndInPrint() throws {
+        // Grain 80 is 12.8 levels of spread, whether a grain is a pixel (the editor's drawing)
+        // or several (a print at three pixels a point).
+        let screen = try grainSpread(scale: 1)
+        let print = try grainSpread(scale: 3)
+        #expect((11...14.6).contains(screen), "on screen: \(screen)")
+        #expect((11...14.6).contains(print), "in print: \(print)")
+    }
+
     @Test func grainIsTheSameSizeAtEveryScaleAndTheDrawnPhotoIsTheExportsCell() throws {
         var grainy = Adjustments()
         grainy.grain = 80
