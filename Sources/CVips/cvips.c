@@ -644,7 +644,8 @@ static int colour_pipeline(VipsImage *scope, VipsImage *rgb, const double *gains
 int cvips_colour_lut(const double *gains, const float *tone, const float *chroma, const unsigned char *curves,
                      unsigned char *lut) {
     // Every node once, as one image: row red, column green × nodes + blue, so its bytes are the table.
-    size_t size = (size_t)LUT_NODES * LUT_NODES * LUT_NODES * 3;
+    size_t size = CVIPS_COLOUR_LUT_BYTES;
+    _Static_assert(CVIPS_COLOUR_LUT_BYTES == LUT_NODES * LUT_NODES * LUT_NODES * 3, "the table's size");
     unsigned char *grid = malloc(size);
     if (!grid) return -1;
     for (int r = 0; r < LUT_NODES; r++)

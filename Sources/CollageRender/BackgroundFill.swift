@@ -97,17 +97,7 @@ enum BackgroundFill {
     private static func gradient(
         width: Int, height: Int, radial: Bool, _ parameters: [Double], _ stops: [GradientStop], keepsAlpha: Bool
     ) throws(VipsError) -> VipsImage {
-        var table = gradientTable(stops)
-        // Laid on white in the table, not on the image: the same result for 4,096 colours
-        // instead of every pixel.
-        if !keepsAlpha {
-            for entry in stride(from: 0, to: table.count, by: 4) {
-                let alpha = Double(table[entry + 3]) / 255
-                for channel in entry..<entry + 3 {
-                    table[channel] = UInt8((Double(table[channel]) * alpha + 255 * (1 - alpha)).rounded())
-                }
-            }
-        }
+        let table = gradientTable(stops, onWhite: !keepsAlpha)
         return try VipsImage.make("draw a gradient") { out in
             table.withUnsafeBufferPointer { lut in
                 cvips_gradient(
@@ -118,8 +108,9 @@ enum BackgroundFill {
     }
 
     /// The gradient's colours at evenly spaced t from 0 to 1, RGBA, interpolated as CSS does:
-    /// in sRGB with premultiplied alpha, each end colour held beyond its stop.
-    static func gradientTable(_ stops: [GradientStop]) -> [UInt8] {
+    /// in sRGB with premultiplied alpha, each end colour held beyond its stop. `onWhite` lays
+    /// them on white here, for 4,096 colours rather than every pixel (alpha then 255).
+    static func gradientTable(_ stops: [GradientStop], onWhite: Bool = false) -> [UInt8] {
         var table = [UInt8](repeating: 0, count: gradientTableSize * 4)
         func premultiplied(_ color: Color) -> [Double] {
             let alpha = Double(color.alpha) / 255
@@ -138,10 +129,11 @@ enum BackgroundFill {
             }
             let alpha = mixed[3]
             for band in 0..<3 {
-                let value = alpha > 0 ? mixed[band] / alpha : 0
+                // Premultiplied, a colour on white is itself plus white where it lets white through.
+                let value = onWhite ? mixed[band] + 255 * (1 - alpha) : alpha > 0 ? mixed[band] / alpha : 0
                 table[index * 4 + band] = UInt8(max(0, min(255, value.rounded())))
             }
-            table[index * 4 + 3] = UInt8(max(0, min(255, (alpha * 255).rounded())))
+            table[index * 4 + 3] = UInt8(max(0, min(255, ((onWhite ? 1 : alpha) * 255).rounded())))
         }
         return table
     }

@@ -65,7 +65,7 @@ enum PhotoAdjusting {
         let tone = toneTable(adjustments)
         let chroma = chromaTable(adjustments)
         let curveBytes = curves.map(curveTable)
-        var table = [UInt8](repeating: 0, count: 52 * 52 * 52 * 3)
+        var table = [UInt8](repeating: 0, count: Int(CVIPS_COLOUR_LUT_BYTES))
         let status = table.withUnsafeMutableBufferPointer { table in
             tone.withUnsafeBufferPointer { tone in
                 chroma.withUnsafeBufferPointer { chroma in

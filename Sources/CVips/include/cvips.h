@@ -83,8 +83,10 @@ int cvips_flip(CVipsImage *in, int vertical, CVipsImage **out);
 /// With `bands` 3 the entries' alpha is left out (for colours already laid on white).
 int cvips_gradient(int width, int height, int radial, const double *p, const unsigned char *lut, int count,
                    int bands, CVipsImage **out);
+/// The bytes of a photo look's colour table: 52³ nodes of red, green and blue.
+enum { CVIPS_COLOUR_LUT_BYTES = 52 * 52 * 52 * 3 };
 /// The colour part of a photo's look (see CollageRender's PhotoAdjusting) tabulated for one-pass use: `lut`
-/// (52³ × 3 bytes) receives the sRGB colour that each node (red, green, blue at 0, 5 … 255; red slowest) becomes.
+/// (CVIPS_COLOUR_LUT_BYTES) receives the sRGB colour that each node (red, green, blue at 0, 5 … 255; red slowest) becomes.
 /// Exposure and white balance as `gains` (3 factors) on red, green and blue in linear light; in Lab, lightness
 /// through `tone` (1001 floats for L = 0, 0.1 … 100), chroma scaled by `chroma` (2001 factors for
 /// C = 0, 0.1 … 200); then `curves` (256 × 3 bytes, or NULL).
