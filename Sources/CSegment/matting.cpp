@@ -107,20 +107,95 @@ static inline Projection project(const float *image, const float *foreground, co
     return {alpha, apart / (apart + 0.02f)};
 }
 
-extern "C" int csegment_matte(const unsigned char *rgb, unsigned char *alpha, int width, int height,
-                              unsigned char *foreground, char *error, size_t error_size) {
+// Keeps only what is joined to the sure subject. The projection can make a separate patch of
+// the band opaque (a bokeh disc the model left faint, a speck of background the colour of the
+// subject), and an outline would then ring it. Parts are found on the working copy's grid, each
+// cell holding the most opaque of its pixels so that a hair-thin strand still joins its cells; a
+// cell at least 10 % opaque is kept when its part holds sure subject, and a fainter one when it
+// touches a kept cell (the soft end of a strand). Everything else becomes clear.
+static void keep_attached(cv::Mat &pixels, const cv::Mat &subject, const std::vector<int> &workRow,
+                          const std::vector<int> &workColumn) {
+    cv::Mat strongest(subject.size(), CV_8U, cv::Scalar(0));
+    for (int y = 0; y < pixels.rows; y++) {
+        const unsigned char *p = pixels.ptr<unsigned char>(y);
+        unsigned char *cells = strongest.ptr<unsigned char>(workRow[y]);
+        for (int x = 0; x < pixels.cols; x++) {
+            unsigned char &cell = cells[workColumn[x]];
+            cell = std::max(cell, p[4 * x + 3]);
+        }
+    }
+    const int threshold = 26;
+    cv::Mat strong = strongest >= threshold;
+    // A part touching the sure subject is kept. So is a part that is not a speck (a dozen cells
+    // or more) less than two cells from a kept one: a strand parted from the next by a thin gap,
+    // a tuft parted from the coat by a shadow.
+    cv::Mat parts, statistics, centroids, joined, groups;
+    int count = cv::connectedComponentsWithStats(strong, parts, statistics, centroids, 8, CV_32S);
+    cv::dilate(strong, joined, cv::Mat());
+    int groupCount = cv::connectedComponents(joined, groups, 8, CV_32S);
+    std::vector<unsigned char> attached(count, 0), groupAttached(groupCount, 0);
+    for (int y = 0; y < parts.rows; y++) {
+        const int *label = parts.ptr<int>(y), *group = groups.ptr<int>(y);
+        const unsigned char *sure = subject.ptr<unsigned char>(y);
+        for (int x = 0; x < parts.cols; x++)
+            if (sure[x] && label[x]) {
+                attached[label[x]] = 1;
+                groupAttached[group[x]] = 1;
+            }
+    }
+    const int speck = 12;
+    for (int y = 0; y < parts.rows; y++) {
+        const int *label = parts.ptr<int>(y), *group = groups.ptr<int>(y);
+        for (int x = 0; x < parts.cols; x++)
+            if (label[x] && !attached[label[x]] && groupAttached[group[x]] &&
+                statistics.at<int>(label[x], cv::CC_STAT_AREA) >= speck)
+                attached[label[x]] = 1;
+    }
+    cv::Mat kept(subject.size(), CV_8U, cv::Scalar(0));
+    for (int y = 0; y < parts.rows; y++) {
+        const int *label = parts.ptr<int>(y);
+        unsigned char *k = kept.ptr<unsigned char>(y);
+        for (int x = 0; x < parts.cols; x++) k[x] = attached[label[x]] ? 255 : 0;
+    }
+    // The faint ends of strands fade out over a few cells past their last opaque one.
+    cv::Mat near;
+    cv::dilate(kept, near, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(7, 7)));
+    cv::parallel_for_(cv::Range(0, pixels.rows), [&](const cv::Range &rows) {
+        for (int y = rows.start; y < rows.end; y++) {
+            unsigned char *p = pixels.ptr<unsigned char>(y);
+            const unsigned char *strong = strongest.ptr<unsigned char>(workRow[y]),
+                                *keep = kept.ptr<unsigned char>(workRow[y]), *touch = near.ptr<unsigned char>(workRow[y]);
+            for (int x = 0; x < pixels.cols; x++, p += 4) {
+                if (!p[3]) continue;
+                int cell = workColumn[x];
+                if (strong[cell] >= threshold ? !keep[cell] : !touch[cell]) p[0] = p[1] = p[2] = p[3] = 0;
+            }
+        }
+    });
+}
+
+// Clear pixels keep no colour: nothing shows it, and runs of zeros make a PNG smaller.
+static void clear_hidden_colours(cv::Mat &pixels) {
+    for (int y = 0; y < pixels.rows; y++) {
+        unsigned char *p = pixels.ptr<unsigned char>(y);
+        for (int x = 0; x < pixels.cols; x++, p += 4)
+            if (!p[3]) p[0] = p[1] = p[2] = 0;
+    }
+}
+
+extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *error, size_t error_size) {
     return guarded(error, error_size, [&]() {
-        cv::Mat image8(height, width, CV_8UC3, const_cast<unsigned char *>(rgb));
-        cv::Mat alpha8(height, width, CV_8U, alpha);
-        cv::Mat out(height, width, CV_8UC3, foreground);
-        image8.copyTo(out);
+        // One buffer, read and written in place: at 48 MP separate colour and alpha planes in
+        // and out cost more in fresh memory than the matte's own arithmetic.
+        cv::Mat pixels(height, width, CV_8UC4, rgba);
         // The colours on either side are smooth, so they are found on a copy at most 1,024
         // pixels long; only the alpha and colour of each edge pixel are computed at full size.
         cv::Size work = working_size(width, height, 1024);
         double unit = std::max(work.width, work.height) / 1000.0;
-        cv::Mat image, mask;
-        cv::resize(image8, image, work, 0, 0, cv::INTER_AREA);
-        cv::resize(alpha8, mask, work, 0, 0, cv::INTER_AREA);
+        cv::Mat small, image, mask;
+        cv::resize(pixels, small, work, 0, 0, cv::INTER_AREA);
+        cv::cvtColor(small, image, cv::COLOR_RGBA2RGB);
+        cv::extractChannel(small, mask, 3);
         image.convertTo(image, CV_32FC3, 1.0 / 255.0);
         mask.convertTo(mask, CV_32F, 1.0 / 255.0);
         // What the model is sure of: the subject (eroded a little, where its edge is least sure)
@@ -136,7 +211,10 @@ extern "C" int csegment_matte(const unsigned char *rgb, unsigned char *alpha, in
         // With no sure subject or no sure background in the crop (a subject that is haze all
         // over, or haze reaching every side), one of the two colours is unknown: the model's
         // alpha and the photo's colours stay as they are.
-        if (cv::countNonZero(subject) == 0 || cv::countNonZero(background) == 0) return 0;
+        if (cv::countNonZero(subject) == 0 || cv::countNonZero(background) == 0) {
+            clear_hidden_colours(pixels);
+            return 0;
+        }
         // The band, and a pixel around it for reading the means between pixels at full size.
         cv::Mat band = ~(subject | background);
         cv::dilate(band, band, cv::Mat(), cv::Point(-1, -1), 2);
@@ -178,32 +256,34 @@ extern "C" int csegment_matte(const unsigned char *rgb, unsigned char *alpha, in
         // background, gives the photo back (the subject's mean where too little of it shows).
         cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
             for (int y = rows.start; y < rows.end; y++) {
-                unsigned char *a = alpha8.ptr<unsigned char>(y);
-                const unsigned char *i8 = image8.ptr<unsigned char>(y);
+                unsigned char *p = pixels.ptr<unsigned char>(y);
                 const unsigned char *sure = subject.ptr<unsigned char>(workRow[y]),
                                     *inBand = band.ptr<unsigned char>(workRow[y]);
-                unsigned char *o = out.ptr<unsigned char>(y);
-                for (int x = 0; x < width; x++) {
+                for (int x = 0; x < width; x++, p += 4) {
                     // Below 3 % (7 of 255) the sure background's haze: nothing anyone sees.
-                    if (a[x] <= 7) {
-                        a[x] = 0;
+                    if (p[3] <= 7) {
+                        p[0] = p[1] = p[2] = p[3] = 0;
                         continue;
                     }
                     if (sure[workColumn[x]]) {
-                        a[x] = 255;
+                        p[3] = 255;
                         continue;
                     }
                     // A faint strand the reduced copy averaged away into the background has no
                     // means read for it: it keeps the model's alpha and the photo's colour.
                     if (!inBand[workColumn[x]]) continue;
                     float i[3], f[3], b[3];
-                    for (int c = 0; c < 3; c++) i[c] = i8[3 * x + c] * (1.0f / 255.0f);
+                    for (int c = 0; c < 3; c++) i[c] = p[c] * (1.0f / 255.0f);
                     sample_between(subjectColour, 3, scaleX, scaleY, x, y, f);
                     sample_between(backgroundColour, 3, scaleX, scaleY, x, y, b);
-                    Projection p = project(i, f, b);
-                    float model = a[x] * (1.0f / 255.0f);
-                    float share = p.confidence * p.alpha + (1 - p.confidence) * model;
-                    a[x] = (unsigned char)(share * 255 + 0.5f);
+                    Projection projection = project(i, f, b);
+                    float model = p[3] * (1.0f / 255.0f);
+                    float share = projection.confidence * projection.alpha + (1 - projection.confidence) * model;
+                    p[3] = (unsigned char)(share * 255 + 0.5f);
+                    if (!p[3]) {
+                        p[0] = p[1] = p[2] = 0;
+                        continue;
+                    }
                     // Dividing by a small alpha magnifies noise: below 12 % the colour fades
                     // to the subject's mean.
                     float own = std::min(1.0f, std::max(0.0f, (share - 0.02f) / 0.1f));
@@ -211,11 +291,12 @@ extern "C" int csegment_matte(const unsigned char *rgb, unsigned char *alpha, in
                         float recovered = b[c] + (i[c] - b[c]) / std::max(share, 0.02f);
                         recovered = std::min(1.0f, std::max(0.0f, recovered));
                         float value = own * recovered + (1 - own) * f[c];
-                        o[3 * x + c] = (unsigned char)(value * 255 + 0.5f);
+                        p[c] = (unsigned char)(value * 255 + 0.5f);
                     }
                 }
             }
         });
+        keep_attached(pixels, subject, workRow, workColumn);
         return 0;
     });
 }

@@ -51,8 +51,9 @@ extension StickerRequest {
         public var maskOnly = false
         /// Refine the model's map along the photo's own edges.
         public var refine = true
-        /// Find strands of hair and fur again from the photo, without the old background's colour.
-        public var cleanEdges = false
+        /// Find strands of hair and fur again from the photo, without the old background's colour
+        /// (the default); `false` keeps the model's own soft edge.
+        public var cleanEdges = true
         /// A cut line to trace around the subject, and the SVG file to write it to: the picture's
         /// canvas grows to hold it, and the PNG is tagged with its resolution.
         public var cutLine: (request: CutLineRequest, file: URL)?

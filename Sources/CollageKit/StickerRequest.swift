@@ -25,16 +25,24 @@ public struct StickerRequest: Sendable, Equatable {
     public let shadow: Bool
     /// The look drawn over the sticker, if any.
     public let effect: StickerEffect?
+    /// Whether the edge is found again from the photo (the default) or the model's own soft edge is kept.
+    public let cleanEdges: Bool
 
     /// A request, checked.
     /// - Throws: ``Failure`` of kind `invalidOption` naming the option (`instance`, `at`,
-    ///   `outline`, `effect`), what it expects and what it got.
+    ///   `outline`, `effect`, `edges`), what it expects and what it got.
     public init(
         instance: Double? = nil, point: Point? = nil, outline: Double? = nil, shadow: Bool = false,
-        effect: String? = nil
+        effect: String? = nil, edges: String? = nil
     )
         throws(Failure)
     {
+        switch edges {
+        case nil, "clean": cleanEdges = true
+        case "plain": cleanEdges = false
+        case let other?:
+            throw Failure(.invalidOption, "expects clean or plain, got \"\(other.prefix(40))\"", field: "edges")
+        }
         if let effect {
             guard let known = StickerEffect(rawValue: effect) else {
                 throw Failure(
@@ -110,7 +118,7 @@ public struct StickerRequest: Sendable, Equatable {
     /// The sticker options for a photo of this size.
     /// - Throws: ``Failure`` when the point lies outside the photo.
     public func options(photoWidth width: Int, height: Int) throws(Failure) -> StickerOptions {
-        var options = StickerOptions(outlineWidth: outline, shadow: shadow, effect: effect)
+        var options = StickerOptions(outlineWidth: outline, shadow: shadow, effect: effect, cleanEdges: cleanEdges)
         if let instance { options.selection = .instance(instance) }
         switch point {
         case .pixels(let x, let y):

@@ -71,19 +71,25 @@ enum CellEffects {
 
     /// Puts an outline `width` pixels wide (white unless `color` says otherwise) around the
     /// opaque part of an RGBA image, grown outwards by embedding the image in a margin first.
+    /// Nothing of the image shows past the outline's outer edge: a faint haze reaching further
+    /// (fur's glow, a whisker's tip) would otherwise float outside the die-cut shape.
     static func outline(
         _ image: VipsImage, width: Double, color: [Double] = [255, 255, 255, 255]
     ) throws(VipsError) -> (VipsImage, margin: Int) {
-        let (line, margin) = try ring(around: image, width: width, color: color)
+        let (line, margin, coverage) = try ring(around: image, width: width, color: color)
         let padded = try image.embed(x: margin, y: margin, width: line.width, height: line.height)
-        return (try line.compositing([(padded, 0, 0)]), margin)
+        let bounded = try padded.extractBands(0, count: 3).joining(
+            padded.extractBands(3, count: 1).multiplied(by: coverage).linear(multiply: 1.0 / 255, add: 0)
+                .castToUInt8())
+        return (try line.compositing([(bounded, 0, 0)]), margin)
     }
 
     /// The outline alone: `color` everywhere within `width` pixels of the image's at least half
-    /// opaque pixels, on an image grown by the returned margin on every side.
+    /// opaque pixels, on an image grown by the returned margin on every side; and the outline's
+    /// coverage (0–255, one band: 255 inside its outer edge, antialiased across it).
     static func ring(
         around image: VipsImage, width: Double, color: [Double]
-    ) throws(VipsError) -> (VipsImage, margin: Int) {
+    ) throws(VipsError) -> (VipsImage, margin: Int, coverage: VipsImage) {
         let margin = Int(width.rounded(.up)) + 2
         let canvasWidth = image.width + 2 * margin
         let canvasHeight = image.height + 2 * margin
@@ -96,13 +102,13 @@ enum CellEffects {
         }
         let opacity = (color.count > 3 ? color[3] : 255) / 255
         let reach = Float(width + 0.5)
-        let ring = squared.map { squared -> UInt8 in
-            let coverage = min(1, max(0, reach - squared.squareRoot()))
-            return UInt8((coverage * Float(255 * opacity)).rounded())
+        let coverage = squared.map { squared -> UInt8 in
+            UInt8((min(1, max(0, reach - squared.squareRoot())) * 255).rounded())
         }
+        let ring = opacity >= 1 ? coverage : coverage.map { UInt8((Double($0) * opacity).rounded()) }
         let line = try VipsImage.solid(width: canvasWidth, height: canvasHeight, values: Array(color.prefix(3)))
             .joining(VipsImage.fromPixels(ring, width: canvasWidth, height: canvasHeight, bands: 1))
-        return (line, margin)
+        return (line, margin, try VipsImage.fromPixels(coverage, width: canvasWidth, height: canvasHeight, bands: 1))
     }
 
     /// The largest blur a shadow is computed with at full size; larger ones are computed on a

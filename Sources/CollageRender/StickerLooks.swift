@@ -12,6 +12,7 @@ enum StickerLooks {
         let (width, height) = (rgba.width, rgba.height)
         guard width >= 3, height >= 3 else { return rgba }
         var pixels = try rgba.pixels()
+        let original = pixels
         switch effect {
         case .comic: comic(&pixels, width: width, height: height)
         case .puffy:
@@ -22,7 +23,22 @@ enum StickerLooks {
             puffy(&pixels, heights: heights, contact: contact, width: width, height: height)
         case .shiny: shiny(&pixels, width: width, height: height)
         }
+        fadeOnFaintPixels(&pixels, from: original)
         return try VipsImage.fromPixels(pixels, width: width, height: height, bands: 4)
+    }
+
+    /// Below half opacity a pixel is the sticker's soft edge (a strand's tip, the last of a
+    /// glow): an effect's bright colours there would show the faint edge as a tinted patch
+    /// reaching past the subject, so the effect fades out with the opacity.
+    static func fadeOnFaintPixels(_ pixels: inout [UInt8], from original: [UInt8]) {
+        for index in stride(from: 0, to: original.count, by: 4) {
+            let alpha = Int(original[index + 3])
+            guard alpha > 0, alpha < 128 else { continue }
+            for channel in 0..<3 {
+                let (was, drawn) = (Int(original[index + channel]), Int(pixels[index + channel]))
+                pixels[index + channel] = UInt8(was + (drawn - was) * alpha / 128)
+            }
+        }
     }
 
     private static func luminance(_ pixels: [UInt8], _ index: Int) -> Double {

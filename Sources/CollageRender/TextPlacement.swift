@@ -49,7 +49,7 @@ enum TextPlacement {
                 var solid = block
                 solid.color.alpha = 255
                 let shapes = block.color.alpha == 255 ? glyphs : try drawGlyphs(solid, wrapWidth: wrap, scale: scale)
-                let (line, margin) = try CellEffects.ring(
+                let (line, margin, _) = try CellEffects.ring(
                     around: shapes, width: outline.width * scale, color: components(outline.color))
                 letters = try line.compositing([(glyphs, margin, margin)])
                 lettersX -= Double(margin)

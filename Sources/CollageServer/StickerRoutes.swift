@@ -20,7 +20,7 @@ enum StickerRoutes {
         Route(
             "POST", "/api/photos/{id}/stickers", "liftSticker",
             "Lift a sticker: all subjects, or the one at {at: {x, y}} (unit coordinates of the photo)",
-            body: "{at?: {x, y}, instance?, outline?, shadow?}",
+            body: "{at?: {x, y}, instance?, outline?, shadow?, effect?, edges?}",
             fields: [
                 Field(
                     "at", .object([.number("x", 0...1, required: true), .number("y", 0...1, required: true)]),
@@ -31,6 +31,10 @@ enum StickerRoutes {
                 .string(
                     "effect", choices: StickerEffect.allCases.map(\.rawValue), nullable: true,
                     "a look: comic, puffy or shiny"),
+                .string(
+                    "edges", choices: ["clean", "plain"],
+                    "clean (the default): the edge found again from the photo, strands sharp, no old "
+                        + "background; plain: the model's own soft edge"),
             ],
             bodyIsOptional: true,
             responses: [201: "{id, width, height, image}", 422: "no subject (there, or at all)", 503: "no model"]
@@ -79,7 +83,8 @@ enum StickerRoutes {
         let (shadow, effect) = (body.bool("shadow") ?? false, body.string("effect"))
         do throws(Failure) {
             return try StickerRequest(
-                instance: instance, point: point, outline: outline, shadow: shadow, effect: effect)
+                instance: instance, point: point, outline: outline, shadow: shadow, effect: effect,
+                edges: body.string("edges"))
         } catch {
             throw error.httpError
         }

@@ -22,21 +22,39 @@ public enum EdgeMatte {
         guard width > 0, height > 0, rgb.count == width * height * 3, alpha.count == width * height else {
             throw .inference("the photo and its mask must be \(width) × \(height) pixels")
         }
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        for index in 0..<(width * height) {
+            rgba[index * 4] = rgb[index * 3]
+            rgba[index * 4 + 1] = rgb[index * 3 + 1]
+            rgba[index * 4 + 2] = rgb[index * 3 + 2]
+            rgba[index * 4 + 3] = alpha[index]
+        }
+        try refine(rgba: &rgba, width: width, height: height)
+        var refined = [UInt8](repeating: 0, count: width * height)
+        var colours = [UInt8](repeating: 0, count: width * height * 3)
+        for index in 0..<(width * height) {
+            refined[index] = rgba[index * 4 + 3]
+            colours[index * 3] = rgba[index * 4]
+            colours[index * 3 + 1] = rgba[index * 4 + 1]
+            colours[index * 3 + 2] = rgba[index * 4 + 2]
+        }
+        return (refined, colours)
+    }
+
+    /// Refines, in place, a photo with its mask as alpha (4 bytes a pixel): the alpha and the
+    /// colours as ``refine(rgb:alpha:width:height:)`` finds them, clear pixels with no colour,
+    /// and only what is joined to the subject kept.
+    /// - Throws: ``StickerError/engineMissing(_:)`` without the subject-lifting library, or
+    ///   ``StickerError/inference(_:)`` when it fails.
+    public static func refine(rgba: inout [UInt8], width: Int, height: Int) throws(StickerError) {
+        guard width > 0, height > 0, rgba.count == width * height * 4 else {
+            throw .inference("the photo with its mask must be \(width) × \(height) pixels of 4 bytes")
+        }
         let library = try SegmentLibrary.get()
         var message = [CChar](repeating: 0, count: 512)
-        var status: Int32 = 0
-        var refined = alpha
-        let colours = [UInt8](unsafeUninitializedCapacity: rgb.count) { output, initialized in
-            status = rgb.withUnsafeBufferPointer { pixels in
-                refined.withUnsafeMutableBufferPointer { mask in
-                    library.matte(
-                        pixels.baseAddress, mask.baseAddress, Int32(width), Int32(height), output.baseAddress,
-                        &message, message.count)
-                }
-            }
-            initialized = status == 0 ? rgb.count : 0
+        let status = rgba.withUnsafeMutableBufferPointer { pixels in
+            library.matte(pixels.baseAddress, Int32(width), Int32(height), &message, message.count)
         }
         guard status == 0 else { throw .inference(cMessage(message)) }
-        return (refined, colours)
     }
 }

@@ -23,10 +23,10 @@ extension SubjectModel {
     static let preparedBudget = 512 * 1024 * 1024
 
     /// Names the prepared files: this model's refined masks, cut out by this version of the
-    /// cut-out (a change to it makes a new name, so old files are never served).
-    var preparedKey: String { "\(maskKey)-\(StickerMaker.plainEdgesVersion)" }
+    /// default cut-out (a change to it makes a new name, so old files are never served).
+    var preparedKey: String { "\(maskKey)-\(StickerMaker.cutOutVersion(cleanEdges: StickerOptions().cleanEdges))" }
 
-    /// Makes ahead the plain stickers of `mask`'s largest subjects, then the map of which subject
+    /// Makes ahead the default stickers of `mask`'s largest subjects, then the map of which subject
     /// lies where (written last: with it the photo is ready). Best effort: a sticker that cannot
     /// be written only means that its lift takes the long way.
     func prepareLifts(of image: Bitmap, mask: SubjectMask, photo: PhotoRecord, in library: Library) {
@@ -74,7 +74,7 @@ extension SubjectModel {
     }
 
     /// The prepared sticker a lift of `photo` with `options` can copy, if there is one: only for
-    /// the editor's plain options (no outline, shadow, effect or edge cleaning, the usual margin).
+    /// the editor's plain options (no outline, shadow or effect, the default edges and margin).
     func preparedLift(of photo: PhotoRecord, options: StickerOptions, in library: Library) -> PreparedLift? {
         let plain = StickerOptions(selection: options.selection)
         guard options == plain else { return nil }

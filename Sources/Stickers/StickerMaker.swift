@@ -15,13 +15,15 @@ public struct StickerOptions: Hashable, Sendable {
     /// A look drawn over the sticker (comic, puffy, shiny), if any.
     public var effect: StickerEffect?
     /// Whether the edge band's alpha and colours are found again from the photo, so that strands
-    /// of hair and fur are sharp and keep none of the old background (see ``EdgeMatte``).
+    /// of hair and fur are sharp, keep none of the old background, and nothing apart from the
+    /// subject is kept (see ``EdgeMatte``); else the model's own soft edge, photo colours and all.
     public var cleanEdges: Bool
 
-    /// Options; by default every subject, no outline or shadow, a 3 % margin, the photo's own edge colours.
+    /// Options; by default every subject, no outline or shadow, a 3 % margin, clean edges (they
+    /// measure better in `bench/matting`: no haze of the old background, no stray parts).
     public init(
         selection: SubjectSelection = .all, outlineWidth: Double = 0, shadow: Bool = false, margin: Double = 0.03,
-        effect: StickerEffect? = nil, cleanEdges: Bool = false
+        effect: StickerEffect? = nil, cleanEdges: Bool = true
     ) {
         self.effect = effect
         self.cleanEdges = cleanEdges
@@ -54,9 +56,9 @@ extension StickerOptions {
 /// Turns a photo and its mask into a sticker: the photo with the mask as alpha, cropped to the
 /// chosen subjects, optionally outlined and shadowed.
 public enum StickerMaker {
-    /// Names the cut-out of stickers without clean edges in sticker ids and prepared files: a
-    /// change to what it makes gets a new name, so nothing made before is reused.
-    static let plainEdgesVersion = "raw2"
+    /// Names the cut-out in sticker ids and prepared files, for clean edges or the model's own:
+    /// a change to what either makes gets a new name, so nothing made before is reused.
+    static func cutOutVersion(cleanEdges: Bool) -> String { cleanEdges ? "edges4" : "raw2" }
 
     /// The sticker as RGBA pixels.
     public static func sticker(
@@ -89,13 +91,20 @@ public enum StickerMaker {
         let cropWidth = right - left
         let cropHeight = bottom - top
         let crop = (left: left, top: top, width: cropWidth, height: cropHeight)
-        let pixels =
-            options.cleanEdges
-            ? try cleanedPixels(of: image, alpha: alpha, crop: crop)
-            : plainPixels(of: image, alpha: alpha, crop: crop)
-        guard var sticker = Bitmap(width: cropWidth, height: cropHeight, channels: 4, pixels: pixels) else {
-            throw .noSubject(path)
+        var sticker: Bitmap
+        var origin = (x: left, y: top)
+        if options.cleanEdges {
+            let pixels = try cleanedPixels(of: image, alpha: alpha, crop: crop)
+            guard let trimmed = trimmed(pixels, crop: crop, margin: options.margin) else { throw .noSubject(path) }
+            (sticker, origin) = (trimmed.sticker, (trimmed.x, trimmed.y))
+        } else {
+            let pixels = plainPixels(of: image, alpha: alpha, crop: crop)
+            guard let plain = Bitmap(width: cropWidth, height: cropHeight, channels: 4, pixels: pixels) else {
+                throw .noSubject(path)
+            }
+            sticker = plain
         }
+        let unstyledWidth = sticker.width
         if options.outlineWidth > 0 || options.shadow || options.effect != nil {
             do throws(RenderError) {
                 sticker = try StickerEffects.apply(
@@ -105,8 +114,45 @@ public enum StickerMaker {
             }
         }
         // The outline and shadow grow the image by the same room on every side.
-        let grown = (sticker.width - cropWidth) / 2
-        return (sticker, left - grown, top - grown)
+        let grown = (sticker.width - unstyledWidth) / 2
+        return (sticker, origin.x - grown, origin.y - grown)
+    }
+
+    /// The cleaned crop cut down to what its edge keeps, with the margin around it again (the
+    /// matte lets go of parts apart from the subject, and the box would still reach out to
+    /// them), and where its top-left corner lies in the photo; `nil` when nothing is kept.
+    static func trimmed(_ pixels: [UInt8], crop: Crop, margin fraction: Double) -> (sticker: Bitmap, x: Int, y: Int)? {
+        var (minX, minY, maxX, maxY) = (crop.width, crop.height, -1, -1)
+        for y in 0..<crop.height {
+            let row = y * crop.width * 4
+            var first = -1
+            var last = -1
+            for x in 0..<crop.width where pixels[row + x * 4 + 3] != 0 {
+                if first < 0 { first = x }
+                last = x
+            }
+            guard first >= 0 else { continue }
+            (minX, maxX) = (min(minX, first), max(maxX, last))
+            (minY, maxY) = (min(minY, y), y)
+        }
+        guard maxX >= minX, maxY >= minY else { return nil }
+        let margin = max(4, (Double(max(maxX - minX + 1, maxY - minY + 1)) * fraction).rounded())
+        let left = max(0, Int(Double(minX) - margin))
+        let top = max(0, Int(Double(minY) - margin))
+        let right = min(crop.width, Int(Double(maxX + 1) + margin))
+        let bottom = min(crop.height, Int(Double(maxY + 1) + margin))
+        let (width, height) = (right - left, bottom - top)
+        if width == crop.width, height == crop.height {
+            return Bitmap(width: width, height: height, channels: 4, pixels: pixels).map { ($0, crop.left, crop.top) }
+        }
+        var kept = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            let from = ((top + y) * crop.width + left) * 4
+            kept.replaceSubrange(y * width * 4..<(y + 1) * width * 4, with: pixels[from..<from + width * 4])
+        }
+        return Bitmap(width: width, height: height, channels: 4, pixels: kept).map {
+            ($0, crop.left + left, crop.top + top)
+        }
     }
 
     /// A part of a photo to cut out, in its pixels.
@@ -118,7 +164,7 @@ public enum StickerMaker {
     /// nothing shows it, and runs of zeros make the PNG smaller and faster to write. Bands of
     /// rows are filled on every core: on a large crop the first touch of each fresh page (the
     /// kernel clearing it) costs more than the copy, and that work divides.
-    static func plainPixels(of image: Bitmap, alpha: [UInt8], crop: Crop) -> [UInt8] {
+    static func plainPixels(of image: Bitmap, alpha: [UInt8], crop: Crop, clearingHidden: Bool = true) -> [UInt8] {
         let (channels, imageWidth) = (image.channels, image.width)
         let count = crop.width * crop.height * 4
         let bands = crop.width * crop.height < 1 << 20 ? 1 : ProcessInfo.processInfo.activeProcessorCount * 4
@@ -141,7 +187,7 @@ public enum StickerMaker {
                             var opacity = alpha + from
                             for _ in 0..<crop.width {
                                 let value = opacity.pointee
-                                if value == 0 {
+                                if value == 0, clearingHidden {
                                     to[0] = 0
                                     to[1] = 0
                                     to[2] = 0
@@ -172,53 +218,12 @@ public enum StickerMaker {
     }
 
     /// The crop with its edge refined by ``EdgeMatte`` (the alpha's strands back, the subject's
-    /// own colours where the alpha is partial), as RGBA; clear pixels keep no colour.
+    /// own colours where the alpha is partial, parts apart from the subject let go), as RGBA;
+    /// clear pixels keep no colour. Refined in place in the one buffer the sticker is.
     static func cleanedPixels(of image: Bitmap, alpha: [UInt8], crop: Crop) throws(StickerError) -> [UInt8] {
-        let (channels, imageWidth) = (image.channels, image.width)
-        let (cropWidth, cropHeight) = (crop.width, crop.height)
-        // Raw pointers: these loops run over every pixel of a 12 MP photo while the user waits.
-        var cropRGB = [UInt8](repeating: 0, count: cropWidth * cropHeight * 3)
-        var cropAlpha = [UInt8](repeating: 0, count: cropWidth * cropHeight)
-        image.pixels.withUnsafeBufferPointer { source in
-            alpha.withUnsafeBufferPointer { alpha in
-                cropRGB.withUnsafeMutableBufferPointer { rgb in
-                    cropAlpha.withUnsafeMutableBufferPointer { cropAlpha in
-                        guard let source = source.baseAddress, let alpha = alpha.baseAddress,
-                            let rgb = rgb.baseAddress, let cropAlpha = cropAlpha.baseAddress
-                        else { return }
-                        let (green, blue) = (min(1, channels - 1), min(2, channels - 1))
-                        for y in 0..<cropHeight {
-                            let from = (crop.top + y) * imageWidth + crop.left
-                            (cropAlpha + y * cropWidth).update(from: alpha + from, count: cropWidth)
-                            var pixel = source + from * channels
-                            var to = rgb + y * cropWidth * 3
-                            for _ in 0..<cropWidth {
-                                to[0] = pixel[0]
-                                to[1] = pixel[green]
-                                to[2] = pixel[blue]
-                                pixel += channels
-                                to += 3
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        let (refinedAlpha, colours) = try EdgeMatte.refine(
-            rgb: cropRGB, alpha: cropAlpha, width: cropWidth, height: cropHeight)
-        var pixels = [UInt8](repeating: 0, count: cropWidth * cropHeight * 4)
-        colours.withUnsafeBufferPointer { colours in
-            refinedAlpha.withUnsafeBufferPointer { cropAlpha in
-                pixels.withUnsafeMutableBufferPointer { pixels in
-                    for index in 0..<cropAlpha.count where cropAlpha[index] != 0 {
-                        pixels[index * 4] = colours[index * 3]
-                        pixels[index * 4 + 1] = colours[index * 3 + 1]
-                        pixels[index * 4 + 2] = colours[index * 3 + 2]
-                        pixels[index * 4 + 3] = cropAlpha[index]
-                    }
-                }
-            }
-        }
+        // The matte reads the background's colours where the mask is clear; it clears them after.
+        var pixels = plainPixels(of: image, alpha: alpha, crop: crop, clearingHidden: false)
+        try EdgeMatte.refine(rgba: &pixels, width: crop.width, height: crop.height)
         return pixels
     }
 

@@ -27,9 +27,10 @@ enum StickerCommand: Command {
             .value("--format", "png|webp", "The output format (default: from the extension)"),
             .flag("--no-refine", "Upsample the model's map without edge refinement"),
             .flag(
-                "--clean-edges",
-                "Find strands of hair and fur again from the photo, without the old background's colour (see docs/CLI.md)"
+                "--plain-edges",
+                "Keep the model's own soft edge (faster; fur keeps a haze of the old background) instead of clean edges"
             ),
+            .flag("--clean-edges", "The default: strands of hair and fur found again from the photo (see docs/CLI.md)"),
             .value(
                 "--cut-line", "FILE",
                 "Also write a cut line around the subject as SVG (mm), for printing and cutting; the PNG is tagged with --dpi"
@@ -111,7 +112,7 @@ enum StickerCommand: Command {
         var options = StickerRequest.FileOptions()
         options.maskOnly = arguments.has("--mask-only")
         options.refine = !arguments.has("--no-refine")
-        options.cleanEdges = arguments.has("--clean-edges")
+        options.cleanEdges = try cleanEdges(arguments)
         if let cutLine, let file = arguments.value("--cut-line") {
             options.cutLine = (cutLine, URL(fileURLWithPath: file))
         }
@@ -138,7 +139,7 @@ enum StickerCommand: Command {
         let model = try Workspace.loadModel(at: SmartCropArguments.modelPath(arguments))
         var options = StickerRequest.FileOptions()
         options.refine = !arguments.has("--no-refine")
-        options.cleanEdges = arguments.has("--clean-edges")
+        options.cleanEdges = try cleanEdges(arguments)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -217,6 +218,14 @@ enum StickerCommand: Command {
             whiteBacking: arguments.value("--outline") != nil)
     }
 
+    /// Whether the sticker's edge is cleaned: the default, unless `--plain-edges` asks for the model's own.
+    static func cleanEdges(_ arguments: ParsedArguments) throws(Failure) -> Bool {
+        if arguments.has("--plain-edges"), arguments.has("--clean-edges") {
+            throw .usage("choose --clean-edges (the default) or --plain-edges, not both")
+        }
+        return !arguments.has("--plain-edges")
+    }
+
     /// The sticker flags, read and checked by CollageKit as the API's fields are; without
     /// `outline`, `--outline` is left to the cut line.
     static func stickerRequest(_ arguments: ParsedArguments, outline: Bool = true) throws(Failure) -> StickerRequest {
@@ -229,7 +238,8 @@ enum StickerCommand: Command {
                 outline: (outline ? arguments.value("--outline") : nil).map { text throws(Failure) in
                     try StickerRequest.number(text, for: "outline")
                 },
-                shadow: arguments.has("--shadow"), effect: arguments.value("--effect"))
+                shadow: arguments.has("--shadow"), effect: arguments.value("--effect"),
+                edges: try cleanEdges(arguments) ? "clean" : "plain")
         } catch {
             throw error
         }

@@ -65,3 +65,43 @@ extension StickerOutlineTests {
         #expect(outlined[0, 0][3] == 0)
     }
 }
+
+extension StickerOutlineTests {
+    /// A disc with a faint haze reaching far past it (fur's glow in a plain sticker): with an
+    /// outline nothing shows beyond the outline's outer edge, so no see-through patch floats
+    /// outside the die-cut shape; without one the haze stays as it was.
+    @Test func nothingOfTheStickerShowsPastItsOutline() throws {
+        var sticker = Bitmap(width: 120, height: 80, color: [0, 0, 0, 0])
+        for y in 0..<80 {
+            for x in 0..<120 {
+                let (dx, dy) = (Double(x) - 40, Double(y) - 40)
+                sticker[x, y] = (dx * dx + dy * dy).squareRoot() <= 25 ? [200, 60, 40, 255] : [90, 90, 90, 30]
+            }
+        }
+        let outlined = try StickerEffects.apply(to: sticker, outlineWidth: 6, shadow: false)
+        let margin = (outlined.width - sticker.width) / 2
+        // 20 px right of the disc's edge: well past the 6 px outline, in the haze.
+        #expect(outlined[margin + 95, margin + 40][3] == 0, "\(outlined[margin + 95, margin + 40])")
+        #expect(outlined[margin + 40, margin + 40] == [200, 60, 40, 255])
+        // Within the outline the haze shows over the white, as before.
+        #expect(outlined[margin + 68, margin + 40][3] == 255)
+        let plain = try StickerEffects.apply(to: sticker, outlineWidth: 0, shadow: false, effect: nil)
+        #expect(plain[95, 40] == [90, 90, 90, 30])
+    }
+
+    /// An effect's colours fade out on the soft edge: a faint pixel keeps most of its own colour
+    /// under the shiny film, where an opaque one takes the film's.
+    @Test func effectsFadeOutOnTheSoftEdge() throws {
+        var sticker = Bitmap(width: 60, height: 40, color: [0, 0, 0, 0])
+        for y in 0..<40 {
+            for x in 0..<60 { sticker[x, y] = x < 30 ? [90, 90, 90, 255] : [90, 90, 90, 16] }
+        }
+        let shiny = try StickerEffects.apply(to: sticker, outlineWidth: 0, shadow: false, effect: .shiny)
+        func change(_ pixel: [UInt8]) -> Int { pixel.prefix(3).map { abs(Int($0) - 90) }.reduce(0, +) }
+        let opaque = change(shiny[20, 20])
+        let faint = change(shiny[45, 20])
+        #expect(opaque > 40, "the film shows on the opaque part: \(shiny[20, 20])")
+        #expect(faint * 4 < opaque, "a faint pixel changed by \(faint) against \(opaque)")
+        #expect(shiny[45, 20][3] == 16)
+    }
+}

@@ -247,6 +247,12 @@ struct APITests {
         let lifted = try live.json("POST", "/api/photos/\(id)/stickers", body)
         #expect(lifted.status == 201, "\(lifted.text)")
         #expect(try live.library.stickers().count == 1)
+        // The model's own edge is another sticker; an edge that is neither is named in the error.
+        let plain = try live.json("POST", "/api/photos/\(id)/stickers", #"{"edges": "plain"}"#)
+        #expect(plain.status == 201, "\(plain.text)")
+        #expect(try live.library.stickers().count == 2)
+        let bad = try live.json("POST", "/api/photos/\(id)/stickers", #"{"edges": "sharp"}"#)
+        #expect(bad.status == 422 && bad.text.contains("edges"), "\(bad.text)")
     }
 
     @Test func manyConcurrentClientsAreServed() throws {

@@ -11,7 +11,7 @@ struct EdgeMatteTests {
     static let (width, height) = (320, 240)
 
     /// An orange, textured subject on the left whose edge is fine strands of varying opacity
-    /// (hair against the light), photographed against a bright green wall.
+    /// growing out of it (hair against the light), photographed against a bright green wall.
     static func scene() -> (photo: [UInt8], alpha: [UInt8], foreground: [UInt8]) {
         var photo = [UInt8](repeating: 0, count: width * height * 3)
         var alpha = [UInt8](repeating: 0, count: width * height)
@@ -19,7 +19,7 @@ struct EdgeMatteTests {
         for y in 0..<height {
             for x in 0..<width {
                 // Fully the subject left of x = 120; strands fading out over the next 100 pixels.
-                let strand = 0.5 + 0.5 * sin(Double(x) * 0.9 + Double(y) * 0.15)
+                let strand = 0.5 + 0.5 * sin(Double(y) * 0.9 + Double(x) * 0.15)
                 let fade = max(0, 1 - Double(max(0, x - 120)) / 100)
                 let a = x < 120 ? 1 : fade * strand
                 let texture = Double((x * 7 + y * 13) % 23) / 23
@@ -132,7 +132,7 @@ struct EdgeMatteTests {
         let clean = try StickerMaker.sticker(
             from: photo, mask: mask, options: StickerOptions(margin: 0, cleanEdges: true))
         let raw = try StickerMaker.sticker(
-            from: photo, mask: mask, options: StickerOptions(margin: 0))
+            from: photo, mask: mask, options: StickerOptions(margin: 0, cleanEdges: false))
         func greenness(_ sticker: Bitmap) -> Double {
             var total = 0.0
             var count = 0
@@ -149,6 +149,49 @@ struct EdgeMatteTests {
 }
 
 /// Shapes that break naive image code: a pixel, a line, nothing to refine, all subject.
+extension EdgeMatteTests {
+    /// A warm subject on a dark night, and beside it a disc of out-of-focus light in the subject's
+    /// own colours that the model half saw, joined to the subject only by a faint haze.
+    @Test func aBlobApartFromTheSubjectIsNotKept() throws {
+        let (width, height) = (Self.width, Self.height)
+        var photo = [UInt8](repeating: 0, count: width * height * 3)
+        var alpha = [UInt8](repeating: 0, count: width * height)
+        let disc = (x: 250.0, y: 60.0, radius: 18.0)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                let subject = x < 160
+                let distance =
+                    ((Double(x) - disc.x) * (Double(x) - disc.x) + (Double(y) - disc.y) * (Double(y) - disc.y))
+                    .squareRoot()
+                let light = max(0, min(1, disc.radius - distance + 0.5))
+                let colour: [Double] =
+                    subject ? [210, 140, 70] : [20 + 215 * light, 24 + 176 * light, 40 + 90 * light]
+                photo.replaceSubrange(index * 3..<index * 3 + 3, with: colour.map { UInt8($0.rounded()) })
+                // The model's mask: the subject, a haze of 12 out to x = 240, and the disc at 90.
+                alpha[index] = subject ? 255 : light > 0 ? 90 : x < 240 ? 12 : 0
+            }
+        }
+        let mask = try SubjectMask(alpha: alpha, width: width, height: height)
+        let image = try #require(Bitmap(width: width, height: height, channels: 3, pixels: photo))
+        let cut = try StickerMaker.cutOut(from: image, mask: mask, options: StickerOptions(margin: 0))
+        var kept = 0
+        for y in 0..<cut.sticker.height {
+            for x in 0..<cut.sticker.width where cut.sticker[x, y][3] > 0 {
+                let (photoX, photoY) = (Double(x + cut.x), Double(y + cut.y))
+                if ((photoX - disc.x) * (photoX - disc.x) + (photoY - disc.y) * (photoY - disc.y)).squareRoot()
+                    <= disc.radius + 2
+                {
+                    kept += 1
+                }
+            }
+        }
+        #expect(kept == 0, "\(kept) pixels of the disc are kept")
+        #expect(cut.sticker.width <= 170, "the sticker reaches out to the disc: \(cut.sticker.width) pixels wide")
+        #expect(cut.sticker[40, 120][3] == 255)
+    }
+}
+
 @Suite("Stickers: clean edges on degenerate masks")
 struct EdgeMatteDegenerateTests {
     @Test(arguments: [(1, 1), (1, 7), (9, 1), (2, 2), (3, 1200)])

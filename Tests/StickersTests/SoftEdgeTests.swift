@@ -41,12 +41,17 @@ struct SoftEdgeTests {
         #expect(alpha[tail] > 20 && kept[tail] == alpha[tail], "\(alpha[tail]) → \(kept[tail])")
         let box = try #require(bounds)
         #expect(box.maxX >= 290, "the box reaches the end of the glow: \(box)")
-        // The sticker is cut from that box: no straight edge through the glow.
+        // The model's own edge is cut from that box: no straight edge through the glow.
         let photo = Bitmap(width: Self.width, height: Self.height, color: [200, 150, 100])
-        let sticker = try StickerMaker.sticker(from: photo, mask: mask, options: StickerOptions())
+        let sticker = try StickerMaker.sticker(from: photo, mask: mask, options: StickerOptions(cleanEdges: false))
         #expect(sticker.width >= Int(box.width), "\(sticker.width) for a box of \(box.width)")
         let column = (0..<sticker.width).map { sticker[$0, sticker.height / 2][3] }
         #expect(column.last == 0, "the sticker's right edge is clear: the glow fades out inside it")
+        // A clean edge lets go of the faintest glow, and its box shrinks with it: still clear at its side.
+        let clean = try StickerMaker.sticker(from: photo, mask: mask, options: StickerOptions())
+        let cleanRow = (0..<clean.width).map { clean[$0, clean.height / 2][3] }
+        #expect(cleanRow.last == 0, "the clean sticker's right edge is clear")
+        #expect(cleanRow.contains { $0 > 20 && $0 < 128 }, "the glow's brighter part is kept")
     }
 
     @Test func aFaintBlobApartFromTheSubjectIsDropped() throws {

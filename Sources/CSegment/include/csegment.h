@@ -43,17 +43,18 @@ int csegment_components(const unsigned char *mask, int width, int height, int th
 
 /// Finds the alpha and the colour of the subject again in the mask's edge band (hair, fur,
 /// strands, glass), where the model's alpha is a soft haze and the photo's colours still hold
-/// the old background. `rgb` is the photo (3 bytes a pixel); `alpha` its mask, refined in place:
-/// 255 in the sure subject (the model's 0.95 and above, eroded by a pixel or two), 0 where the
-/// model said at most 7, anything between elsewhere (a thin part that was opaque may become
-/// partly transparent). Writes 3 bytes a pixel to `foreground`: the photo's own colour where the
-/// subject is opaque, the recovered colour elsewhere. With no sure subject or no sure background
-/// anywhere in the image, both are left as they came (the photo's colours).
+/// the old background. `rgba` is the photo with its mask as alpha (4 bytes a pixel), refined in
+/// place: alpha 255 in the sure subject (the model's 0.95 and above, eroded by a pixel or two), 0
+/// where the model said at most 7, anything between elsewhere (a thin part that was opaque may
+/// become partly transparent); colour the photo's own where the subject is opaque, the recovered
+/// colour elsewhere, 0 where the alpha is. Then only what is joined to the sure subject is kept:
+/// separate parts at least 10 % opaque become clear, but for parts larger than a speck within
+/// two cells of a kept one, and fainter pixels more than a few cells from what is kept. With no
+/// sure subject or no sure background anywhere in the image, all is left as it came.
 /// Each band pixel is placed on the line between the subject's and the background's local mean
 /// colours (found on a copy at most 1,024 pixels long), mixed with the model's alpha by how far
 /// apart the two colours are. 0 on success.
-int csegment_matte(const unsigned char *rgb, unsigned char *alpha, int width, int height, unsigned char *foreground,
-                   char *error, size_t error_size);
+int csegment_matte(unsigned char *rgba, int width, int height, char *error, size_t error_size);
 
 /// Runs one convolution layer of random weights and input through `kernels` (a
 /// CSEGMENT_KERNELS_ value) and through OpenCV's own, and writes the largest difference between

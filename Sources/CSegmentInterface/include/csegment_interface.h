@@ -40,8 +40,7 @@ typedef int (*csegment_predict_fn)(CSegmentModel *model, const unsigned char *rg
 typedef int (*csegment_upsample_fn)(const float *map, int map_width, int map_height, const unsigned char *rgb,
                                     int width, int height, int radius, double epsilon, int work_side,
                                     unsigned char *alpha, char *error, size_t error_size);
-typedef int (*csegment_matte_fn)(const unsigned char *rgb, unsigned char *alpha, int width, int height,
-                                 unsigned char *foreground, char *error, size_t error_size);
+typedef int (*csegment_matte_fn)(unsigned char *rgba, int width, int height, char *error, size_t error_size);
 typedef int (*csegment_check_convolution_fn)(int input_channels, int output_channels, int kernel, int dilation,
                                              int height, int width, int relu, int kernels, double *difference,
                                              int *kernels_used, char *error, size_t error_size);
