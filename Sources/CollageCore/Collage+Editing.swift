@@ -169,6 +169,14 @@ extension Collage {
                 }
             }
             items[index].stickerStyle = style
+        case .replaceSticker(let id, let sticker):
+            let index = try indexOf(id)
+            guard case .sticker = items[index].content else {
+                throw .invalidStickerStyle(
+                    "item \"\(id)\" is a \(items[index].content.kind); only a sticker item shows another sticker")
+            }
+            guard !sticker.isEmpty else { throw .invalidStickerStyle("a sticker's id is empty") }
+            items[index].content = .sticker(sticker)
         case .setLook(let id, let look):
             let index = try indexOf(id)
             if let problem = look.problem(for: items[index].content) { throw .invalidLook(problem) }

@@ -38,6 +38,9 @@ public enum Edit: Hashable, Sendable {
     case setCrop(id: String, crop: Crop?)
     /// Sets a sticker's outline and shadow; `nil` removes both.
     case setStickerStyle(id: String, style: StickerStyle?)
+    /// Shows another library sticker in a sticker item (its refined copy), keeping the item's
+    /// frame, turn, style and look.
+    case replaceSticker(id: String, sticker: String)
     /// Sets how an item is mirrored and how opaque it is, and a photo's filter and adjustments
     /// (``ItemLook/plain`` returns it to as it is).
     case setLook(id: String, look: ItemLook)

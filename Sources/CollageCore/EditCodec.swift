@@ -14,7 +14,8 @@ public enum EditCodec {
         ("swapContents", ["first", "second"]), ("placeInSlot", ["id", "slot"]),
         ("applyTemplate", ["template"]), ("arrange", ["frames", "arrangement"]), ("setStyle", ["style"]),
         ("setAspect", ["aspect"]), ("setCrop", ["id", "crop"]), ("setStickerStyle", ["id", "style"]),
-        ("setLook", ["id", "look"]), ("setText", ["id", "text"]), ("rename", ["title"]),
+        ("replaceSticker", ["id", "sticker"]), ("setLook", ["id", "look"]), ("setText", ["id", "text"]),
+        ("rename", ["title"]),
     ]
 
     /// Reads one edit (an object) or several (an array) from JSON text.
@@ -77,6 +78,8 @@ public enum EditCodec {
                 "op": "setStickerStyle", "id": .string(id),
                 "style": style.map(CollageDocument.jsonValue(of:)) ?? .null,
             ]
+        case .replaceSticker(let id, let sticker):
+            members = ["op": "replaceSticker", "id": .string(id), "sticker": .string(sticker)]
         case .setLook(let id, let look):
             members = ["op": "setLook", "id": .string(id), "look": CollageDocument.jsonValue(of: look)]
         case .setText(let id, let block):
@@ -211,6 +214,11 @@ public enum EditCodec {
                 value == .null ? nil : CollageDocument.readStickerStyle(value, at: field("style"), with: &reader)
             guard let itemID, value == .null || style != nil else { return nil }
             return .setStickerStyle(id: itemID, style: style)
+        case "replaceSticker":
+            let itemID = id()
+            let sticker = id("sticker")
+            guard let itemID, let sticker else { return nil }
+            return .replaceSticker(id: itemID, sticker: sticker)
         case "setLook":
             let itemID = id()
             guard let value = members["look"] else {

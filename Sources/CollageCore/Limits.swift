@@ -35,6 +35,15 @@ public enum Limits {
     public static let stickerOutline: ClosedRange<Double> = 0...200
     /// Which subject to lift, counting from the largest.
     public static let stickerInstance: ClosedRange<Int> = 1...1_000
+    /// Strokes in one refine of a sticker (the refine brush's Done).
+    public static let refineStrokes: ClosedRange<Int> = 1...500
+    /// Points in all of one refine's strokes together.
+    public static let refinePoints = 20_000
+    /// The refine brush's radius, in pixels of the sticker.
+    public static let refineRadius: ClosedRange<Double> = 0.5...1_000
+    /// The pixels one refine may visit (every segment's reach, summed): about a second's work,
+    /// so a flood of long, wide strokes is refused rather than run for minutes.
+    public static let refineWork = 400_000_000
     /// Spacing, padding and corner radius, in points.
     public static let styleLength: ClosedRange<Double> = 0...500
     /// How opaque an item is drawn: 0 is invisible, 1 as it is.

@@ -182,6 +182,14 @@ public struct EditRequest: Sendable {
             throw error.failure
         }
         if !access.isUnlocked { try access.check(edits, on: stored.collage) }
+        // A sticker item may show only a sticker the library has (a refined copy it just made).
+        for case .replaceSticker(_, let sticker) in edits {
+            do {
+                _ = try library.sticker(sticker)
+            } catch {
+                throw error.failure
+            }
+        }
         let all = try TextFitting.fitting(
             try ArrangeRequest.keepingArranged(edits, on: stored.collage, in: library), on: stored.collage)
         do {

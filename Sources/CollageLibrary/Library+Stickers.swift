@@ -20,6 +20,23 @@ public struct StickerRecord: Hashable, Sendable {
     public let height: Int
     /// When it was made.
     public let createdAt: Date
+    /// Where its top-left corner lies in the photo, in the photo's pixels, when that was recorded
+    /// (stickers lifted by older versions, and prepared lifts, did not record it).
+    public var photoOrigin: PixelPoint?
+}
+
+/// A pixel position: whole numbers, from the top-left corner.
+public struct PixelPoint: Hashable, Sendable {
+    /// Pixels to the right.
+    public var x: Int
+    /// Pixels down.
+    public var y: Int
+
+    /// A position.
+    public init(x: Int, y: Int) {
+        self.x = x
+        self.y = y
+    }
 }
 
 /// What the library remembers about where a photo's subject is, for one model.
@@ -46,8 +63,10 @@ extension Library {
     }
 
     /// Stores a sticker image and its record (replacing one with the same id).
+    /// - Parameter origin: where the sticker's top-left corner lies in the photo, when known.
     public func saveSticker(
-        id: String, photoID: String, selection: String, outlineWidth: Double, shadow: Bool, image: Bitmap
+        id: String, photoID: String, selection: String, outlineWidth: Double, shadow: Bool, image: Bitmap,
+        origin: PixelPoint? = nil
     ) throws(LibraryError) -> StickerRecord {
         _ = try photo(photoID)
         let staging = try makeStagingFolder()
@@ -60,7 +79,7 @@ extension Library {
         }
         return try storeSticker(
             made, id: id, photoID: photoID, selection: selection, outlineWidth: outlineWidth, shadow: shadow,
-            width: image.width, height: image.height)
+            width: image.width, height: image.height, origin: origin)
     }
 
     /// Stores a sticker whose PNG was made ahead (a prepared lift, see `SubjectModel.analyse`),
@@ -88,12 +107,12 @@ extension Library {
 
     private func storeSticker(
         _ made: URL, id: String, photoID: String, selection: String, outlineWidth: Double, shadow: Bool, width: Int,
-        height: Int
+        height: Int, origin: PixelPoint? = nil
     ) throws(LibraryError) -> StickerRecord {
         let file = stickerFile(id: id)
         let record = StickerRecord(
             id: id, photoID: photoID, selection: selection, outlineWidth: outlineWidth, shadow: shadow,
-            width: width, height: height, createdAt: now())
+            width: width, height: height, createdAt: now(), photoOrigin: origin)
         try database.write { connection throws(LibraryError) in
             // Placed with its row, in one transaction, so a cleanup never sees one without the other.
             let photoStillThere = try !connection.query("SELECT 1 FROM photos WHERE id = ?", [photoID]) {
@@ -104,12 +123,13 @@ extension Library {
             try place(made, at: file)
             try connection.run(
                 """
-                INSERT OR REPLACE INTO stickers (id, photo_id, selection, outline, shadow, width, height, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO stickers
+                    (id, photo_id, selection, outline, shadow, width, height, created_at, origin_x, origin_y)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     id, photoID, selection, outlineWidth, shadow, width, height,
-                    record.createdAt.timeIntervalSince1970,
+                    record.createdAt.timeIntervalSince1970, origin?.x, origin?.y,
                 ])
         }
         return record
@@ -166,6 +186,14 @@ extension Library {
             .appendingPathComponent("\(id).png")
     }
 
+    /// A row's origin: both numbers or none (a damaged half is no origin: the brush finds it again).
+    private func origin(_ row: Row) -> PixelPoint? {
+        guard let x = try? row.optionalInt("origin_x"), let y = try? row.optionalInt("origin_y"),
+            abs(x) <= 1 << 20, abs(y) <= 1 << 20
+        else { return nil }
+        return PixelPoint(x: x, y: y)
+    }
+
     private func stickers(
         where condition: String, _ arguments: [any SQLBindable]
     ) throws(LibraryError)
@@ -174,7 +202,8 @@ extension Library {
         try database.read { connection throws(LibraryError) in
             try connection.query(
                 """
-                SELECT id, photo_id, selection, outline, shadow, width, height, created_at FROM stickers
+                SELECT id, photo_id, selection, outline, shadow, width, height, created_at, origin_x, origin_y
+                FROM stickers
                 WHERE \(condition) ORDER BY created_at DESC, id
                 """, arguments
             ) { row throws(LibraryError) in
@@ -183,7 +212,8 @@ extension Library {
                     outlineWidth: try row.double("outline"), shadow: try row.int("shadow") != 0,
                     width: try row.int("width", in: CellRules.photoSide),
                     height: try row.int("height", in: CellRules.photoSide),
-                    createdAt: try row.date("created_at"))
+                    createdAt: try row.date("created_at"),
+                    photoOrigin: origin(row))
             }
         }
     }

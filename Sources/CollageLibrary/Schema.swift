@@ -158,6 +158,12 @@ enum Schema {
             name: "v10: an item's look (flip, opacity), kept as JSON so later looks need no new column",
             sql: "ALTER TABLE items ADD COLUMN look TEXT; -- CollageDocument's look JSON, or NULL for the item as it is"
         ),
+        Migration(
+            name: "v11: where a sticker lies in its photo, for the refine brush's Restore",
+            sql: """
+                ALTER TABLE stickers ADD COLUMN origin_x INTEGER; -- its top-left in the photo's pixels, or NULL: not recorded
+                ALTER TABLE stickers ADD COLUMN origin_y INTEGER;
+                """),
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -51,6 +51,34 @@ public struct Bitmap: Hashable, Sendable {
         }
     }
 
+    /// The `width` × `height` pixels whose top-left is (`x`, `y`), as RGB; what lies outside
+    /// this bitmap is black.
+    public func region(x: Int, y: Int, width: Int, height: Int) -> Bitmap {
+        var result = Bitmap(width: width, height: height, color: [0, 0, 0])
+        let (left, right) = (max(0, x), min(self.width, x + width))
+        guard left < right, width > 0 else { return result }
+        for row in max(0, y)..<min(self.height, y + height) {
+            for column in left..<right {
+                let from = (row * self.width + column) * channels
+                let to = ((row - y) * width + column - x) * 3
+                result.pixels[to] = pixels[from]
+                result.pixels[to + 1] = pixels[from + min(1, channels - 1)]
+                result.pixels[to + 2] = pixels[from + min(2, channels - 1)]
+            }
+        }
+        return result
+    }
+
+    /// The same pixels as RGBA, fully opaque where there was no alpha.
+    public func addingOpaqueAlpha() -> Bitmap {
+        guard channels != 4 else { return self }
+        var rgba = [UInt8](repeating: 255, count: width * height * 4)
+        for index in 0..<(width * height) {
+            for channel in 0..<3 { rgba[index * 4 + channel] = pixels[index * channels + min(channel, channels - 1)] }
+        }
+        return Bitmap(width: width, height: height, channels: 4, pixels: rgba) ?? self
+    }
+
     /// Decodes a file upright (EXIF orientation applied) as 8-bit sRGB, keeping alpha when the
     /// file has it.
     /// - Parameter maxSide: shrink (on load, cheaply) so the longer side is at most this.

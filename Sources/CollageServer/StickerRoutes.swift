@@ -1,5 +1,6 @@
 import CollageCore
 import CollageKit
+import CollageRender
 import Foundation
 
 /// The sticker resource: lifting a photo's subject, listing the library's stickers, and each
@@ -43,6 +44,28 @@ enum StickerRoutes {
             "GET", "/api/stickers/{id}/image", "stickerImage", "A sticker's PNG (immutable)",
             responses: [200: "image/png", 304: "unchanged", 404: "no such sticker"]
         ) { app, request throws(HTTPError) in try stickerImage(app, request) },
+        Route(
+            "GET", "/api/stickers/{id}/photo", "photoUnderSticker",
+            "The photo's pixels under a sticker, its size (PNG): what the refine brush shows and restores",
+            responses: [
+                200: "image/png", 404: "no such sticker, or its photo's original is gone", 422: "cannot be found again",
+                503: "no model",
+            ]
+        ) { app, request throws(HTTPError) in try photoUnderSticker(app, request) },
+        Route(
+            "POST", "/api/stickers/{id}/refine", "refineSticker",
+            "Refine a sticker with brush strokes (erase, restore), in its own pixels: a new sticker, the same size",
+            body: "{strokes: [{mode: erase|restore, size, softness?, points: [[x, y], ...]}]}",
+            fields: [
+                Field(
+                    "strokes", .array(.anyObject, maxItems: Limits.refineStrokes.upperBound), required: true,
+                    "the strokes in the order drawn, each {mode, size, softness?, points}; sizes and points in the "
+                        + "sticker's pixels")
+            ],
+            responses: [
+                201: "{id, width, height, image}", 404: "no such sticker", 422: "strokes out of range", 503: "no model",
+            ]
+        ) { app, request throws(HTTPError) in try refineSticker(app, request) },
     ]
 
     static func liftSticker(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
@@ -88,6 +111,38 @@ enum StickerRoutes {
         } catch {
             throw error.httpError
         }
+    }
+
+    static func photoUnderSticker(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let file = ScratchSpace.file("under-sticker")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try app.lifts.run { () throws(HTTPError) in
+            try APIRoutes.kit { () throws(Failure) in
+                let under = try app.workspace.photoUnderSticker(request.parameter("id"))
+                do throws(RenderError) {
+                    try under.write(to: file, format: .png)
+                } catch {
+                    throw error.failure
+                }
+            }
+        }
+        guard let data = try? Data(contentsOf: file) else {
+            throw HTTPError(.internalError, "the photo under the sticker went missing")
+        }
+        return HTTPResponse(
+            headers: ["Content-Type": "image/png", "Cache-Control": "private, max-age=3600"], body: data)
+    }
+
+    static func refineSticker(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let strokes = request.fields.value("strokes")
+        let record = try app.lifts.run { () throws(HTTPError) in
+            try APIRoutes.kit { () throws(Failure) in
+                try app.workspace.refineSticker(request.parameter("id"), strokes: strokes)
+            }
+        }
+        return HTTPResponse.json(
+            RecordJSON.adding(["image": .string("/api/stickers/\(record.id)/image")], to: RecordJSON.sticker(record)),
+            status: .created)
     }
 
     static func stickerImage(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {

@@ -12,6 +12,28 @@ extension SubjectSelection {
         case .point(let x, let y): "point:\(x),\(y)"
         }
     }
+
+    /// The selection a library record names (``key``), or `nil` for anything else.
+    public init?(key: String) {
+        if key == "all" {
+            self = .all
+        } else if key.hasPrefix("instance:"), let number = Int(key.dropFirst("instance:".count)) {
+            self = .instance(number)
+        } else if key.hasPrefix("point:") {
+            let parts = key.dropFirst("point:".count).split(separator: ",")
+            guard parts.count == 2, let x = Int(parts[0]), let y = Int(parts[1]) else { return nil }
+            self = .point(x: x, y: y)
+        } else {
+            return nil
+        }
+    }
+}
+
+extension BrushStroke {
+    /// The stroke as text, for a refined sticker's id: the same strokes name the same sticker.
+    var key: String {
+        "\(mode.rawValue) \(radius) \(softness) " + points.map { "\($0.x),\($0.y)" }.joined(separator: " ")
+    }
 }
 
 extension SubjectModel {
@@ -64,14 +86,98 @@ extension SubjectModel {
             try? library.storeFocus(.subject(centre), photoID: photo.id, model: sha256)
         }
         if isCancelled() { throw .image(.cancelled) }
-        let sticker = try StickerMaker.sticker(from: image, mask: mask, options: options, path: photo.originalName)
+        let cut = try StickerMaker.cutOut(from: image, mask: mask, options: options, path: photo.originalName)
         if isCancelled() { throw .image(.cancelled) }
         do throws(LibraryError) {
             return try library.saveSticker(
                 id: id, photoID: photo.id, selection: options.selection.key, outlineWidth: options.outlineWidth,
-                shadow: options.shadow, image: sticker)
+                shadow: options.shadow, image: cut.sticker, origin: PixelPoint(x: cut.x, y: cut.y))
         } catch {
             throw .library(error)
+        }
+    }
+
+    /// Where `sticker` lies in its photo: as recorded, or found again by cutting it out of the
+    /// cached mask once more (a prepared lift, or one by an older version, recorded none).
+    /// - Throws: ``StickerError/invalidOptions(_:)`` when the sticker cannot be made again the
+    ///   same size (made with an effect, or by a version whose cut-out differed).
+    public func origin(of sticker: StickerRecord, in library: Library) throws(StickerError) -> PixelPoint {
+        if let origin = sticker.photoOrigin { return origin }
+        let (photo, image) = try photoAndPixels(of: sticker, in: library)
+        guard let selection = SubjectSelection(key: sticker.selection) else {
+            throw .invalidOptions("sticker \(sticker.id) names no subject it was lifted from (\(sticker.selection))")
+        }
+        let mask = try cachedMask(of: image, photo: photo, in: library, refine: true)
+        for cleanEdges in [true, false] {
+            let options = StickerOptions(
+                selection: selection, outlineWidth: sticker.outlineWidth, shadow: sticker.shadow, cleanEdges: cleanEdges
+            )
+            let cut = try StickerMaker.cutOut(from: image, mask: mask, options: options, path: photo.originalName)
+            if cut.sticker.width == sticker.width, cut.sticker.height == sticker.height {
+                return PixelPoint(x: cut.x, y: cut.y)
+            }
+        }
+        throw .invalidOptions(
+            "sticker \(sticker.id) cannot be found again in its photo (made with an effect, or by an older version); "
+                + "lift it again to refine it")
+    }
+
+    /// Refines a library sticker with the refine brush's strokes and stores the result as a new
+    /// sticker of the same photo, the same size and place (the original stays: collages and undo
+    /// steps may show it). The same strokes on the same sticker give the same sticker.
+    /// - Throws: ``StickerError/invalidOptions(_:)`` for a sticker with an outline or shadow
+    ///   drawn into it, or one that cannot be found again in its photo; ``StickerError/library(_:)``
+    ///   for an unknown sticker.
+    public func refineSticker(
+        _ id: String, strokes: [BrushStroke], in library: Library
+    ) throws(StickerError) -> StickerRecord {
+        let sticker: StickerRecord
+        do throws(LibraryError) {
+            sticker = try library.sticker(id)
+        } catch {
+            throw .library(error)
+        }
+        guard sticker.outlineWidth == 0, !sticker.shadow else {
+            throw .invalidOptions(
+                "sticker \(id) has its outline or shadow drawn into it; lift it without them to refine it "
+                    + "(the editor draws them around a refined sticker)")
+        }
+        let origin = try self.origin(of: sticker, in: library)
+        let (photo, image) = try photoAndPixels(of: sticker, in: library)
+        let current: Bitmap
+        do throws(RenderError) {
+            current = try Bitmap.read(library.stickerFile(of: sticker))
+        } catch {
+            throw .image(error)
+        }
+        let under = image.region(x: origin.x, y: origin.y, width: current.width, height: current.height)
+        let refined = try StickerRefinement.apply(
+            strokes, to: current.channels == 4 ? current : current.addingOpaqueAlpha(), photo: under)
+        let key = ["refined", sticker.id] + strokes.map(\.key)
+        let newID = SHA256.hex(of: Data(key.joined(separator: "|").utf8))
+        do throws(LibraryError) {
+            return try library.saveSticker(
+                id: newID, photoID: photo.id, selection: sticker.selection, outlineWidth: 0, shadow: false,
+                image: refined, origin: origin)
+        } catch {
+            throw .library(error)
+        }
+    }
+
+    /// The photo a sticker was lifted from, and its pixels.
+    private func photoAndPixels(
+        of sticker: StickerRecord, in library: Library
+    ) throws(StickerError) -> (PhotoRecord, Bitmap) {
+        let photo: PhotoRecord
+        do throws(LibraryError) {
+            photo = try library.photo(sticker.photoID)
+        } catch {
+            throw .library(error)
+        }
+        do throws(RenderError) {
+            return (photo, try Bitmap.read(library.originalFile(of: photo)))
+        } catch {
+            throw .image(error)
         }
     }
 

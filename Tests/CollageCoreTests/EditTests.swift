@@ -311,3 +311,22 @@ struct EditTests {
         #expect(collage.title == "Test")
     }
 }
+
+extension EditTests {
+    @Test func aStickerItemShowsItsRefinedCopyKeepingItsFrameAndStyle() throws {
+        var collage = Collage(id: "c", title: "Refine", created: .now, canvas: Size(width: 1000, height: 1000))
+        collage = try collage.applying(
+            .addItem(id: "s", content: .sticker("first"), frame: Rect(x: 100, y: 100, width: 300, height: 200)))
+        collage = try collage.applying(.addItem(id: "p", content: .photo("photo"), frame: nil))
+        collage = try collage.applying(.rotateItem(id: "s", degrees: 12))
+        collage = try collage.applying(
+            .setStickerStyle(id: "s", style: StickerStyle(outlineWidth: 6, shadow: true, effect: .puffy)))
+        let replaced = try collage.applying(.replaceSticker(id: "s", sticker: "refined"))
+        let item = try #require(replaced.items.first { $0.id == "s" })
+        #expect(item.content == .sticker("refined"))
+        #expect(item.frame == Rect(x: 100, y: 100, width: 300, height: 200) && item.rotation.degrees == 12)
+        #expect(item.stickerStyle == StickerStyle(outlineWidth: 6, shadow: true, effect: .puffy))
+        #expect(throws: EditError.self) { try collage.applying(.replaceSticker(id: "p", sticker: "refined")) }
+        #expect(throws: EditError.self) { try collage.applying(.replaceSticker(id: "s", sticker: "")) }
+    }
+}

@@ -326,3 +326,83 @@ final class Counter: @unchecked Sendable {
         #expect(plainExport.headers["content-disposition"] == #"attachment; filename="Summer 2026.jpg""#)
     }
 }
+
+extension APITests {
+    /// The refine brush's API: the photo under a sticker, strokes that make a refined copy, and a
+    /// sticker item switched to it by an edit; bad strokes are named.
+    @Test func aStickerIsRefinedWithStrokesAndItsItemShowsTheRefinedCopy() throws {
+        guard let model = try? SubjectModel() else {
+            Issue.record("the subject model is not installed (scripts/fetch-model)")
+            return
+        }
+        let live = try LiveServer(model: model)
+        var photo = Bitmap(width: 600, height: 450, color: [236, 234, 228])
+        for y in 100..<350 { for x in 150..<450 { photo[x, y] = [200, 40, 60] } }
+        let file = live.directory.appendingPathComponent("square.png")
+        try photo.write(to: file, format: .png)
+        let uploaded = try live.upload([("square.png", try Data(contentsOf: file))])
+        let photoID = try #require(uploaded.json["photos"][0]["id"].string, "\(uploaded.text)")
+        let lifted = try live.json("POST", "/api/photos/\(photoID)/stickers", "{}")
+        #expect(lifted.status == 201, "\(lifted.text)")
+        let sticker = try #require(lifted.json["id"].string)
+        let (width, height) = (try #require(lifted.json["width"].number), try #require(lifted.json["height"].number))
+
+        let under = try live.send("GET", "/api/stickers/\(sticker)/photo")
+        #expect(under.status == 200 && under.headers["content-type"] == "image/png", "\(under.text.prefix(200))")
+        let underFile = live.directory.appendingPathComponent("under.png")
+        try under.body.write(to: underFile)
+        let underImage = try Bitmap.read(underFile)
+        #expect(Double(underImage.width) == width && Double(underImage.height) == height)
+        #expect(underImage[Int(width / 2), Int(height / 2)] == [200, 40, 60])
+
+        // Erase a corner of the square: a new sticker, the same size, with a clear corner.
+        let strokes = #"{"strokes": [{"mode": "erase", "size": 60, "softness": 0, "points": [[0, 0], [40, 40]]}]}"#
+        let refined = try live.json("POST", "/api/stickers/\(sticker)/refine", strokes)
+        #expect(refined.status == 201, "\(refined.text)")
+        let refinedID = try #require(refined.json["id"].string)
+        #expect(refinedID != sticker && refined.json["width"].number == width)
+        let image = try live.send("GET", "/api/stickers/\(refinedID)/image")
+        let refinedFile = live.directory.appendingPathComponent("refined.png")
+        try image.body.write(to: refinedFile)
+        let refinedImage = try Bitmap.read(refinedFile)
+        #expect(refinedImage[30, 30][3] == 0, "\(refinedImage[30, 30])")
+        #expect(refinedImage[Int(width / 2), Int(height / 2)][3] == 255)
+
+        // A collage's sticker item shows the refined copy after one edit, and undo brings the first back.
+        let created = try live.json("POST", "/api/collages", #"{"title": "Refined"}"#)
+        let collage = try #require(created.json["collage"]["id"].string)
+        let added = try live.json(
+            "POST", "/api/collages/\(collage)/edits",
+            #"{"version": 1, "edits": [{"op": "addItem", "id": "s", "content": {"type": "sticker", "ref": "\#(sticker)"}}]}"#
+        )
+        #expect(added.status == 200, "\(added.text)")
+        let replaced = try live.json(
+            "POST", "/api/collages/\(collage)/edits",
+            #"{"version": 2, "edits": [{"op": "replaceSticker", "id": "s", "sticker": "\#(refinedID)"}]}"#)
+        #expect(replaced.status == 200, "\(replaced.text)")
+        #expect(replaced.json["collage"]["items"][0]["content"]["ref"].string == refinedID)
+        let unknown = try live.json(
+            "POST", "/api/collages/\(collage)/edits",
+            #"{"version": 3, "edits": [{"op": "replaceSticker", "id": "s", "sticker": "nope"}]}"#)
+        #expect(unknown.status == 404 && unknown.text.contains("nope"), "\(unknown.text)")
+
+        // Bad strokes, each named; nothing is stored for them.
+        let count = try live.library.stickers().count
+        for (body, named) in [
+            (#"{"strokes": []}"#, "strokes"),
+            (#"{"strokes": [{"mode": "smudge", "size": 10, "points": [[1, 1]]}]}"#, "strokes[0].mode"),
+            (#"{"strokes": [{"mode": "erase", "size": 1e300, "points": [[1, 1]]}]}"#, "strokes[0].size"),
+            (#"{"strokes": [{"mode": "erase", "size": 10, "points": [[1e300, 1]]}]}"#, "strokes[0].points[0]"),
+            (
+                #"{"strokes": [{"mode": "erase", "size": 2000, "points": [[0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0], [0, 0], [900, 900], [0, 900], [900, 0]]}]}"#,
+                "too much"
+            ),
+        ] {
+            let bad = try live.json("POST", "/api/stickers/\(sticker)/refine", body)
+            #expect(bad.status == 422 && bad.text.contains(named), "\(body.prefix(80)): \(bad.text)")
+        }
+        #expect(try live.library.stickers().count == count)
+        let missing = try live.json("POST", "/api/stickers/nope/refine", strokes)
+        #expect(missing.status == 404, "\(missing.text)")
+    }
+}

@@ -19,6 +19,7 @@ function touched(edit, base) {
     case 'rotateItem': return item(edit.id, 'rotation');
     case 'setCrop': return item(edit.id, 'content', 'crop');
     case 'setStickerStyle': return item(edit.id, 'content', 'stickerStyle');
+    case 'replaceSticker': return item(edit.id, 'content');
     case 'setLook': return item(edit.id, 'content', 'look');
     case 'setText': return item(edit.id, 'content');
     case 'reorder': return [...item(edit.id), 'order'];

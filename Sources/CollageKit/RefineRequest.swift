@@ -1,0 +1,136 @@
+import CollageCore
+import CollageLibrary
+import CollageRender
+import Foundation
+import Stickers
+
+/// The refine brush's strokes for one sticker, as the API receives them, checked against
+/// ``CollageCore/Limits`` when made: `{"strokes": [{"mode": "erase", "size": 24, "softness":
+/// 0.5, "points": [[x, y], ...]}]}`, sizes (the brush's diameter) and points in the sticker's pixels.
+public struct RefineRequest: Sendable, Equatable {
+    /// The strokes, in the order they were drawn.
+    public let strokes: [BrushStroke]
+
+    /// Reads and checks the strokes.
+    /// - Throws: ``Failure`` of kind `invalidOption` naming the stroke and field, what it expects
+    ///   and what it got; of kind `invalidOption` when all together would cost too much.
+    public init(_ value: JSONValue?, stickerWidth: Int, stickerHeight: Int) throws(Failure) {
+        guard case .array(let elements)? = value else {
+            throw Failure(.invalidOption, "expects a list of strokes", field: "strokes")
+        }
+        guard Limits.refineStrokes.contains(elements.count) else {
+            throw Failure(
+                .invalidOption, "expects \(Limits.describe(Limits.refineStrokes)) strokes, got \(elements.count)",
+                field: "strokes")
+        }
+        var strokes: [BrushStroke] = []
+        var (points, work) = (0, 0.0)
+        for (index, element) in elements.enumerated() {
+            let field = "strokes[\(index)]"
+            guard case .object(let members) = element else {
+                throw Failure(.invalidOption, "expects {mode, size, softness, points}", field: field)
+            }
+            guard case .string(let name)? = members["mode"], let mode = BrushStroke.Mode(rawValue: name) else {
+                throw Failure(.invalidOption, "expects erase or restore", field: "\(field).mode")
+            }
+            guard case .number(let size)? = members["size"], size.isFinite,
+                Limits.refineRadius.contains(size / 2)
+            else {
+                throw Failure(
+                    .invalidOption,
+                    "expects a brush size in pixels of the sticker, from \(JSONValue.format(Limits.refineRadius.lowerBound * 2)) "
+                        + "to \(JSONValue.format(Limits.refineRadius.upperBound * 2))", field: "\(field).size")
+            }
+            var softness = 0.5
+            if let given = members["softness"] {
+                guard case .number(let number) = given, (0...1).contains(number) else {
+                    throw Failure(
+                        .invalidOption, "expects a number from 0 (hard) to 1 (soft)", field: "\(field).softness")
+                }
+                softness = number
+            }
+            guard case .array(let path)? = members["points"], !path.isEmpty else {
+                throw Failure(.invalidOption, "expects a list of [x, y] points", field: "\(field).points")
+            }
+            points += path.count
+            guard points <= Limits.refinePoints else {
+                throw Failure(
+                    .invalidOption, "expects at most \(Limits.refinePoints) points in all strokes together",
+                    field: "strokes")
+            }
+            let radius = size / 2
+            // A point may lie a brush's width outside the sticker (a stroke that runs off its side).
+            let reachX = -size...(Double(stickerWidth) + size)
+            let reachY = -size...(Double(stickerHeight) + size)
+            var stroke: [Point] = []
+            for (number, entry) in path.enumerated() {
+                guard case .array(let pair) = entry, pair.count == 2, case .number(let x) = pair[0],
+                    case .number(let y) = pair[1], reachX.contains(x), reachY.contains(y)
+                else {
+                    throw Failure(
+                        .invalidOption,
+                        "expects [x, y] in pixels of the sticker (\(stickerWidth) × \(stickerHeight))",
+                        field: "\(field).points[\(number)]")
+                }
+                if let last = stroke.last {
+                    work += (abs(x - last.x) + 2 * radius) * (abs(y - last.y) + 2 * radius)
+                } else {
+                    work += 4 * radius * radius
+                }
+                stroke.append(Point(x: x, y: y))
+            }
+            guard work <= Double(Limits.refineWork) else {
+                throw Failure(
+                    .invalidOption, "these strokes cover too much at once; send fewer or smaller strokes at a time",
+                    field: "strokes")
+            }
+            strokes.append(BrushStroke(mode: mode, radius: radius, softness: softness, points: stroke))
+        }
+        self.strokes = strokes
+    }
+}
+
+extension Workspace {
+    /// Applies the refine brush's strokes to a library sticker and stores the result as a new
+    /// sticker (see ``Stickers/SubjectModel/refineSticker(_:strokes:in:)``).
+    /// - Throws: ``Failure``: `notFound` for an unknown sticker, `invalidOption` for strokes out
+    ///   of range or a sticker that cannot be refined, `unavailable` without a model when the
+    ///   sticker's place in its photo must be found again.
+    public func refineSticker(_ id: String, strokes value: JSONValue?) throws(Failure) -> StickerRecord {
+        let sticker = try self.sticker(id)
+        let request = try RefineRequest(value, stickerWidth: sticker.width, stickerHeight: sticker.height)
+        guard let model else {
+            throw Failure(.unavailable, "the subject model is not installed; run scripts/fetch-model")
+        }
+        do {
+            return try model.refineSticker(sticker.id, strokes: request.strokes, in: library)
+        } catch {
+            throw error.failure
+        }
+    }
+
+    /// The photo's pixels under a sticker (its size, black past the photo's edge), as RGB:
+    /// what the refine brush shows beneath the sticker and brings back with Restore.
+    /// - Throws: ``Failure``: `notFound`, `unavailable` without a model when the sticker's
+    ///   place must be found again.
+    public func photoUnderSticker(_ id: String) throws(Failure) -> Bitmap {
+        let sticker = try self.sticker(id)
+        guard let model else {
+            throw Failure(.unavailable, "the subject model is not installed; run scripts/fetch-model")
+        }
+        do {
+            let origin = try model.origin(of: sticker, in: library)
+            let photo = try library.photo(sticker.photoID)
+            let image = try Bitmap.read(library.originalFile(of: photo))
+            return image.region(x: origin.x, y: origin.y, width: sticker.width, height: sticker.height)
+        } catch let error as StickerError {
+            throw error.failure
+        } catch let error as LibraryError {
+            throw error.failure
+        } catch let error as RenderError {
+            throw error.failure
+        } catch {
+            throw Failure(.failed, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import CollageCore
+import CollageLibrary
+import CollageRender
+import CollageTestSupport
+import Foundation
+import Stickers
+import Testing
+
+/// The refine brush: Erase and Restore on a sticker's own pixels, edge-aware in the brush's outer
+/// half, and refined stickers stored in the library in their photo's place.
+@Suite("Stickers: the refine brush")
+struct StickerRefinementTests {
+    /// A photo of a red disc on a light wall, and the sticker a lift would make of it at (0, 0):
+    /// the disc kept, and a stray patch of the wall kept too (what the brush should take away).
+    static func disc() -> (photo: Bitmap, sticker: Bitmap) {
+        var photo = Bitmap(width: 100, height: 80, color: [225, 222, 215])
+        var sticker = Bitmap(width: 100, height: 80, color: [0, 0, 0, 0])
+        for y in 0..<80 {
+            for x in 0..<100 {
+                let inside = (Double(x) - 40) * (Double(x) - 40) + (Double(y) - 40) * (Double(y) - 40) <= 25 * 25
+                if inside { photo[x, y] = [200, 30, 40] }
+                if inside || (x >= 75 && y < 20) { sticker[x, y] = photo[x, y] + [255] }
+            }
+        }
+        return (photo, sticker)
+    }
+
+    @Test func eraseTakesAwayWhatTheStrokeCoversAndRestoreBringsThePhotoBack() throws {
+        let (photo, sticker) = Self.disc()
+        let erase = BrushStroke(
+            mode: .erase, radius: 8, softness: 0, points: [Point(x: 80, y: 2), Point(x: 95, y: 12)])
+        let erased = try StickerRefinement.apply([erase], to: sticker, photo: photo)
+        #expect(erased[86, 6] == [0, 0, 0, 0], "the stray patch is erased and keeps no colour")
+        #expect(erased[40, 40] == [200, 30, 40, 255], "the disc is untouched")
+        // Restoring a bite taken out of the disc brings the photo's own red back, opaque.
+        var bitten = sticker
+        for y in 35..<45 { for x in 60..<66 { bitten[x, y] = [0, 0, 0, 0] } }
+        let restore = BrushStroke(mode: .restore, radius: 4, softness: 0, points: [Point(x: 62, y: 40)])
+        let restored = try StickerRefinement.apply([restore], to: bitten, photo: photo)
+        #expect(restored[62, 40] == [200, 30, 40, 255])
+        #expect(restored[64, 44] == [0, 0, 0, 0], "outside the brush nothing comes back")
+    }
+
+    @Test func theBrushsOuterHalfStopsAtTheSubjectsEdge() throws {
+        let (photo, sticker) = Self.disc()
+        // A wide stroke down the wall just right of the disc (its edge at x = 65): the brush's
+        // outer half reaches 6 px into the disc but leaves it, as the wall's colour stops there.
+        let stroke = BrushStroke(
+            mode: .erase, radius: 14, softness: 0.3, points: [Point(x: 73, y: 30), Point(x: 73, y: 50)])
+        let erased = try StickerRefinement.apply([stroke], to: sticker, photo: photo)
+        #expect(erased[62, 40][3] >= 200, "the disc's edge, in the brush's reach, stays: \(erased[62, 40])")
+        // The same stroke on a photo with no edge there (the disc's colour all over) does erase it.
+        let flat = Bitmap(width: 100, height: 80, color: [200, 30, 40])
+        let plain = try StickerRefinement.apply([stroke], to: sticker, photo: flat)
+        #expect(plain[62, 40][3] < 128, "without an edge the brush takes what it covers: \(plain[62, 40])")
+    }
+
+    @Test func aPhotoOfAnotherSizeIsRefusedByName() throws {
+        let (_, sticker) = Self.disc()
+        let photo = Bitmap(width: 10, height: 10, color: [0, 0, 0])
+        #expect {
+            try StickerRefinement.apply([], to: sticker, photo: photo)
+        } throws: { error in
+            "\(error)".contains("10 × 10")
+        }
+    }
+
+    @Test func aRefinedStickerIsANewLibraryStickerInItsPhotosPlace() throws {
+        let model = try SubjectModel()
+        let folder = try TemporaryFolder("refine")
+        let library = try Library(root: folder.file("library"))
+        let scene = StickerFixtures.scene(shapes: [(240, 180, 90, 110, [30, 60, 200])])
+        let file = folder.file("scene.png")
+        try scene.image.write(to: file, format: .png)
+        let photo = try library.importPhoto(from: file).photo
+        // Analysed first: the lift copies a prepared sticker, which records no place.
+        #expect(try model.analyse(photo, in: library) == .ready)
+        let lifted = try model.makeSticker(ofPhoto: photo.id, in: library, options: StickerOptions())
+        #expect(lifted.photoOrigin == nil)
+        let origin = try model.origin(of: lifted, in: library)
+        #expect(abs(origin.x - 150) < 12 && abs(origin.y - 70) < 12, "\(origin)")
+        // Erase the left half of the subject, then restore a dab of it.
+        let middle = Double(lifted.height) / 2
+        let erase = BrushStroke(
+            mode: .erase, radius: 30, softness: 0,
+            points: [Point(x: 0, y: middle - 60), Point(x: 0, y: middle), Point(x: 0, y: middle + 60)])
+        let restore = BrushStroke(mode: .restore, radius: 5, softness: 0, points: [Point(x: 20, y: middle)])
+        let refined = try model.refineSticker(lifted.id, strokes: [erase, restore], in: library)
+        #expect(refined.id != lifted.id && refined.width == lifted.width && refined.height == lifted.height)
+        #expect(refined.photoOrigin == origin)
+        let pixels = try Bitmap.read(library.stickerFile(of: refined))
+        let right = Int(Double(lifted.width) * 0.5)
+        let before = try Bitmap.read(library.stickerFile(of: lifted))
+        #expect(lifted.width > 120 && before[10, Int(middle)][3] == 255, "\(before[10, Int(middle)])")
+        #expect(pixels[10, Int(middle)][3] == 0, "erased: \(pixels[10, Int(middle)])")
+        #expect(pixels[20, Int(middle)] == [30, 60, 200, 255], "restored from the photo")
+        #expect(pixels[right, Int(middle)] == [30, 60, 200, 255], "the rest is as lifted")
+        // The same strokes make the same sticker; the original stays for the collages that show it.
+        #expect(try model.refineSticker(lifted.id, strokes: [erase, restore], in: library).id == refined.id)
+        #expect(try library.stickers().count == 2)
+        // Refining the refined one again finds its place from its record.
+        let again = try model.refineSticker(refined.id, strokes: [restore], in: library)
+        #expect(again.photoOrigin == origin)
+        // A sticker with its outline drawn in is refused, with what to do instead.
+        let outlined = try model.makeSticker(ofPhoto: photo.id, in: library, options: StickerOptions(outlineWidth: 6))
+        #expect {
+            try model.refineSticker(outlined.id, strokes: [restore], in: library)
+        } throws: { error in
+            "\(error)".contains("outline or shadow drawn into it")
+        }
+    }
+}
