@@ -76,6 +76,8 @@ enum CellRules {
     static let bytes: ClosedRange<Int64> = 0...(1 << 53)
     /// A flag stored as a number.
     static let flag: ClosedRange<Int64> = 0...1
+    /// Where a sticker lies in its photo (an outline may reach past the photo's top-left).
+    static let stickerOrigin: ClosedRange<Int64> = -(1 << 20)...(1 << 20)
 
     private static func text(_ names: String..., nullable: Bool = false) -> [Column] {
         names.map { Column(name: $0, kind: .text, nullable: nullable) }
@@ -115,6 +117,7 @@ enum CellRules {
             name: "stickers", key: ["id"],
             columns: text("id", "photo_id", "selection") + number("outline", "created_at") + [
                 integer("shadow", flag), integer("width", photoSide), integer("height", photoSide),
+                integer("origin_x", stickerOrigin, nullable: true), integer("origin_y", stickerOrigin, nullable: true),
             ]),
         Table(
             name: "photo_subjects", key: ["photo_id", "model"],

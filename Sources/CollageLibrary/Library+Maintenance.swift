@@ -417,6 +417,10 @@ extension Library {
                     rowNumber,
                 ])
         } else {
+            let origin = { (name: String) in
+                CellRules.Column(name: name, kind: .integer(CellRules.stickerOrigin), nullable: true).validSQL
+            }
+            let originSound = "(\(origin("origin_x")) AND \(origin("origin_y")))"
             guard
                 case .integer? = try connection.scalar(
                     "SELECT 1 FROM stickers WHERE rowid = ? AND typeof(photo_id) = 'text' AND typeof(selection) = 'text'",
@@ -429,7 +433,10 @@ extension Library {
                         THEN outline ELSE 0 END,
                     shadow = CASE WHEN shadow IN (0, 1) AND typeof(shadow) = 'integer' THEN shadow ELSE 0 END,
                     created_at = CASE WHEN \(CellRules.Column(name: "created_at", kind: .number, nullable: false).validSQL)
-                        THEN created_at ELSE ? END
+                        THEN created_at ELSE ? END,
+                    -- A place that is not sound is forgotten: the refine brush finds it again.
+                    origin_x = CASE WHEN \(originSound) THEN origin_x ELSE NULL END,
+                    origin_y = CASE WHEN \(originSound) THEN origin_y ELSE NULL END
                 WHERE rowid = ?
                 """, [info.width, info.height, now, rowNumber])
         }

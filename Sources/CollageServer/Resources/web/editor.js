@@ -12,6 +12,7 @@ import { Gestures } from './gestures.js';
 import { Lifting } from './lift.js';
 import { Panels } from './panel.js';
 import { Premium } from './premium.js';
+import { Refining } from './refine.js';
 import { EditorStore } from './store.js';
 import { TextEditing } from './text.js';
 import { Toolbar } from './toolbar.js';
@@ -28,6 +29,7 @@ export class Editor {
     this.backdrop = new PhotoBackdrop(this.store, this);
     this.text = new TextEditing(this.store, this);
     this.lifter = new Lifting(this.store, this);
+    this.refiner = new Refining(this.store, this);
     this.premium = new Premium(this.store, this);
     this.dialogs = new Dialogs(this.store, this);
     // The server's answer does not replace the collage under a gesture or words being typed.

@@ -1,0 +1,305 @@
+// The refine brush: the selected sticker over the photo it came from, Erase and Restore strokes
+// drawn with the mouse, a pen or a finger, undo, and Done, which stores the refined sticker in
+// the library and shows it in the item. The brush is the server's (StickerRefinement): the
+// preview runs the same arithmetic on the same pixels, so what Done stores is what was shown.
+import { api, setStatus } from './api.js';
+import { $, toast } from './ui.js';
+
+/** How unlike the stroke's colour a pixel in the brush's outer half may be and still be half affected. */
+const EDGE_COLOUR_DISTANCE = 40;
+
+/** 1 at 0, 0 at 1, smooth at both ends. */
+function smoothFall(t) {
+  const clamped = Math.min(1, Math.max(0, t));
+  return 1 - clamped * clamped * (3 - 2 * clamped);
+}
+
+/**
+ * Applies one stroke to `pixels` (the sticker's RGBA, changed in place) with `photo` (the photo
+ * under it, RGBA, the same size) as StickerRefinement.apply does on the server.
+ */
+export function applyStroke(stroke, pixels, photo, width, height) {
+  const radius = Math.max(0.5, stroke.size / 2);
+  const hard = radius * (1 - Math.min(1, Math.max(0, stroke.softness)));
+  const weights = new Float32Array(width * height);
+  let [minX, minY, maxX, maxY] = [width, height, -1, -1];
+  const points = stroke.points;
+  for (let index = 0; index < points.length; index++) {
+    const [sx, sy] = points[Math.max(0, index - 1)];
+    const [ex, ey] = points[index];
+    const left = Math.max(0, Math.floor(Math.min(sx, ex) - radius));
+    const right = Math.min(width - 1, Math.ceil(Math.max(sx, ex) + radius));
+    const top = Math.max(0, Math.floor(Math.min(sy, ey) - radius));
+    const bottom = Math.min(height - 1, Math.ceil(Math.max(sy, ey) + radius));
+    if (left > right || top > bottom) continue;
+    [minX, minY, maxX, maxY] = [Math.min(minX, left), Math.min(minY, top), Math.max(maxX, right), Math.max(maxY, bottom)];
+    const [dx, dy] = [ex - sx, ey - sy];
+    const lengthSquared = dx * dx + dy * dy;
+    for (let y = top; y <= bottom; y++) {
+      for (let x = left; x <= right; x++) {
+        const [px, py] = [x + 0.5, y + 0.5];
+        const along = lengthSquared > 0 ? Math.min(1, Math.max(0, ((px - sx) * dx + (py - sy) * dy) / lengthSquared)) : 0;
+        const [nx, ny] = [sx + along * dx, sy + along * dy];
+        const distance = Math.hypot(px - nx, py - ny);
+        if (distance >= radius) continue;
+        let weight = distance <= hard ? 1 : smoothFall((distance - hard) / Math.max(1e-6, radius - hard));
+        if (distance > radius / 2) {
+          const cx = Math.min(width - 1, Math.max(0, Math.trunc(nx)));
+          const cy = Math.min(height - 1, Math.max(0, Math.trunc(ny)));
+          let squared = 0;
+          for (let channel = 0; channel < 3; channel++) {
+            const difference = photo[(y * width + x) * 4 + channel] - photo[(cy * width + cx) * 4 + channel];
+            squared += difference * difference;
+          }
+          weight *= 1 / (1 + squared / (EDGE_COLOUR_DISTANCE * EDGE_COLOUR_DISTANCE));
+        }
+        const cell = y * width + x;
+        if (weight > weights[cell]) weights[cell] = weight;
+      }
+    }
+  }
+  for (let y = minY; y <= maxY; y++) {
+    for (let x = minX; x <= maxX; x++) {
+      const cell = y * width + x;
+      const weight = weights[cell];
+      if (!(weight > 0)) continue;
+      const alpha = pixels[cell * 4 + 3];
+      if (stroke.mode === 'erase') {
+        const kept = Math.round(alpha * (1 - weight));
+        pixels[cell * 4 + 3] = kept;
+        if (kept === 0) pixels[cell * 4] = pixels[cell * 4 + 1] = pixels[cell * 4 + 2] = 0;
+      } else {
+        const restored = alpha + (255 - alpha) * weight;
+        const share = restored > 0 ? (restored - alpha) / restored : 0;
+        for (let channel = 0; channel < 3; channel++) {
+          const own = pixels[cell * 4 + channel];
+          pixels[cell * 4 + channel] = Math.round(own + (photo[cell * 4 + channel] - own) * share);
+        }
+        pixels[cell * 4 + 3] = Math.round(restored);
+      }
+    }
+  }
+}
+
+/** Decodes an image blob into its RGBA pixels. */
+async function pixelsOf(blob) {
+  const bitmap = await createImageBitmap(blob, { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
+  const canvas = document.createElement('canvas');
+  [canvas.width, canvas.height] = [bitmap.width, bitmap.height];
+  const context = canvas.getContext('2d', { willReadFrequently: true });
+  context.drawImage(bitmap, 0, 0);
+  bitmap.close();
+  return context.getImageData(0, 0, canvas.width, canvas.height);
+}
+
+/** The refine dialog for the selected sticker. */
+export class Refining {
+  /** A view of the editor's store; `editor` names the other views it works with. */
+  constructor(store, editor) {
+    this.store = store;
+    this.editor = editor;
+    this.mode = 'erase';
+    const dialog = $('refine-dialog');
+    store.listen($('refine-sticker'), 'click', () => this.open());
+    for (const button of dialog.querySelectorAll('[data-brush]')) {
+      store.listen(button, 'click', () => this.setMode(button.dataset.brush));
+    }
+    store.listen($('refine-size'), 'input', () => this.showBrushValues());
+    store.listen($('refine-softness'), 'input', () => this.showBrushValues());
+    store.listen($('refine-undo'), 'click', () => this.undo());
+    store.listen($('refine-cancel'), 'click', () => this.close());
+    store.listen($('refine-done'), 'click', () => this.finish());
+    store.listen(dialog, 'cancel', (event) => { event.preventDefault(); this.close(); });
+    store.listen(dialog, 'keydown', (event) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'z') { event.preventDefault(); this.undo(); }
+      else if (event.key === 'e' && !event.ctrlKey && !event.metaKey) this.setMode('erase');
+      else if (event.key === 'r' && !event.ctrlKey && !event.metaKey) this.setMode('restore');
+    });
+    const canvas = $('refine-canvas');
+    store.listen(canvas, 'pointerdown', (event) => this.strokeStart(event));
+    store.listen(canvas, 'pointermove', (event) => this.strokeMove(event));
+    store.listen(canvas, 'pointerup', (event) => this.strokeEnd(event));
+    store.listen(canvas, 'pointercancel', (event) => this.strokeEnd(event));
+    store.listen(canvas, 'pointerleave', () => this.drawCursor(null));
+  }
+
+  /** Opens the dialog for the selected sticker item: its pixels over the photo it came from. */
+  async open() {
+    const item = this.store.selectedItem();
+    if (!item || item.content.type !== 'sticker') return;
+    this.item = item;
+    this.strokes = [];
+    this.stroke = null;
+    const dialog = $('refine-dialog');
+    $('refine-error').hidden = true;
+    $('refine-done').disabled = true;
+    $('refine-stage').setAttribute('aria-busy', 'true');
+    this.showBrushValues();
+    this.setMode('erase');
+    dialog.showModal();
+    try {
+      const ref = encodeURIComponent(item.content.ref);
+      const [sticker, photo] = await Promise.all([
+        fetch(`/api/stickers/${ref}/image`).then((response) => response.blob()),
+        api.stickerPhoto(item.content.ref),
+      ]);
+      const [stickerPixels, photoPixels] = await Promise.all([pixelsOf(sticker), pixelsOf(photo)]);
+      if (!dialog.open || this.item !== item) return;
+      this.original = stickerPixels;
+      this.photo = photoPixels;
+      this.layout();
+      this.redraw();
+      $('refine-done').disabled = false;
+    } catch (error) {
+      this.showError(`This sticker cannot be refined: ${error.message}`);
+    } finally {
+      $('refine-stage').removeAttribute('aria-busy');
+    }
+  }
+
+  /** Sizes the canvas to fit the stage, keeping the sticker's shape. */
+  layout() {
+    const { width, height } = this.original;
+    const stage = $('refine-stage');
+    const room = { width: Math.max(200, stage.clientWidth - 16), height: Math.max(160, stage.clientHeight - 16) };
+    this.scale = Math.min(room.width / width, room.height / height, 4);
+    const canvas = $('refine-canvas');
+    [canvas.width, canvas.height] = [width, height];
+    canvas.style.width = `${Math.round(width * this.scale)}px`;
+    canvas.style.height = `${Math.round(height * this.scale)}px`;
+    const cursor = $('refine-cursor');
+    [cursor.width, cursor.height] = [Math.round(width * this.scale), Math.round(height * this.scale)];
+  }
+
+  /** The brush's width in the sticker's pixels (the slider gives it in screen pixels). */
+  brushSize() { return Number($('refine-size').value) / (this.scale || 1); }
+
+  showBrushValues() {
+    $('refine-size-value').textContent = `${$('refine-size').value} px`;
+    $('refine-softness-value').textContent = `${$('refine-softness').value} %`;
+  }
+
+  setMode(mode) {
+    this.mode = mode;
+    for (const button of $('refine-dialog').querySelectorAll('[data-brush]')) {
+      button.setAttribute('aria-pressed', String(button.dataset.brush === mode));
+    }
+  }
+
+  /** The sticker as the strokes so far leave it, over the photo shown faintly and tinted. */
+  redraw() {
+    if (!this.original) return;
+    const { width, height } = this.original;
+    const pixels = new Uint8ClampedArray(this.original.data);
+    for (const stroke of this.strokes) applyStroke(stroke, pixels, this.photo.data, width, height);
+    this.current = pixels;
+    const canvas = $('refine-canvas');
+    const context = canvas.getContext('2d');
+    // putImageData ignores globalAlpha: the photo and the sticker are drawn through a layer.
+    const layer = document.createElement('canvas');
+    [layer.width, layer.height] = [width, height];
+    const layerContext = layer.getContext('2d');
+    context.clearRect(0, 0, width, height);
+    layerContext.putImageData(this.photo, 0, 0);
+    context.globalAlpha = 0.35;
+    context.drawImage(layer, 0, 0);
+    context.globalAlpha = 1;
+    // What is not part of the sticker is tinted, so kept and erased are told apart at a glance.
+    context.fillStyle = 'rgba(224, 36, 94, 0.16)';
+    context.fillRect(0, 0, width, height);
+    layerContext.putImageData(new ImageData(pixels, width, height), 0, 0);
+    context.drawImage(layer, 0, 0);
+    canvas.dataset.strokes = String(this.strokes.length);
+    // The preview's own pixels, for the browser tests to hold against what Done stores.
+    canvas.preview = pixels;
+    $('refine-undo').disabled = this.strokes.length === 0;
+  }
+
+  /** The point under a pointer event, in the sticker's pixels. */
+  pointOf(event) {
+    const rect = $('refine-canvas').getBoundingClientRect();
+    return [(event.clientX - rect.left) / this.scale, (event.clientY - rect.top) / this.scale];
+  }
+
+  strokeStart(event) {
+    if (!this.original || event.button > 0) return;
+    event.preventDefault();
+    $('refine-canvas').setPointerCapture(event.pointerId);
+    const softness = Number($('refine-softness').value) / 100;
+    this.stroke = { mode: this.mode, size: this.brushSize(), softness, points: [this.pointOf(event)] };
+    this.drawCursor(event);
+  }
+
+  strokeMove(event) {
+    this.drawCursor(event);
+    if (!this.stroke) return;
+    const point = this.pointOf(event);
+    const last = this.stroke.points[this.stroke.points.length - 1];
+    // A point each quarter of the brush is smooth enough, and keeps long strokes small.
+    if (Math.hypot(point[0] - last[0], point[1] - last[1]) >= this.stroke.size / 8) this.stroke.points.push(point);
+  }
+
+  strokeEnd(event) {
+    if (!this.stroke) return;
+    const stroke = this.stroke;
+    this.stroke = null;
+    if (event.type !== 'pointercancel') stroke.points.push(this.pointOf(event));
+    // Rounded as they are sent, so the preview is drawn from the very numbers the server gets.
+    const round = (value) => Math.round(value * 100) / 100;
+    stroke.size = round(stroke.size);
+    stroke.points = stroke.points.map(([x, y]) => [round(x), round(y)]);
+    this.strokes.push(stroke);
+    this.redraw();
+  }
+
+  /** A ring the brush's size under the pointer, on the layer above the picture. */
+  drawCursor(event) {
+    const cursor = $('refine-cursor');
+    const context = cursor.getContext('2d');
+    context.clearRect(0, 0, cursor.width, cursor.height);
+    if (!event || !this.original) return;
+    const rect = cursor.getBoundingClientRect();
+    const radius = Number($('refine-size').value) / 2;
+    context.beginPath();
+    context.arc(event.clientX - rect.left, event.clientY - rect.top, radius, 0, 2 * Math.PI);
+    context.lineWidth = 1.5;
+    context.strokeStyle = this.mode === 'erase' ? '#e0245e' : '#17a34a';
+    context.stroke();
+  }
+
+  undo() {
+    if (!this.strokes?.length) return;
+    this.strokes.pop();
+    this.redraw();
+  }
+
+  close() {
+    this.item = null;
+    this.original = null;
+    this.photo = null;
+    $('refine-dialog').close();
+  }
+
+  showError(message) {
+    $('refine-error').textContent = message;
+    $('refine-error').hidden = false;
+  }
+
+  /** Stores the refined sticker and shows it in the item; with no strokes it only closes. */
+  async finish() {
+    const item = this.item;
+    if (!item || !this.strokes.length) { this.close(); return; }
+    $('refine-done').disabled = true;
+    setStatus('Refining the sticker…');
+    try {
+      const refined = await api.refineSticker(item.content.ref, this.strokes);
+      this.close();
+      await this.store.commit([{ op: 'replaceSticker', id: item.id, sticker: refined.id }]);
+      toast('Sticker refined (undo brings the first one back)');
+    } catch (error) {
+      $('refine-done').disabled = false;
+      this.showError(error.message);
+      setStatus('The sticker was not refined');
+    }
+  }
+}

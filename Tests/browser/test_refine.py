@@ -1,0 +1,79 @@
+"""The refine brush: a sticker over its photo, Erase and Restore strokes drawn with the mouse,
+undo, and Done, which stores the refined sticker and shows it in the item (undo brings the first
+back). The preview runs the server's own arithmetic, so what Done stores is what was shown."""
+import io
+import os
+
+from PIL import Image
+from playwright.sync_api import expect
+
+from test_editor import api, collage_with_a_lifted_sticker, edit, reopen, saved
+
+SHOTS = os.environ.get("COLLAGE_BROWSER_SHOTS")
+
+
+def sticker_item(page, cid):
+    return next(i for i in api(page, f"/api/collages/{cid}")["collage"]["items"] if i["id"] == "s1")
+
+
+def test_a_sticker_is_refined_with_the_brush_and_the_item_shows_it(page):
+    cid, sticker = collage_with_a_lifted_sticker(page, "Refine")
+    edit(page, cid, [
+        {"op": "addItem", "id": "s1", "content": {"type": "sticker", "ref": sticker["id"]},
+         "frame": {"x": 520, "y": 260, "width": 420, "height": 420 * sticker["height"] / sticker["width"]}},
+        {"op": "setStickerStyle", "id": "s1", "style": {"outline": 8, "shadow": False}},
+    ])
+    reopen(page)
+    page.locator(".item.sticker").click()
+    page.click("#tab-stickers")
+    page.click("#refine-sticker")
+    dialog = page.locator("#refine-dialog")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#refine-done")).to_be_enabled(timeout=20000)
+    canvas = page.locator("#refine-canvas")
+    box = canvas.bounding_box()
+    assert box["width"] > 200 and box["height"] > 120, box
+    # The sticker fills the stage, over its faint photo: the canvas holds the sticker's own pixels.
+    assert canvas.evaluate("c => [c.width, c.height]") == [sticker["width"], sticker["height"]]
+
+    # Erase: a stroke across the middle, left to right.
+    page.fill("#refine-size", "60")
+    y = box["y"] + box["height"] * 0.5
+    page.mouse.move(box["x"] + box["width"] * 0.15, y)
+    page.mouse.down()
+    for step in range(1, 11):
+        page.mouse.move(box["x"] + box["width"] * (0.15 + 0.07 * step), y)
+    page.mouse.up()
+    expect(canvas).to_have_attribute("data-strokes", "1")
+    # A second stroke, then undo: one stroke is left.
+    page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.2)
+    expect(canvas).to_have_attribute("data-strokes", "2")
+    page.click("#refine-undo")
+    expect(canvas).to_have_attribute("data-strokes", "1")
+    preview = canvas.evaluate("c => Array.from(c.preview.filter((_, i) => i % 4 === 3))")
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, "refine-dialog.png"))
+    page.click("#refine-done")
+    expect(dialog).to_be_hidden(timeout=20000)
+    saved(page)
+    item = sticker_item(page, cid)
+    refined_id = item["content"]["ref"]
+    assert refined_id != sticker["id"], "the item shows the refined copy"
+    assert item["stickerStyle"]["outline"] == 8, "its style is kept"
+
+    # The stored sticker has a clear band where the stroke went, and the rest as lifted.
+    base = page.url.split("#")[0].rstrip("/")
+    stored = Image.open(io.BytesIO(page.request.get(f"{base}/api/stickers/{refined_id}/image").body())).convert("RGBA")
+    first = Image.open(io.BytesIO(page.request.get(f"{base}/api/stickers/{sticker['id']}/image").body())).convert("RGBA")
+    assert stored.size == first.size
+    width, height = stored.size
+    middle = [stored.getpixel((int(width * f), height // 2))[3] for f in (0.4, 0.5, 0.6)]
+    assert max(middle) == 0, f"the stroke's band is clear: {middle}"
+    alphas = list(stored.getchannel("A").tobytes())
+    assert len(alphas) == len(preview)
+    differing = sum(1 for a, b in zip(alphas, preview) if abs(a - b) > 1)
+    assert differing <= len(alphas) // 1000, f"{differing} pixels differ between the preview and the stored sticker"
+    # Undo in the editor brings the first sticker back.
+    page.keyboard.press("Control+z")
+    saved(page)
+    assert sticker_item(page, cid)["content"]["ref"] == sticker["id"]
