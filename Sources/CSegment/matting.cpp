@@ -127,8 +127,9 @@ static void keep_attached(cv::Mat &pixels, const cv::Mat &subject, const std::ve
     const int threshold = 26;
     cv::Mat strong = strongest >= threshold;
     // A part touching the sure subject is kept. So is a part that is not a speck (a dozen cells
-    // or more) less than two cells from a kept one: a strand parted from the next by a thin gap,
-    // a tuft parted from the coat by a shadow.
+    // or more) joined to it across gaps of less than two cells (through other parts, specks
+    // among them): a strand parted from the next by a thin gap, a tuft parted from the coat by a
+    // shadow.
     cv::Mat parts, statistics, centroids, joined, groups;
     int count = cv::connectedComponentsWithStats(strong, parts, statistics, centroids, 8, CV_32S);
     cv::dilate(strong, joined, cv::Mat());

@@ -41,9 +41,9 @@ public enum Limits {
     public static let refinePoints = 20_000
     /// The refine brush's radius, in pixels of the sticker.
     public static let refineRadius: ClosedRange<Double> = 0.5...1_000
-    /// The pixels one refine may visit (every segment's reach, summed): about a second's work,
-    /// so a flood of long, wide strokes is refused rather than run for minutes.
-    public static let refineWork = 400_000_000
+    /// The pixels one refine may visit (every segment's reach and every stroke's box, summed): a
+    /// few seconds' work, so a flood of long, wide strokes is refused rather than run for minutes.
+    public static let refineWork = 1_500_000_000
     /// Spacing, padding and corner radius, in points.
     public static let styleLength: ClosedRange<Double> = 0...500
     /// How opaque an item is drawn: 0 is invisible, 1 as it is.

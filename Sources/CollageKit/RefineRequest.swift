@@ -72,12 +72,20 @@ public struct RefineRequest: Sendable, Equatable {
                         "expects [x, y] in pixels of the sticker (\(stickerWidth) × \(stickerHeight))",
                         field: "\(field).points[\(number)]")
                 }
-                if let last = stroke.last {
-                    work += (abs(x - last.x) + 2 * radius) * (abs(y - last.y) + 2 * radius)
-                } else {
-                    work += 4 * radius * radius
-                }
+                // Each segment visits its box, as far as the sticker goes.
+                let (fromX, fromY) = (stroke.last?.x ?? x, stroke.last?.y ?? y)
+                work +=
+                    min(Double(stickerWidth), abs(x - fromX) + 2 * radius)
+                    * min(Double(stickerHeight), abs(y - fromY) + 2 * radius)
                 stroke.append(Point(x: x, y: y))
+            }
+            // The stroke is then applied over the box of all its segments, once.
+            let xs = stroke.map(\.x)
+            let ys = stroke.map(\.y)
+            if let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() {
+                let boxWidth = min(Double(stickerWidth), maxX - minX + 2 * radius)
+                let boxHeight = min(Double(stickerHeight), maxY - minY + 2 * radius)
+                work += max(0, boxWidth) * max(0, boxHeight)
             }
             guard work <= Double(Limits.refineWork) else {
                 throw Failure(
@@ -119,18 +127,9 @@ extension Workspace {
             throw Failure(.unavailable, "the subject model is not installed; run scripts/fetch-model")
         }
         do {
-            let origin = try model.origin(of: sticker, in: library)
-            let photo = try library.photo(sticker.photoID)
-            let image = try Bitmap.read(library.originalFile(of: photo))
-            return image.region(x: origin.x, y: origin.y, width: sticker.width, height: sticker.height)
-        } catch let error as StickerError {
-            throw error.failure
-        } catch let error as LibraryError {
-            throw error.failure
-        } catch let error as RenderError {
-            throw error.failure
+            return try model.photoUnder(sticker, in: library)
         } catch {
-            throw Failure(.failed, "\(error)")
+            throw error.failure
         }
     }
 }

@@ -57,6 +57,18 @@ extension Library {
     /// Every sticker, newest first.
     public func stickers() throws(LibraryError) -> [StickerRecord] { try stickers(where: "1", []) }
 
+    /// Records where a sticker lies in its photo, once found (a prepared lift's sticker recorded none).
+    public func recordStickerOrigin(_ origin: PixelPoint, of id: String) throws(LibraryError) {
+        guard CellRules.stickerOrigin.contains(Int64(origin.x)), CellRules.stickerOrigin.contains(Int64(origin.y))
+        else {
+            return
+        }
+        try database.write { connection throws(LibraryError) in
+            try connection.run(
+                "UPDATE stickers SET origin_x = ?, origin_y = ? WHERE id = ?", [origin.x, origin.y, id])
+        }
+    }
+
     /// Where a sticker's PNG lives.
     public func stickerFile(of sticker: StickerRecord) -> URL {
         stickerFile(id: sticker.id)
@@ -87,7 +99,7 @@ extension Library {
     /// file is linked rather than copied where it can be: stickers never change once made.
     public func saveSticker(
         id: String, photoID: String, selection: String, outlineWidth: Double, shadow: Bool, copying file: URL,
-        width: Int, height: Int
+        width: Int, height: Int, origin: PixelPoint? = nil
     ) throws(LibraryError) -> StickerRecord {
         _ = try photo(photoID)
         let staging = try makeStagingFolder()
@@ -102,7 +114,7 @@ extension Library {
         }
         return try storeSticker(
             made, id: id, photoID: photoID, selection: selection, outlineWidth: outlineWidth, shadow: shadow,
-            width: width, height: height)
+            width: width, height: height, origin: origin)
     }
 
     private func storeSticker(
@@ -189,7 +201,7 @@ extension Library {
     /// A row's origin: both numbers or none (a damaged half is no origin: the brush finds it again).
     private func origin(_ row: Row) -> PixelPoint? {
         guard let x = try? row.optionalInt("origin_x"), let y = try? row.optionalInt("origin_y"),
-            abs(x) <= 1 << 20, abs(y) <= 1 << 20
+            CellRules.stickerOrigin.contains(Int64(x)), CellRules.stickerOrigin.contains(Int64(y))
         else { return nil }
         return PixelPoint(x: x, y: y)
     }

@@ -56,8 +56,9 @@ public struct Bitmap: Hashable, Sendable {
     public func region(x: Int, y: Int, width: Int, height: Int) -> Bitmap {
         var result = Bitmap(width: width, height: height, color: [0, 0, 0])
         let (left, right) = (max(0, x), min(self.width, x + width))
-        guard left < right, width > 0 else { return result }
-        for row in max(0, y)..<min(self.height, y + height) {
+        let (top, bottom) = (max(0, y), min(self.height, y + height))
+        guard left < right, top < bottom else { return result }
+        for row in top..<bottom {
             for column in left..<right {
                 let from = (row * self.width + column) * channels
                 let to = ((row - y) * width + column - x) * 3

@@ -78,6 +78,8 @@ enum CellEffects {
     ) throws(VipsError) -> (VipsImage, margin: Int) {
         let (line, margin, coverage) = try ring(around: image, width: width, color: color)
         let padded = try image.embed(x: margin, y: margin, width: line.width, height: line.height)
+        // A sticker with nothing half opaque has no outline to bound it: it stays as it is.
+        guard let coverage else { return (try line.compositing([(padded, 0, 0)]), margin) }
         let bounded = try padded.extractBands(0, count: 3).joining(
             padded.extractBands(3, count: 1).multiplied(by: coverage).linear(multiply: 1.0 / 255, add: 0)
                 .castToUInt8())
@@ -86,10 +88,11 @@ enum CellEffects {
 
     /// The outline alone: `color` everywhere within `width` pixels of the image's at least half
     /// opaque pixels, on an image grown by the returned margin on every side; and the outline's
-    /// coverage (0–255, one band: 255 inside its outer edge, antialiased across it).
+    /// coverage (0–255, one band: 255 inside its outer edge, antialiased across it), `nil` when
+    /// no pixel is half opaque (there is no outline).
     static func ring(
         around image: VipsImage, width: Double, color: [Double]
-    ) throws(VipsError) -> (VipsImage, margin: Int, coverage: VipsImage) {
+    ) throws(VipsError) -> (VipsImage, margin: Int, coverage: VipsImage?) {
         let margin = Int(width.rounded(.up)) + 2
         let canvasWidth = image.width + 2 * margin
         let canvasHeight = image.height + 2 * margin
@@ -108,7 +111,11 @@ enum CellEffects {
         let ring = opacity >= 1 ? coverage : coverage.map { UInt8((Double($0) * opacity).rounded()) }
         let line = try VipsImage.solid(width: canvasWidth, height: canvasHeight, values: Array(color.prefix(3)))
             .joining(VipsImage.fromPixels(ring, width: canvasWidth, height: canvasHeight, bands: 1))
-        return (line, margin, try VipsImage.fromPixels(coverage, width: canvasWidth, height: canvasHeight, bands: 1))
+        let hasCore = alpha.contains { $0 >= 128 }
+        return (
+            line, margin,
+            hasCore ? try VipsImage.fromPixels(coverage, width: canvasWidth, height: canvasHeight, bands: 1) : nil
+        )
     }
 
     /// The largest blur a shadow is computed with at full size; larger ones are computed on a

@@ -66,7 +66,8 @@ extension SubjectModel {
         if refine, let prepared = preparedLift(of: photo, options: options, in: library),
             let record = try? library.saveSticker(
                 id: id, photoID: photo.id, selection: options.selection.key, outlineWidth: options.outlineWidth,
-                shadow: options.shadow, copying: prepared.file, width: prepared.width, height: prepared.height)
+                shadow: options.shadow, copying: prepared.file, width: prepared.width, height: prepared.height,
+                origin: prepared.origin)
         {
             return record
         }
@@ -98,36 +99,71 @@ extension SubjectModel {
     }
 
     /// Where `sticker` lies in its photo: as recorded, or found again by cutting it out of the
-    /// cached mask once more (a prepared lift, or one by an older version, recorded none).
+    /// cached mask once more (a lift by an older version recorded none), and recorded then.
+    /// - Parameter image: the photo's pixels, when already decoded.
     /// - Throws: ``StickerError/invalidOptions(_:)`` when the sticker cannot be made again the
-    ///   same size (made with an effect, or by a version whose cut-out differed).
-    public func origin(of sticker: StickerRecord, in library: Library) throws(StickerError) -> PixelPoint {
+    ///   same size (made by a version whose cut-out differed).
+    public func origin(
+        of sticker: StickerRecord, in library: Library, image: Bitmap? = nil
+    ) throws(StickerError) -> PixelPoint {
         if let origin = sticker.photoOrigin { return origin }
-        let (photo, image) = try photoAndPixels(of: sticker, in: library)
+        let (photo, pixels) = try photoAndPixels(of: sticker, in: library, image: image)
         guard let selection = SubjectSelection(key: sticker.selection) else {
             throw .invalidOptions("sticker \(sticker.id) names no subject it was lifted from (\(sticker.selection))")
         }
-        let mask = try cachedMask(of: image, photo: photo, in: library, refine: true)
+        let mask = try cachedMask(of: pixels, photo: photo, in: library, refine: true)
         for cleanEdges in [true, false] {
             let options = StickerOptions(
                 selection: selection, outlineWidth: sticker.outlineWidth, shadow: sticker.shadow, cleanEdges: cleanEdges
             )
-            let cut = try StickerMaker.cutOut(from: image, mask: mask, options: options, path: photo.originalName)
+            let cut = try StickerMaker.cutOut(from: pixels, mask: mask, options: options, path: photo.originalName)
             if cut.sticker.width == sticker.width, cut.sticker.height == sticker.height {
-                return PixelPoint(x: cut.x, y: cut.y)
+                let origin = PixelPoint(x: cut.x, y: cut.y)
+                try? library.recordStickerOrigin(origin, of: sticker.id)
+                return origin
             }
         }
         throw .invalidOptions(
-            "sticker \(sticker.id) cannot be found again in its photo (made with an effect, or by an older version); "
+            "sticker \(sticker.id) cannot be found again in its photo (made by an older version); "
                 + "lift it again to refine it")
+    }
+
+    /// Whether the refine brush can work on `sticker`: no outline or shadow drawn into it, and
+    /// its file the size its record says.
+    /// - Throws: ``StickerError/invalidOptions(_:)`` saying why not and what to do instead.
+    public func checkRefinable(_ sticker: StickerRecord, in library: Library) throws(StickerError) {
+        guard sticker.outlineWidth == 0, !sticker.shadow else {
+            throw .invalidOptions(
+                "sticker \(sticker.id) has its outline or shadow drawn into it; lift it without them to refine it "
+                    + "(the editor draws them around a refined sticker)")
+        }
+        let info: ImageInfo
+        do throws(RenderError) {
+            info = try ImageFiles.inspect(library.stickerFile(of: sticker))
+        } catch {
+            throw .image(error)
+        }
+        guard info.width == sticker.width, info.height == sticker.height else {
+            throw .invalidOptions(
+                "sticker \(sticker.id)'s file is \(info.width) × \(info.height) pixels but its record says "
+                    + "\(sticker.width) × \(sticker.height); run 'collage doctor --repair'")
+        }
+    }
+
+    /// The photo's pixels under a refinable sticker, its size (black past the photo's edge).
+    /// - Throws: as ``checkRefinable(_:in:)`` and ``origin(of:in:image:)`` do.
+    public func photoUnder(_ sticker: StickerRecord, in library: Library) throws(StickerError) -> Bitmap {
+        try checkRefinable(sticker, in: library)
+        let (_, image) = try photoAndPixels(of: sticker, in: library)
+        let origin = try self.origin(of: sticker, in: library, image: image)
+        return image.region(x: origin.x, y: origin.y, width: sticker.width, height: sticker.height)
     }
 
     /// Refines a library sticker with the refine brush's strokes and stores the result as a new
     /// sticker of the same photo, the same size and place (the original stays: collages and undo
     /// steps may show it). The same strokes on the same sticker give the same sticker.
-    /// - Throws: ``StickerError/invalidOptions(_:)`` for a sticker with an outline or shadow
-    ///   drawn into it, or one that cannot be found again in its photo; ``StickerError/library(_:)``
-    ///   for an unknown sticker.
+    /// - Throws: ``StickerError/invalidOptions(_:)`` for a sticker that cannot be refined (see
+    ///   ``checkRefinable(_:in:)``); ``StickerError/library(_:)`` for an unknown sticker.
     public func refineSticker(
         _ id: String, strokes: [BrushStroke], in library: Library
     ) throws(StickerError) -> StickerRecord {
@@ -137,13 +173,9 @@ extension SubjectModel {
         } catch {
             throw .library(error)
         }
-        guard sticker.outlineWidth == 0, !sticker.shadow else {
-            throw .invalidOptions(
-                "sticker \(id) has its outline or shadow drawn into it; lift it without them to refine it "
-                    + "(the editor draws them around a refined sticker)")
-        }
-        let origin = try self.origin(of: sticker, in: library)
+        try checkRefinable(sticker, in: library)
         let (photo, image) = try photoAndPixels(of: sticker, in: library)
+        let origin = try self.origin(of: sticker, in: library, image: image)
         let current: Bitmap
         do throws(RenderError) {
             current = try Bitmap.read(library.stickerFile(of: sticker))
@@ -151,8 +183,7 @@ extension SubjectModel {
             throw .image(error)
         }
         let under = image.region(x: origin.x, y: origin.y, width: current.width, height: current.height)
-        let refined = try StickerRefinement.apply(
-            strokes, to: current.channels == 4 ? current : current.addingOpaqueAlpha(), photo: under)
+        let refined = try StickerRefinement.apply(strokes, to: current.addingOpaqueAlpha(), photo: under)
         let key = ["refined", sticker.id] + strokes.map(\.key)
         let newID = SHA256.hex(of: Data(key.joined(separator: "|").utf8))
         do throws(LibraryError) {
@@ -164,9 +195,9 @@ extension SubjectModel {
         }
     }
 
-    /// The photo a sticker was lifted from, and its pixels.
+    /// The photo a sticker was lifted from, and its pixels (`image` when already decoded).
     private func photoAndPixels(
-        of sticker: StickerRecord, in library: Library
+        of sticker: StickerRecord, in library: Library, image: Bitmap? = nil
     ) throws(StickerError) -> (PhotoRecord, Bitmap) {
         let photo: PhotoRecord
         do throws(LibraryError) {
@@ -174,6 +205,7 @@ extension SubjectModel {
         } catch {
             throw .library(error)
         }
+        if let image { return (photo, image) }
         do throws(RenderError) {
             return (photo, try Bitmap.read(library.originalFile(of: photo)))
         } catch {

@@ -41,8 +41,11 @@ extension SubjectModel {
         for (index, subject) in mask.subjects.prefix(Self.preparedSubjectLimit).enumerated()
         where Double(subject.area) >= Double(largest.area) * Self.preparedSubjectFraction {
             let options = StickerOptions(selection: .instance(index + 1))
-            guard let sticker = try? StickerMaker.sticker(from: image, mask: mask, options: options) else { continue }
-            try? sticker.write(to: preparedFile(photoID: photo.id, instance: index + 1, in: library), format: .png)
+            guard let cut = try? StickerMaker.cutOut(from: image, mask: mask, options: options) else { continue }
+            let file = preparedFile(photoID: photo.id, instance: index + 1, in: library)
+            // Where it lies in the photo, beside it: a lift that copies it records that too.
+            try? Data("\(cut.x),\(cut.y)".utf8).write(to: Self.originFile(of: file), options: .atomic)
+            try? cut.sticker.write(to: file, format: .png)
         }
         let labels = mask.labels
         var places = [UInt8](repeating: 0, count: labels.values.count)
@@ -63,13 +66,17 @@ extension SubjectModel {
         let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
         guard let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: keys) else { return }
         var prepared: [(file: URL, size: Int, modified: Date)] = []
-        for case let file as URL in walk where file.lastPathComponent.contains("-subject") {
+        for case let file as URL in walk
+        where file.lastPathComponent.contains("-subject") && file.pathExtension == "png" {
             guard let values = try? file.resourceValues(forKeys: Set(keys)) else { continue }
             prepared.append((file, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast))
         }
         var total = prepared.reduce(0) { $0 + $1.size }
         for entry in prepared.sorted(by: { $0.modified < $1.modified }) where total > budget {
-            if (try? FileManager.default.removeItem(at: entry.file)) != nil { total -= entry.size }
+            if (try? FileManager.default.removeItem(at: entry.file)) != nil {
+                total -= entry.size
+                try? FileManager.default.removeItem(at: originFile(of: entry.file))
+            }
         }
     }
 
@@ -100,7 +107,21 @@ extension SubjectModel {
         }
         let file = preparedFile(photoID: photo.id, instance: instance, in: library)
         guard let size = Self.pngSize(of: file) else { return nil }
-        return PreparedLift(file: file, width: size.width, height: size.height)
+        return PreparedLift(file: file, width: size.width, height: size.height, origin: Self.origin(of: file))
+    }
+
+    /// The file beside a prepared sticker that says where it lies in its photo.
+    static func originFile(of file: URL) -> URL { file.appendingPathExtension("origin") }
+
+    /// Where a prepared sticker lies in its photo, when its file beside it says so soundly.
+    static func origin(of file: URL) -> PixelPoint? {
+        guard let data = try? Data(contentsOf: originFile(of: file)), data.count < 64,
+            let text = String(data: data, encoding: .utf8)
+        else { return nil }
+        let parts = text.split(separator: ",")
+        guard parts.count == 2, let x = Int(parts[0]), let y = Int(parts[1]), abs(x) < 1 << 20, abs(y) < 1 << 20
+        else { return nil }
+        return PixelPoint(x: x, y: y)
     }
 
     private func preparedFile(photoID: String, instance: Int, in library: Library) -> URL {
@@ -126,9 +147,10 @@ extension SubjectModel {
     }
 }
 
-/// A sticker made ahead: its PNG and size.
+/// A sticker made ahead: its PNG, size and place in the photo (when recorded).
 struct PreparedLift {
     let file: URL
     let width: Int
     let height: Int
+    let origin: PixelPoint?
 }

@@ -68,3 +68,46 @@ struct UseCaseTests {
         #expect(failure.exitCode == exitCode && failure.httpStatus == status, "\(failure)")
     }
 }
+
+/// The refine brush's strokes, read and checked as the API receives them.
+@Suite("Refine strokes")
+struct RefineRequestTests {
+    static func strokes(_ json: String) throws -> JSONValue {
+        try JSONValue.parse(Data(json.utf8))
+    }
+
+    @Test func strokesAreReadWithTheirDefaultsAndEveryBadValueIsNamed() throws {
+        let request = try RefineRequest(
+            Self.strokes(#"[{"mode": "restore", "size": 30, "points": [[1, 2], [3.5, 4]]}]"#), stickerWidth: 100,
+            stickerHeight: 80)
+        #expect(request.strokes.count == 1 && request.strokes[0].mode == .restore)
+        #expect(request.strokes[0].radius == 15 && request.strokes[0].softness == 0.5)
+        #expect(request.strokes[0].points == [Point(x: 1, y: 2), Point(x: 3.5, y: 4)])
+        for (json, field) in [
+            (#"{}"#, "strokes"), (#"[{"mode": "erase", "size": 10, "points": []}]"#, "strokes[0].points"),
+            (#"[{"mode": "erase", "size": -4, "points": [[1, 1]]}]"#, "strokes[0].size"),
+            (#"[{"mode": "erase", "size": 4, "softness": 2, "points": [[1, 1]]}]"#, "strokes[0].softness"),
+            (#"[{"mode": "erase", "size": 4, "points": [[1, 1], [400, 1]]}]"#, "strokes[0].points[1]"),
+            (#"[{"mode": "erase", "size": 4, "points": [[1, 1, 1]]}]"#, "strokes[0].points[0]"),
+        ] {
+            #expect {
+                try RefineRequest(Self.strokes(json), stickerWidth: 100, stickerHeight: 80)
+            } throws: { error in
+                (error as? Failure)?.field == field
+            }
+        }
+    }
+
+    /// Wide strokes over a huge sticker would run for minutes: they are refused before any work.
+    @Test func strokesThatWouldVisitTooManyPixelsAreRefused() throws {
+        let path = Array(repeating: "[0, 0], [9000, 300], [0, 300], [9000, 0]", count: 30).joined(separator: ", ")
+        let json = #"[{"mode": "erase", "size": 1500, "points": ["# + path + "]}]"
+        #expect {
+            try RefineRequest(Self.strokes(json), stickerWidth: 10_000, stickerHeight: 10_000)
+        } throws: { error in
+            "\(error)".contains("too much")
+        }
+        // The same strokes on a short sticker visit only its pixels: they are fine.
+        #expect(try RefineRequest(Self.strokes(json), stickerWidth: 10_000, stickerHeight: 400).strokes.count == 1)
+    }
+}

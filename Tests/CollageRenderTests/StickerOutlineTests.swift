@@ -105,3 +105,13 @@ extension StickerOutlineTests {
         #expect(shiny[45, 20][3] == 16)
     }
 }
+
+extension StickerOutlineTests {
+    /// A sticker with nothing half opaque has no outline to bound it: it is not made to vanish.
+    @Test func aFaintStickerKeepsItsPixelsUnderAnOutline() throws {
+        let faint = Bitmap(width: 30, height: 20, color: [120, 80, 40, 60])
+        let outlined = try StickerEffects.apply(to: faint, outlineWidth: 5, shadow: false)
+        let margin = (outlined.width - faint.width) / 2
+        #expect(outlined[margin + 15, margin + 10] == [120, 80, 40, 60])
+    }
+}

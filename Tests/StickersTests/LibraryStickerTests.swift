@@ -155,6 +155,7 @@ struct LibraryStickerTests {
             let walk = FileManager.default.enumerator(at: library.maskCacheFolder, includingPropertiesForKeys: nil)
             return (walk?.allObjects as? [URL] ?? []).filter {
                 $0.lastPathComponent.hasPrefix(photo.id) && $0.lastPathComponent.contains("-subject")
+                    && $0.pathExtension == "png"
             }
         }
         let (older, newer) = (try #require(prepared(photos[0]).first), try #require(prepared(photos[1]).first))
@@ -163,6 +164,7 @@ struct LibraryStickerTests {
         let newerSize = try #require(try newer.resourceValues(forKeys: [.fileSizeKey]).fileSize)
         SubjectModel.trimPrepared(in: library, budget: newerSize)
         #expect(prepared(photos[0]).isEmpty, "the older photo's sticker went")
+        #expect(!FileManager.default.fileExists(atPath: older.path + ".origin"), "and its place beside it")
         #expect(prepared(photos[1]) == [newer], "the newer one fits and stays")
         // A lift of the older photo still works, the long way (its mask is cached: no inference).
         let before = model.inferenceCount

@@ -73,12 +73,25 @@ struct StickerRefinementTests {
         let file = folder.file("scene.png")
         try scene.image.write(to: file, format: .png)
         let photo = try library.importPhoto(from: file).photo
-        // Analysed first: the lift copies a prepared sticker, which records no place.
+        // Analysed first: the lift copies a prepared sticker, and its place beside it.
         #expect(try model.analyse(photo, in: library) == .ready)
-        let lifted = try model.makeSticker(ofPhoto: photo.id, in: library, options: StickerOptions())
-        #expect(lifted.photoOrigin == nil)
-        let origin = try model.origin(of: lifted, in: library)
+        let prepared = try model.makeSticker(ofPhoto: photo.id, in: library, options: StickerOptions())
+        let origin = try #require(prepared.photoOrigin)
         #expect(abs(origin.x - 150) < 12 && abs(origin.y - 70) < 12, "\(origin)")
+        // A sticker that recorded no place (an older version's prepared file) has it found
+        // again, and kept.
+        let walk = FileManager.default.enumerator(at: library.maskCacheFolder, includingPropertiesForKeys: nil)
+        for case let file as URL in walk?.allObjects ?? [] where file.pathExtension == "origin" {
+            try FileManager.default.removeItem(at: file)
+        }
+        let other = try model.makeSticker(ofPhoto: photo.id, in: library, options: StickerOptions(margin: 0.03001))
+        #expect(other.photoOrigin != nil, "a sticker made the long way records its place")
+        let lifted = try library.saveSticker(
+            id: "older", photoID: photo.id, selection: prepared.selection, outlineWidth: 0, shadow: false,
+            image: try Bitmap.read(library.stickerFile(of: prepared)))
+        #expect(lifted.photoOrigin == nil)
+        #expect(try model.origin(of: lifted, in: library) == origin)
+        #expect(try library.sticker(lifted.id).photoOrigin == origin)
         // Erase the left half of the subject, then restore a dab of it.
         let middle = Double(lifted.height) / 2
         let erase = BrushStroke(
@@ -97,7 +110,7 @@ struct StickerRefinementTests {
         #expect(pixels[right, Int(middle)] == [30, 60, 200, 255], "the rest is as lifted")
         // The same strokes make the same sticker; the original stays for the collages that show it.
         #expect(try model.refineSticker(lifted.id, strokes: [erase, restore], in: library).id == refined.id)
-        #expect(try library.stickers().count == 2)
+        #expect(try library.stickers().count == 4)
         // Refining the refined one again finds its place from its record.
         let again = try model.refineSticker(refined.id, strokes: [restore], in: library)
         #expect(again.photoOrigin == origin)

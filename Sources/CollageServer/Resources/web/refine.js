@@ -1,7 +1,9 @@
 // The refine brush: the selected sticker over the photo it came from, Erase and Restore strokes
 // drawn with the mouse, a pen or a finger, undo, and Done, which stores the refined sticker in
 // the library and shows it in the item. The brush is the server's (StickerRefinement): the
-// preview runs the same arithmetic on the same pixels, so what Done stores is what was shown.
+// preview runs the same arithmetic on the same pixels, so what Done stores is what was shown
+// (the alpha exactly; a faint pixel's colour may differ by a few levels, as a canvas keeps
+// colours premultiplied).
 import { api, setStatus } from './api.js';
 import { $, toast } from './ui.js';
 
@@ -21,9 +23,17 @@ function smoothFall(t) {
 export function applyStroke(stroke, pixels, photo, width, height) {
   const radius = Math.max(0.5, stroke.size / 2);
   const hard = radius * (1 - Math.min(1, Math.max(0, stroke.softness)));
-  const weights = new Float32Array(width * height);
-  let [minX, minY, maxX, maxY] = [width, height, -1, -1];
   const points = stroke.points;
+  // Weights only for the stroke's own box: a stroke on a 12 MP sticker touches a corner of it.
+  const xs = points.map(([x]) => x);
+  const ys = points.map(([, y]) => y);
+  const boxLeft = Math.max(0, Math.floor(Math.min(...xs) - radius));
+  const boxTop = Math.max(0, Math.floor(Math.min(...ys) - radius));
+  const boxWidth = Math.max(0, Math.min(width - 1, Math.ceil(Math.max(...xs) + radius)) - boxLeft + 1);
+  const boxHeight = Math.max(0, Math.min(height - 1, Math.ceil(Math.max(...ys) + radius)) - boxTop + 1);
+  const weights = new Float32Array(boxWidth * boxHeight);
+  const at = (x, y) => (y - boxTop) * boxWidth + (x - boxLeft);
+  let [minX, minY, maxX, maxY] = [width, height, -1, -1];
   for (let index = 0; index < points.length; index++) {
     const [sx, sy] = points[Math.max(0, index - 1)];
     const [ex, ey] = points[index];
@@ -40,7 +50,8 @@ export function applyStroke(stroke, pixels, photo, width, height) {
         const [px, py] = [x + 0.5, y + 0.5];
         const along = lengthSquared > 0 ? Math.min(1, Math.max(0, ((px - sx) * dx + (py - sy) * dy) / lengthSquared)) : 0;
         const [nx, ny] = [sx + along * dx, sy + along * dy];
-        const distance = Math.hypot(px - nx, py - ny);
+        // As the server computes it (not Math.hypot, which may differ in the last bit).
+        const distance = Math.sqrt((px - nx) * (px - nx) + (py - ny) * (py - ny));
         if (distance >= radius) continue;
         let weight = distance <= hard ? 1 : smoothFall((distance - hard) / Math.max(1e-6, radius - hard));
         if (distance > radius / 2) {
@@ -53,7 +64,7 @@ export function applyStroke(stroke, pixels, photo, width, height) {
           }
           weight *= 1 / (1 + squared / (EDGE_COLOUR_DISTANCE * EDGE_COLOUR_DISTANCE));
         }
-        const cell = y * width + x;
+        const cell = at(x, y);
         if (weight > weights[cell]) weights[cell] = weight;
       }
     }
@@ -61,7 +72,7 @@ export function applyStroke(stroke, pixels, photo, width, height) {
   for (let y = minY; y <= maxY; y++) {
     for (let x = minX; x <= maxX; x++) {
       const cell = y * width + x;
-      const weight = weights[cell];
+      const weight = weights[at(x, y)];
       if (!(weight > 0)) continue;
       const alpha = pixels[cell * 4 + 3];
       if (stroke.mode === 'erase') {
@@ -120,7 +131,8 @@ export class Refining {
     store.listen(canvas, 'pointermove', (event) => this.strokeMove(event));
     store.listen(canvas, 'pointerup', (event) => this.strokeEnd(event));
     store.listen(canvas, 'pointercancel', (event) => this.strokeEnd(event));
-    store.listen(canvas, 'pointerleave', () => this.drawCursor(null));
+    store.listen(canvas, 'pointerleave', () => { if (!this.stroke) this.drawCursor(null); });
+    store.listen(window, 'resize', () => { if (this.original && $('refine-dialog').open) this.layout(); });
   }
 
   /** Opens the dialog for the selected sticker item: its pixels over the photo it came from. */
@@ -130,6 +142,7 @@ export class Refining {
     this.item = item;
     this.strokes = [];
     this.stroke = null;
+    this.busy = false;
     const dialog = $('refine-dialog');
     $('refine-error').hidden = true;
     $('refine-done').disabled = true;
@@ -140,15 +153,19 @@ export class Refining {
     try {
       const ref = encodeURIComponent(item.content.ref);
       const [sticker, photo] = await Promise.all([
-        fetch(`/api/stickers/${ref}/image`).then((response) => response.blob()),
+        fetch(`/api/stickers/${ref}/image`).then((response) => {
+          if (!response.ok) throw new Error(`its picture is missing (${response.status})`);
+          return response.blob();
+        }),
         api.stickerPhoto(item.content.ref),
       ]);
       const [stickerPixels, photoPixels] = await Promise.all([pixelsOf(sticker), pixelsOf(photo)]);
       if (!dialog.open || this.item !== item) return;
       this.original = stickerPixels;
       this.photo = photoPixels;
+      this.current = new Uint8ClampedArray(stickerPixels.data);
       this.layout();
-      this.redraw();
+      this.draw();
       $('refine-done').disabled = false;
     } catch (error) {
       this.showError(`This sticker cannot be refined: ${error.message}`);
@@ -172,7 +189,10 @@ export class Refining {
   }
 
   /** The brush's width in the sticker's pixels (the slider gives it in screen pixels). */
-  brushSize() { return Number($('refine-size').value) / (this.scale || 1); }
+  brushSize() {
+    // Within what the server takes (a radius of 0.5 to 1,000 pixels of the sticker).
+    return Math.min(2000, Math.max(1, Number($('refine-size').value) / (this.scale || 1)));
+  }
 
   showBrushValues() {
     $('refine-size-value').textContent = `${$('refine-size').value} px`;
@@ -186,13 +206,19 @@ export class Refining {
     }
   }
 
+  /** Applies every stroke again from the sticker as it came (after an undo). */
+  recompute() {
+    const { width, height } = this.original;
+    this.current = new Uint8ClampedArray(this.original.data);
+    for (const stroke of this.strokes) applyStroke(stroke, this.current, this.photo.data, width, height);
+    this.draw();
+  }
+
   /** The sticker as the strokes so far leave it, over the photo shown faintly and tinted. */
-  redraw() {
+  draw() {
     if (!this.original) return;
     const { width, height } = this.original;
-    const pixels = new Uint8ClampedArray(this.original.data);
-    for (const stroke of this.strokes) applyStroke(stroke, pixels, this.photo.data, width, height);
-    this.current = pixels;
+    const pixels = this.current;
     const canvas = $('refine-canvas');
     const context = canvas.getContext('2d');
     // putImageData ignores globalAlpha: the photo and the sticker are drawn through a layer.
@@ -222,26 +248,30 @@ export class Refining {
   }
 
   strokeStart(event) {
-    if (!this.original || event.button > 0) return;
+    // One stroke at a time: a second finger does not start another or bend this one.
+    if (!this.original || this.busy || this.stroke || event.button > 0) return;
     event.preventDefault();
     $('refine-canvas').setPointerCapture(event.pointerId);
     const softness = Number($('refine-softness').value) / 100;
-    this.stroke = { mode: this.mode, size: this.brushSize(), softness, points: [this.pointOf(event)] };
+    this.stroke = {
+      mode: this.mode, size: this.brushSize(), softness, points: [this.pointOf(event)], pointerId: event.pointerId,
+    };
     this.drawCursor(event);
   }
 
   strokeMove(event) {
+    if (this.stroke && event.pointerId !== this.stroke.pointerId) return;
     this.drawCursor(event);
     if (!this.stroke) return;
     const point = this.pointOf(event);
     const last = this.stroke.points[this.stroke.points.length - 1];
     // A point each quarter of the brush is smooth enough, and keeps long strokes small.
-    if (Math.hypot(point[0] - last[0], point[1] - last[1]) >= this.stroke.size / 8) this.stroke.points.push(point);
+    if (Math.hypot(point[0] - last[0], point[1] - last[1]) >= this.stroke.size / 4) this.stroke.points.push(point);
   }
 
   strokeEnd(event) {
-    if (!this.stroke) return;
-    const stroke = this.stroke;
+    if (!this.stroke || event.pointerId !== this.stroke.pointerId) return;
+    const { pointerId, ...stroke } = this.stroke;
     this.stroke = null;
     if (event.type !== 'pointercancel') stroke.points.push(this.pointOf(event));
     // Rounded as they are sent, so the preview is drawn from the very numbers the server gets.
@@ -249,7 +279,10 @@ export class Refining {
     stroke.size = round(stroke.size);
     stroke.points = stroke.points.map(([x, y]) => [round(x), round(y)]);
     this.strokes.push(stroke);
-    this.redraw();
+    const { width, height } = this.original;
+    applyStroke(stroke, this.current, this.photo.data, width, height);
+    this.draw();
+    this.drawCursor(event);
   }
 
   /** A ring the brush's size under the pointer, on the layer above the picture. */
@@ -260,20 +293,34 @@ export class Refining {
     if (!event || !this.original) return;
     const rect = cursor.getBoundingClientRect();
     const radius = Number($('refine-size').value) / 2;
+    const colour = this.mode === 'erase' ? '#e0245e' : '#17a34a';
+    if (this.stroke) {
+      // The stroke so far, as a translucent band: it is applied when the pointer lifts.
+      context.beginPath();
+      for (const [x, y] of this.stroke.points) context.lineTo(x * this.scale, y * this.scale);
+      context.lineTo(event.clientX - rect.left, event.clientY - rect.top);
+      context.lineCap = 'round';
+      context.lineJoin = 'round';
+      context.lineWidth = this.stroke.size * this.scale;
+      context.strokeStyle = this.mode === 'erase' ? 'rgba(224, 36, 94, 0.35)' : 'rgba(23, 163, 74, 0.35)';
+      context.stroke();
+    }
     context.beginPath();
     context.arc(event.clientX - rect.left, event.clientY - rect.top, radius, 0, 2 * Math.PI);
     context.lineWidth = 1.5;
-    context.strokeStyle = this.mode === 'erase' ? '#e0245e' : '#17a34a';
+    context.strokeStyle = colour;
     context.stroke();
   }
 
   undo() {
-    if (!this.strokes?.length) return;
+    if (!this.strokes?.length || this.busy) return;
     this.strokes.pop();
-    this.redraw();
+    this.recompute();
   }
 
   close() {
+    // Done is on its way: it finishes (and closes) on its own.
+    if (this.busy) return;
     this.item = null;
     this.original = null;
     this.photo = null;
@@ -290,16 +337,25 @@ export class Refining {
     const item = this.item;
     if (!item || !this.strokes.length) { this.close(); return; }
     $('refine-done').disabled = true;
+    $('refine-cancel').disabled = true;
+    this.busy = true;
     setStatus('Refining the sticker…');
+    let refined;
     try {
-      const refined = await api.refineSticker(item.content.ref, this.strokes);
-      this.close();
-      await this.store.commit([{ op: 'replaceSticker', id: item.id, sticker: refined.id }]);
-      toast('Sticker refined (undo brings the first one back)');
+      refined = await api.refineSticker(item.content.ref, this.strokes);
     } catch (error) {
-      $('refine-done').disabled = false;
       this.showError(error.message);
       setStatus('The sticker was not refined');
+      return;
+    } finally {
+      this.busy = false;
+      $('refine-done').disabled = false;
+      $('refine-cancel').disabled = false;
     }
+    this.close();
+    await this.store.commit([{ op: 'replaceSticker', id: item.id, sticker: refined.id }]);
+    // The store says so itself when the edit was refused (the item removed in another window).
+    const shown = this.store.doc.collage.items.find((candidate) => candidate.id === item.id);
+    if (shown?.content.ref === refined.id) toast('Sticker refined (undo brings the first one back)');
   }
 }
