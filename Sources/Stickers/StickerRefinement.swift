@@ -39,8 +39,8 @@ public struct BrushStroke: Hashable, Sendable {
 /// edge instead of following the pointer's wobble into the subject (or out into the background).
 public enum StickerRefinement {
     /// How unlike the stroke's colour (RGB distance, 0–441) a pixel in the brush's outer half
-    /// may be and still be half affected.
-    static let edgeColourDistance = 40.0
+    /// may be and still be half affected: fur's own texture passes, a subject's edge does not.
+    static let edgeColourDistance = 60.0
 
     /// `sticker` (RGBA) with `strokes` applied in order; `photo` is the photo's pixels under the
     /// sticker (RGB or RGBA, the sticker's size), where Restore takes its colours from and whose
@@ -76,6 +76,9 @@ public enum StickerRefinement {
                 (minX, minY, maxX, maxY) = (min(minX, left), min(minY, top), max(maxX, right), max(maxY, bottom))
                 let (dx, dy) = (end.x - start.x, end.y - start.y)
                 let lengthSquared = dx * dx + dy * dy
+                // The stroke's colour: the photo's mean around each end of the segment, between
+                // them along it (one pixel's colour is too noisy a guide on fur or grain).
+                let (from, to) = (meanColour(photo, at: start), meanColour(photo, at: end))
                 for y in top...bottom {
                     for x in left...right {
                         let (px, py) = (Double(x) + 0.5, Double(y) + 0.5)
@@ -88,7 +91,8 @@ public enum StickerRefinement {
                         guard distance < radius else { continue }
                         var weight = distance <= hard ? 1 : smoothFall((distance - hard) / max(1e-6, radius - hard))
                         if distance > radius / 2 {
-                            weight *= likeness(photo, x, y, to: nearestX, nearestY, channels: channels)
+                            let reference = (0..<3).map { from[$0] + (to[$0] - from[$0]) * along }
+                            weight *= likeness(photo, x, y, to: reference, channels: channels)
                         }
                         let cell = y * width + x
                         weights[cell] = max(weights[cell], Float(weight))
@@ -134,21 +138,31 @@ public enum StickerRefinement {
         return 1 - clamped * clamped * (3 - 2 * clamped)
     }
 
-    /// How alike the photo's colour at (x, y) is to its colour under the stroke's centre line at
-    /// (centreX, centreY): 1 for the same, ½ at ``edgeColourDistance``, towards 0 beyond.
-    private static func likeness(
-        _ photo: Bitmap, _ x: Int, _ y: Int, to centreX: Double, _ centreY: Double, channels: Int
-    ) -> Double {
-        let cx = min(photo.width - 1, max(0, Int(centreX)))
-        let cy = min(photo.height - 1, max(0, Int(centreY)))
+    /// How alike the photo's colour at (x, y) is to `reference` (RGB, 0–255): 1 for the same,
+    /// ½ at ``edgeColourDistance``, towards 0 beyond.
+    private static func likeness(_ photo: Bitmap, _ x: Int, _ y: Int, to reference: [Double], channels: Int) -> Double {
         var squared = 0.0
         for channel in 0..<3 {
-            let difference =
-                Double(photo.pixels[(y * photo.width + x) * channels + channel])
-                - Double(photo.pixels[(cy * photo.width + cx) * channels + channel])
+            let difference = Double(photo.pixels[(y * photo.width + x) * channels + channel]) - reference[channel]
             squared += difference * difference
         }
-        let scale = edgeColourDistance * edgeColourDistance
-        return 1 / (1 + squared / scale)
+        return 1 / (1 + squared / (edgeColourDistance * edgeColourDistance))
+    }
+
+    /// The photo's mean colour over the 5 × 5 pixels around `point` (clamped to the photo).
+    private static func meanColour(_ photo: Bitmap, at point: Point) -> [Double] {
+        let cx = min(photo.width - 1, max(0, Int(point.x)))
+        let cy = min(photo.height - 1, max(0, Int(point.y)))
+        var sums = [0.0, 0.0, 0.0]
+        var count = 0.0
+        for y in max(0, cy - 2)...min(photo.height - 1, cy + 2) {
+            for x in max(0, cx - 2)...min(photo.width - 1, cx + 2) {
+                for channel in 0..<3 {
+                    sums[channel] += Double(photo.pixels[(y * photo.width + x) * photo.channels + channel])
+                }
+                count += 1
+            }
+        }
+        return sums.map { $0 / count }
     }
 }

@@ -5,10 +5,25 @@
 // (the alpha exactly; a faint pixel's colour may differ by a few levels, as a canvas keeps
 // colours premultiplied).
 import { api, setStatus } from './api.js';
-import { $, toast } from './ui.js';
+import { $, ask, toast } from './ui.js';
 
 /** How unlike the stroke's colour a pixel in the brush's outer half may be and still be half affected. */
-const EDGE_COLOUR_DISTANCE = 40;
+const EDGE_COLOUR_DISTANCE = 60;
+
+/** The photo's mean colour over the 5 × 5 pixels around a point, as the server takes it. */
+function meanColour(photo, width, height, [px, py]) {
+  const cx = Math.min(width - 1, Math.max(0, Math.trunc(px)));
+  const cy = Math.min(height - 1, Math.max(0, Math.trunc(py)));
+  const sums = [0, 0, 0];
+  let count = 0;
+  for (let y = Math.max(0, cy - 2); y <= Math.min(height - 1, cy + 2); y++) {
+    for (let x = Math.max(0, cx - 2); x <= Math.min(width - 1, cx + 2); x++) {
+      for (let channel = 0; channel < 3; channel++) sums[channel] += photo[(y * width + x) * 4 + channel];
+      count += 1;
+    }
+  }
+  return sums.map((sum) => sum / count);
+}
 
 /** 1 at 0, 0 at 1, smooth at both ends. */
 function smoothFall(t) {
@@ -45,6 +60,8 @@ export function applyStroke(stroke, pixels, photo, width, height) {
     [minX, minY, maxX, maxY] = [Math.min(minX, left), Math.min(minY, top), Math.max(maxX, right), Math.max(maxY, bottom)];
     const [dx, dy] = [ex - sx, ey - sy];
     const lengthSquared = dx * dx + dy * dy;
+    const from = meanColour(photo, width, height, points[Math.max(0, index - 1)]);
+    const to = meanColour(photo, width, height, points[index]);
     for (let y = top; y <= bottom; y++) {
       for (let x = left; x <= right; x++) {
         const [px, py] = [x + 0.5, y + 0.5];
@@ -55,11 +72,10 @@ export function applyStroke(stroke, pixels, photo, width, height) {
         if (distance >= radius) continue;
         let weight = distance <= hard ? 1 : smoothFall((distance - hard) / Math.max(1e-6, radius - hard));
         if (distance > radius / 2) {
-          const cx = Math.min(width - 1, Math.max(0, Math.trunc(nx)));
-          const cy = Math.min(height - 1, Math.max(0, Math.trunc(ny)));
           let squared = 0;
           for (let channel = 0; channel < 3; channel++) {
-            const difference = photo[(y * width + x) * 4 + channel] - photo[(cy * width + cx) * 4 + channel];
+            const reference = from[channel] + (to[channel] - from[channel]) * along;
+            const difference = photo[(y * width + x) * 4 + channel] - reference;
             squared += difference * difference;
           }
           weight *= 1 / (1 + squared / (EDGE_COLOUR_DISTANCE * EDGE_COLOUR_DISTANCE));
@@ -118,9 +134,9 @@ export class Refining {
     store.listen($('refine-size'), 'input', () => this.showBrushValues());
     store.listen($('refine-softness'), 'input', () => this.showBrushValues());
     store.listen($('refine-undo'), 'click', () => this.undo());
-    store.listen($('refine-cancel'), 'click', () => this.close());
+    store.listen($('refine-cancel'), 'click', () => this.cancel());
     store.listen($('refine-done'), 'click', () => this.finish());
-    store.listen(dialog, 'cancel', (event) => { event.preventDefault(); this.close(); });
+    store.listen(dialog, 'cancel', (event) => { event.preventDefault(); this.cancel(); });
     store.listen(dialog, 'keydown', (event) => {
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'z') { event.preventDefault(); this.undo(); }
       else if (event.key === 'e' && !event.ctrlKey && !event.metaKey) this.setMode('erase');
@@ -132,7 +148,9 @@ export class Refining {
     store.listen(canvas, 'pointerup', (event) => this.strokeEnd(event));
     store.listen(canvas, 'pointercancel', (event) => this.strokeEnd(event));
     store.listen(canvas, 'pointerleave', () => { if (!this.stroke) this.drawCursor(null); });
-    store.listen(window, 'resize', () => { if (this.original && $('refine-dialog').open) this.layout(); });
+    store.listen(window, 'resize', () => {
+      if (this.original && $('refine-dialog').open) { this.layout(); this.draw(); }
+    });
   }
 
   /** Opens the dialog for the selected sticker item: its pixels over the photo it came from. */
@@ -181,7 +199,7 @@ export class Refining {
     const room = { width: Math.max(200, stage.clientWidth - 16), height: Math.max(160, stage.clientHeight - 16) };
     this.scale = Math.min(room.width / width, room.height / height, 4);
     const canvas = $('refine-canvas');
-    [canvas.width, canvas.height] = [width, height];
+    if (canvas.width !== width || canvas.height !== height) [canvas.width, canvas.height] = [width, height];
     canvas.style.width = `${Math.round(width * this.scale)}px`;
     canvas.style.height = `${Math.round(height * this.scale)}px`;
     const cursor = $('refine-cursor');
@@ -231,7 +249,7 @@ export class Refining {
     context.drawImage(layer, 0, 0);
     context.globalAlpha = 1;
     // What is not part of the sticker is tinted, so kept and erased are told apart at a glance.
-    context.fillStyle = 'rgba(224, 36, 94, 0.16)';
+    context.fillStyle = 'rgba(224, 36, 94, 0.28)';
     context.fillRect(0, 0, width, height);
     layerContext.putImageData(new ImageData(pixels, width, height), 0, 0);
     context.drawImage(layer, 0, 0);
@@ -241,10 +259,16 @@ export class Refining {
     $('refine-undo').disabled = this.strokes.length === 0;
   }
 
-  /** The point under a pointer event, in the sticker's pixels. */
+  /**
+   * The point under a pointer event, in the sticker's pixels: a stroke that runs off the picture
+   * is held half a brush past its edge (the server takes points up to a brush past it).
+   */
   pointOf(event) {
     const rect = $('refine-canvas').getBoundingClientRect();
-    return [(event.clientX - rect.left) / this.scale, (event.clientY - rect.top) / this.scale];
+    const { width, height } = this.original;
+    const slack = this.brushSize() / 2;
+    const clamp = (value, size) => Math.min(size + slack, Math.max(-slack, value));
+    return [clamp((event.clientX - rect.left) / this.scale, width), clamp((event.clientY - rect.top) / this.scale, height)];
   }
 
   strokeStart(event) {
@@ -279,6 +303,7 @@ export class Refining {
     stroke.size = round(stroke.size);
     stroke.points = stroke.points.map(([x, y]) => [round(x), round(y)]);
     this.strokes.push(stroke);
+    $('refine-error').hidden = true;
     const { width, height } = this.original;
     applyStroke(stroke, this.current, this.photo.data, width, height);
     this.draw();
@@ -315,7 +340,22 @@ export class Refining {
   undo() {
     if (!this.strokes?.length || this.busy) return;
     this.strokes.pop();
+    $('refine-error').hidden = true;
     this.recompute();
+  }
+
+  /** Closes without storing anything: strokes are only thrown away when the person says so. */
+  async cancel() {
+    if (this.busy) return;
+    if (this.strokes?.length) {
+      const count = this.strokes.length;
+      const sure = await ask({
+        title: 'Discard your strokes?', message: `The ${count} stroke${count === 1 ? '' : 's'} on this sticker will be lost.`,
+        confirm: 'Discard', danger: true,
+      });
+      if (!sure) return;
+    }
+    this.close();
   }
 
   close() {
