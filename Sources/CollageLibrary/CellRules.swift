@@ -77,7 +77,7 @@ enum CellRules {
     /// A flag stored as a number.
     static let flag: ClosedRange<Int64> = 0...1
     /// Where a sticker lies in its photo (an outline may reach past the photo's top-left).
-    static let stickerOrigin: ClosedRange<Int64> = -(1 << 20)...(1 << 20)
+    static let stickerOrigin = Int64(PixelPoint.plausible.lowerBound)...Int64(PixelPoint.plausible.upperBound)
 
     private static func text(_ names: String..., nullable: Bool = false) -> [Column] {
         names.map { Column(name: $0, kind: .text, nullable: nullable) }

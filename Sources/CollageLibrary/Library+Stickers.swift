@@ -37,6 +37,16 @@ public struct PixelPoint: Hashable, Sendable {
         self.x = x
         self.y = y
     }
+
+    /// Where a sticker can lie in its photo: far past any photo's side (an outline may reach past
+    /// its top-left), and small enough that no arithmetic on it overflows.
+    public static let plausible: ClosedRange<Int> = -(1 << 20)...(1 << 20)
+
+    /// A position read from storage (a row, a file), or `nil` when either number is implausible.
+    public init?(plausibleX x: Int, y: Int) {
+        guard Self.plausible.contains(x), Self.plausible.contains(y) else { return nil }
+        self.init(x: x, y: y)
+    }
 }
 
 /// What the library remembers about where a photo's subject is, for one model.
@@ -59,10 +69,7 @@ extension Library {
 
     /// Records where a sticker lies in its photo, once found (a prepared lift's sticker recorded none).
     public func recordStickerOrigin(_ origin: PixelPoint, of id: String) throws(LibraryError) {
-        guard CellRules.stickerOrigin.contains(Int64(origin.x)), CellRules.stickerOrigin.contains(Int64(origin.y))
-        else {
-            return
-        }
+        guard PixelPoint(plausibleX: origin.x, y: origin.y) != nil else { return }
         try database.write { connection throws(LibraryError) in
             try connection.run(
                 "UPDATE stickers SET origin_x = ?, origin_y = ? WHERE id = ?", [origin.x, origin.y, id])
@@ -200,10 +207,8 @@ extension Library {
 
     /// A row's origin: both numbers or none (a damaged half is no origin: the brush finds it again).
     private func origin(_ row: Row) -> PixelPoint? {
-        guard let x = try? row.optionalInt("origin_x"), let y = try? row.optionalInt("origin_y"),
-            CellRules.stickerOrigin.contains(Int64(x)), CellRules.stickerOrigin.contains(Int64(y))
-        else { return nil }
-        return PixelPoint(x: x, y: y)
+        guard let x = try? row.optionalInt("origin_x"), let y = try? row.optionalInt("origin_y") else { return nil }
+        return PixelPoint(plausibleX: x, y: y)
     }
 
     private func stickers(

@@ -119,9 +119,8 @@ extension SubjectModel {
             let text = String(data: data, encoding: .utf8)
         else { return nil }
         let parts = text.split(separator: ",")
-        guard parts.count == 2, let x = Int(parts[0]), let y = Int(parts[1]), abs(x) < 1 << 20, abs(y) < 1 << 20
-        else { return nil }
-        return PixelPoint(x: x, y: y)
+        guard parts.count == 2, let x = Int(parts[0]), let y = Int(parts[1]) else { return nil }
+        return PixelPoint(plausibleX: x, y: y)
     }
 
     private func preparedFile(photoID: String, instance: Int, in library: Library) -> URL {

@@ -123,3 +123,29 @@ struct StickerRefinementTests {
         }
     }
 }
+
+extension StickerRefinementTests {
+    /// A prepared sticker's place beside it that holds nonsense (the most negative number, which
+    /// traps a naive abs()) is no place: the lift still works, and the place is found again.
+    @Test func aDamagedPlaceBesideAPreparedStickerIsFoundAgain() throws {
+        let model = try SubjectModel()
+        let folder = try TemporaryFolder("refine-damaged-place")
+        let library = try Library(root: folder.file("library"))
+        let scene = StickerFixtures.scene(shapes: [(240, 180, 90, 110, [30, 60, 200])])
+        let file = folder.file("scene.png")
+        try scene.image.write(to: file, format: .png)
+        let photo = try library.importPhoto(from: file).photo
+        #expect(try model.analyse(photo, in: library) == .ready)
+        let walk = FileManager.default.enumerator(at: library.maskCacheFolder, includingPropertiesForKeys: nil)
+        var damaged = 0
+        for case let place as URL in walk?.allObjects ?? [] where place.pathExtension == "origin" {
+            try Data("-9223372036854775808,-9223372036854775808".utf8).write(to: place)
+            damaged += 1
+        }
+        #expect(damaged > 0)
+        let lifted = try model.makeSticker(ofPhoto: photo.id, in: library, options: StickerOptions())
+        #expect(lifted.photoOrigin == nil)
+        let origin = try model.origin(of: lifted, in: library)
+        #expect(abs(origin.x - 150) < 12 && abs(origin.y - 70) < 12, "\(origin)")
+    }
+}
