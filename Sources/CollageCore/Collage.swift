@@ -207,8 +207,10 @@ public struct StickerStyle: Hashable, Sendable {
 
 /// The looks a sticker can take, as phones offer them for lifted subjects.
 public enum StickerEffect: String, CaseIterable, Hashable, Sendable {
-    /// Flat, posterised colours with dark ink lines, as in a comic.
+    /// Flat colours in smoothed regions with confident ink lines, as a comic is drawn.
     case comic
+    /// A comic printed with fewer colours and its shadows in halftone dots, as in pop art.
+    case halftone
     /// Inflated and rounded: lit from above, its edges curving away.
     case puffy
     /// An iridescent sheen that follows the sticker's own light and dark.

@@ -14,7 +14,11 @@ enum StickerLooks {
         var pixels = try rgba.pixels()
         let original = pixels
         switch effect {
-        case .comic: comic(&pixels, width: width, height: height)
+        case .comic, .halftone:
+            let weight = ComicLook.outlineWeight(width: width, height: height)
+            let blurredAlpha = try rgba.extractBands(3, count: 1).gaussianBlur(sigma: weight).castToUInt8().pixels()
+            ComicLook(width: width, height: height, halftone: effect == .halftone)
+                .draw(&pixels, blurredAlpha: blurredAlpha)
         case .puffy:
             let sigma = max(1.5, 0.06 * Double(min(width, height)))
             let heights = try rgba.extractBands(3, count: 1).gaussianBlur(sigma: sigma).castToUInt8().pixels()
@@ -44,118 +48,6 @@ enum StickerLooks {
     private static func luminance(_ pixels: [UInt8], _ index: Int) -> Double {
         0.299 * Double(pixels[index * 4]) + 0.587 * Double(pixels[index * 4 + 1]) + 0.114
             * Double(pixels[index * 4 + 2])
-    }
-
-    /// The colours a comic is printed in: how many flat colours a sticker keeps.
-    static let comicColours = 10
-
-    /// Flat colours (the sticker's own, reduced to ``comicColours`` by k-means on a sample) and
-    /// dark ink where the picture has an edge and all round the subject.
-    static func comic(_ pixels: inout [UInt8], width: Int, height: Int) {
-        let count = width * height
-        var light = [Double](repeating: 0, count: count)
-        for index in 0..<count { light[index] = luminance(pixels, index) }
-        // Edges of the picture (Sobel on the light, after a 3 × 3 smoothing against grain) and
-        // of the subject (where it turns from opaque to clear).
-        var smooth = light
-        for y in 1..<(height - 1) {
-            for x in 1..<(width - 1) {
-                var sum = 0.0
-                for dy in -1...1 { for dx in -1...1 { sum += light[(y + dy) * width + x + dx] } }
-                smooth[y * width + x] = sum / 9
-            }
-        }
-        var ink = [Bool](repeating: false, count: count)
-        for y in 1..<(height - 1) {
-            for x in 1..<(width - 1) {
-                let index = y * width + x
-                guard pixels[index * 4 + 3] >= 128 else { continue }
-                let gx =
-                    smooth[index - width + 1] + 2 * smooth[index + 1] + smooth[index + width + 1]
-                    - smooth[index - width - 1] - 2 * smooth[index - 1] - smooth[index + width - 1]
-                let gy =
-                    smooth[index + width - 1] + 2 * smooth[index + width] + smooth[index + width + 1]
-                    - smooth[index - width - 1] - 2 * smooth[index - width] - smooth[index - width + 1]
-                let rim =
-                    pixels[(index - 1) * 4 + 3] < 128 || pixels[(index + 1) * 4 + 3] < 128
-                    || pixels[(index - width) * 4 + 3] < 128 || pixels[(index + width) * 4 + 3] < 128
-                ink[index] = rim || (gx * gx + gy * gy).squareRoot() > 150
-            }
-        }
-        // Lines about 1/125 of the sticker wide, and never thinner than 3 pixels.
-        let reach = max(1, Int((Double(min(width, height)) / 250).rounded()))
-        var thick = ink
-        if reach > 0 {
-            for y in 0..<height {
-                for x in 0..<width where ink[y * width + x] {
-                    for dy in -reach...reach {
-                        for dx in -reach...reach {
-                            let (nx, ny) = (x + dx, y + dy)
-                            if nx >= 0, ny >= 0, nx < width, ny < height { thick[ny * width + nx] = true }
-                        }
-                    }
-                }
-            }
-        }
-        let palette = comicPalette(pixels, count: count)
-        for index in 0..<count where pixels[index * 4 + 3] > 0 {
-            if thick[index] {
-                (pixels[index * 4], pixels[index * 4 + 1], pixels[index * 4 + 2]) = (24, 22, 28)
-                continue
-            }
-            let colour = (Double(pixels[index * 4]), Double(pixels[index * 4 + 1]), Double(pixels[index * 4 + 2]))
-            var best = palette[0]
-            var distance = Double.infinity
-            for entry in palette {
-                let d =
-                    (entry.0 - colour.0) * (entry.0 - colour.0) + (entry.1 - colour.1) * (entry.1 - colour.1)
-                    + (entry.2 - colour.2) * (entry.2 - colour.2)
-                if d < distance { (best, distance) = (entry, d) }
-            }
-            // Printed a little brighter and more saturated than life, as comics are.
-            let grey = 0.299 * best.0 + 0.587 * best.1 + 0.114 * best.2
-            let lifted = [best.0, best.1, best.2].map { min(255, max(0, (grey + 1.35 * ($0 - grey)) * 1.08)) }
-            (pixels[index * 4], pixels[index * 4 + 1], pixels[index * 4 + 2]) =
-                (UInt8(lifted[0].rounded()), UInt8(lifted[1].rounded()), UInt8(lifted[2].rounded()))
-        }
-    }
-
-    /// ``comicColours`` colours for the sticker's opaque pixels: k-means on an even sample of them,
-    /// started from colours spread along the sample's light, so the same sticker gets the same palette.
-    static func comicPalette(_ pixels: [UInt8], count: Int) -> [(Double, Double, Double)] {
-        var sample: [(Double, Double, Double)] = []
-        let step = max(1, count / 6_000)
-        for index in stride(from: 0, to: count, by: step) where pixels[index * 4 + 3] >= 128 {
-            sample.append((Double(pixels[index * 4]), Double(pixels[index * 4 + 1]), Double(pixels[index * 4 + 2])))
-        }
-        guard !sample.isEmpty else { return [(128, 128, 128)] }
-        let sorted = sample.sorted { $0.0 + $0.1 + $0.2 < $1.0 + $1.1 + $1.2 }
-        var centres = (0..<comicColours).map {
-            sorted[min(sorted.count - 1, ($0 * 2 + 1) * sorted.count / (2 * comicColours))]
-        }
-        for _ in 0..<8 {
-            var sums = [(Double, Double, Double, Double)](repeating: (0, 0, 0, 0), count: centres.count)
-            for colour in sample {
-                var nearest = 0
-                var distance = Double.infinity
-                for (index, centre) in centres.enumerated() {
-                    let d =
-                        (centre.0 - colour.0) * (centre.0 - colour.0) + (centre.1 - colour.1) * (centre.1 - colour.1)
-                        + (centre.2 - colour.2) * (centre.2 - colour.2)
-                    if d < distance { (nearest, distance) = (index, d) }
-                }
-                sums[nearest] = (
-                    sums[nearest].0 + colour.0, sums[nearest].1 + colour.1, sums[nearest].2 + colour.2,
-                    sums[nearest].3 + 1
-                )
-            }
-            for index in centres.indices where sums[index].3 > 0 {
-                centres[index] = (
-                    sums[index].0 / sums[index].3, sums[index].1 / sums[index].3, sums[index].2 / sums[index].3
-                )
-            }
-        }
-        return centres
     }
 
     /// Lit from above as if inflated: the height is the blurred alpha, its slope turns the

@@ -31,7 +31,7 @@ enum StickerRoutes {
                 .boolean("shadow", "a soft shadow below the sticker"),
                 .string(
                     "effect", choices: StickerEffect.allCases.map(\.rawValue), nullable: true,
-                    "a look: comic, puffy or shiny"),
+                    "a look: comic, halftone, puffy or shiny"),
                 .string(
                     "edges", choices: ["clean", "plain"],
                     "clean (the default): the edge found again from the photo, strands sharp, no old "

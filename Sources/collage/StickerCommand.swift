@@ -10,7 +10,7 @@ enum StickerCommand: Command {
         abstract: "Lift the subject out of a photo as a transparent sticker",
         usage:
             "(photo.jpg -o sticker.png | PHOTO-ID [--library DIR]) [--instance N | --at X,Y] [--outline PX] [--shadow] "
-            + "[--effect comic|puffy|shiny] [--cut-line cut.svg [--offset 2mm] [--dpi 300]]",
+            + "[--effect comic|halftone|puffy|shiny] [--cut-line cut.svg [--offset 2mm] [--dpi 300]]",
         options: [
             LibraryAccess.option,
             .value("-o", "FILE", "Where to write the sticker (PNG or WebP, with alpha)"),
@@ -22,7 +22,8 @@ enum StickerCommand: Command {
             .flag("--shadow", "A soft shadow below the sticker"),
             .value(
                 "--effect", "NAME",
-                "A look: comic (flat colours, ink lines), puffy (inflated, lit from above), shiny (iridescent)"),
+                "A look: comic (flat colours, ink lines), halftone (a comic with dotted shadows), puffy (inflated, lit "
+                    + "from above), shiny (iridescent)"),
             .flag("--mask-only", "Write the mask (white subject on black, the photo's size) instead"),
             .value("--format", "png|webp", "The output format (default: from the extension)"),
             .flag("--no-refine", "Upsample the model's map without edge refinement"),

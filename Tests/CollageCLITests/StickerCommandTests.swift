@@ -97,7 +97,8 @@ struct StickerCommandTests {
         let edge = try #require((0..<sticker.width).first { sticker[$0, row][3] >= 128 })
         #expect(sticker[edge + 1, row].prefix(3).allSatisfy { $0 < 60 }, "\(sticker[edge + 1, row])")
         let bad = try CommandRunner.run(["sticker", photo.path, "-o", output.path, "--effect", "glitter"])
-        #expect(bad.status == 64 && bad.stderr.contains("--effect expects comic, puffy, shiny, got \"glitter\""))
+        #expect(
+            bad.status == 64 && bad.stderr.contains("--effect expects comic, halftone, puffy, shiny, got \"glitter\""))
     }
 
     @Test func importFindsSubjectsAheadUnlessToldNotToAndPhotosSaysWhichAreReady() throws {

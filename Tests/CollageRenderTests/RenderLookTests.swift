@@ -9,7 +9,7 @@ struct RenderLookTests {
     func quadrantsCollage(_ fixtures: RenderFixtures, look: ItemLook, degrees: Double = 0) throws -> Collage {
         let file = fixtures.url("quadrants.png")
         try RenderFixtures.quadrants(width: 200, height: 200).write(to: file, format: .png)
-        var collage = try RenderFixtures.collage(template: nil, photos: [], canvas: Size(width: 200, height: 200))
+        let collage = try RenderFixtures.collage(template: nil, photos: [], canvas: Size(width: 200, height: 200))
         return try collage.applying([
             .addItem(id: "p", content: .photo(file.path), frame: Rect(x: 0, y: 0, width: 200, height: 200)),
             .setLook(id: "p", look: look), .rotateItem(id: "p", degrees: degrees),

@@ -26,9 +26,9 @@ struct StickerEffectTests {
         return bitmap
     }
 
-    func render(_ effect: StickerEffect?) throws -> Bitmap {
+    func render(_ effect: StickerEffect?, sticker: Bitmap = sticker()) throws -> Bitmap {
         let fixtures = try RenderFixtures()
-        try Self.sticker().write(to: fixtures.url("disc.png"), format: .png)
+        try sticker.write(to: fixtures.url("disc.png"), format: .png)
         var collage = Collage(id: "e", title: "e", created: Date(), canvas: Size(width: 240, height: 240))
         collage.style.background = .white
         collage = try collage.applying([
@@ -58,14 +58,73 @@ struct StickerEffectTests {
         let colours = Set(Self.inside(comic).map(\.rgb))
         #expect(plain.count > 1_000, "the sticker has many colours of its own: \(plain.count)")
         #expect(colours.count <= 12, "a comic's flat colours (and its ink): \(colours.count)")
-        // Ink on the rim: dark pixels just inside the disc's edge, all the way round.
+        // Ink on the rim: dark pixels in the outer 3 pixels of the disc, all the way round.
         var inked = 0
         for step in 0..<36 {
             let angle = Double(step) * .pi / 18
-            let (x, y) = (Int(119.5 + 88.5 * cos(angle)), Int(119.5 + 88.5 * sin(angle)))
-            if comic[x, y].prefix(3).allSatisfy({ $0 < 60 }) { inked += 1 }
+            let depths = [87.5, 88.5, 89.5].map { (Int(119.5 + $0 * cos(angle)), Int(119.5 + $0 * sin(angle))) }
+            if depths.contains(where: { Self.isInk(comic[$0.0, $0.1]) }) { inked += 1 }
         }
-        #expect(inked >= 30, "\(inked) of 36 points of the rim are inked")
+        #expect(inked == 36, "\(inked) of 36 points of the rim are inked")
+    }
+
+    static func isInk(_ pixel: [UInt8]) -> Bool { pixel.prefix(3).allSatisfy { $0 < 60 } }
+
+    @Test func comicDrawsNoSpeckOfInkOnASmoothGradient() throws {
+        let comic = try render(.comic)
+        let specks = Self.inside(comic, margin: 14).filter { Self.isInk($0.rgb) }
+        #expect(specks.isEmpty, "ink inside a smooth disc at \(specks.prefix(5).map { ($0.x, $0.y) })")
+    }
+
+    @Test func comicInksAnEdgeInsideTheSubjectAndItsOutlineIsHeavierBelowRight() throws {
+        // The disc with its right half dark: an edge down the middle.
+        var sticker = Self.sticker()
+        for y in 0..<240 {
+            for x in 120..<240 where sticker[x, y][3] > 0 { sticker[x, y] = [40, 50, 70, 255] }
+        }
+        let comic = try render(.comic, sticker: sticker)
+        let middle = (105..<136).filter { Self.isInk(comic[$0, 120]) }
+        #expect(!middle.isEmpty && middle.count <= 12, "ink across the middle edge at x \(middle)")
+        // The outline's depth along the diagonal, from the rim inwards.
+        func depth(_ direction: (Double, Double)) -> Int {
+            var depth = 0
+            for step in 0..<30 {
+                let radius = 89.0 - Double(step)
+                let (x, y) = (Int(119.5 + radius * direction.0), Int(119.5 + radius * direction.1))
+                guard Self.isInk(comic[x, y]) else { break }
+                depth += 1
+            }
+            return depth
+        }
+        let upperLeft = depth((-0.6, -0.8)), lowerRight = depth((0.6, 0.8))
+        #expect(
+            upperLeft >= 1 && lowerRight > upperLeft, "outline \(upperLeft) px above left, \(lowerRight) below right")
+    }
+
+    @Test func halftoneDotsGrowWithTheShade() throws {
+        // Light on top, dark below: the dots cover more of the dark half.
+        var sticker = Bitmap(width: 240, height: 240, color: [0, 0, 0, 0])
+        for y in 10..<230 {
+            for x in 10..<230 { sticker[x, y] = y < 120 ? [235, 225, 205, 255] : [120, 70, 60, 255] }
+        }
+        let halftone = try render(.halftone, sticker: sticker)
+        func darkShare(_ rows: Range<Int>) -> (share: Double, shades: Int) {
+            var (dark, total) = (0, 0)
+            var shades = Set<[UInt8]>()
+            for y in rows {
+                for x in 30..<210 {
+                    let pixel = Array(halftone[x, y].prefix(3))
+                    shades.insert(pixel)
+                    total += 1
+                    if Int(pixel[0]) + Int(pixel[1]) + Int(pixel[2]) < 300 { dark += 1 }
+                }
+            }
+            return (Double(dark) / Double(total), shades.count)
+        }
+        let light = darkShare(30..<100), dark = darkShare(140..<210)
+        #expect(light.share < 0.05, "the light half is clean: \(light.share)")
+        #expect(dark.share > 0.2 && dark.share < 0.9, "dots cover part of the dark half: \(dark.share)")
+        #expect(dark.shades >= 2, "dots and the paper between them")
     }
 
     @Test func puffyIsLitFromAboveAndShadedBelow() throws {
@@ -127,7 +186,8 @@ struct StickerEffectTests {
         } catch {
             #expect(
                 error.description.contains(
-                    #"items[0].stickerStyle.effect: expected one of "comic", "puffy", "shiny", got "glitter""#))
+                    #"items[0].stickerStyle.effect: expected one of "comic", "halftone", "puffy", "shiny", got "glitter""#
+                ))
         }
     }
 }

@@ -1,5 +1,5 @@
 """Sticker effects in the editor: chosen in the Stickers panel, drawn on the canvas with the
-renderer's pixels, so the screen is the export for each of Comic, Puffy and Shiny."""
+renderer's pixels, so the screen is the export for each of Comic, Halftone, Puffy and Shiny."""
 from PIL import ImageChops, ImageStat
 from playwright.sync_api import expect
 
@@ -17,7 +17,7 @@ def test_each_effect_is_chosen_in_the_panel_and_is_the_export(page):
     reopen(page)
     page.locator(".item.sticker").click()
     page.click("#tab-stickers")
-    for effect in ["Comic", "Puffy", "Shiny"]:
+    for effect in ["Comic", "Halftone", "Puffy", "Shiny"]:
         page.locator("#sticker-style .effects button", has_text=effect).click()
         saved(page)
         expect(page.locator("#sticker-style .effects button", has_text=effect)).to_have_attribute("aria-pressed", "true")

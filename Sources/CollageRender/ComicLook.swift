@@ -1,0 +1,447 @@
+import CollageCore
+import Foundation
+
+/// The comic look: the picture drawn again as an inker and colourist would, in flat colours
+/// with confident lines, and, for halftone, shadows printed as dots.
+///
+/// The drawing is planned on a copy at most ``drawingSide`` pixels across its shorter side, so a
+/// face gets the same few regions and lines whether the sticker is a thumbnail or a print; only
+/// the final colours, lines and dots are decided at full size, so their edges stay crisp.
+struct ComicLook {
+    /// The shorter side of the copy the drawing is planned on.
+    static let drawingSide = 360
+    /// The flat colours a comic keeps, and the fewer a halftone print does.
+    static let comicColours = 10
+    static let halftoneColours = 6
+    /// The ink of every line.
+    static let ink: (UInt8, UInt8, UInt8) = (24, 22, 28)
+
+    let width: Int
+    let height: Int
+    let halftone: Bool
+
+    /// Draws the look over `pixels` (RGBA, 8 bits, `width` × `height`), keeping their alpha.
+    /// `blurredAlpha` is their alpha blurred by ``outlineWeight(width:height:)``.
+    func draw(_ pixels: inout [UInt8], blurredAlpha: [UInt8]) {
+        let shorter = min(width, height)
+        let scale = min(1, Double(Self.drawingSide) / Double(shorter))
+        let plan = Plan(pixels: pixels, width: width, height: height, scale: scale)
+        let smoothed = plan.smoothed()
+        let palette = ComicLook.palette(
+            smoothed.colours, alpha: plan.alpha, count: halftone ? Self.halftoneColours : Self.comicColours)
+        let printed = palette.map(Self.lifted)
+        let flats = plan.flats(smoothed.colours, palette: palette)
+        let lines = plan.lines(smoothed.light)
+        let rim = subjectRim(pixels, blurredAlpha: blurredAlpha)
+        let sampler = Sampler(plan: plan)
+        // Halftone cells about 1/70 of the sticker across, never under 4 pixels.
+        let cell = max(4, Double(shorter) / 70)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                // A drawn subject has a firm silhouette: the soft edge's ramp is steepened about
+                // half opacity, where the outline begins, and the faint haze past it goes.
+                let alpha = min(255, max(0, (Int(pixels[index * 4 + 3]) - 96) * 4))
+                pixels[index * 4 + 3] = UInt8(alpha)
+                guard alpha > 0 else {
+                    (pixels[index * 4], pixels[index * 4 + 1], pixels[index * 4 + 2]) = (0, 0, 0)
+                    continue
+                }
+                if rim[index] || sampler.read(lines, x: x, y: y) > 0 {
+                    (pixels[index * 4], pixels[index * 4 + 1], pixels[index * 4 + 2]) = Self.ink
+                    continue
+                }
+                // The flat colours meet along smooth curves: the plan's colours are read between
+                // its pixels and each full-size pixel takes the nearest of the palette.
+                // Each takes the colour, of those of the four plan pixels around it, nearest to
+                // what is read there: no sliver of a third colour where two meet.
+                let flat = sampler.readColour(flats.colours, x: x, y: y)
+                var colour = printed[sampler.nearestLabel(flats.labels, to: flat, palette: palette, x: x, y: y)]
+                if halftone {
+                    let light = Double(sampler.read(smoothed.light, x: x, y: y))
+                    // Light areas stay clean and the dots grow into the shadows.
+                    let shade = min(1, max(0, (200 - light) / 170))
+                    if Self.inDot(x: x, y: y, cell: cell, coverage: 0.75 * shade * shade.squareRoot()) {
+                        colour = (colour.0 * 0.52, colour.1 * 0.52, colour.2 * 0.52)
+                    } else {
+                        colour = (
+                            colour.0 + (255 - colour.0) * 0.18, colour.1 + (255 - colour.1) * 0.18,
+                            colour.2 + (255 - colour.2) * 0.18
+                        )
+                    }
+                }
+                (pixels[index * 4], pixels[index * 4 + 1], pixels[index * 4 + 2]) =
+                    (UInt8(colour.0.rounded()), UInt8(colour.1.rounded()), UInt8(colour.2.rounded()))
+            }
+        }
+    }
+
+    /// The outline's usual depth, about 1/120 of the sticker's shorter side and never under 2
+    /// pixels; its alpha is blurred by as much to tell which way each edge faces.
+    static func outlineWeight(width: Int, height: Int) -> Double { max(2, Double(min(width, height)) / 120) }
+
+    /// Whether (x, y) lies in a dot of a screen turned 45°, the dot covering `coverage` of its cell.
+    static func inDot(x: Int, y: Int, cell: Double, coverage: Double) -> Bool {
+        guard coverage > 0.02 else { return false }
+        let u = (Double(x) + Double(y)) * 0.7071 / cell, v = (Double(x) - Double(y)) * 0.7071 / cell
+        let du = u - u.rounded(), dv = v - v.rounded()
+        // A dot of radius r covers πr² of a unit cell; past half the dots merge.
+        let radius = (coverage / Double.pi).squareRoot()
+        return du * du + dv * dv <= radius * radius
+    }
+
+    /// The subject's own outline: a line inside its edge, heavier where the edge faces down and
+    /// right (away from a light above left) as an inker's brush lays it. Its depth is measured
+    /// exactly (the distance to the nearest clear pixel); `blurredAlpha` gives the edge's facing.
+    func subjectRim(_ pixels: [UInt8], blurredAlpha blurred: [UInt8]) -> [Bool] {
+        let weight = Self.outlineWeight(width: width, height: height)
+        // Pixels past the sticker's border count as clear, so a subject cut by the border is outlined there too.
+        let depths = DistanceField.squaredDistances(width: width + 2, height: height + 2) { index in
+            let (x, y) = (index % (width + 2) - 1, index / (width + 2) - 1)
+            return x < 0 || y < 0 || x >= width || y >= height || pixels[(y * width + x) * 4 + 3] < 128
+        }
+        var rim = [Bool](repeating: false, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                // Past half opacity lies the outline's soft outer edge.
+                guard pixels[index * 4 + 3] >= 128 else {
+                    rim[index] = true
+                    continue
+                }
+                let gx = Double(blurred[y * width + min(width - 1, x + 1)]) - Double(blurred[y * width + max(0, x - 1)])
+                let gy =
+                    Double(blurred[min(height - 1, y + 1) * width + x]) - Double(blurred[max(0, y - 1) * width + x])
+                let length = (gx * gx + gy * gy).squareRoot()
+                let facing = length > 1e-9 ? -(gx * 0.6 + gy * 0.8) / length : 0
+                let reach = weight * (0.75 + 0.85 * max(0, facing))
+                rim[index] = Double(depths[(y + 1) * (width + 2) + x + 1]) < reach * reach
+            }
+        }
+        return rim
+    }
+
+    /// `count` colours for the opaque pixels of `colours` (RGB floats, 0–255): k-means on an even
+    /// sample, started from colours spread along the sample's light, so the same sticker always
+    /// gets the same palette.
+    static func palette(_ colours: [Float], alpha: [Float], count: Int) -> [[Double]] {
+        var sample: [[Double]] = []
+        let pixels = alpha.count
+        let step = max(1, pixels / 6_000)
+        for index in stride(from: 0, to: pixels, by: step) where alpha[index] >= 0.5 {
+            sample.append([Double(colours[index * 3]), Double(colours[index * 3 + 1]), Double(colours[index * 3 + 2])])
+        }
+        guard !sample.isEmpty else { return [[128, 128, 128]] }
+        let sorted = sample.sorted { $0[0] + $0[1] + $0[2] < $1[0] + $1[1] + $1[2] }
+        var centres = (0..<count).map { sorted[min(sorted.count - 1, ($0 * 2 + 1) * sorted.count / (2 * count))] }
+        for _ in 0..<8 {
+            var sums = [[Double]](repeating: [0, 0, 0, 0], count: centres.count)
+            for colour in sample {
+                let nearest = nearestIndex((colour[0], colour[1], colour[2]), in: centres)
+                for channel in 0..<3 { sums[nearest][channel] += colour[channel] }
+                sums[nearest][3] += 1
+            }
+            for index in centres.indices where sums[index][3] > 0 {
+                centres[index] = (0..<3).map { sums[index][$0] / sums[index][3] }
+            }
+        }
+        return centres
+    }
+
+    static func nearestIndex(_ colour: (Double, Double, Double), in palette: [[Double]]) -> Int {
+        var (best, distance) = (0, Double.infinity)
+        for (index, entry) in palette.enumerated() {
+            let (r, g, b) = (entry[0] - colour.0, entry[1] - colour.1, entry[2] - colour.2)
+            let d = r * r + g * g + b * b
+            if d < distance { (best, distance) = (index, d) }
+        }
+        return best
+    }
+
+    /// Printed a little brighter and more saturated than life, as comics are.
+    static func lifted(_ colour: [Double]) -> (Double, Double, Double) {
+        let grey = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
+        let channels = colour.map { min(255, max(0, (grey + 1.35 * ($0 - grey)) * 1.08)) }
+        return (channels[0], channels[1], channels[2])
+    }
+}
+
+/// The drawing's plan: the sticker on a copy of at most ``ComicLook/drawingSide`` pixels across,
+/// where its colours are smoothed into regions and its lines found.
+private struct Plan {
+    let width: Int
+    let height: Int
+    let fullWidth: Int
+    let fullHeight: Int
+    /// Premultiplied colours averaged over each plan pixel's footprint, then divided out.
+    var colours: [Float]
+    var alpha: [Float]
+
+    init(pixels: [UInt8], width fullWidth: Int, height fullHeight: Int, scale: Double) {
+        self.fullWidth = fullWidth
+        self.fullHeight = fullHeight
+        width = max(3, Int((Double(fullWidth) * scale).rounded()))
+        height = max(3, Int((Double(fullHeight) * scale).rounded()))
+        var sums = [Float](repeating: 0, count: width * height * 4)
+        var counts = [Float](repeating: 0, count: width * height)
+        for y in 0..<fullHeight {
+            let row = min(height - 1, y * height / fullHeight)
+            for x in 0..<fullWidth {
+                let target = row * width + min(width - 1, x * width / fullWidth)
+                let source = (y * fullWidth + x) * 4
+                let a = Float(pixels[source + 3]) / 255
+                for channel in 0..<3 { sums[target * 4 + channel] += Float(pixels[source + channel]) * a }
+                sums[target * 4 + 3] += a
+                counts[target] += 1
+            }
+        }
+        colours = [Float](repeating: 0, count: width * height * 3)
+        alpha = [Float](repeating: 0, count: width * height)
+        for index in 0..<(width * height) where counts[index] > 0 {
+            alpha[index] = sums[index * 4 + 3] / counts[index]
+            guard sums[index * 4 + 3] > 0 else { continue }
+            for channel in 0..<3 { colours[index * 3 + channel] = sums[index * 4 + channel] / sums[index * 4 + 3] }
+        }
+    }
+
+    /// Colours smoothed within regions (three rounds of a bilateral filter over the subject's
+    /// pixels: grain and fur flatten, edges between regions stay), and their light.
+    func smoothed() -> (colours: [Float], light: [Float]) {
+        var current = colours
+        let radius = 2
+        let spatial = (-radius...radius).map { Float(exp(-Double($0 * $0) / (2 * 1.5 * 1.5))) }
+        let colourScale: Float = 1 / (2 * 20 * 20)
+        for _ in 0..<3 {
+            var next = current
+            for y in 0..<height {
+                for x in 0..<width {
+                    let index = y * width + x
+                    guard alpha[index] >= 0.5 else { continue }
+                    var sum: (Float, Float, Float) = (0, 0, 0)
+                    var total: Float = 0
+                    for dy in -radius...radius {
+                        let ny = y + dy
+                        guard ny >= 0, ny < height else { continue }
+                        for dx in -radius...radius {
+                            let nx = x + dx
+                            guard nx >= 0, nx < width else { continue }
+                            let other = ny * width + nx
+                            guard alpha[other] >= 0.5 else { continue }
+                            let dr = current[other * 3] - current[index * 3]
+                            let dg = current[other * 3 + 1] - current[index * 3 + 1]
+                            let db = current[other * 3 + 2] - current[index * 3 + 2]
+                            let weight =
+                                spatial[dx + radius] * spatial[dy + radius]
+                                * exp(-(dr * dr + dg * dg + db * db) * colourScale)
+                            sum = (
+                                sum.0 + current[other * 3] * weight, sum.1 + current[other * 3 + 1] * weight,
+                                sum.2 + current[other * 3 + 2] * weight
+                            )
+                            total += weight
+                        }
+                    }
+                    next[index * 3] = sum.0 / total
+                    next[index * 3 + 1] = sum.1 / total
+                    next[index * 3 + 2] = sum.2 / total
+                }
+            }
+            current = next
+        }
+        var light = [Float](repeating: 0, count: width * height)
+        for index in light.indices {
+            light[index] = 0.299 * current[index * 3] + 0.587 * current[index * 3 + 1] + 0.114 * current[index * 3 + 2]
+        }
+        return (current, light)
+    }
+
+    /// Each plan pixel's palette colour (`labels`), after two rounds of a 3 × 3 majority vote
+    /// that takes away specks of one colour inside another, and those colours slightly blurred.
+    func flats(_ smoothed: [Float], palette: [[Double]]) -> (labels: [Int], colours: [Float]) {
+        var labels = [Int](repeating: 0, count: width * height)
+        for index in labels.indices {
+            let colour = (Double(smoothed[index * 3]), Double(smoothed[index * 3 + 1]), Double(smoothed[index * 3 + 2]))
+            labels[index] = ComicLook.nearestIndex(colour, in: palette)
+        }
+        for _ in 0..<2 {
+            var next = labels
+            var votes = [Int](repeating: 0, count: palette.count)
+            for y in 0..<height {
+                for x in 0..<width where alpha[y * width + x] >= 0.5 {
+                    for index in votes.indices { votes[index] = 0 }
+                    for dy in -1...1 {
+                        for dx in -1...1 {
+                            let (nx, ny) = (x + dx, y + dy)
+                            guard nx >= 0, ny >= 0, nx < width, ny < height, alpha[ny * width + nx] >= 0.5 else {
+                                continue
+                            }
+                            votes[labels[ny * width + nx]] += 1
+                        }
+                    }
+                    var winner = labels[y * width + x]
+                    for index in votes.indices where votes[index] > votes[winner] { winner = index }
+                    next[y * width + x] = winner
+                }
+            }
+            labels = next
+        }
+        // Blurred a little, so that read between pixels at full size the border between two
+        // colours is a smooth curve rather than the plan's steps.
+        var flats = [Float](repeating: 0, count: width * height * 3)
+        let weights = alpha.map { $0 >= 0.5 ? Float(1) : 0 }
+        for channel in 0..<3 {
+            let plane = labels.map { Float(palette[$0][channel]) }
+            let blurred = Blur.gaussian(plane, weights: weights, width: width, height: height, sigma: 0.8)
+            for index in labels.indices {
+                flats[index * 3 + channel] = weights[index] > 0 ? blurred[index] : plane[index]
+            }
+        }
+        return (labels, flats)
+    }
+
+    /// The lines inside the subject, as a field that is positive on ink: the dark side of each
+    /// edge of the smoothed light (a difference of Gaussians), wider where the edge is stronger,
+    /// without the short marks that grain and fur leave.
+    func lines(_ light: [Float]) -> [Float] {
+        let weights = alpha.map { $0 >= 0.5 ? Float(1) : 0 }
+        let narrow = Blur.gaussian(light, weights: weights, width: width, height: height, sigma: 1.0)
+        let wide = Blur.gaussian(light, weights: weights, width: width, height: height, sigma: 1.7)
+        // A step of 30 levels in the light leaves a line; a gentle shade does not.
+        let threshold: Float = 3.5
+        var field = [Float](repeating: -1, count: width * height)
+        for index in field.indices where weights[index] > 0 {
+            field[index] = (wide[index] - narrow[index]) - threshold
+        }
+        removeShortMarks(&field, shortest: max(8, min(width, height) / 30))
+        return field
+    }
+
+    /// Clears every connected mark of ink smaller than `shortest` pixels.
+    private func removeShortMarks(_ field: inout [Float], shortest: Int) {
+        var seen = [Bool](repeating: false, count: field.count)
+        var stack: [Int] = []
+        var mark: [Int] = []
+        for start in field.indices where field[start] > 0 && !seen[start] {
+            mark.removeAll(keepingCapacity: true)
+            stack.append(start)
+            seen[start] = true
+            while let index = stack.popLast() {
+                mark.append(index)
+                let (x, y) = (index % width, index / width)
+                for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1)] {
+                    let (nx, ny) = (x + dx, y + dy)
+                    guard nx >= 0, ny >= 0, nx < width, ny < height else { continue }
+                    let other = ny * width + nx
+                    if field[other] > 0 && !seen[other] {
+                        seen[other] = true
+                        stack.append(other)
+                    }
+                }
+            }
+            if mark.count < shortest { for index in mark { field[index] = -1 } }
+        }
+    }
+}
+
+/// Reads a plan's planes between their pixels for full-size pixels, from tables of where each
+/// full-size column and row falls.
+private struct Sampler {
+    let planWidth: Int
+    let columns: [(Int, Int, Float)]
+    let rows: [(Int, Int, Float)]
+
+    init(plan: Plan) {
+        planWidth = plan.width
+        func table(full: Int, reduced: Int) -> [(Int, Int, Float)] {
+            (0..<full).map { position in
+                let u = max(0, (Float(position) + 0.5) * Float(reduced) / Float(full) - 0.5)
+                let low = min(Int(u), reduced - 1)
+                return (low, min(low + 1, reduced - 1), u - Float(low))
+            }
+        }
+        columns = table(full: plan.fullWidth, reduced: plan.width)
+        rows = table(full: plan.fullHeight, reduced: plan.height)
+    }
+
+    func read(_ plane: [Float], x: Int, y: Int) -> Float {
+        let (x0, x1, fx) = columns[x], (y0, y1, fy) = rows[y]
+        let top = plane[y0 * planWidth + x0] * (1 - fx) + plane[y0 * planWidth + x1] * fx
+        let bottom = plane[y1 * planWidth + x0] * (1 - fx) + plane[y1 * planWidth + x1] * fx
+        return top * (1 - fy) + bottom * fy
+    }
+
+    /// Of the labels of the four plan pixels around full-size pixel (x, y), the one whose
+    /// palette colour is nearest `colour`.
+    func nearestLabel(
+        _ labels: [Int], to colour: (Double, Double, Double), palette: [[Double]], x: Int, y: Int
+    )
+        -> Int
+    {
+        let (x0, x1, _) = columns[x], (y0, y1, _) = rows[y]
+        var (best, distance) = (labels[y0 * planWidth + x0], Double.infinity)
+        for label in [
+            labels[y0 * planWidth + x0], labels[y0 * planWidth + x1], labels[y1 * planWidth + x0],
+            labels[y1 * planWidth + x1],
+        ] {
+            let entry = palette[label]
+            let (r, g, b) = (entry[0] - colour.0, entry[1] - colour.1, entry[2] - colour.2)
+            let d = r * r + g * g + b * b
+            if d < distance { (best, distance) = (label, d) }
+        }
+        return best
+    }
+
+    func readColour(_ plane: [Float], x: Int, y: Int) -> (Double, Double, Double) {
+        let (x0, x1, fx) = columns[x], (y0, y1, fy) = rows[y]
+        let corners = [
+            (y0 * planWidth + x0, (1 - fx) * (1 - fy)), (y0 * planWidth + x1, fx * (1 - fy)),
+            (y1 * planWidth + x0, (1 - fx) * fy), (y1 * planWidth + x1, fx * fy),
+        ]
+        var colour: (Float, Float, Float) = (0, 0, 0)
+        for (index, weight) in corners {
+            colour.0 += plane[index * 3] * weight
+            colour.1 += plane[index * 3 + 1] * weight
+            colour.2 += plane[index * 3 + 2] * weight
+        }
+        return (Double(colour.0), Double(colour.1), Double(colour.2))
+    }
+}
+
+/// Separable Gaussian blurs of a float plane.
+enum Blur {
+    /// `values` blurred with `sigma`; with `weights`, a normalised blur in which only weighted
+    /// pixels count (so the clear room around a subject does not darken its edge).
+    static func gaussian(_ values: [Float], weights: [Float]?, width: Int, height: Int, sigma: Double) -> [Float] {
+        let radius = max(1, Int((3 * sigma).rounded(.up)))
+        let kernel = (-radius...radius).map { Float(exp(-Double($0 * $0) / (2 * sigma * sigma))) }
+        func pass(_ plane: [Float]) -> [Float] {
+            var across = [Float](repeating: 0, count: plane.count)
+            for y in 0..<height {
+                for x in 0..<width {
+                    var sum: Float = 0
+                    for offset in -radius...radius {
+                        let nx = min(width - 1, max(0, x + offset))
+                        sum += plane[y * width + nx] * kernel[offset + radius]
+                    }
+                    across[y * width + x] = sum
+                }
+            }
+            var down = [Float](repeating: 0, count: plane.count)
+            for y in 0..<height {
+                for x in 0..<width {
+                    var sum: Float = 0
+                    for offset in -radius...radius {
+                        let ny = min(height - 1, max(0, y + offset))
+                        sum += across[ny * width + x] * kernel[offset + radius]
+                    }
+                    down[y * width + x] = sum
+                }
+            }
+            let total = kernel.reduce(0, +) * kernel.reduce(0, +)
+            return down.map { $0 / total }
+        }
+        guard let weights else { return pass(values) }
+        let weighted = pass(zip(values, weights).map { $0 * $1 })
+        let spread = pass(weights)
+        return zip(weighted, spread).map { $1 > 1e-4 ? $0 / $1 : 0 }
+    }
+}
