@@ -115,7 +115,8 @@ enum CellRules {
         Table(name: "settings", key: ["key"], columns: text("key", "value")),
         Table(
             name: "stickers", key: ["id"],
-            columns: text("id", "photo_id", "selection") + number("outline", "created_at") + [
+            columns: text("id", "photo_id", "selection") + text("effect", nullable: true)
+                + number("outline", "created_at") + [
                 integer("shadow", flag), integer("width", photoSide), integer("height", photoSide),
                 integer("origin_x", stickerOrigin, nullable: true), integer("origin_y", stickerOrigin, nullable: true),
             ]),

@@ -436,7 +436,9 @@ extension Library {
                         THEN created_at ELSE ? END,
                     -- A place that is not sound is forgotten: the refine brush finds it again.
                     origin_x = CASE WHEN \(originSound) THEN origin_x ELSE NULL END,
-                    origin_y = CASE WHEN \(originSound) THEN origin_y ELSE NULL END
+                    origin_y = CASE WHEN \(originSound) THEN origin_y ELSE NULL END,
+                    -- A damaged effect still says something was drawn in: the brush stays away.
+                    effect = CASE WHEN effect IS NULL OR typeof(effect) = 'text' THEN effect ELSE 'unknown' END
                 WHERE rowid = ?
                 """, [info.width, info.height, now, rowNumber])
         }

@@ -23,6 +23,9 @@ public struct StickerRecord: Hashable, Sendable {
     /// Where its top-left corner lies in the photo, in the photo's pixels, when that was recorded
     /// (stickers lifted by older versions, and prepared lifts, did not record it).
     public var photoOrigin: PixelPoint?
+    /// The effect drawn into its pixels (`comic`, …), or nil when they are the photo's own.
+    /// Stickers lifted by older versions carry no effect of their own.
+    public var drawnEffect: String? = nil
 }
 
 /// A pixel position: whole numbers, from the top-left corner.
@@ -85,7 +88,7 @@ extension Library {
     /// - Parameter origin: where the sticker's top-left corner lies in the photo, when known.
     public func saveSticker(
         id: String, photoID: String, selection: String, outlineWidth: Double, shadow: Bool, image: Bitmap,
-        origin: PixelPoint? = nil
+        origin: PixelPoint? = nil, drawnEffect: String? = nil
     ) throws(LibraryError) -> StickerRecord {
         _ = try photo(photoID)
         let staging = try makeStagingFolder()
@@ -98,7 +101,7 @@ extension Library {
         }
         return try storeSticker(
             made, id: id, photoID: photoID, selection: selection, outlineWidth: outlineWidth, shadow: shadow,
-            width: image.width, height: image.height, origin: origin)
+            width: image.width, height: image.height, origin: origin, drawnEffect: drawnEffect)
     }
 
     /// Stores a sticker whose PNG was made ahead (a prepared lift, see `SubjectModel.analyse`),
@@ -106,7 +109,7 @@ extension Library {
     /// file is linked rather than copied where it can be: stickers never change once made.
     public func saveSticker(
         id: String, photoID: String, selection: String, outlineWidth: Double, shadow: Bool, copying file: URL,
-        width: Int, height: Int, origin: PixelPoint? = nil
+        width: Int, height: Int, origin: PixelPoint? = nil, drawnEffect: String? = nil
     ) throws(LibraryError) -> StickerRecord {
         _ = try photo(photoID)
         let staging = try makeStagingFolder()
@@ -121,17 +124,17 @@ extension Library {
         }
         return try storeSticker(
             made, id: id, photoID: photoID, selection: selection, outlineWidth: outlineWidth, shadow: shadow,
-            width: width, height: height, origin: origin)
+            width: width, height: height, origin: origin, drawnEffect: drawnEffect)
     }
 
     private func storeSticker(
         _ made: URL, id: String, photoID: String, selection: String, outlineWidth: Double, shadow: Bool, width: Int,
-        height: Int, origin: PixelPoint? = nil
+        height: Int, origin: PixelPoint? = nil, drawnEffect: String? = nil
     ) throws(LibraryError) -> StickerRecord {
         let file = stickerFile(id: id)
         let record = StickerRecord(
             id: id, photoID: photoID, selection: selection, outlineWidth: outlineWidth, shadow: shadow,
-            width: width, height: height, createdAt: now(), photoOrigin: origin)
+            width: width, height: height, createdAt: now(), photoOrigin: origin, drawnEffect: drawnEffect)
         try database.write { connection throws(LibraryError) in
             // Placed with its row, in one transaction, so a cleanup never sees one without the other.
             let photoStillThere = try !connection.query("SELECT 1 FROM photos WHERE id = ?", [photoID]) {
@@ -143,12 +146,12 @@ extension Library {
             try connection.run(
                 """
                 INSERT OR REPLACE INTO stickers
-                    (id, photo_id, selection, outline, shadow, width, height, created_at, origin_x, origin_y)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    (id, photo_id, selection, outline, shadow, width, height, created_at, origin_x, origin_y, effect)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     id, photoID, selection, outlineWidth, shadow, width, height,
-                    record.createdAt.timeIntervalSince1970, origin?.x, origin?.y,
+                    record.createdAt.timeIntervalSince1970, origin?.x, origin?.y, drawnEffect,
                 ])
         }
         return record
@@ -219,7 +222,7 @@ extension Library {
         try database.read { connection throws(LibraryError) in
             try connection.query(
                 """
-                SELECT id, photo_id, selection, outline, shadow, width, height, created_at, origin_x, origin_y
+                SELECT id, photo_id, selection, outline, shadow, width, height, created_at, origin_x, origin_y, effect
                 FROM stickers
                 WHERE \(condition) ORDER BY created_at DESC, id
                 """, arguments
@@ -230,7 +233,7 @@ extension Library {
                     width: try row.int("width", in: CellRules.photoSide),
                     height: try row.int("height", in: CellRules.photoSide),
                     createdAt: try row.date("created_at"),
-                    photoOrigin: origin(row))
+                    photoOrigin: origin(row), drawnEffect: try row.optionalText("effect"))
             }
         }
     }

@@ -164,6 +164,10 @@ enum Schema {
                 ALTER TABLE stickers ADD COLUMN origin_x INTEGER; -- its top-left in the photo's pixels, or NULL: not recorded
                 ALTER TABLE stickers ADD COLUMN origin_y INTEGER;
                 """),
+        Migration(
+            name: "v12: the look drawn into a sticker's pixels, which the refine brush cannot take back",
+            sql: "ALTER TABLE stickers ADD COLUMN effect TEXT; -- an effect's name (comic, …), or NULL: the photo's own pixels"
+        ),
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -67,7 +67,7 @@ extension SubjectModel {
             let record = try? library.saveSticker(
                 id: id, photoID: photo.id, selection: options.selection.key, outlineWidth: options.outlineWidth,
                 shadow: options.shadow, copying: prepared.file, width: prepared.width, height: prepared.height,
-                origin: prepared.origin)
+                origin: prepared.origin, drawnEffect: options.effect?.rawValue)
         {
             return record
         }
@@ -92,7 +92,8 @@ extension SubjectModel {
         do throws(LibraryError) {
             return try library.saveSticker(
                 id: id, photoID: photo.id, selection: options.selection.key, outlineWidth: options.outlineWidth,
-                shadow: options.shadow, image: cut.sticker, origin: PixelPoint(x: cut.x, y: cut.y))
+                shadow: options.shadow, image: cut.sticker, origin: PixelPoint(x: cut.x, y: cut.y),
+                drawnEffect: options.effect?.rawValue)
         } catch {
             throw .library(error)
         }
@@ -136,6 +137,11 @@ extension SubjectModel {
             throw .invalidOptions(
                 "sticker \(sticker.id) has its outline or shadow drawn into it; lift it without them to refine it "
                     + "(the editor draws them around a refined sticker)")
+        }
+        if let effect = sticker.drawnEffect {
+            throw .invalidOptions(
+                "sticker \(sticker.id) has the \(effect) effect drawn into it; lift it without an effect to refine it "
+                    + "(the editor draws effects over a refined sticker)")
         }
         let info: ImageInfo
         do throws(RenderError) {

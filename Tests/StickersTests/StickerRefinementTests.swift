@@ -121,6 +121,16 @@ struct StickerRefinementTests {
         } throws: { error in
             "\(error)".contains("outline or shadow drawn into it")
         }
+        // So is one with an effect drawn in (its colours are no longer the photo's), and the
+        // library remembers which after it is opened again.
+        let comic = try model.makeSticker(ofPhoto: photo.id, in: library, options: StickerOptions(effect: .comic))
+        #expect(try Library(root: folder.file("library")).sticker(comic.id).drawnEffect == "comic")
+        #expect(try library.sticker(refined.id).drawnEffect == nil)
+        #expect {
+            try model.refineSticker(comic.id, strokes: [restore], in: library)
+        } throws: { error in
+            "\(error)".contains("has the comic effect drawn into it")
+        }
     }
 }
 
