@@ -391,6 +391,16 @@ int cvips_webpsave(CVipsImage *in, const char *path, int quality, int lossless) 
     return vips_webpsave(in, path, "Q", quality, "lossless", lossless, NULL);
 }
 
+// The smallest files each format makes at a quality, for pictures with a size limit (sticker
+// packs): the slowest effort, and for PNG a palette of up to 256 colours and alpha levels.
+int cvips_pngsave_palette(CVipsImage *in, const char *path, int quality) {
+    return vips_pngsave(in, path, "compression", 9, "palette", TRUE, "Q", quality, "effort", 10, "strip", TRUE, NULL);
+}
+
+int cvips_webpsave_smallest(CVipsImage *in, const char *path, int quality) {
+    return vips_webpsave(in, path, "Q", quality, "alpha_q", quality, "effort", 6, "smart_subsample", TRUE, "strip", TRUE, NULL);
+}
+
 int cvips_heifsave(CVipsImage *in, const char *path, int quality, int av1) {
     return vips_heifsave(in, path, "Q", quality, "compression",
                          av1 ? VIPS_FOREIGN_HEIF_COMPRESSION_AV1 : VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, NULL);

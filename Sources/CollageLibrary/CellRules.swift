@@ -117,9 +117,10 @@ enum CellRules {
             name: "stickers", key: ["id"],
             columns: text("id", "photo_id", "selection") + text("effect", nullable: true)
                 + number("outline", "created_at") + [
-                integer("shadow", flag), integer("width", photoSide), integer("height", photoSide),
-                integer("origin_x", stickerOrigin, nullable: true), integer("origin_y", stickerOrigin, nullable: true),
-            ]),
+                    integer("shadow", flag), integer("width", photoSide), integer("height", photoSide),
+                    integer("origin_x", stickerOrigin, nullable: true),
+                    integer("origin_y", stickerOrigin, nullable: true),
+                ]),
         Table(
             name: "photo_subjects", key: ["photo_id", "model"],
             columns: text("photo_id", "model") + number("focus_x", "focus_y", nullable: true)),

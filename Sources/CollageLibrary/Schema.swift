@@ -166,7 +166,8 @@ enum Schema {
                 """),
         Migration(
             name: "v12: the look drawn into a sticker's pixels, which the refine brush cannot take back",
-            sql: "ALTER TABLE stickers ADD COLUMN effect TEXT; -- an effect's name (comic, …), or NULL: the photo's own pixels"
+            sql:
+                "ALTER TABLE stickers ADD COLUMN effect TEXT; -- an effect's name (comic, …), or NULL: the photo's own pixels"
         ),
     ]
 

@@ -37,6 +37,7 @@ enum RootCommand {
         DoctorCommand.self,
         StickerCommand.self,
         SheetCommand.self,
+        PackCommand.self,
         LicenceCommand.self,
         ServeCommand.self,
         DevicesCommand.self,

@@ -147,6 +147,8 @@ int cvips_jpegsave(CVipsImage *in, const char *path, int quality, int progressiv
 /// PNG with every row "up"-filtered (each byte stored as its difference from the byte above).
 int cvips_pngsave(CVipsImage *in, const char *path, int compression);
 int cvips_webpsave(CVipsImage *in, const char *path, int quality, int lossless);
+int cvips_pngsave_palette(CVipsImage *in, const char *path, int quality);
+int cvips_webpsave_smallest(CVipsImage *in, const char *path, int quality);
 /// HEIF with HEVC (`av1` = 0) or AVIF (`av1` = 1).
 int cvips_heifsave(CVipsImage *in, const char *path, int quality, int av1);
 

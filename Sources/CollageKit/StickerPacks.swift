@@ -1,0 +1,344 @@
+import CollageCore
+import CollageRender
+import Foundation
+
+/// A sticker pack for a messenger to make: which messenger, which stickers, and the pack's name.
+public struct StickerPackRequest: Sendable {
+    /// Where a sticker comes from.
+    public enum Source: Sendable, Equatable {
+        /// A PNG or WebP with alpha (from `collage sticker`).
+        case file(URL)
+        /// A library sticker, by its id.
+        case sticker(String)
+    }
+
+    /// The messenger the pack is for.
+    public let messenger: Messenger
+    /// The stickers, in the pack's order.
+    public let sources: [Source]
+    /// The pack's title, as the messenger shows it.
+    public let title: String
+    /// Who made it, as the messenger shows it.
+    public let author: String
+
+    /// The longest title or author a pack takes (WhatsApp's limit, the strictest).
+    public static let longestName = 128
+
+    /// A request, checked before anything is read.
+    /// - Throws: ``Failure`` `invalidOption` for an unknown messenger, or a title or author that is
+    ///   empty or too long; `invalidInput` for fewer or more stickers than the messenger takes.
+    public init(
+        messenger name: String, sources: [Source], title: String? = nil, author: String? = nil
+    )
+        throws(Failure)
+    {
+        guard let messenger = Messenger(rawValue: name.lowercased()) else {
+            throw Failure(
+                .invalidOption,
+                "expects one of \(Messenger.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(name)\"",
+                field: "for")
+        }
+        let rules = messenger.rules
+        guard rules.stickers.contains(sources.count) else {
+            throw Failure(
+                .invalidInput,
+                "a \(rules.name) pack holds \(rules.stickers.lowerBound) to \(rules.stickers.upperBound) stickers, "
+                    + "got \(sources.count)")
+        }
+        for (field, value) in [("title", title), ("author", author)] {
+            guard let value else { continue }
+            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty, trimmed.count <= Self.longestName, !trimmed.contains(where: \.isNewline) else {
+                throw Failure(
+                    .invalidOption, "expects one line of 1 to \(Self.longestName) characters, got \(value.count)",
+                    field: field)
+            }
+        }
+        self.messenger = messenger
+        self.sources = sources
+        self.title = title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "My stickers"
+        self.author = author?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "Collage"
+    }
+}
+
+/// A written sticker pack.
+public struct StickerPack: Sendable, Equatable {
+    /// One written picture.
+    public struct File: Sendable, Equatable {
+        /// Its file name in the pack's folder.
+        public let name: String
+        /// The sticker it was made from (a file name or a sticker id), or "icon".
+        public let source: String
+        /// Its width in pixels.
+        public let width: Int
+        /// Its height in pixels.
+        public let height: Int
+        /// Its size in bytes.
+        public let bytes: Int
+        /// The encoder's quality that made it fit, or nil when it is lossless.
+        public let quality: Int?
+    }
+
+    /// The messenger it is for.
+    public let messenger: Messenger
+    /// The folder the files are in.
+    public let folder: URL
+    /// The stickers' pictures, in order.
+    public let stickers: [File]
+    /// The pack's icon, when the messenger asks for one.
+    public let icon: File?
+    /// The one file to hand to the messenger's importer, when it takes one (WhatsApp's `.wastickers`).
+    public let archive: URL?
+    /// What the person should know: each picture whose quality was lowered to fit.
+    public let notes: [String]
+
+    /// A number of bytes as people read it: "98.2 KB".
+    public static func text(bytes: Int) -> String { PackImages.bytes(bytes) }
+}
+
+extension StickerPackRequest {
+    /// Makes every picture (each sized into the messenger's limits and encoded at the best
+    /// quality that fits), reads each back to check it against the limits, and only then moves
+    /// them into `folder` (made when missing): a failure leaves nothing half-written.
+    /// - Parameter workspace: the library the stickers named by id are in; nil for files only.
+    /// - Throws: ``Failure``: `notFound` for an unknown sticker or file, `noSubject` for a clear
+    ///   picture, `invalidInput` for one that cannot fit the byte limit, `cannotWrite` for the folder.
+    public func make(in workspace: Workspace?, into folder: URL) throws(Failure) -> StickerPack {
+        let rules = messenger.rules
+        var pictures: [(name: String, bitmap: Bitmap)] = []
+        for source in sources {
+            switch source {
+            case .file(let file):
+                guard FileManager.default.fileExists(atPath: file.path) else {
+                    throw Failure(.notFound, "\(file.path): no such file")
+                }
+                pictures.append((file.lastPathComponent, try Self.read(file)))
+            case .sticker(let id):
+                guard let workspace else { throw Failure(.failed, "library stickers need a library") }
+                let record = try workspace.sticker(id)
+                pictures.append(("sticker \(id.prefix(40))", try Self.read(workspace.stickerImage(of: record))))
+            }
+        }
+        let staging = folder.deletingLastPathComponent()
+            .appendingPathComponent(".\(folder.lastPathComponent)-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: staging) }
+        do {
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        } catch {
+            throw Failure(.cannotWrite, "\(folder.path): cannot write the pack (\(error.localizedDescription))")
+        }
+        var files: [StickerPack.File] = []
+        var notes: [String] = []
+        let digits = max(2, String(pictures.count).count)
+        for (index, picture) in pictures.enumerated() {
+            let number = String(repeating: "0", count: max(0, digits - String(index + 1).count)) + String(index + 1)
+            let name = "\(number).\(rules.format.rawValue)"
+            let encoded = try Self.picture(
+                picture.bitmap, named: picture.name, side: rules.side, square: rules.square, margin: rules.margin,
+                outline: rules.outline, format: rules.format, maximumBytes: rules.maximumBytes)
+            try Self.check(encoded, named: name, format: rules.format, rules: rules, side: rules.side)
+            try Self.write(encoded.data, to: staging.appendingPathComponent(name))
+            files.append(
+                StickerPack.File(
+                    name: name, source: picture.name, width: encoded.width, height: encoded.height,
+                    bytes: encoded.data.count, quality: encoded.quality))
+            if let quality = encoded.quality, rules.format == .png || quality < 90 {
+                notes.append(
+                    "\(name) (\(picture.name)): \(rules.format == .png ? "on a palette at" : "at") quality \(quality) "
+                        + "to fit \(PackImages.bytes(rules.maximumBytes))")
+            }
+        }
+        var icon: StickerPack.File?
+        if let iconRules = rules.icon, let first = pictures.first {
+            // The first sticker, small: what the messenger shows for the pack in its tray.
+            let encoded = try Self.picture(
+                first.bitmap, named: first.name, side: iconRules.side, square: true, margin: 0,
+                outline: rules.outline > 0 ? 2 : 0, format: .png, maximumBytes: iconRules.maximumBytes)
+            try Self.write(encoded.data, to: staging.appendingPathComponent(iconRules.name))
+            icon = StickerPack.File(
+                name: iconRules.name, source: "icon", width: encoded.width, height: encoded.height,
+                bytes: encoded.data.count, quality: encoded.quality)
+        }
+        var archiveName: String?
+        if messenger == .whatsapp {
+            // What sticker-maker apps import: the pictures, the tray icon, the title and the author.
+            var entries: [(String, Data)] = []
+            for file in files + (icon.map { [$0] } ?? []) {
+                entries.append((file.name, try Self.readBack(staging.appendingPathComponent(file.name))))
+            }
+            entries.append(("title.txt", Data(title.utf8)))
+            entries.append(("author.txt", Data(author.utf8)))
+            let name = Self.fileName(title) + ".wastickers"
+            try Self.write(ZipArchive.stored(entries), to: staging.appendingPathComponent(name))
+            archiveName = name
+        }
+        // Everything is made: only now does the folder change.
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for name in try FileManager.default.contentsOfDirectory(atPath: staging.path) {
+                let target = folder.appendingPathComponent(name)
+                if FileManager.default.fileExists(atPath: target.path) {
+                    _ = try FileManager.default.replaceItemAt(target, withItemAt: staging.appendingPathComponent(name))
+                } else {
+                    try FileManager.default.moveItem(at: staging.appendingPathComponent(name), to: target)
+                }
+            }
+        } catch {
+            throw Failure(.cannotWrite, "\(folder.path): cannot write the pack (\(error.localizedDescription))")
+        }
+        return StickerPack(
+            messenger: messenger, folder: folder, stickers: files, icon: icon,
+            archive: archiveName.map { folder.appendingPathComponent($0) }, notes: notes)
+    }
+
+    /// A sticker's pixels, with alpha.
+    static func read(_ file: URL) throws(Failure) -> Bitmap {
+        let bitmap: Bitmap
+        do throws(RenderError) {
+            bitmap = try Bitmap.read(file)
+        } catch {
+            throw error.failure
+        }
+        guard bitmap.channels == 4 else {
+            throw Failure(
+                .invalidInput,
+                "\(file.lastPathComponent): a sticker needs transparency round its subject, and it has none")
+        }
+        return bitmap
+    }
+
+    /// One picture sized and encoded; the errors name the sticker.
+    static func picture(
+        _ bitmap: Bitmap, named name: String, side: Int, square: Bool, margin: Int, outline: Double,
+        format: PackImageFormat, maximumBytes: Int
+    ) throws(Failure) -> PackImage {
+        do throws(RenderError) {
+            let fitted = try PackImages.fit(bitmap, side: side, square: square, margin: margin, outline: outline)
+            return try PackImages.encode(fitted, as: format, maximumBytes: maximumBytes)
+        } catch {
+            if case .invalidOptions(let message) = error, message.contains("no subject") {
+                throw Failure(.noSubject, "\(name): \(message)")
+            }
+            if case .invalidOptions(let message) = error {
+                throw Failure(.invalidInput, "\(name): \(message)")
+            }
+            throw error.failure
+        }
+    }
+
+    /// The picture's own bytes, read as the messenger will: its format, size and bytes within the limits.
+    static func check(
+        _ picture: PackImage, named name: String, format: PackImageFormat, rules: StickerPackRules, side: Int
+    ) throws(Failure) {
+        guard let info = PackImages.inspect(picture.data) else {
+            throw Failure(.failed, "\(name): what was written is neither PNG nor WebP")
+        }
+        let sized =
+            rules.square
+            ? info.width == side && info.height == side
+            : max(info.width, info.height) == side && min(info.width, info.height) <= side
+        guard info.format == format.rawValue, sized, !info.animated, picture.data.count <= rules.maximumBytes
+        else {
+            throw Failure(
+                .failed,
+                "\(name): written as \(info.format) \(info.width) × \(info.height), \(picture.data.count) bytes, "
+                    + "outside \(rules.name)'s limits")
+        }
+    }
+
+    static func write(_ data: Data, to file: URL) throws(Failure) {
+        do {
+            try data.write(to: file)
+        } catch {
+            throw Failure(.cannotWrite, "\(file.path): cannot write (\(error.localizedDescription))")
+        }
+    }
+
+    static func readBack(_ file: URL) throws(Failure) -> Data {
+        do {
+            return try Data(contentsOf: file)
+        } catch {
+            throw Failure(.cannotWrite, "\(file.path): cannot read back (\(error.localizedDescription))")
+        }
+    }
+
+    /// A title as a file name: letters, digits, spaces, dashes and underscores.
+    static func fileName(_ title: String) -> String {
+        let kept = title.unicodeScalars.map { scalar -> Character in
+            CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_" ? Character(scalar) : "-"
+        }
+        let name = String(kept).trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+        return name.isEmpty ? "stickers" : String(name.prefix(64))
+    }
+}
+
+/// A zip file of stored (uncompressed) entries: the pictures are compressed already.
+enum ZipArchive {
+    /// The archive's bytes for `entries` (name, contents), in order.
+    static func stored(_ entries: [(String, Data)]) -> Data {
+        var archive = Data()
+        var directory = Data()
+        func append16(_ value: Int, to data: inout Data) {
+            data.append(contentsOf: [UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF)])
+        }
+        func append32(_ value: UInt32, to data: inout Data) {
+            data.append(contentsOf: (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) })
+        }
+        for (name, contents) in entries {
+            let nameBytes = Data(name.utf8)
+            let checksum = crc32(contents)
+            let offset = UInt32(archive.count)
+            // Local header: version 2.0, flag 0x0800 (UTF-8 names), stored, no time.
+            append32(0x0403_4B50, to: &archive)
+            append16(20, to: &archive)
+            append16(0x0800, to: &archive)
+            append16(0, to: &archive)
+            append32(0, to: &archive)
+            append32(checksum, to: &archive)
+            append32(UInt32(contents.count), to: &archive)
+            append32(UInt32(contents.count), to: &archive)
+            append16(nameBytes.count, to: &archive)
+            append16(0, to: &archive)
+            archive.append(nameBytes)
+            archive.append(contents)
+            append32(0x0201_4B50, to: &directory)
+            append16(20, to: &directory)
+            append16(20, to: &directory)
+            append16(0x0800, to: &directory)
+            append16(0, to: &directory)
+            append32(0, to: &directory)
+            append32(checksum, to: &directory)
+            append32(UInt32(contents.count), to: &directory)
+            append32(UInt32(contents.count), to: &directory)
+            append16(nameBytes.count, to: &directory)
+            append16(0, to: &directory)
+            append16(0, to: &directory)
+            append16(0, to: &directory)
+            append16(0, to: &directory)
+            append32(0, to: &directory)
+            append32(offset, to: &directory)
+            directory.append(nameBytes)
+        }
+        let directoryOffset = UInt32(archive.count)
+        archive.append(directory)
+        append32(0x0605_4B50, to: &archive)
+        append16(0, to: &archive)
+        append16(0, to: &archive)
+        append16(entries.count, to: &archive)
+        append16(entries.count, to: &archive)
+        append32(UInt32(directory.count), to: &archive)
+        append32(directoryOffset, to: &archive)
+        append16(0, to: &archive)
+        return archive
+    }
+
+    /// The CRC-32 (IEEE, reflected) a zip entry carries.
+    static func crc32(_ data: Data) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in data {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+}

@@ -1,0 +1,155 @@
+import CollageCore
+import CollageLibrary
+import CollageRender
+import CollageTestSupport
+import Foundation
+import Testing
+
+/// `collage pack`: every file a messenger is given is read back, by the project's own reader and
+/// by libwebp's `webpmux`, and held against that messenger's published limits.
+@Suite("collage pack: messenger sticker packs", .serialized)
+struct PackCommandTests {
+    /// A clear PNG with a disc of colour noise in it: fine detail that is costly to encode, so the
+    /// byte limits are really tested. `seed` makes each sticker different and repeatable.
+    static func noisySticker(_ name: String, in folder: URL, side: Int = 640, seed: UInt64 = 1) throws -> URL {
+        var image = Bitmap(width: side, height: side, color: [0, 0, 0, 0])
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        func next() -> UInt8 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        let radius = Double(side) * 0.45
+        for y in 0..<side {
+            for x in 0..<side {
+                let (dx, dy) = (Double(x) - Double(side) / 2, Double(y) - Double(side) / 2)
+                if dx * dx + dy * dy <= radius * radius { image[x, y] = [next(), next(), next(), 255] }
+            }
+        }
+        let file = folder.appendingPathComponent(name)
+        try image.write(to: file, format: .png)
+        return file
+    }
+
+    static func stickers(_ count: Int, in folder: URL) throws -> [String] {
+        try (0..<count).map { try noisySticker("s\($0).png", in: folder, seed: UInt64($0 + 1)).path }
+    }
+
+    @Test(arguments: Messenger.allCases)
+    func everyFileIsWithinTheMessengersLimits(_ messenger: Messenger) throws {
+        let folder = try TemporaryFolder("pack-\(messenger.rawValue)")
+        let rules = messenger.rules
+        let count = max(3, rules.stickers.lowerBound)
+        let out = folder.file("pack")
+        let result = try CommandRunner.run(
+            ["pack", "--for", messenger.rawValue, "-o", out.path, "--title", "Noise & co", "--json"]
+                + (try Self.stickers(count, in: folder.url)))
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = JSONBox(Data(result.stdout.utf8))
+        #expect(report["stickers"].count == count)
+        for index in 0..<count {
+            let path = try #require(report["stickers"][index]["file"].string)
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            let info = try #require(PackImages.inspect(data), "\(path) is neither PNG nor WebP")
+            #expect(info.format == rules.format.rawValue && !info.animated && info.hasAlpha, "\(path): \(info)")
+            #expect(data.count <= rules.maximumBytes, "\(path): \(data.count) bytes")
+            if rules.square {
+                #expect(info.width == rules.side && info.height == rules.side, "\(path): \(info)")
+            } else {
+                #expect(max(info.width, info.height) == rules.side && min(info.width, info.height) <= rules.side)
+            }
+            // The picture decodes, and the subject reaches the margin but not past it.
+            let picture = try Bitmap.read(URL(fileURLWithPath: path))
+            #expect(picture.width == info.width && picture.height == info.height && picture.channels == 4)
+            #expect(picture[info.width / 2, info.height / 2][3] == 255)
+            if rules.margin > 0 { #expect(picture[rules.margin / 2, info.height / 2][3] == 0) }
+            if rules.format == .webp {
+                let mux = try Tools.run("/usr/bin/webpmux", ["-info", path])
+                #expect(mux.status == 0, "webpmux could not read \(path)")
+                #expect(mux.output.contains("Canvas size: \(rules.side) x \(rules.side)"), "\(mux.output)")
+                #expect(mux.output.contains("transparency") && !mux.output.contains("animation"), "\(mux.output)")
+            }
+        }
+        // Noise is the worst case: at 512 px the encoder had to give way, and says so (iMessage's
+        // 408 px noise fits its 500 KB losslessly).
+        if rules.side == 512 { #expect(report["notes"].count > 0, "\(result.stdout)") }
+        if let icon = rules.icon {
+            let path = try #require(report["icon"]["file"].string)
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            let info = try #require(PackImages.inspect(data))
+            #expect(info.format == "png" && info.width == icon.side && info.height == icon.side)
+            #expect(data.count <= icon.maximumBytes && URL(fileURLWithPath: path).lastPathComponent == icon.name)
+        } else {
+            #expect(report["icon"].count == 0 && report["icon"].string == nil)
+        }
+    }
+
+    @Test func aWhatsAppPackAlsoComesAsOneFileForStickerMakerApps() throws {
+        let folder = try TemporaryFolder("pack-wastickers")
+        let out = folder.file("pack")
+        let result = try CommandRunner.run(
+            ["pack", "--for", "whatsapp", "-o", out.path, "--title", "Our cats", "--author", "Ann", "--json"]
+                + (try Self.stickers(3, in: folder.url)))
+        #expect(result.status == 0, "\(result.stderr)")
+        let archive = try #require(JSONBox(Data(result.stdout.utf8))["archive"].string)
+        #expect(URL(fileURLWithPath: archive).lastPathComponent == "Our-cats.wastickers")
+        // Python's zipfile checks every entry's checksum.
+        let script = """
+            import sys, zipfile
+            z = zipfile.ZipFile(sys.argv[1])
+            assert z.testzip() is None
+            print(",".join(i.filename for i in z.infolist()))
+            print(z.read("title.txt").decode(), z.read("author.txt").decode())
+            """
+        let listed = try Tools.run("/usr/bin/python3", ["-c", script, archive])
+        #expect(listed.status == 0)
+        #expect(listed.output.contains("01.webp,02.webp,03.webp,tray.png,title.txt,author.txt"), "\(listed.output)")
+        #expect(listed.output.contains("Our cats Ann"))
+    }
+
+    @Test func badRequestsSayWhatIsWrongAndWriteNothing() throws {
+        let folder = try TemporaryFolder("pack-bad")
+        let out = folder.file("pack")
+        let two = try Self.stickers(2, in: folder.url)
+        let unknown = try CommandRunner.run(["pack", "--for", "myspace", "-o", out.path] + two)
+        #expect(unknown.status == 64 && unknown.stderr.contains("whatsapp, telegram, signal, imessage"))
+        let few = try CommandRunner.run(["pack", "--for", "whatsapp", "-o", out.path] + two)
+        #expect(
+            few.status == 65 && few.stderr.contains("a WhatsApp pack holds 3 to 30 stickers, got 2"), "\(few.stderr)")
+        let clear = try SheetCommandTests.sticker("clear.png", in: folder.url, empty: true)
+        let empty = try CommandRunner.run(["pack", "--for", "signal", "-o", out.path, two[0], clear.path])
+        #expect(empty.status == 3 && empty.stderr.contains("clear.png: it has no subject"), "\(empty.stderr)")
+        let missing = try CommandRunner.run(["pack", "--for", "signal", "-o", out.path, folder.file("none.png").path])
+        #expect(missing.status == 66 && missing.stderr.contains("no such file"))
+        let long = String(repeating: "x", count: 200)
+        let title = try CommandRunner.run(["pack", "--for", "signal", "-o", out.path, "--title", long, two[0]])
+        #expect(title.status == 64 && title.stderr.contains("title"), "\(title.stderr)")
+        // Nothing of the failed packs was written, not even the folder.
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
+            $0.hasPrefix(".")
+        }
+        #expect(leftovers.isEmpty, "staging left behind: \(leftovers)")
+    }
+
+    @Test func aLibraryStickerIsPackedByItsID() throws {
+        let folder = try TemporaryFolder("pack-library")
+        let root = folder.file("library")
+        let library = try Library(root: root)
+        let photo = try library.importPhoto(from: try TestPhotos.solid([90, 140, 200], to: folder.file("p.png"))).photo
+        var disc = Bitmap(width: 300, height: 300, color: [0, 0, 0, 0])
+        for y in 0..<300 {
+            for x in 0..<300 where (x - 150) * (x - 150) + (y - 150) * (y - 150) <= 120 * 120 {
+                disc[x, y] = [200, 60, 90, 255]
+            }
+        }
+        let sticker = try library.saveSticker(
+            id: "libsticker", photoID: photo.id, selection: "all", outlineWidth: 0, shadow: false, image: disc)
+        library.close()
+        let result = try CommandRunner.run(
+            ["pack", "--for", "imessage", "--library", root.path, "-o", folder.file("pack").path, sticker.id, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = JSONBox(Data(result.stdout.utf8))
+        #expect(report["stickers"][0]["source"].string == "sticker libsticker")
+        #expect(report["stickers"][0]["width"].number == 408)
+    }
+}
