@@ -44,7 +44,9 @@ public enum StickerPrints {
             let scale = min(Limits.exportScale.upperBound, max(Limits.exportScale.lowerBound, wanted / longer))
             // No style draws plain, unlike the default style: the key says which.
             let style =
-                item.stickerStyle.map { "\($0.outlineWidth)|\($0.shadow)|\($0.effect?.rawValue ?? "")" } ?? "plain"
+                item.stickerStyle.map {
+                    "\($0.outlineWidth)|\($0.shadow)|\($0.effect.map(StickerEffects.drawingVersion) ?? "")"
+                } ?? "plain"
             let look = [reference, style, "\(item.frame.width)x\(item.frame.height)", "\(scale)"]
                 .joined(separator: "|")
             let file = folder.appendingPathComponent("look-\(SHA256.hex(of: Data(look.utf8)).prefix(32)).png")

@@ -24,7 +24,8 @@ public struct StickerRecord: Hashable, Sendable {
     /// (stickers lifted by older versions, and prepared lifts, did not record it).
     public var photoOrigin: PixelPoint?
     /// The effect drawn into its pixels (`comic`, …), or nil when they are the photo's own.
-    /// Stickers lifted by older versions carry no effect of their own.
+    /// Stickers lifted with an effect before schema v12 did not record it (it is only inside
+    /// their id's hash) and read as nil.
     public var drawnEffect: String? = nil
 }
 
@@ -85,7 +86,9 @@ extension Library {
     }
 
     /// Stores a sticker image and its record (replacing one with the same id).
-    /// - Parameter origin: where the sticker's top-left corner lies in the photo, when known.
+    /// - Parameters:
+    ///   - origin: where the sticker's top-left corner lies in the photo, when known.
+    ///   - drawnEffect: the effect drawn into `image` (its name), or nil when it is the photo's pixels.
     public func saveSticker(
         id: String, photoID: String, selection: String, outlineWidth: Double, shadow: Bool, image: Bitmap,
         origin: PixelPoint? = nil, drawnEffect: String? = nil
@@ -107,6 +110,7 @@ extension Library {
     /// Stores a sticker whose PNG was made ahead (a prepared lift, see `SubjectModel.analyse`),
     /// `file` (`width` × `height` pixels), and its record (replacing one with the same id). The
     /// file is linked rather than copied where it can be: stickers never change once made.
+    /// `origin` and `drawnEffect` are as for the other `saveSticker`.
     public func saveSticker(
         id: String, photoID: String, selection: String, outlineWidth: Double, shadow: Bool, copying file: URL,
         width: Int, height: Int, origin: PixelPoint? = nil, drawnEffect: String? = nil
@@ -222,7 +226,10 @@ extension Library {
         try database.read { connection throws(LibraryError) in
             try connection.query(
                 """
-                SELECT id, photo_id, selection, outline, shadow, width, height, created_at, origin_x, origin_y, effect
+                SELECT id, photo_id, selection, outline, shadow, width, height, created_at, origin_x, origin_y,
+                    -- A damaged effect (not text) still says something was drawn in, as
+                    -- `collage doctor --repair` records it, so the refine brush stays away.
+                    CASE WHEN effect IS NULL OR typeof(effect) = 'text' THEN effect ELSE 'unknown' END AS effect
                 FROM stickers
                 WHERE \(condition) ORDER BY created_at DESC, id
                 """, arguments

@@ -10,6 +10,8 @@ import Foundation
 struct ComicLook {
     /// The shorter side of the copy the drawing is planned on.
     static let drawingSide = 360
+    /// The most pixels the plan has, for stickers much longer than they are wide.
+    static let drawingPixels = 300_000
     /// The flat colours a comic keeps, and the fewer a halftone print does.
     static let comicColours = 10
     static let halftoneColours = 6
@@ -20,11 +22,14 @@ struct ComicLook {
     let height: Int
     let halftone: Bool
 
-    /// Draws the look over `pixels` (RGBA, 8 bits, `width` × `height`), keeping their alpha.
+    /// Draws the look over `pixels` (RGBA, 8 bits, `width` × `height`), their soft edge made firm.
     /// `blurredAlpha` is their alpha blurred by ``outlineWeight(width:height:)``.
     func draw(_ pixels: inout [UInt8], blurredAlpha: [UInt8]) {
         let shorter = min(width, height)
-        let scale = min(1, Double(Self.drawingSide) / Double(shorter))
+        // A long thin sticker is planned within the same number of pixels as a squarer one.
+        let scale = min(
+            1, Double(Self.drawingSide) / Double(shorter),
+            (Double(Self.drawingPixels) / (Double(width) * Double(height))).squareRoot())
         let plan = Plan(pixels: pixels, width: width, height: height, scale: scale)
         let smoothed = plan.smoothed()
         let palette = ComicLook.palette(
@@ -51,10 +56,9 @@ struct ComicLook {
                     (pixels[index * 4], pixels[index * 4 + 1], pixels[index * 4 + 2]) = Self.ink
                     continue
                 }
-                // The flat colours meet along smooth curves: the plan's colours are read between
-                // its pixels and each full-size pixel takes the nearest of the palette.
-                // Each takes the colour, of those of the four plan pixels around it, nearest to
-                // what is read there: no sliver of a third colour where two meet.
+                // The flat colours meet along smooth curves: the plan's (slightly blurred) colours
+                // are read between its pixels, and each full-size pixel takes, of the colours of
+                // the four plan pixels around it, the nearest: no sliver of a third where two meet.
                 let flat = sampler.readColour(flats.colours, x: x, y: y)
                 var colour = printed[sampler.nearestLabel(flats.labels, to: flat, palette: palette, x: x, y: y)]
                 if halftone {
@@ -100,13 +104,18 @@ struct ComicLook {
             let (x, y) = (index % (width + 2) - 1, index / (width + 2) - 1)
             return x < 0 || y < 0 || x >= width || y >= height || pixels[(y * width + x) * 4 + 3] < 128
         }
+        let outside = DistanceField.squaredDistances(width: width + 2, height: height + 2) { index in
+            let (x, y) = (index % (width + 2) - 1, index / (width + 2) - 1)
+            return x >= 0 && y >= 0 && x < width && y < height && pixels[(y * width + x) * 4 + 3] >= 128
+        }
         var rim = [Bool](repeating: false, count: width * height)
         for y in 0..<height {
             for x in 0..<width {
                 let index = y * width + x
-                // Past half opacity lies the outline's soft outer edge.
+                // Below half opacity, next to the subject, lies the outline's soft outer edge; a
+                // faint area farther out (a veil, glass) keeps its colours.
                 guard pixels[index * 4 + 3] >= 128 else {
-                    rim[index] = true
+                    rim[index] = outside[(y + 1) * (width + 2) + x + 1] <= 4
                     continue
                 }
                 let gx = Double(blurred[y * width + min(width - 1, x + 1)]) - Double(blurred[y * width + max(0, x - 1)])
@@ -125,11 +134,13 @@ struct ComicLook {
     /// sample, started from colours spread along the sample's light, so the same sticker always
     /// gets the same palette.
     static func palette(_ colours: [Float], alpha: [Float], count: Int) -> [[Double]] {
-        var sample: [[Double]] = []
-        let pixels = alpha.count
-        let step = max(1, pixels / 6_000)
-        for index in stride(from: 0, to: pixels, by: step) where alpha[index] >= 0.5 {
-            sample.append([Double(colours[index * 3]), Double(colours[index * 3 + 1]), Double(colours[index * 3 + 2])])
+        // An even sample of the opaque pixels themselves: striding over all pixels in row order
+        // could keep to a few columns when the stride shares factors with the width.
+        let opaque = alpha.indices.filter { alpha[$0] >= 0.5 }
+        let step = max(1, opaque.count / 6_000)
+        let sample = stride(from: 0, to: opaque.count, by: step).map { position in
+            let index = opaque[position]
+            return [Double(colours[index * 3]), Double(colours[index * 3 + 1]), Double(colours[index * 3 + 2])]
         }
         guard !sample.isEmpty else { return [[128, 128, 128]] }
         let sorted = sample.sorted { $0[0] + $0[1] + $0[2] < $1[0] + $1[1] + $1[2] }
@@ -290,7 +301,7 @@ private struct Plan {
         let weights = alpha.map { $0 >= 0.5 ? Float(1) : 0 }
         for channel in 0..<3 {
             let plane = labels.map { Float(palette[$0][channel]) }
-            let blurred = Blur.gaussian(plane, weights: weights, width: width, height: height, sigma: 0.8)
+            let blurred = PlaneBlur.gaussian(plane, weights: weights, width: width, height: height, sigma: 0.8)
             for index in labels.indices {
                 flats[index * 3 + channel] = weights[index] > 0 ? blurred[index] : plane[index]
             }
@@ -303,8 +314,8 @@ private struct Plan {
     /// without the short marks that grain and fur leave.
     func lines(_ light: [Float]) -> [Float] {
         let weights = alpha.map { $0 >= 0.5 ? Float(1) : 0 }
-        let narrow = Blur.gaussian(light, weights: weights, width: width, height: height, sigma: 1.0)
-        let wide = Blur.gaussian(light, weights: weights, width: width, height: height, sigma: 1.7)
+        let narrow = PlaneBlur.gaussian(light, weights: weights, width: width, height: height, sigma: 1.0)
+        let wide = PlaneBlur.gaussian(light, weights: weights, width: width, height: height, sigma: 1.7)
         // A step of 30 levels in the light leaves a line; a gentle shade does not.
         let threshold: Float = 3.5
         var field = [Float](repeating: -1, count: width * height)
@@ -407,7 +418,7 @@ private struct Sampler {
 }
 
 /// Separable Gaussian blurs of a float plane.
-enum Blur {
+enum PlaneBlur {
     /// `values` blurred with `sigma`; with `weights`, a normalised blur in which only weighted
     /// pixels count (so the clear room around a subject does not darken its edge).
     static func gaussian(_ values: [Float], weights: [Float]?, width: Int, height: Int, sigma: Double) -> [Float] {

@@ -3,6 +3,12 @@ import CollageCore
 /// A sticker's effect, white outline and soft shadow, applied to pixels in memory: the same
 /// effects the renderer gives sticker items, for writing a finished sticker file.
 public enum StickerEffects {
+    /// The name of the way `effect` is drawn now, for keys of what is made with it: a sticker
+    /// or picture drawn before the effect was redrawn is made again rather than reused.
+    public static func drawingVersion(of effect: StickerEffect) -> String {
+        effect == .comic ? "comic2" : effect.rawValue
+    }
+
     /// `image` (RGBA) with `effect` drawn on it, a white outline `outlineWidth` pixels wide around
     /// its opaque part and optionally a soft shadow below it; the result grows by the room they need.
     public static func apply(

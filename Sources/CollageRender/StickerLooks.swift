@@ -27,7 +27,8 @@ enum StickerLooks {
             puffy(&pixels, heights: heights, contact: contact, width: width, height: height)
         case .shiny: shiny(&pixels, width: width, height: height)
         }
-        fadeOnFaintPixels(&pixels, from: original)
+        // Comic and Halftone make the silhouette firm and ink its soft edge themselves.
+        if effect != .comic, effect != .halftone { fadeOnFaintPixels(&pixels, from: original) }
         return try VipsImage.fromPixels(pixels, width: width, height: height, bands: 4)
     }
 

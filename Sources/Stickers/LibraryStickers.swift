@@ -59,7 +59,8 @@ extension SubjectModel {
             photo.id, sha256, refine ? "refined" : "bilinear", options.selection.key, "\(options.outlineWidth)",
             "\(options.shadow)", "\(options.margin)",
             // Stickers made before edges were cleaned (or kept whole) are made again, not reused.
-            StickerMaker.cutOutVersion(cleanEdges: options.cleanEdges), options.effect?.rawValue ?? "plain",
+            StickerMaker.cutOutVersion(cleanEdges: options.cleanEdges),
+            options.effect.map(StickerEffects.drawingVersion) ?? "plain",
         ].joined(separator: "|")
         let id = SHA256.hex(of: Data(key.utf8))
         // A prepared file removed meanwhile (the budget's trim) only means the long way.

@@ -68,6 +68,28 @@ struct DamagedLibraryTests {
         }
     }
 
+    /// A sticker's drawn effect damaged into bytes (a TEXT column turns a number into text) still says something was drawn in, before
+    /// and after the repair, so the refine brush stays away from it.
+    @Test func aDamagedDrawnEffectStillKeepsTheBrushAway() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        let photo = try library.importPhoto(from: try fixtures.photo("p.png", [90, 140, 200])).photo
+        let disc = Bitmap(width: 40, height: 40, color: [200, 30, 30, 255])
+        _ = try library.saveSticker(
+            id: "comic", photoID: photo.id, selection: "all", outlineWidth: 0, shadow: false, image: disc,
+            drawnEffect: "comic")
+        library.close()
+        let connection = try Connection(path: fixtures.databaseFile.path)
+        _ = try connection.run("UPDATE stickers SET effect = X'00FF' WHERE id = 'comic'")
+        connection.close()
+        let damaged = try fixtures.open()
+        #expect(try damaged.sticker("comic").drawnEffect == "unknown")
+        let repaired = try damaged.checkHealth(repair: true)
+        #expect(!repaired.repairs.isEmpty, "the damaged cell is named and repaired")
+        #expect(try damaged.sticker("comic").drawnEffect == "unknown")
+        damaged.close()
+    }
+
     @Test func everyDamagedCellIsNamedAndRepairedWithoutLosingAnythingElse() throws {
         let template = try LibraryFixtures()
         let (touched, untouched) = try Self.makeHealthyLibrary(in: template)

@@ -101,6 +101,33 @@ struct StickerEffectTests {
             upperLeft >= 1 && lowerRight > upperLeft, "outline \(upperLeft) px above left, \(lowerRight) below right")
     }
 
+    @Test func comicKeepsASmallPartsColourOnAPortraitSticker() throws {
+        // 360 wide: the plan is the sticker itself, and a stride through its pixels in row order
+        // that shared a factor with 360 saw a few columns only, missing the red stripe.
+        var sticker = Bitmap(width: 360, height: 600, color: [40, 70, 200, 255])
+        for y in 0..<600 { for x in 160..<190 { sticker[x, y] = [220, 30, 30, 255] } }
+        let fixtures = try RenderFixtures()
+        try sticker.write(to: fixtures.url("disc.png"), format: .png)
+        var collage = Collage(id: "p", title: "p", created: Date(), canvas: Size(width: 360, height: 600))
+        collage.style.background = .white
+        collage = try collage.applying([
+            .addItem(id: "s", content: .sticker("disc.png"), frame: Rect(x: 0, y: 0, width: 360, height: 600)),
+            .setStickerStyle(id: "s", style: StickerStyle(outlineWidth: 0, shadow: false, effect: .comic)),
+        ])
+        let comic = try fixtures.render(collage, "out.png", options: RenderOptions(size: .scale(1), format: .png))
+        let stripe = comic[175, 300]
+        #expect(stripe[0] > 150 && stripe[2] < 100, "the stripe stays red: \(stripe)")
+    }
+
+    @Test func comicLeavesAVeilTranslucentRatherThanInked() throws {
+        // A light sticker at just under half opacity all over (a veil, glass): not a dark slab.
+        var veil = Bitmap(width: 240, height: 240, color: [0, 0, 0, 0])
+        for y in 20..<220 { for x in 20..<220 { veil[x, y] = [230, 220, 200, 120] } }
+        let comic = try render(.comic, sticker: veil)
+        let middle = comic[120, 120]
+        #expect(middle.prefix(3).allSatisfy { $0 > 180 }, "the veil's middle over white: \(middle)")
+    }
+
     @Test func halftoneDotsGrowWithTheShade() throws {
         // Light on top, dark below: the dots cover more of the dark half.
         var sticker = Bitmap(width: 240, height: 240, color: [0, 0, 0, 0])

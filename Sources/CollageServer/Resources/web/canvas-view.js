@@ -349,8 +349,10 @@ export class CanvasView {
   drawSticker(item, image, frame, box, media) {
     const style = item.stickerStyle ?? {};
     const look = item.look ?? {};
+    // The effects' drawing version ('looks2': Comic redrawn, Halftone added) leads the key, so a
+    // browser's cached drawing of an older look is not shown.
     const key = [
-      item.content.ref, style.outline ?? 0, !!style.shadow, style.effect ?? '', !!look.flipHorizontal, !!look.flipVertical,
+      'looks2', item.content.ref, style.outline ?? 0, !!style.shadow, style.effect ?? '', !!look.flipHorizontal, !!look.flipVertical,
       item.frame.width, item.frame.height,
     ].join('|');
     this.drawRendered(item, image, frame, key, () => {

@@ -396,6 +396,8 @@ export class Refining {
     await this.store.commit([{ op: 'replaceSticker', id: item.id, sticker: refined.id }]);
     // The store says so itself when the edit was refused (the item removed in another window).
     const shown = this.store.doc.collage.items.find((candidate) => candidate.id === item.id);
-    if (shown?.content.ref === refined.id) toast('Sticker refined (undo brings the first one back)');
+    if (shown?.content.ref === refined.id) {
+      toast('Sticker refined', 'info', { label: 'Undo', run: () => this.store.undo() });
+    }
   }
 }
