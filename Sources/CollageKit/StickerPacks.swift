@@ -262,10 +262,10 @@ extension StickerPackRequest {
         }
     }
 
-    /// A title as a file name: letters, digits, spaces, dashes and underscores.
+    /// A title as a file name a download header can carry: ASCII letters, digits, dashes, underscores.
     static func fileName(_ title: String) -> String {
         let kept = title.unicodeScalars.map { scalar -> Character in
-            CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_" ? Character(scalar) : "-"
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_") ? Character(scalar) : "-"
         }
         let name = String(kept).trimmingCharacters(in: CharacterSet(charactersIn: "-"))
         return name.isEmpty ? "stickers" : String(name.prefix(64))
@@ -340,5 +340,53 @@ enum ZipArchive {
             for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
         }
         return ~crc
+    }
+}
+
+extension StickerPackRequest {
+    /// The pack as one zip to download (the editor's "Sticker pack…"): every file the pack's
+    /// folder holds, and a `HOW-TO-ADD.txt` saying how the messenger takes them.
+    /// - Returns: the zip's bytes, its file name, and the pack (its notes say what gave way).
+    /// - Throws: as ``make(in:into:)``.
+    public func archive(in workspace: Workspace?) throws(Failure) -> (data: Data, name: String, pack: StickerPack) {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("collage-pack-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let pack = try make(in: workspace, into: scratch.appendingPathComponent("pack"))
+        var entries: [(String, Data)] = []
+        for file in pack.stickers + (pack.icon.map { [$0] } ?? []) {
+            entries.append((file.name, try Self.readBack(pack.folder.appendingPathComponent(file.name))))
+        }
+        if let archive = pack.archive { entries.append((archive.lastPathComponent, try Self.readBack(archive))) }
+        var guide = [Self.howToAdd(messenger, title: title)]
+        if !pack.notes.isEmpty {
+            guide.append("To fit the limits:\n" + pack.notes.map { "- \($0)" }.joined(separator: "\n"))
+        }
+        entries.append(("HOW-TO-ADD.txt", Data((guide.joined(separator: "\n\n") + "\n").utf8)))
+        let name = "\(Self.fileName(title))-\(messenger.rawValue).zip"
+        return (ZipArchive.stored(entries), name, pack)
+    }
+
+    /// How each messenger takes a pack's files, in a few lines.
+    static func howToAdd(_ messenger: Messenger, title: String) -> String {
+        let rules = messenger.rules
+        let limits =
+            "\(title): \(rules.name) stickers made by Collage, each \(rules.format.rawValue.uppercased()) "
+            + (rules.square ? "\(rules.side) × \(rules.side)" : "with its longer side \(rules.side)")
+            + " px and at most \(PackImages.bytes(rules.maximumBytes))."
+        let steps: String =
+            switch messenger {
+            case .whatsapp:
+                "Open the .wastickers file with a sticker-maker app for WhatsApp on your phone (it imports the "
+                    + "stickers, tray icon, title and author), then add the pack to WhatsApp from the app."
+            case .telegram:
+                "In Telegram, message @Stickers, send /newpack, then send each PNG as a file (not as a photo) "
+                    + "with an emoji; thumbnail.png is the set's icon (/setpackicon)."
+            case .signal:
+                "In Signal Desktop, choose File > Create/upload sticker pack, add the PNG files in order, give "
+                    + "each an emoji, then upload."
+            case .imessage:
+                "In Xcode, make a Sticker Pack App and drag the PNG files into its Sticker Pack folder."
+            }
+        return limits + "\n\n" + steps
     }
 }

@@ -66,7 +66,68 @@ enum StickerRoutes {
                 201: "{id, width, height, image}", 404: "no such sticker", 422: "strokes out of range", 503: "no model",
             ]
         ) { app, request throws(HTTPError) in try refineSticker(app, request) },
+        Route(
+            "GET", "/api/sticker-packs/messengers", "messengerRules",
+            "The messengers a sticker pack is made for, each with its limits (one table with `collage pack`)",
+            responses: [200: "[{id, name, format, side, square, maximumBytes, stickers: [least, most], icon}]"]
+        ) { _, _ throws(HTTPError) in
+            .json(
+                .array(
+                    Messenger.allCases.map { messenger in
+                        let rules = messenger.rules
+                        return .object([
+                            "id": .string(messenger.rawValue), "name": .string(rules.name),
+                            "format": .string(rules.format.rawValue), "side": .number(Double(rules.side)),
+                            "square": .bool(rules.square), "maximumBytes": .number(Double(rules.maximumBytes)),
+                            "stickers": .array([
+                                .number(Double(rules.stickers.lowerBound)), .number(Double(rules.stickers.upperBound)),
+                            ]),
+                            "icon": rules.icon.map { .string($0.name) } ?? .null,
+                        ])
+                    }))
+        },
+        Route(
+            "POST", "/api/sticker-packs", "makeStickerPack",
+            "A sticker pack for a messenger, as one zip: each picture sized and encoded within the messenger's "
+                + "limits (see `collage pack`), its icon, WhatsApp's .wastickers, and HOW-TO-ADD.txt",
+            body: "{for: whatsapp|telegram|signal|imessage, stickers: [id], title?, author?}",
+            fields: [
+                .string(
+                    "for", choices: Messenger.allCases.map(\.rawValue), required: true, "the messenger the pack is for"),
+                Field(
+                    "stickers", .array(.string(choices: nil), maxItems: 200), required: true,
+                    "library sticker ids, in the pack's order (the messenger's count: WhatsApp 3–30, Telegram "
+                        + "1–120, Signal 1–200, iMessage 1–100)"),
+                .string("title", "the pack's title, one line of 1–128 characters (default: My stickers)"),
+                .string("author", "who made it, one line of 1–128 characters (default: Collage)"),
+            ],
+            wrongTypeStatus: .unprocessable, expensive: true,
+            responses: [
+                200: "application/zip, as a download", 404: "a listed sticker is not in the library",
+                422: "a count the messenger does not take, a sticker with no subject or that cannot fit, a bad title",
+                503: "too many exports at once (Retry-After)",
+            ]
+        ) { app, request throws(HTTPError) in try makeStickerPack(app, request) },
     ]
+
+    static func makeStickerPack(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let body = request.fields
+        let packRequest = try APIRoutes.kit { () throws(Failure) in
+            try StickerPackRequest(
+                messenger: body.string("for") ?? "", sources: (body.strings("stickers") ?? []).map { .sticker($0) },
+                title: body.string("title"), author: body.string("author"))
+        }
+        // Encoding at falling qualities is rendering: the pack waits its turn with the exports.
+        let made = try app.exports.run { () throws(HTTPError) in
+            try APIRoutes.kit { () throws(Failure) in try packRequest.archive(in: app.workspace) }
+        }
+        return HTTPResponse(
+            headers: [
+                "Content-Type": "application/zip",
+                "Content-Disposition": "attachment; filename=\"\(made.name)\"",
+                "X-Collage-Stickers": "\(made.pack.stickers.count)",
+            ], body: made.data)
+    }
 
     static func liftSticker(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let sticker = try stickerRequest(request.fields)

@@ -177,3 +177,50 @@ struct SheetAPITests {
         #expect(numbered.status == 422 && numbered.text.contains("page"), "\(numbered.text)")
     }
 }
+
+@Suite("Messenger sticker packs in the API")
+struct StickerPackAPITests {
+    @Test func aPackIsOneZipOfPicturesWithinTheMessengersLimits() throws {
+        let (client, ids) = try SheetAPITests.clientWithStickers()
+        let list = ids.map { "\"\($0)\"" }.joined(separator: ",")
+        let made = try client.json(
+            "POST", "/api/sticker-packs", #"{"for": "whatsapp", "stickers": [\#(list)], "title": "Shapes"}"#)
+        #expect(made.status == 200, "\(made.text)")
+        #expect(made.headers["content-type"] == "application/zip")
+        #expect(made.headers["content-disposition"] == "attachment; filename=\"Shapes-whatsapp.zip\"")
+        let zip = client.directory.appendingPathComponent("pack.zip")
+        try made.body.write(to: zip)
+        // Python's zipfile checks every entry's checksum and reads the pictures' headers.
+        let script = """
+            import sys, zipfile
+            z = zipfile.ZipFile(sys.argv[1])
+            assert z.testzip() is None
+            for name in z.namelist():
+                data = z.read(name)
+                if name.endswith(".webp"):
+                    assert data[:4] == b"RIFF" and data[8:12] == b"WEBP" and len(data) <= 100000, name
+                print(name, len(data))
+            print(z.read("HOW-TO-ADD.txt").decode())
+            """
+        let listed = try Tools.run("/usr/bin/python3", ["-c", script, zip.path])
+        #expect(listed.status == 0, "\(listed.output)")
+        for name in ["01.webp", "02.webp", "03.webp", "tray.png", "Shapes.wastickers", "HOW-TO-ADD.txt"] {
+            #expect(listed.output.contains(name + " "), "\(name) in \(listed.output)")
+        }
+        #expect(listed.output.contains("sticker-maker app"))
+    }
+
+    @Test func badPacksAreRefusedWithWhatIsWrong() throws {
+        let (client, ids) = try SheetAPITests.clientWithStickers()
+        let two = ids.prefix(2).map { "\"\($0)\"" }.joined(separator: ",")
+        let few = try client.json("POST", "/api/sticker-packs", #"{"for": "whatsapp", "stickers": [\#(two)]}"#)
+        #expect(few.status == 422 && few.text.contains("a WhatsApp pack holds 3 to 30 stickers, got 2"), "\(few.text)")
+        let unknown = try client.json("POST", "/api/sticker-packs", #"{"for": "signal", "stickers": ["nope"]}"#)
+        #expect(unknown.status == 404, "\(unknown.text)")
+        let messenger = try client.json("POST", "/api/sticker-packs", #"{"for": "icq", "stickers": [\#(two)]}"#)
+        #expect(messenger.status == 422 && messenger.text.contains("for"), "\(messenger.text)")
+        let title = try client.json(
+            "POST", "/api/sticker-packs", #"{"for": "signal", "stickers": [\#(two)], "title": "a\nb"}"#)
+        #expect(title.status == 422 && title.text.contains("title"), "\(title.text)")
+    }
+}

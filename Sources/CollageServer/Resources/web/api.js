@@ -66,6 +66,8 @@ export const api = {
   lift: (photoID, body, signal) => request('POST', `/api/photos/${encodeURIComponent(photoID)}/stickers`, body, { signal }),
   stickers: () => request('GET', '/api/stickers'),
   sheet: (body, signal) => request('POST', '/api/sheets', body, { signal }),
+  stickerPack: (body) => request('POST', '/api/sticker-packs', body),
+  messengers: () => request('GET', '/api/sticker-packs/messengers'),
   /** A sheet's PDF or SVG (its work is bounded, and it needs the token). */
   sheetFile: (path) => fetch(path, { headers: { 'X-Collage-Token': token } }),
   exportSize: (id, params) => request('GET', `/api/collages/${encodeURIComponent(id)}/export-size?${new URLSearchParams(params)}`),

@@ -2,6 +2,7 @@
 import { api, setStatus } from './api.js';
 import { isLocked, premium } from './licence.js';
 import { openSheet } from './sheet.js';
+import { openPack } from './pack.js';
 import { gradientText, paperColours, parseBackground, swatchCSS } from './background.js';
 import { $, layoutButton, newID, toast } from './ui.js';
 
@@ -112,6 +113,7 @@ export class Panels {
     this.store.listen($('shadow-input'), 'change', () => this.setStickerStyle({ shadow: $('shadow-input').checked }));
     // A sheet of this collage's stickers, printed as they look here.
     this.store.listen($('print-stickers'), 'click', () => openSheet(this.store.id));
+    this.store.listen($('pack-stickers'), 'click', () => openPack(this.store));
     for (const button of document.querySelectorAll('#sticker-style .effects button')) {
       this.store.listen(button, 'click', () => this.setStickerStyle({ effect: button.dataset.effect || null }));
     }
@@ -786,6 +788,7 @@ export class Panels {
     const stickers = this.store.collage.items.filter((item) => item.content.type === 'sticker');
     $('sticker-hint').hidden = stickers.length > 0 && !!this.store.selectedItem();
     $('print-stickers').hidden = stickers.length === 0;
+    $('pack-stickers').hidden = stickers.length === 0;
     const focused = document.activeElement?.closest?.('#sticker-tray button')?.dataset.id;
     $('sticker-tray').replaceChildren(...stickers.map((item, index) => {
       const entry = document.createElement('li');

@@ -1,0 +1,110 @@
+// A messenger sticker pack of the collage's stickers: the server sizes and encodes each within the
+// messenger's limits (the same table as `collage pack`) and answers one zip to download.
+import { api } from './api.js';
+import { $, toast } from './ui.js';
+
+const dialog = $('pack-dialog');
+let messengers = null;
+let stickerIDs = [];
+let messenger = 'whatsapp';
+let busy = false;
+
+function kilobytes(bytes) {
+  return bytes >= 1024 * 100 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${Math.round(bytes / 1000)} KB`;
+}
+
+/** What the chosen messenger takes, and whether this collage's stickers are a count it takes. */
+function describe() {
+  const rules = messengers?.find((entry) => entry.id === messenger);
+  const summary = $('pack-summary');
+  for (const button of dialog.querySelectorAll('[data-messenger]')) {
+    const chosen = button.dataset.messenger === messenger;
+    button.setAttribute('aria-checked', String(chosen));
+    button.setAttribute('aria-pressed', String(chosen));
+  }
+  if (!rules) {
+    summary.textContent = '';
+    return;
+  }
+  const [least, most] = rules.stickers;
+  const count = stickerIDs.length;
+  const size = rules.square ? `${rules.side} × ${rules.side}` : `${rules.side} px on the longer side`;
+  const fits = count >= least && count <= most;
+  summary.classList.toggle('error', !fits);
+  summary.textContent = fits
+    ? `${count} sticker${count === 1 ? '' : 's'}: ${rules.format.toUpperCase()} ${size}, each up to ${kilobytes(rules.maximumBytes)}`
+      + (rules.icon ? `, with the pack's icon.` : '.')
+    : `A ${rules.name} pack holds ${least} to ${most} stickers; this collage has ${count}.`
+      + (count < least ? ' Lift more subjects, or choose another messenger.' : '');
+  $('pack-download').disabled = !fits || busy;
+}
+
+async function download() {
+  if (busy) return;
+  busy = true;
+  dialog.setAttribute('aria-busy', 'true');
+  $('pack-download').disabled = true;
+  const summary = $('pack-summary');
+  summary.classList.remove('error');
+  summary.textContent = 'Making the pack…';
+  const form = $('pack-form');
+  const title = form.elements.title.value.trim() || 'My stickers';
+  const author = form.elements.author.value.trim();
+  try {
+    const zip = await api.stickerPack({
+      for: messenger, stickers: stickerIDs, title, ...(author ? { author } : {}),
+    });
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(zip);
+    const name = title.replace(/[^A-Za-z0-9_]+/g, '-').replace(/^-+|-+$/g, '') || 'stickers';
+    link.download = `${name.slice(0, 64)}-${messenger}.zip`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+    dialog.close();
+    toast('Sticker pack downloaded: HOW-TO-ADD.txt inside says how to add it', 'success');
+  } catch (error) {
+    summary.classList.add('error');
+    summary.textContent = error.message;
+  } finally {
+    busy = false;
+    dialog.removeAttribute('aria-busy');
+    if (dialog.open) describe();
+  }
+}
+
+let wired = false;
+function wire() {
+  if (wired) return;
+  wired = true;
+  for (const button of dialog.querySelectorAll('[data-messenger]')) {
+    button.addEventListener('click', () => { messenger = button.dataset.messenger; describe(); });
+  }
+  $('pack-close').addEventListener('click', () => dialog.close());
+  $('pack-download').addEventListener('click', download);
+  $('pack-form').addEventListener('submit', (event) => { event.preventDefault(); download(); });
+}
+
+/** Opens the pack dialog for the collage's stickers (each library sticker once, in the collage's order). */
+export async function openPack(store) {
+  wire();
+  stickerIDs = [...new Set(store.collage.items
+    .filter((item) => item.content.type === 'sticker').map((item) => item.content.ref))];
+  $('pack-list').replaceChildren(...stickerIDs.map((id, index) => {
+    const entry = document.createElement('li');
+    const image = document.createElement('img');
+    image.src = `/api/stickers/${encodeURIComponent(id)}/image`;
+    image.alt = `Sticker ${index + 1}`;
+    entry.append(image);
+    return entry;
+  }));
+  dialog.showModal();
+  describe();
+  try {
+    messengers ??= await api.messengers();
+  } catch (error) {
+    $('pack-summary').textContent = error.message;
+  }
+  describe();
+}

@@ -1,0 +1,57 @@
+"""A messenger sticker pack from the editor: the collage's stickers, a messenger chosen in the
+Stickers panel's dialog, a count the messenger does not take said before anything is made, and
+the downloaded zip holding pictures within the messenger's limits."""
+import io
+import os
+import zipfile
+
+from PIL import Image
+from playwright.sync_api import expect
+
+from test_editor import collage_with_a_lifted_sticker, edit, reopen
+
+SHOTS = os.environ.get("COLLAGE_BROWSER_SHOTS")
+
+
+def test_a_collages_stickers_download_as_a_signal_pack(page, tmp_path):
+    cid, sticker = collage_with_a_lifted_sticker(page, "Pack")
+    edit(page, cid, [
+        {"op": "addItem", "id": "s1", "content": {"type": "sticker", "ref": sticker["id"]},
+         "frame": {"x": 500, "y": 250, "width": 300, "height": 300 * sticker["height"] / sticker["width"]}},
+        # The same sticker twice is one sticker of the pack.
+        {"op": "addItem", "id": "s2", "content": {"type": "sticker", "ref": sticker["id"]},
+         "frame": {"x": 100, "y": 250, "width": 200, "height": 200 * sticker["height"] / sticker["width"]}},
+    ])
+    reopen(page)
+    page.click("#tab-stickers")
+    page.click("#pack-stickers")
+    dialog = page.locator("#pack-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("#pack-list img")).to_have_count(1)
+    # WhatsApp, the first choice, takes 3 to 30: said at once, and nothing to download.
+    expect(page.locator("#pack-summary")).to_contain_text("A WhatsApp pack holds 3 to 30 stickers; this collage has 1")
+    expect(page.locator("#pack-download")).to_be_disabled()
+    dialog.get_by_role("radio", name="Signal").click()
+    expect(page.locator("#pack-summary")).to_contain_text("1 sticker: PNG 512 × 512, each up to 300 KiB")
+    page.fill("#pack-form input[name=title]", "Coffee time")
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, "pack-dialog.png"))
+    with page.expect_download() as download_info:
+        page.click("#pack-download")
+    download = download_info.value
+    assert download.suggested_filename == "Coffee-time-signal.zip"
+    path = tmp_path / "pack.zip"
+    download.save_as(path)
+    with zipfile.ZipFile(path) as pack:
+        assert pack.testzip() is None
+        assert sorted(pack.namelist()) == ["01.png", "HOW-TO-ADD.txt"]
+        picture = pack.read("01.png")
+        assert len(picture) <= 300 * 1024
+        image = Image.open(io.BytesIO(picture))
+        assert image.size == (512, 512) and image.mode in ("RGBA", "P")
+        # The subject in the middle, clear room in the 16 px margin.
+        rgba = image.convert("RGBA")
+        assert rgba.getpixel((256, 256))[3] > 0 and rgba.getpixel((8, 256))[3] == 0
+        assert "Signal Desktop" in pack.read("HOW-TO-ADD.txt").decode()
+    expect(dialog).to_be_hidden()
+    expect(page.locator(".toast")).to_contain_text("Sticker pack downloaded")
