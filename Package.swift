@@ -39,8 +39,12 @@ let package = Package(
             linkerSettings: ["vips", "gobject-2.0", "glib-2.0", "gmodule-2.0"].map { .linkedLibrary($0) }),
         // A PNG writer that deflates bands of rows on several threads (ISA-L; zlib for checksums).
         .target(name: "CParallelPNG", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("isal")]),
-        // Collage document + photo files -> encoded image.
-        .target(name: "CollageRender", dependencies: ["CollageCore", "CVips", "CParallelPNG", "CCairo"]),
+        // FFmpeg's libraries behind a thin C edge: frames in, MP4, WebM, animated WebP, GIF, APNG out.
+        .target(
+            name: "CMotion",
+            linkerSettings: ["avformat", "avcodec", "swscale", "avutil"].map { .linkedLibrary($0) }),
+        // Collage document + photo files -> encoded image (or animation).
+        .target(name: "CollageRender", dependencies: ["CollageCore", "CVips", "CParallelPNG", "CCairo", "CMotion"]),
 
         // SQLite (module map + the macro shim) and the on-disk library built on it.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),

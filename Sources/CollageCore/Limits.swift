@@ -97,6 +97,14 @@ public enum Limits {
     public static let maximumSheetPixels = 100_000_000
     /// The most stickers one sheet may hold.
     public static let maximumSheetStickers = 100
+    /// An animated collage's length, in seconds.
+    public static let motionDuration: ClosedRange<Double> = 2...15
+    /// An animated collage's longer side, in pixels: 1,080 by default, 4K on request.
+    public static let motionSide: ClosedRange<Int> = 64...3_840
+    /// An animated collage's frames a second.
+    public static let motionFramesPerSecond: ClosedRange<Int> = 5...60
+    /// The most frames one animation renders (15 s at 60 frames a second).
+    public static let maximumMotionFrames = 900
     /// A collage's version as clients send it back (every whole number a JSON double holds exactly).
     public static let version: ClosedRange<Int> = 1...(1 << 53)
 

@@ -1,3 +1,4 @@
+import Foundation
 import CollageCore
 import CollageRender
 
@@ -82,7 +83,84 @@ public enum ExportOptions {
         return format
     }
 
-    private static func expected(_ field: String, _ wanted: String, _ got: String) -> Failure {
+    static func expected(_ field: String, _ wanted: String, _ got: String) -> Failure {
         Failure(.invalidOption, "expects \(wanted), got \"\(got)\"", field: field)
+    }
+}
+
+/// Options of an animated export as both faces receive them, as text by name (`--motion pop`,
+/// `?motion=pop`), read and checked against ``CollageCore/Limits`` in one place.
+public enum AnimationExportOptions {
+    /// The names of the options, as the API spells them (the command line adds `--`).
+    public static let names = ["format", "motion", "duration", "size", "fps", "quality"]
+
+    /// Reads animation options.
+    /// - Parameters:
+    ///   - values: option texts by name.
+    ///   - fileName: the output's file name, whose extension gives the format when `format` is
+    ///     absent (`.mp4`, `.webm`, `.webp`, `.gif`, `.png` for APNG).
+    /// - Throws: ``Failure`` of kind `invalidOption`, naming the option, what it expects and what it got.
+    public static func parse(_ values: [String: String], fileName: String? = nil) throws(Failure) -> AnimationOptions {
+        let formats = AnimationFormat.allCases.map(\.rawValue).joined(separator: ", ")
+        let format: AnimationFormat
+        if let name = values["format"] {
+            guard let chosen = AnimationFormat(rawValue: name.lowercased()) else {
+                throw ExportOptions.expected("format", "one of \(formats)", name)
+            }
+            format = chosen
+        } else {
+            let name = fileName.map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""
+            let pathExtension = name.split(separator: ".").count > 1 ? String(name.split(separator: ".").last ?? "") : ""
+            guard let fromName = AnimationFormat(fileExtension: pathExtension) else {
+                throw Failure(
+                    .invalidOption,
+                    "cannot tell the animation's format from \"\(name)\"; name it .mp4, .webm, .webp, .gif or .png "
+                        + "(APNG), or give «format»")
+            }
+            format = fromName
+        }
+        var options = AnimationOptions(format: format)
+        if let text = values["motion"] {
+            guard let style = MotionStyle(rawValue: text.lowercased()) else {
+                throw ExportOptions.expected(
+                    "motion", "one of \(MotionStyle.allCases.map(\.rawValue).joined(separator: ", "))", text)
+            }
+            options.style = style
+        }
+        if let text = values["duration"] {
+            guard let seconds = Double(decimal: text), Limits.motionDuration.contains(seconds) else {
+                throw ExportOptions.expected(
+                    "duration", "a number of seconds \(Limits.describe(Limits.motionDuration))", text)
+            }
+            options.duration = seconds
+        }
+        if let text = values["size"] {
+            guard let side = Int(text), Limits.motionSide.contains(side) else {
+                throw ExportOptions.expected(
+                    "size", "the longer side, a whole number of pixels \(Limits.describe(Limits.motionSide))", text)
+            }
+            options.longerSide = side
+        }
+        if let text = values["fps"] {
+            guard let fps = Int(text), Limits.motionFramesPerSecond.contains(fps) else {
+                throw ExportOptions.expected(
+                    "fps", "a whole number of frames a second \(Limits.describe(Limits.motionFramesPerSecond))", text)
+            }
+            options.framesPerSecond = fps
+        }
+        if let text = values["quality"] {
+            guard let quality = Int(text), Limits.quality.contains(quality) else {
+                throw ExportOptions.expected("quality", "a whole number \(Limits.describe(Limits.quality))", text)
+            }
+            options.quality = quality
+        }
+        let frames = Int((options.duration * Double(options.framesPerSecond)).rounded())
+        guard frames <= Limits.maximumMotionFrames else {
+            throw Failure(
+                .invalidOption,
+                "\(frames) frames is more than the limit of \(Limits.maximumMotionFrames); shorten the animation or "
+                    + "lower «fps»", field: "duration")
+        }
+        return options
     }
 }

@@ -209,7 +209,7 @@ public struct CollageRenderer: Sendable {
     ///
     /// Blending only the covered part keeps the cost of a sticker in proportion to its size,
     /// also when the collage is served in strips (see ``render(_:photos:options:to:)``).
-    private static func stack(
+    static func stack(
         _ layers: [(image: VipsImage, x: Int, y: Int)], on base: VipsImage
     ) throws(VipsError)
         -> VipsImage
@@ -249,7 +249,7 @@ public struct CollageRenderer: Sendable {
         return photos.automaticFocus(for: item.content, file: file).map { Crop(focus: $0) } ?? .centered
     }
 
-    private func layer(
+    func layer(
         for item: CollageItem, file: URL?, scale: Double, style: Style, photos: some PhotoSource
     ) throws(RenderError) -> (
         image: VipsImage, x: Int, y: Int

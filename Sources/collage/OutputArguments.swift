@@ -7,6 +7,8 @@ import Foundation
 struct OutputArguments {
     let file: URL
     let options: RenderOptions
+    /// With `--animate`: the animation to write instead of a still image.
+    var animation: AnimationOptions? = nil
 
     static let specs: [OptionSpec] = [
         .value("-o", "FILE", "Where to write the image (required); the format follows its extension"),
@@ -23,6 +25,12 @@ struct OutputArguments {
             "--progressive",
             "Progressive JPEG: a little smaller and shown coarse-to-fine while it downloads; slower and needs more memory"
         ),
+        .flag(
+            "--animate",
+            "Write the collage assembling itself as an animation: .mp4, .webm, .webp, .gif or .png (APNG), looping"),
+        .value("--motion", "STYLE", "With --animate: how photos arrive: pop (default), slide or fade"),
+        .value("--duration", "SECONDS", "With --animate: the length, 2 to 15 seconds (default 6)"),
+        .value("--fps", "N", "With --animate: frames a second, 5 to 60 (default 30; 15 for GIF)"),
     ]
 
     static func parse(_ arguments: ParsedArguments) throws(Failure) -> OutputArguments {
@@ -30,6 +38,18 @@ struct OutputArguments {
             throw .usage("an output file is required: -o out.jpg")
         }
         var values: [String: String] = [:]
+        if arguments.has("--animate") {
+            for name in ["scale", "print"] where arguments.value("--\(name)") != nil {
+                throw .usage("--\(name) makes a still image; an animation takes --size PX (its longer side)")
+            }
+            if arguments.has("--progressive") { throw .usage("--progressive makes a JPEG; an animation is not one") }
+            for name in AnimationExportOptions.names { values[name] = arguments.value("--\(name)") }
+            let animation = try AnimationExportOptions.parse(values, fileName: path)
+            return OutputArguments(file: URL(fileURLWithPath: path), options: RenderOptions(), animation: animation)
+        }
+        for name in ["motion", "duration", "fps"] where arguments.value("--\(name)") != nil {
+            throw .usage("--\(name) shapes an animation: add --animate")
+        }
         for name in ExportOptions.names { values[name] = arguments.value("--\(name)") }
         do {
             let options = try ExportOptions.parse(values, fileName: path, progressive: arguments.has("--progressive"))
@@ -86,6 +106,29 @@ func renderAndReport(
 func renderAndReport(
     _ collage: Collage, photos: some PhotoSource, output: OutputArguments, json: Bool
 ) throws(Failure) {
+    if let animation = output.animation {
+        let result: AnimationResult
+        do {
+            result = try CollageRenderer().animate(collage, photos: photos, options: animation, to: output.file)
+        } catch {
+            throw error.failure
+        }
+        let seconds = JSONValue.format(Double(result.frames) / Double(result.framesPerSecond))
+        if json {
+            Output.printJSON(
+                .object([
+                    "file": .string(result.file.path), "width": .number(Double(result.width)),
+                    "height": .number(Double(result.height)), "format": .string(result.format.rawValue),
+                    "frames": .number(Double(result.frames)), "fps": .number(Double(result.framesPerSecond)),
+                    "motion": .string(animation.style.rawValue),
+                ]))
+        } else {
+            Output.print(
+                "Wrote \(result.file.path) (\(result.width) × \(result.height) \(result.format.rawValue.uppercased()), "
+                    + "\(result.frames) frames at \(result.framesPerSecond) fps, \(seconds) s, looping)")
+        }
+        return
+    }
     let result: RenderResult
     if case .print(let print) = output.options.size, let note = print.fitting(collage.canvas) {
         Output.printError("collage: note: \(note)")

@@ -1,0 +1,393 @@
+import CMotion
+import CollageCore
+import Foundation
+
+/// The files an animated collage is written as.
+public enum AnimationFormat: String, CaseIterable, Sendable {
+    /// H.264 in MP4 (yuv420p, the index first): what every phone plays.
+    case mp4
+    /// VP9 in WebM.
+    case webm
+    /// Animated WebP, looping.
+    case webp
+    /// GIF on a palette made for the collage, looping.
+    case gif
+    /// Animated PNG, looping.
+    case apng
+
+    /// The file name extension.
+    public var fileExtension: String { self == .apng ? "png" : rawValue }
+
+    /// The format a file name's extension names (`.png` is APNG), if any.
+    public init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "mp4", "m4v": self = .mp4
+        case "webm": self = .webm
+        case "webp": self = .webp
+        case "gif": self = .gif
+        case "png", "apng": self = .apng
+        default: return nil
+        }
+    }
+
+    /// Whether the format keeps a see-through background.
+    var keepsAlpha: Bool { self == .webp || self == .apng }
+    /// Whether the encoder needs even sides (4:2:0 chroma).
+    var needsEvenSides: Bool { self == .mp4 || self == .webm }
+    var writerKind: Int32 {
+        switch self {
+        case .mp4: Int32(CMOTION_MP4)
+        case .webm: Int32(CMOTION_WEBM)
+        case .webp: Int32(CMOTION_WEBP)
+        case .gif: Int32(CMOTION_GIF)
+        case .apng: Int32(CMOTION_APNG)
+        }
+    }
+}
+
+/// How an animated collage is made.
+public struct AnimationOptions: Sendable, Equatable {
+    /// The file format.
+    public var format: AnimationFormat
+    /// How the photos arrive.
+    public var style: MotionStyle
+    /// The length in seconds (``CollageCore/Limits/motionDuration``).
+    public var duration: Double
+    /// The longer side in pixels (``CollageCore/Limits/motionSide``).
+    public var longerSide: Int
+    /// Frames a second (``CollageCore/Limits/motionFramesPerSecond``).
+    public var framesPerSecond: Int
+    /// The encoder's quality, 1–100.
+    public var quality: Int
+
+    /// Options; by default a 6 s Pop MP4, 1,080 px, 30 frames a second. A GIF defaults to 480 px
+    /// and 15 frames a second: larger ones are many megabytes.
+    public init(
+        format: AnimationFormat = .mp4, style: MotionStyle = .pop, duration: Double = 6, longerSide: Int? = nil,
+        framesPerSecond: Int? = nil, quality: Int = 80
+    ) {
+        self.format = format
+        self.style = style
+        self.duration = duration
+        self.longerSide = longerSide ?? (format == .gif ? 480 : 1_080)
+        self.framesPerSecond = framesPerSecond ?? (format == .gif ? 15 : 30)
+        self.quality = quality
+    }
+}
+
+/// What an animated render wrote.
+public struct AnimationResult: Sendable, Equatable {
+    /// The file.
+    public let file: URL
+    /// Its size in pixels.
+    public let width: Int
+    /// See ``width``.
+    public let height: Int
+    /// How many frames it holds.
+    public let frames: Int
+    /// Frames a second.
+    public let framesPerSecond: Int
+    /// The format.
+    public let format: AnimationFormat
+}
+
+extension CollageRenderer {
+    /// Renders `collage` as an animation: it assembles (photos arrive in the options' style,
+    /// stickers bounce in with sparks, texts fade in), then holds as the collage is, and loops.
+    /// Every frame is drawn by the renderer from the same layers as a still export, so the frames
+    /// after the last arrival are the still export at this size.
+    /// - Throws: ``RenderError`` for options out of range, an unreadable photo, or a file that
+    ///   cannot be written (nothing is left at `output` then).
+    @discardableResult
+    public func animate(
+        _ collage: Collage, photos: some PhotoSource, options: AnimationOptions, to output: URL,
+        cancellation: RenderCancellation? = nil
+    ) throws(RenderError) -> AnimationResult {
+        let issues = CollageDocument.issues(in: collage)
+        guard issues.isEmpty else { throw .invalidDocument(issues.map(\.description)) }
+        try Self.check(options)
+        let frames = Int((options.duration * Double(options.framesPerSecond)).rounded())
+        let scale = Double(options.longerSide) / max(collage.canvas.width, collage.canvas.height)
+        var (width, height) = (
+            max(2, Int((collage.canvas.width * scale).rounded())), max(2, Int((collage.canvas.height * scale).rounded()))
+        )
+        // 4:2:0 video needs even sides: the last column or row is left out.
+        let (frameWidth, frameHeight) = options.format.needsEvenSides ? (width & ~1, height & ~1) : (width, height)
+        guard Limits.allowsOutput(width: Double(width), height: Double(height)) else {
+            throw .outputTooLarge(size: "\(width) × \(height)", limit: "\(Limits.maximumOutputSide) pixels a side")
+        }
+        let keepsAlpha = options.format.keepsAlpha && collage.style.background.hasTransparency
+        let drawn = try background(
+            of: collage, width: width, height: height, scale: scale, keepsAlpha: keepsAlpha, photos: photos)
+        let base = try vips("draw the background") { () throws(VipsError) in try drawn.copyToMemory() }
+        var layers: [(item: CollageItem, image: VipsImage, x: Int, y: Int)] = []
+        for item in collage.items where Self.isVisible(item, scale: scale, width: width, height: height) {
+            try cancellation?.check()
+            let file = item.content.reference == nil ? nil : try photos.file(for: item.content)
+            let layer = try layer(for: item, file: file, scale: scale, style: collage.style, photos: photos)
+            let decoded = try vips("decode a layer") { () throws(VipsError) in try layer.image.copyToMemory() }
+            layers.append((item, decoded, layer.x, layer.y))
+        }
+        (width, height) = (frameWidth, frameHeight)
+        let timeline = MotionTimeline(collage: collage, style: options.style, duration: options.duration)
+        let frame = FrameComposer(base: base, width: width, height: height, scale: scale)
+        let still = try frame.compose(layers.map { ($0.image, $0.x, $0.y) })
+        let palette = options.format == .gif ? GIFPalette(still, width: width, height: height) : nil
+        try AtomicFile.writeRendered(to: output) { path throws(RenderError) in
+            let writer = try MotionWriter(
+                path: path, format: options.format, width: width, height: height, fps: options.framesPerSecond,
+                quality: options.quality)
+            for index in 0..<frames {
+                try cancellation?.check()
+                let time = Double(index) / Double(options.framesPerSecond)
+                var pixels = still
+                if time < timeline.settled {
+                    var moving: [(image: VipsImage, x: Int, y: Int)] = []
+                    for layer in layers {
+                        let state = timeline.state(of: layer.item, at: time)
+                        guard state.opacity > 0.001 else { continue }
+                        moving.append(try frame.place(layer.image, x: layer.x, y: layer.y, state: state))
+                    }
+                    pixels = try frame.compose(moving)
+                    let sparks = layers.flatMap { timeline.sparks(of: $0.item, at: time) }
+                    frame.draw(sparks, on: &pixels)
+                }
+                if let palette {
+                    try writer.write(indices: palette.indices(of: pixels, width: width, height: height), palette: palette)
+                } else {
+                    try writer.write(rgba: pixels)
+                }
+            }
+            try writer.finish()
+        }
+        return AnimationResult(
+            file: output, width: width, height: height, frames: frames, framesPerSecond: options.framesPerSecond,
+            format: options.format)
+    }
+
+    /// Every option against ``CollageCore/Limits``.
+    static func check(_ options: AnimationOptions) throws(RenderError) {
+        guard options.duration.isFinite, Limits.motionDuration.contains(options.duration) else {
+            throw .invalidOptions(
+                "the duration must be a number of seconds \(Limits.describe(Limits.motionDuration)), got "
+                    + JSONValue.format(options.duration))
+        }
+        guard Limits.motionSide.contains(options.longerSide) else {
+            throw .invalidOptions(
+                "the size must be a longer side in pixels \(Limits.describe(Limits.motionSide)), got \(options.longerSide)")
+        }
+        guard Limits.motionFramesPerSecond.contains(options.framesPerSecond) else {
+            throw .invalidOptions(
+                "the frame rate must be \(Limits.describe(Limits.motionFramesPerSecond)) frames a second, got "
+                    + "\(options.framesPerSecond)")
+        }
+        guard Limits.quality.contains(options.quality) else {
+            throw .invalidOptions(
+                "the quality must be a whole number \(Limits.describe(Limits.quality)), got \(options.quality)")
+        }
+        let frames = Int((options.duration * Double(options.framesPerSecond)).rounded())
+        guard frames <= Limits.maximumMotionFrames else {
+            throw .invalidOptions(
+                "\(frames) frames is more than the limit of \(Limits.maximumMotionFrames); shorten the animation "
+                    + "or lower the frame rate")
+        }
+    }
+}
+
+/// Composes one frame from the collage's layers, each where a moment of its arrival puts it.
+struct FrameComposer {
+    let base: VipsImage
+    let width: Int
+    let height: Int
+    /// Pixels per canvas point.
+    let scale: Double
+
+    /// `layers` stacked on the background, as RGBA bytes of the frame's size.
+    func compose(_ layers: [(image: VipsImage, x: Int, y: Int)]) throws(RenderError) -> [UInt8] {
+        try vips("compose a frame") { () throws(VipsError) -> [UInt8] in
+            var image = try CollageRenderer.stack(layers, on: base)
+            if image.width != width || image.height != height {
+                image = try image.extractArea(x: 0, y: 0, width: width, height: height)
+            }
+            if image.bands == 3 { image = try image.appendingBand(value: 255) }
+            return try image.pixels()
+        }
+    }
+
+    /// A layer at `state`: grown or shrunk about its centre, moved and faded.
+    func place(_ image: VipsImage, x: Int, y: Int, state: MotionState) throws(RenderError) -> (
+        image: VipsImage, x: Int, y: Int
+    ) {
+        try vips("move a layer") { () throws(VipsError) -> (image: VipsImage, x: Int, y: Int) in
+            var placed = image
+            var (left, top) = (Double(x), Double(y))
+            if abs(state.scale - 1) > 0.002 {
+                let factor = max(0.01, state.scale)
+                let withAlpha = placed.bands == 3 ? try placed.appendingBand(value: 255) : placed
+                placed = try withAlpha.premultiply().resize(horizontal: factor, vertical: factor).unpremultiply()
+                    .castToUInt8()
+                left += (Double(image.width) - Double(placed.width)) / 2
+                top += (Double(image.height) - Double(placed.height)) / 2
+            }
+            placed = try CellEffects.fade(placed, opacity: state.opacity)
+            left += state.offsetX * scale
+            top += state.offsetY * scale
+            return (placed, Int(left.rounded()), Int(top.rounded()))
+        }
+    }
+
+    /// Sparks drawn over the frame: a white core with a blue glow, as the editor draws them.
+    func draw(_ sparks: [MotionSpark], on pixels: inout [UInt8]) {
+        let glow: (Double, Double, Double) = (0, 113, 227)
+        for spark in sparks {
+            let (cx, cy) = (spark.x * scale, spark.y * scale)
+            let core = max(1, spark.radius * scale)
+            let reach = core * 3
+            let (left, right) = (max(0, Int(cx - reach)), min(width - 1, Int(cx + reach)))
+            let (top, bottom) = (max(0, Int(cy - reach)), min(height - 1, Int(cy + reach)))
+            guard left <= right, top <= bottom else { continue }
+            for y in top...bottom {
+                for x in left...right {
+                    let distance = ((Double(x) + 0.5 - cx) * (Double(x) + 0.5 - cx)
+                        + (Double(y) + 0.5 - cy) * (Double(y) + 0.5 - cy)).squareRoot()
+                    let coreCover = min(1, max(0, core + 0.5 - distance)) * spark.opacity
+                    let glowCover = max(0, 1 - distance / reach) * 0.55 * spark.opacity
+                    guard coreCover > 0 || glowCover > 0 else { continue }
+                    let index = (y * width + x) * 4
+                    for (channel, tint) in [glow.0, glow.1, glow.2].enumerated() {
+                        var value = Double(pixels[index + channel])
+                        value += (tint - value) * glowCover
+                        value += (255 - value) * coreCover
+                        pixels[index + channel] = UInt8(min(255, max(0, value)).rounded())
+                    }
+                    let alpha = Double(pixels[index + 3])
+                    pixels[index + 3] = UInt8(min(255, alpha + (255 - alpha) * max(coreCover, glowCover)).rounded())
+                }
+            }
+        }
+    }
+}
+
+/// 256 colours made for one collage (median cut of its finished frame, with white and the sparks'
+/// blue kept), and a table from every 5-bit-a-channel colour to its nearest, for the GIF's frames.
+struct GIFPalette {
+    /// 0xAARRGGBB, 256 entries.
+    let colours: [UInt32]
+    private let nearest: [UInt8]
+
+    init(_ rgba: [UInt8], width: Int, height: Int) {
+        let count = width * height
+        let step = max(1, count / 60_000)
+        var sample: [(UInt8, UInt8, UInt8)] = []
+        for index in stride(from: 0, to: count, by: step) {
+            sample.append((rgba[index * 4], rgba[index * 4 + 1], rgba[index * 4 + 2]))
+        }
+        var boxes: [ArraySlice<(UInt8, UInt8, UInt8)>] = [sample[...]]
+        // Split the box with the widest channel at its median until there are 254.
+        while boxes.count < 254 {
+            var best = -1
+            var widest = 0
+            var channelOfBest = 0
+            for (index, box) in boxes.enumerated() where box.count > 1 {
+                for channel in 0..<3 {
+                    let values = box.map { channel == 0 ? $0.0 : channel == 1 ? $0.1 : $0.2 }
+                    let range = Int(values.max() ?? 0) - Int(values.min() ?? 0)
+                    if range > widest { (best, widest, channelOfBest) = (index, range, channel) }
+                }
+            }
+            guard best >= 0 else { break }
+            let sorted = boxes[best].sorted {
+                channelOfBest == 0 ? $0.0 < $1.0 : channelOfBest == 1 ? $0.1 < $1.1 : $0.2 < $1.2
+            }
+            let middle = sorted.count / 2
+            boxes[best] = sorted[..<middle]
+            boxes.append(sorted[middle...])
+        }
+        var colours: [(Double, Double, Double)] = boxes.map { box in
+            let total = Double(max(1, box.count))
+            let sums = box.reduce((0.0, 0.0, 0.0)) { ($0.0 + Double($1.0), $0.1 + Double($1.1), $0.2 + Double($1.2)) }
+            return (sums.0 / total, sums.1 / total, sums.2 / total)
+        }
+        colours += [(255, 255, 255), (0, 113, 227)]
+        while colours.count < 256 { colours.append((0, 0, 0)) }
+        self.colours = colours.map { colour in
+            0xFF00_0000 | UInt32(colour.0.rounded()) << 16 | UInt32(colour.1.rounded()) << 8 | UInt32(colour.2.rounded())
+        }
+        var nearest = [UInt8](repeating: 0, count: 32 * 32 * 32)
+        for red in 0..<32 {
+            for green in 0..<32 {
+                for blue in 0..<32 {
+                    let (r, g, b) = (Double(red * 8 + 4), Double(green * 8 + 4), Double(blue * 8 + 4))
+                    var (best, distance) = (0, Double.infinity)
+                    for (index, colour) in colours.enumerated() {
+                        let d =
+                            (colour.0 - r) * (colour.0 - r) * 0.3 + (colour.1 - g) * (colour.1 - g) * 0.59
+                            + (colour.2 - b) * (colour.2 - b) * 0.11
+                        if d < distance { (best, distance) = (index, d) }
+                    }
+                    nearest[(red << 10) | (green << 5) | blue] = UInt8(best)
+                }
+            }
+        }
+        self.nearest = nearest
+    }
+
+    /// Each pixel's palette index, with a 4 × 4 ordered dither so gradients do not band.
+    func indices(of rgba: [UInt8], width: Int, height: Int) -> [UInt8] {
+        let bayer: [Int] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
+        var result = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                let offset = bayer[(y & 3) * 4 + (x & 3)] / 2 - 4
+                func level(_ value: UInt8) -> Int { min(31, max(0, (Int(value) + offset) >> 3)) }
+                let key = (level(rgba[index * 4]) << 10) | (level(rgba[index * 4 + 1]) << 5) | level(rgba[index * 4 + 2])
+                result[index] = nearest[key]
+            }
+        }
+        return result
+    }
+}
+
+/// An animation file being written: frames go straight to FFmpeg's encoder.
+final class MotionWriter {
+    private var writer: OpaquePointer?
+    private let pixelCount: Int
+
+    init(path: String, format: AnimationFormat, width: Int, height: Int, fps: Int, quality: Int) throws(RenderError) {
+        var message = [CChar](repeating: 0, count: 512)
+        writer = cmotion_open(
+            path, format.writerKind, Int32(width), Int32(height), Int32(fps), Int32(quality), &message, message.count)
+        pixelCount = width * height
+        if writer == nil { throw .failed("could not start the \(format.rawValue.uppercased()): \(Self.text(message))") }
+    }
+
+    deinit { if let writer { cmotion_discard(writer) } }
+
+    func write(rgba: [UInt8]) throws(RenderError) {
+        guard let writer, rgba.count == pixelCount * 4 else { throw .failed("a frame of the wrong size") }
+        var message = [CChar](repeating: 0, count: 512)
+        guard cmotion_write_rgba(writer, rgba, &message, message.count) == 0 else {
+            throw .failed(Self.text(message))
+        }
+    }
+
+    func write(indices: [UInt8], palette: GIFPalette) throws(RenderError) {
+        guard let writer, indices.count == pixelCount else { throw .failed("a frame of the wrong size") }
+        var message = [CChar](repeating: 0, count: 512)
+        guard cmotion_write_indexed(writer, indices, palette.colours, &message, message.count) == 0 else {
+            throw .failed(Self.text(message))
+        }
+    }
+
+    func finish() throws(RenderError) {
+        guard let writer else { return }
+        self.writer = nil
+        var message = [CChar](repeating: 0, count: 512)
+        guard cmotion_finish(writer, &message, message.count) == 0 else { throw .failed(Self.text(message)) }
+    }
+
+    private static func text(_ message: [CChar]) -> String {
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
