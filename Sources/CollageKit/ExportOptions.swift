@@ -1,6 +1,6 @@
-import Foundation
 import CollageCore
 import CollageRender
+import Foundation
 
 /// Export options as both faces receive them, as text by name (`--scale 3`, `?scale=3`), read and
 /// checked against ``CollageCore/Limits`` in one place.
@@ -110,7 +110,8 @@ public enum AnimationExportOptions {
             format = chosen
         } else {
             let name = fileName.map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""
-            let pathExtension = name.split(separator: ".").count > 1 ? String(name.split(separator: ".").last ?? "") : ""
+            let pathExtension =
+                name.split(separator: ".").count > 1 ? String(name.split(separator: ".").last ?? "") : ""
             guard let fromName = AnimationFormat(fileExtension: pathExtension) else {
                 throw Failure(
                     .invalidOption,

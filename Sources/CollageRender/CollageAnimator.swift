@@ -109,7 +109,8 @@ extension CollageRenderer {
         let frames = Int((options.duration * Double(options.framesPerSecond)).rounded())
         let scale = Double(options.longerSide) / max(collage.canvas.width, collage.canvas.height)
         var (width, height) = (
-            max(2, Int((collage.canvas.width * scale).rounded())), max(2, Int((collage.canvas.height * scale).rounded()))
+            max(2, Int((collage.canvas.width * scale).rounded())),
+            max(2, Int((collage.canvas.height * scale).rounded()))
         )
         // 4:2:0 video needs even sides: the last column or row is left out.
         let (frameWidth, frameHeight) = options.format.needsEvenSides ? (width & ~1, height & ~1) : (width, height)
@@ -153,7 +154,8 @@ extension CollageRenderer {
                     frame.draw(sparks, on: &pixels)
                 }
                 if let palette {
-                    try writer.write(indices: palette.indices(of: pixels, width: width, height: height), palette: palette)
+                    try writer.write(
+                        indices: palette.indices(of: pixels, width: width, height: height), palette: palette)
                 } else {
                     try writer.write(rgba: pixels)
                 }
@@ -174,7 +176,8 @@ extension CollageRenderer {
         }
         guard Limits.motionSide.contains(options.longerSide) else {
             throw .invalidOptions(
-                "the size must be a longer side in pixels \(Limits.describe(Limits.motionSide)), got \(options.longerSide)")
+                "the size must be a longer side in pixels \(Limits.describe(Limits.motionSide)), got \(options.longerSide)"
+            )
         }
         guard Limits.motionFramesPerSecond.contains(options.framesPerSecond) else {
             throw .invalidOptions(
@@ -215,7 +218,9 @@ struct FrameComposer {
     }
 
     /// A layer at `state`: grown or shrunk about its centre, moved and faded.
-    func place(_ image: VipsImage, x: Int, y: Int, state: MotionState) throws(RenderError) -> (
+    func place(
+        _ image: VipsImage, x: Int, y: Int, state: MotionState
+    ) throws(RenderError) -> (
         image: VipsImage, x: Int, y: Int
     ) {
         try vips("move a layer") { () throws(VipsError) -> (image: VipsImage, x: Int, y: Int) in
@@ -248,7 +253,8 @@ struct FrameComposer {
             guard left <= right, top <= bottom else { continue }
             for y in top...bottom {
                 for x in left...right {
-                    let distance = ((Double(x) + 0.5 - cx) * (Double(x) + 0.5 - cx)
+                    let distance =
+                        ((Double(x) + 0.5 - cx) * (Double(x) + 0.5 - cx)
                         + (Double(y) + 0.5 - cy) * (Double(y) + 0.5 - cy)).squareRoot()
                     let coreCover = min(1, max(0, core + 0.5 - distance)) * spark.opacity
                     let glowCover = max(0, 1 - distance / reach) * 0.55 * spark.opacity
@@ -311,7 +317,8 @@ struct GIFPalette {
         colours += [(255, 255, 255), (0, 113, 227)]
         while colours.count < 256 { colours.append((0, 0, 0)) }
         self.colours = colours.map { colour in
-            0xFF00_0000 | UInt32(colour.0.rounded()) << 16 | UInt32(colour.1.rounded()) << 8 | UInt32(colour.2.rounded())
+            0xFF00_0000 | UInt32(colour.0.rounded()) << 16 | UInt32(colour.1.rounded()) << 8
+                | UInt32(colour.2.rounded())
         }
         var nearest = [UInt8](repeating: 0, count: 32 * 32 * 32)
         for red in 0..<32 {
@@ -341,7 +348,8 @@ struct GIFPalette {
                 let index = y * width + x
                 let offset = bayer[(y & 3) * 4 + (x & 3)] / 2 - 4
                 func level(_ value: UInt8) -> Int { min(31, max(0, (Int(value) + offset) >> 3)) }
-                let key = (level(rgba[index * 4]) << 10) | (level(rgba[index * 4 + 1]) << 5) | level(rgba[index * 4 + 2])
+                let key =
+                    (level(rgba[index * 4]) << 10) | (level(rgba[index * 4 + 1]) << 5) | level(rgba[index * 4 + 2])
                 result[index] = nearest[key]
             }
         }
