@@ -14,6 +14,7 @@ build: bootstrap
 release: bootstrap
 	$(SWIFT) build -c release --product collage
 	$(SWIFT) build -c release --product CollageSegment
+	$(SWIFT) build -c release --product CollageMotion
 
 PORT ?= 8080
 LIBRARY ?= out/sample-library
@@ -77,6 +78,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 DIST := .build/dist/release
 CXX ?= g++
+CC ?= gcc
 
 ## The files `install` and `deb` copy: a release build with the Swift runtime linked statically,
 ## and the OpenCV shim built as plain C++ (SwiftPM would tie it to the toolchain's runtime).
@@ -88,6 +90,8 @@ dist: bootstrap
 	$(CXX) -std=c++17 -O2 -fPIC -shared -Wl,--no-undefined -ISources/CSegment/include \
 		-ISources/CSegmentInterface/include -I/usr/include/opencv4 $(SEGMENT_SOURCES) \
 		-o $(DIST)/libCollageSegment.so -lopencv_dnn -lopencv_imgproc -lopencv_core
+	$(CC) -std=c11 -O2 -fPIC -shared -Wl,--no-undefined -ISources/CMotion/include -ISources/CMotionInterface/include \
+		Sources/CMotion/cmotion.c -o $(DIST)/libCollageMotion.so -lavformat -lavcodec -lswscale -lavutil
 	rm -rf $(DIST)/man $(DIST)/completions && mkdir -p $(DIST)/completions
 	$(DIST)/collage man --output $(DIST)/man >/dev/null
 	for shell in bash zsh fish; do $(DIST)/collage completion $$shell > $(DIST)/completions/$$shell; done

@@ -20,6 +20,8 @@ let package = Package(
         // OpenCV behind the subject-lifting shim, loaded by Stickers when a model is: commands
         // that lift no subject never load OpenCV (~9 MB and ~6 ms of start-up).
         .library(name: "CollageSegment", type: .dynamic, targets: ["CSegment"]),
+        // FFmpeg behind the animation writer, loaded by CollageRender when an animation is written.
+        .library(name: "CollageMotion", type: .dynamic, targets: ["CMotion"]),
         .library(name: "StickerPrint", targets: ["StickerPrint"]),
         .library(name: "CollageKit", targets: ["CollageKit"]),
         .library(name: "CollageServer", targets: ["CollageServer"]),
@@ -39,12 +41,15 @@ let package = Package(
             linkerSettings: ["vips", "gobject-2.0", "glib-2.0", "gmodule-2.0"].map { .linkedLibrary($0) }),
         // A PNG writer that deflates bands of rows on several threads (ISA-L; zlib for checksums).
         .target(name: "CParallelPNG", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("isal")]),
-        // FFmpeg's libraries behind a thin C edge: frames in, MP4, WebM, animated WebP, GIF, APNG out.
+        // FFmpeg's libraries behind a thin C edge (its own shared object, see the products): frames
+        // in, MP4, WebM, animated WebP, GIF, APNG out; and the function types it is loaded by.
+        .target(name: "CMotionInterface"),
         .target(
-            name: "CMotion",
+            name: "CMotion", dependencies: ["CMotionInterface"],
             linkerSettings: ["avformat", "avcodec", "swscale", "avutil"].map { .linkedLibrary($0) }),
         // Collage document + photo files -> encoded image (or animation).
-        .target(name: "CollageRender", dependencies: ["CollageCore", "CVips", "CParallelPNG", "CCairo", "CMotion"]),
+        .target(
+            name: "CollageRender", dependencies: ["CollageCore", "CVips", "CParallelPNG", "CCairo", "CMotionInterface"]),
 
         // SQLite (module map + the macro shim) and the on-disk library built on it.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),

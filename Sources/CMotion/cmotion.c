@@ -242,3 +242,11 @@ int cmotion_finish(CMotionWriter *writer, char *error, size_t error_size) {
 }
 
 void cmotion_discard(CMotionWriter *writer) { release(writer); }
+
+// The functions are exactly the types the loader casts them to.
+_Static_assert(__builtin_types_compatible_p(__typeof__(&cmotion_open), cmotion_open_fn), "cmotion_open");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&cmotion_write_rgba), cmotion_write_rgba_fn), "write_rgba");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&cmotion_write_indexed), cmotion_write_indexed_fn),
+               "write_indexed");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&cmotion_finish), cmotion_finish_fn), "finish");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&cmotion_discard), cmotion_discard_fn), "discard");

@@ -44,6 +44,24 @@ extension Workspace {
         }
     }
 
+    /// Renders `collage` as an animation into `file` (see ``CollageRender/CollageRenderer/animate(_:photos:options:to:cancellation:)``);
+    /// `file` is untouched when it fails.
+    /// - Throws: ``Failure``: `invalidOption` for options out of range, `invalidInput` for a photo
+    ///   that cannot be read, `cancelled` when `cancellation` stopped it.
+    @discardableResult
+    public func animate(
+        _ collage: Collage, options: AnimationOptions, to file: URL, subjects: SubjectSearch = .knownOnly,
+        cancellation: RenderCancellation? = nil
+    ) throws(Failure) -> AnimationResult {
+        let photos = LibrarySubjectFocusSource(library: library, model: model, findsMissing: subjects == .findMissing)
+        do throws(RenderError) {
+            return try CollageRenderer().animate(
+                collage, photos: photos, options: options, to: file, cancellation: cancellation)
+        } catch {
+            throw error.failure
+        }
+    }
+
     /// The pixel size an export of `collage` with `options` would have: the renderer's own
     /// arithmetic, checked against the same limits, nothing decoded.
     public func exportSize(of collage: Collage, options: RenderOptions) throws(Failure) -> ExportSize {

@@ -1,4 +1,4 @@
-import CMotion
+import CMotionInterface
 import CollageCore
 import Foundation
 
@@ -357,25 +357,79 @@ struct GIFPalette {
     }
 }
 
+/// The animation library (FFmpeg behind `cmotion_interface.h`), opened the first time an
+/// animation is written. Keeping FFmpeg out of the executable's own links keeps its sixty-odd
+/// shared objects out of every command's start.
+struct MotionLibrary: @unchecked Sendable {
+    // @unchecked: plain C function pointers into a library that is never unloaded.
+    let open: cmotion_open_fn
+    let writeRGBA: cmotion_write_rgba_fn
+    let writeIndexed: cmotion_write_indexed_fn
+    let finish: cmotion_finish_fn
+    let discard: cmotion_discard_fn
+
+    /// The library, or why it cannot be used; opened once per process.
+    static let shared: Result<MotionLibrary, RenderError> = load()
+
+    /// Where to look: `$COLLAGE_MOTION_LIBRARY`, else next to the running executable (where
+    /// SwiftPM builds it, for the `collage` binary and the test runner alike, and where it is installed).
+    static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        if let explicit = environment["COLLAGE_MOTION_LIBRARY"], !explicit.isEmpty { return [explicit] }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return [executable.deletingLastPathComponent().appendingPathComponent(CMOTION_LIBRARY_NAME).path]
+    }
+
+    private static func load() -> Result<MotionLibrary, RenderError> {
+        var problems: [String] = []
+        for path in candidates() {
+            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+                problems.append(dlerror().map { String(cString: $0) } ?? "\(path): cannot be opened")
+                continue
+            }
+            func symbol<T>(_ name: String, as type: T.Type) -> T? {
+                dlsym(handle, name).map { unsafeBitCast($0, to: type) }
+            }
+            guard let open = symbol("cmotion_open", as: cmotion_open_fn.self),
+                let writeRGBA = symbol("cmotion_write_rgba", as: cmotion_write_rgba_fn.self),
+                let writeIndexed = symbol("cmotion_write_indexed", as: cmotion_write_indexed_fn.self),
+                let finish = symbol("cmotion_finish", as: cmotion_finish_fn.self),
+                let discard = symbol("cmotion_discard", as: cmotion_discard_fn.self)
+            else {
+                problems.append("\(path) lacks the cmotion functions (a different build?)")
+                continue
+            }
+            return .success(
+                MotionLibrary(
+                    open: open, writeRGBA: writeRGBA, writeIndexed: writeIndexed, finish: finish, discard: discard))
+        }
+        return .failure(
+            .failed(
+                "cannot write animations: the animation library is missing (\(problems.joined(separator: "; "))); "
+                    + "reinstall Collage"))
+    }
+}
+
 /// An animation file being written: frames go straight to FFmpeg's encoder.
 final class MotionWriter {
+    private let library: MotionLibrary
     private var writer: OpaquePointer?
     private let pixelCount: Int
 
     init(path: String, format: AnimationFormat, width: Int, height: Int, fps: Int, quality: Int) throws(RenderError) {
+        library = try MotionLibrary.shared.get()
         var message = [CChar](repeating: 0, count: 512)
-        writer = cmotion_open(
+        writer = library.open(
             path, format.writerKind, Int32(width), Int32(height), Int32(fps), Int32(quality), &message, message.count)
         pixelCount = width * height
         if writer == nil { throw .failed("could not start the \(format.rawValue.uppercased()): \(Self.text(message))") }
     }
 
-    deinit { if let writer { cmotion_discard(writer) } }
+    deinit { if let writer { library.discard(writer) } }
 
     func write(rgba: [UInt8]) throws(RenderError) {
         guard let writer, rgba.count == pixelCount * 4 else { throw .failed("a frame of the wrong size") }
         var message = [CChar](repeating: 0, count: 512)
-        guard cmotion_write_rgba(writer, rgba, &message, message.count) == 0 else {
+        guard library.writeRGBA(writer, rgba, &message, message.count) == 0 else {
             throw .failed(Self.text(message))
         }
     }
@@ -383,7 +437,7 @@ final class MotionWriter {
     func write(indices: [UInt8], palette: GIFPalette) throws(RenderError) {
         guard let writer, indices.count == pixelCount else { throw .failed("a frame of the wrong size") }
         var message = [CChar](repeating: 0, count: 512)
-        guard cmotion_write_indexed(writer, indices, palette.colours, &message, message.count) == 0 else {
+        guard library.writeIndexed(writer, indices, palette.colours, &message, message.count) == 0 else {
             throw .failed(Self.text(message))
         }
     }
@@ -392,7 +446,7 @@ final class MotionWriter {
         guard let writer else { return }
         self.writer = nil
         var message = [CChar](repeating: 0, count: 512)
-        guard cmotion_finish(writer, &message, message.count) == 0 else { throw .failed(Self.text(message)) }
+        guard library.finish(writer, &message, message.count) == 0 else { throw .failed(Self.text(message)) }
     }
 
     private static func text(_ message: [CChar]) -> String {

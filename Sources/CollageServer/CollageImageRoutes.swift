@@ -57,6 +57,24 @@ enum CollageImageRoutes {
             ]
         ) { app, request throws(HTTPError) in try export(app, request) },
         Route(
+            "GET", "/api/collages/{id}/video", "exportVideo",
+            "Render the collage assembling itself, looping: ?format=mp4|webm|webp|gif|apng, motion=pop|slide|fade, "
+                + "duration=2-15 (seconds), size=the longer side (64-3840), fps=5-60, quality=1-100",
+            query: [
+                .string("format", choices: AnimationFormat.allCases.map(\.rawValue), "the file (default mp4)"),
+                .string("motion", choices: MotionStyle.allCases.map(\.rawValue), "how photos arrive (default pop)"),
+                .number("duration", Limits.motionDuration, "seconds (default 6)"),
+                .integer("size", Limits.motionSide, "the longer side in pixels (default 1080; 480 for GIF)"),
+                .integer("fps", Limits.motionFramesPerSecond, "frames a second (default 30; 15 for GIF)"),
+                .integer("quality", Limits.quality, "encoder quality (default 80)"),
+            ],
+            expensive: true,
+            responses: [
+                200: "the animation, as a download", 422: "bad options", 404: "no such collage",
+                503: "too many exports at once (Retry-After)",
+            ]
+        ) { app, request throws(HTTPError) in try exportVideo(app, request) },
+        Route(
             "GET", "/api/collages/{id}/export-size", "exportSize",
             "The pixel size an export with these options would have (the same options as export), without rendering",
             query: exportQuery, responses: [200: "{width, height, dpi?}", 422: "bad options", 404: "no such collage"]
@@ -191,6 +209,47 @@ enum CollageImageRoutes {
                 "Content-Type": APIRoutes.mimeType(format),
                 "Content-Disposition": contentDisposition(title: stored.collage.title, format: format),
                 "X-Image-Width": "\(result.width)", "X-Image-Height": "\(result.height)",
+            ], file: BodyFile(file, isTemporary: true))
+    }
+
+    static func exportVideo(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let stored = try APIRoutes.kit { () throws(Failure) in try app.workspace.collage(request.parameter("id")) }
+        var values: [String: String] = [:]
+        for name in AnimationExportOptions.names { values[name] = request.query[name] }
+        if values["format"] == nil { values["format"] = "mp4" }
+        let options = try APIRoutes.kit { () throws(Failure) in try AnimationExportOptions.parse(values) }
+        let file = ScratchSpace.file("video")
+        let result: AnimationResult
+        do throws(HTTPError) {
+            result = try app.exports.run { () throws(HTTPError) in
+                // A person who closes the page stops the frames: the render waits for nobody.
+                let cancellation = RenderCancellation()
+                if request.isClientGone() { throw APIRoutes.clientGone }
+                let watch = ClientWatch(request.isClientGone) { cancellation.cancel() }
+                defer { watch.stop() }
+                do throws(Failure) {
+                    return try app.workspace.animate(
+                        stored.collage, options: options, to: file, cancellation: cancellation)
+                } catch {
+                    if error.kind == .cancelled { throw APIRoutes.clientGone }
+                    throw error.httpError
+                }
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: file)
+            throw error
+        }
+        let types: [AnimationFormat: String] = [
+            .mp4: "video/mp4", .webm: "video/webm", .webp: "image/webp", .gif: "image/gif", .apng: "image/apng",
+        ]
+        let disposition = contentDisposition(title: stored.collage.title, format: .png)
+            .replacingOccurrences(of: ".png", with: "." + options.format.fileExtension)
+        return HTTPResponse(
+            headers: [
+                "Content-Type": types[options.format] ?? "application/octet-stream",
+                "Content-Disposition": disposition,
+                "X-Image-Width": "\(result.width)", "X-Image-Height": "\(result.height)",
+                "X-Frames": "\(result.frames)",
             ], file: BodyFile(file, isTemporary: true))
     }
 

@@ -1,40 +1,17 @@
 // A thin edge over FFmpeg's libraries (libavformat, libavcodec, libswscale): frames of pixels in,
-// an animated file out. The only code that includes FFmpeg's headers.
+// an animated file out. The only code that includes FFmpeg's headers; its functions are the
+// types cmotion_interface.h names, looked up by name when the library is loaded.
 #ifndef CMOTION_H
 #define CMOTION_H
 
-#include <stddef.h>
-#include <stdint.h>
+#include "cmotion_interface.h"
 
-/// The files a writer makes.
-enum {
-    CMOTION_MP4 = 0,  // H.264 (libx264), yuv420p, moov atom first (+faststart)
-    CMOTION_WEBM = 1, // VP9 (libvpx), yuv420p
-    CMOTION_WEBP = 2, // animated WebP (libwebp), with alpha, looping
-    CMOTION_GIF = 3,  // GIF of 8-bit frames on the caller's palette, looping
-    CMOTION_APNG = 4, // animated PNG, RGBA, looping
-};
-
-typedef struct CMotionWriter CMotionWriter;
-
-/// Opens `path` for a `width` × `height` animation at `fps` frames a second. `quality` is 1–100
-/// (higher is better and larger). Returns NULL with a message in `error` on failure.
 CMotionWriter *cmotion_open(const char *path, int format, int width, int height, int fps, int quality,
                             char *error, size_t error_size);
-
-/// Appends one frame of RGBA pixels (width × height × 4 bytes, rows packed). 0, or -1 with a message.
 int cmotion_write_rgba(CMotionWriter *writer, const uint8_t *rgba, char *error, size_t error_size);
-
-/// Appends one frame of palette indices (width × height bytes) on `palette` (256 colours, each
-/// 0xAARRGGBB). GIF writers only. 0, or -1 with a message.
 int cmotion_write_indexed(CMotionWriter *writer, const uint8_t *indices, const uint32_t *palette, char *error,
                           size_t error_size);
-
-/// Flushes the encoder, writes the file's end and frees the writer. 0, or -1 with a message (the
-/// writer is freed either way).
 int cmotion_finish(CMotionWriter *writer, char *error, size_t error_size);
-
-/// Frees a writer without finishing its file (the caller removes the file).
 void cmotion_discard(CMotionWriter *writer);
 
 #endif

@@ -82,6 +82,8 @@ export const api = {
   drawnBackground: (id, params) => fetch(
     `/api/collages/${encodeURIComponent(id)}/background?${new URLSearchParams(params)}`,
     { headers: { 'X-Collage-Token': token } }),
+  downloadVideo: (id, params) => fetch(`/api/collages/${encodeURIComponent(id)}/video?${new URLSearchParams(params)}`,
+    { headers: { 'X-Collage-Token': token } }),
   exportURL: (id, params) => `/api/collages/${encodeURIComponent(id)}/export?${new URLSearchParams(params)}`,
   /** Starts an export; it needs the page's token, so a page on another site cannot start one. */
   download: (id, params) => fetch(api.exportURL(id, params), { headers: { 'X-Collage-Token': token } }),

@@ -44,7 +44,63 @@ export class Dialogs {
     // refusing them); the newest answer wins when several are in flight.
     let asked = 0;
     let prepared = null;
+    /** A video format chosen: its own settings, the pixel size from the canvas's shape. */
+    const videoFormat = () => (form.format.value.startsWith('video-') ? form.format.value.slice(6) : null);
+    const videoParams = () => {
+      const format = videoFormat();
+      const params = { format, motion: form.motion.value, duration: form.duration.value };
+      if (format !== 'gif') params.size = form.videoSize.value;
+      return params;
+    };
+    const showVideo = () => {
+      const format = videoFormat();
+      for (const id of ['motion-field', 'duration-field', 'video-size-field', 'video-preview', 'video-preview-button']) {
+        $(id).hidden = !format;
+      }
+      $('video-size-field').hidden = !format || format === 'gif';
+      for (const id of ['size-kind-field', 'scale-field', 'size-field', 'paper-field', 'dpi-field', 'print-field', 'print-help',
+        'export-fit', 'export-quality']) {
+        if (format) $(id).hidden = true;
+      }
+      $('size-kind-field').hidden = !!format;
+      $('export-copy').hidden = !!format || !canCopyImages();
+      if (!format) return false;
+      form.durationValue.value = `${form.duration.value} s`;
+      const { width, height } = this.store.collage.canvas;
+      const side = format === 'gif' ? 480 : Number(form.videoSize.value);
+      const scale = side / Math.max(width, height);
+      const even = (value) => (format === 'mp4' || format === 'webm' ? value & ~1 : value);
+      const fps = format === 'gif' ? 15 : 30;
+      $('export-pixels').textContent = `${even(Math.round(width * scale))} × ${even(Math.round(height * scale))} px, `
+        + `${form.duration.value} s at ${fps} frames a second, looping`;
+      prepared = null;
+      this.hideExportError();
+      return true;
+    };
+    const preview = async () => {
+      const image = $('video-preview-image');
+      $('video-preview-text').textContent = 'Drawing a preview…';
+      $('video-preview-button').disabled = true;
+      try {
+        const response = await api.downloadVideo(this.store.id, {
+          ...videoParams(), format: 'webp', size: 360, fps: 15, quality: 60,
+        });
+        if (!response.ok) {
+          const body = await response.json().catch(() => null);
+          throw new Error(body?.error?.plain ?? body?.error?.message ?? `the server answered ${response.status}`);
+        }
+        if (image.src) URL.revokeObjectURL(image.src);
+        image.src = URL.createObjectURL(await response.blob());
+        $('video-preview-text').textContent = 'The animation as it will play (small here), looping.';
+      } catch (error) {
+        $('video-preview-text').textContent = `No preview: ${error.message}`;
+      } finally {
+        $('video-preview-button').disabled = false;
+      }
+    };
+    $('video-preview-button').onclick = preview;
     const update = async () => {
+      if (showVideo()) return;
       const kind = form.sizeKind.value;
       const custom = kind === 'print' && form.paper.value === 'custom';
       $('scale-field').hidden = kind !== 'scale';
@@ -94,7 +150,8 @@ export class Dialogs {
       const inches = (value) => String(Math.round(value * 1000) / 1000);
       return { print: `${inches(w)}x${inches(h)}in@${form.dpi.value}` };
     };
-    const options = (format = form.format.value) => ({ format, ...sizeParams() });
+    const options = (format = form.format.value) => (videoFormat() && format === form.format.value
+      ? { video: true, ...videoParams() } : { format, ...sizeParams() });
     $('export-copy').hidden = !canCopyImages();
     $('export-share').hidden = !canShareImages();
     form.oninput = update;
@@ -213,7 +270,9 @@ export class Dialogs {
     try {
       // Crops found since the canvas last asked are taken first: the export is what it shows.
       if (Number($('canvas').dataset.focusPending ?? 0) > 0) await this.store.catchUpOnFocus();
-      const response = await api.download(this.store.id, params);
+      const { video, ...query } = params;
+      if (video) $('export-progress-text').textContent = 'Drawing the frames and encoding…';
+      const response = video ? await api.downloadVideo(this.store.id, query) : await api.download(this.store.id, query);
       if (!response.ok) {
         // The server's plain words for a person (no paths, no library names), when it has them.
         const body = await response.json().catch(() => null);

@@ -1,0 +1,48 @@
+"""The export dialog's animated formats: the collage assembling itself, previewed in the dialog
+with the renderer's own frames, then downloaded as a video a phone plays."""
+import json
+import os
+import subprocess
+
+from playwright.sync_api import expect
+
+from test_editor import add_photos, new_collage
+
+SHOTS = os.environ.get("COLLAGE_BROWSER_SHOTS")
+
+
+def test_a_collage_exports_as_an_mp4_after_a_preview(page, tmp_path):
+    new_collage(page, title="Trip", layout="sideBySide")
+    add_photos(page, ["coffee.png", "rocket.jpg"])
+    page.click("#export-button")
+    page.select_option("#export-form select[name=format]", "video-mp4")
+    # Still-image sizes give way to the animation's own settings.
+    expect(page.locator("#motion-field")).to_be_visible()
+    expect(page.locator("#size-kind-field")).to_be_hidden()
+    expect(page.locator("#export-copy")).to_be_hidden()
+    page.select_option("#export-form select[name=motion]", "slide")
+    page.fill("#export-form input[name=duration]", "3")
+    page.select_option("#export-form select[name=videoSize]", "720")
+    expect(page.locator("#export-pixels")).to_contain_text("720 × 720 px, 3 s at 30 frames a second")
+    page.click("#video-preview-button")
+    expect(page.locator("#video-preview-text")).to_contain_text("as it will play", timeout=30000)
+    assert page.evaluate("document.getElementById('video-preview-image').naturalWidth") == 360
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, "export-video.png"))
+    with page.expect_download(timeout=60000) as download_info:
+        page.click("#export-download")
+    download = download_info.value
+    assert download.suggested_filename == "Trip.mp4"
+    path = tmp_path / "trip.mp4"
+    download.save_as(path)
+    probe = json.loads(subprocess.run(
+        ["ffprobe", "-v", "error", "-count_frames", "-show_entries",
+         "stream=codec_name,pix_fmt,width,height,nb_read_frames", "-of", "json", str(path)],
+        check=True, capture_output=True, text=True).stdout)["streams"][0]
+    assert probe == {"codec_name": "h264", "width": 720, "height": 720, "pix_fmt": "yuv420p", "nb_read_frames": "90"}
+    expect(page.locator("#export-dialog")).to_be_hidden()
+    # Back to a picture: the still's sizes return.
+    page.click("#export-button")
+    page.select_option("#export-form select[name=format]", "png")
+    expect(page.locator("#size-kind-field")).to_be_visible()
+    expect(page.locator("#motion-field")).to_be_hidden()
