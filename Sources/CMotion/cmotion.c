@@ -15,6 +15,10 @@ struct CMotionWriter {
     AVFrame *frame;
     AVPacket *packet;
     struct SwsContext *convert;
+    // The caller's RGBA rows copied into a padded, aligned buffer: swscale's vector loops read
+    // a few bytes past the end of narrow rows.
+    uint8_t *source[4];
+    int source_stride[4];
     int width, height, kind;
     int64_t next_pts;
 };
@@ -33,6 +37,7 @@ static void say(char *error, size_t size, const char *what, int code) {
 static void release(CMotionWriter *writer) {
     if (!writer) return;
     if (writer->convert) sws_freeContext(writer->convert);
+    if (writer->source[0]) av_freep(&writer->source[0]);
     av_frame_free(&writer->frame);
     av_packet_free(&writer->packet);
     avcodec_free_context(&writer->codec);
@@ -71,7 +76,8 @@ CMotionWriter *cmotion_open(const char *path, int kind, int width, int height, i
                             char *error, size_t error_size) {
     static const char *muxers[] = {"mp4", "webm", "webp", "gif", "apng"};
     static const char *encoders[] = {"libx264", "libvpx-vp9", "libwebp_anim", "gif", "apng"};
-    static const enum AVPixelFormat formats[] = {AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVA420P,
+    // VP9 keeps an alpha plane (a see-through sticker or background), as animated WebP does.
+    static const enum AVPixelFormat formats[] = {AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVA420P, AV_PIX_FMT_YUVA420P,
                                                  AV_PIX_FMT_PAL8, AV_PIX_FMT_RGBA};
     if (kind < 0 || kind > CMOTION_APNG || width < 2 || height < 2 || fps < 1 || fps > 120) {
         say(error, error_size, "unsupported animation settings", 0);
@@ -113,6 +119,15 @@ CMotionWriter *cmotion_open(const char *path, int kind, int width, int height, i
     codec->framerate = (AVRational){fps, 1};
     codec->pix_fmt = formats[kind];
     codec->gop_size = fps * 2;
+    // Every core (x264 and VP9's row threads), and sRGB pixels converted as BT.709 says and
+    // tagged so: an HD player assumes BT.709, and untagged BT.601 shifted reds.
+    codec->thread_count = 0;
+    if (kind == CMOTION_MP4 || kind == CMOTION_WEBM) {
+        codec->colorspace = AVCOL_SPC_BT709;
+        codec->color_primaries = AVCOL_PRI_BT709;
+        codec->color_trc = AVCOL_TRC_BT709;
+        codec->color_range = AVCOL_RANGE_MPEG;
+    }
     if (writer->format->oformat->flags & AVFMT_GLOBALHEADER) codec->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     // Quality 1–100 onto each encoder's own scale.
     char number[32];
@@ -122,6 +137,8 @@ CMotionWriter *cmotion_open(const char *path, int kind, int width, int height, i
         av_dict_set(&options, "crf", number, 0);
         av_dict_set(&options, "preset", "veryfast", 0);
         av_dict_set(&options, "profile", "high", 0);
+        // A short look-ahead: at 4K each frame held costs 12 MB.
+        av_dict_set(&options, "rc-lookahead", "10", 0);
     } else if (kind == CMOTION_WEBM) {
         snprintf(number, sizeof number, "%d", 63 - quality * 40 / 100);  // 90 → crf 27
         av_dict_set(&options, "crf", number, 0);
@@ -129,6 +146,7 @@ CMotionWriter *cmotion_open(const char *path, int kind, int width, int height, i
         av_dict_set(&options, "deadline", "good", 0);
         av_dict_set(&options, "cpu-used", "5", 0);
         av_dict_set(&options, "row-mt", "1", 0);
+        av_dict_set(&options, "lag-in-frames", "10", 0);
     } else if (kind == CMOTION_APNG) {
         // zlib's level 2: measured about three times faster than its default on collage frames,
         // the file a few per cent larger.
@@ -182,6 +200,16 @@ CMotionWriter *cmotion_open(const char *path, int kind, int width, int height, i
             release(writer);
             return NULL;
         }
+        if (kind == CMOTION_MP4 || kind == CMOTION_WEBM) {
+            sws_setColorspaceDetails(writer->convert, sws_getCoefficients(SWS_CS_DEFAULT), 1,
+                                     sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16);
+        }
+        status = av_image_alloc(writer->source, writer->source_stride, width + 16, height, AV_PIX_FMT_RGBA, 64);
+        if (status < 0) {
+            say(error, error_size, "out of memory", status);
+            release(writer);
+            return NULL;
+        }
     }
     return writer;
 }
@@ -199,7 +227,11 @@ int cmotion_write_rgba(CMotionWriter *writer, const uint8_t *rgba, char *error, 
     const uint8_t *source[4] = {rgba, NULL, NULL, NULL};
     const int stride[4] = {writer->width * 4, 0, 0, 0};
     if (writer->convert) {
-        sws_scale(writer->convert, source, stride, 0, writer->height, writer->frame->data, writer->frame->linesize);
+        for (int y = 0; y < writer->height; y++)
+            memcpy(writer->source[0] + (size_t)y * writer->source_stride[0], rgba + (size_t)y * writer->width * 4,
+                   (size_t)writer->width * 4);
+        sws_scale(writer->convert, (const uint8_t *const *)writer->source, writer->source_stride, 0, writer->height,
+                  writer->frame->data, writer->frame->linesize);
     } else {
         av_image_copy(writer->frame->data, writer->frame->linesize, source, stride, AV_PIX_FMT_RGBA, writer->width,
                       writer->height);

@@ -103,6 +103,8 @@ public enum Limits {
     public static let motionSide: ClosedRange<Int> = 64...3_840
     /// An animated collage's frames a second.
     public static let motionFramesPerSecond: ClosedRange<Int> = 5...60
+    /// A live sticker's loop, in seconds (WhatsApp's longest; Telegram takes at most 3).
+    public static let liveStickerDuration: ClosedRange<Double> = 1...10
     /// The most frames one animation renders (15 s at 60 frames a second).
     public static let maximumMotionFrames = 900
     /// A collage's version as clients send it back (every whole number a JSON double holds exactly).

@@ -48,9 +48,11 @@ public struct MotionSpark: Equatable, Sendable {
     public var opacity: Double
 }
 
-/// When each item of a collage arrives, and how it looks at any moment: photos first (back to
-/// front), then stickers, then texts, one after another over the first part of the animation;
-/// then everything holds as the collage is until the loop begins again.
+/// When each item of a collage arrives, and how it looks at any moment. The loop opens on the
+/// finished collage (what a chat shows as the video's picture, and where the loop's end meets
+/// its start), clears it, brings the photos back (back to front), then the stickers, then the
+/// texts, one after another, and holds the finished collage until the loop begins again. A
+/// longer animation arrives more slowly rather than only holding longer.
 public struct MotionTimeline: Sendable {
     /// The style photos arrive in.
     public let style: MotionStyle
@@ -60,8 +62,18 @@ public struct MotionTimeline: Sendable {
     public let canvas: Size
     /// Each item's arrival: when it begins, by item id.
     public let arrivals: [String: Double]
+    /// How long the loop opens on the finished collage, in seconds.
+    public let opening: Double
+    /// When the clearing ends and the first item begins to arrive.
+    public let cleared: Double
     /// When the last item has settled: from here on every frame is the collage itself.
     public let settled: Double
+    /// How long a photo's or text's arrival takes here, in seconds.
+    public let arrival: Double
+    /// How long a sticker's bounce takes here.
+    public let bounce: Double
+    /// How long a sticker's sparks fly here.
+    public let sparkFlight: Double
 
     /// How long a photo's or text's arrival takes, in seconds.
     public static let arrivalLength = 0.6
@@ -69,8 +81,10 @@ public struct MotionTimeline: Sendable {
     public static let bounceLength = 0.55
     /// How long a sticker's sparks fly.
     public static let sparkLength = 1.1
-    /// How many sparks a sticker's arrival throws (the editor's burst).
-    public static let sparkCount = 28
+    /// How many sparks a sticker's arrival throws.
+    public static let sparkCount = 16
+    /// How long the finished collage fades away before it assembles again.
+    public static let clearingLength = 0.35
 
     /// The timeline of `collage` in `style`, `duration` seconds long (see ``Limits/motionDuration``).
     public init(collage: Collage, style: MotionStyle, duration: Double) {
@@ -86,26 +100,41 @@ public struct MotionTimeline: Sendable {
         }
         let order = collage.items.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }
             .map(\.element)
-        // The arrivals take at most half the animation (less for few items), so the finished
-        // collage holds for the rest.
-        let window = min(duration * 0.5, 0.35 * Double(order.count) + Self.arrivalLength)
-        let step = order.count > 1 ? max(0, window - Self.arrivalLength) / Double(order.count - 1) : 0
+        // Past 6 s everything arrives more slowly (up to 1.8 times), so a longer animation is
+        // not only a longer still.
+        let pace = min(1.8, max(1, duration / 6))
+        (arrival, bounce, sparkFlight) = (Self.arrivalLength * pace, Self.bounceLength * pace, Self.sparkLength * pace)
+        opening = min(0.6, duration * 0.08)
+        cleared = opening + Self.clearingLength + 0.1
+        // The arrivals take at most half the animation, so the finished collage holds for the rest.
+        let window = min(duration * 0.5, (0.35 * Double(order.count)) * pace + arrival)
+        let step = order.count > 1 ? max(0, window - arrival) / Double(order.count - 1) : 0
         var arrivals: [String: Double] = [:]
-        for (index, item) in order.enumerated() { arrivals[item.id] = 0.15 + Double(index) * step }
+        for (index, item) in order.enumerated() { arrivals[item.id] = cleared + Double(index) * step }
         self.arrivals = arrivals
+        let (arrival, sparkFlight) = (self.arrival, self.sparkFlight)
         let lastEnd = order.map { item -> Double in
             let start = arrivals[item.id] ?? 0
-            if case .sticker = item.content { return start + Self.sparkLength }
-            return start + Self.arrivalLength
+            if case .sticker = item.content { return start + sparkFlight }
+            return start + arrival
         }.max()
         settled = min(duration, lastEnd ?? 0)
     }
 
+    /// Whether the frame at `time` is the finished collage itself (opening the loop, or holding).
+    public func isSettled(at time: Double) -> Bool { time < opening || time >= settled }
+
     /// How `item` looks at `time` seconds (before its arrival it is hidden; after, at rest).
     public func state(of item: CollageItem, at time: Double) -> MotionState {
         guard let start = arrivals[item.id] else { return .atRest }
+        if time < opening { return .atRest }
+        if time < opening + Self.clearingLength {
+            // Everything fades away together, settling back a little.
+            let cleared = Self.easeInOut((time - opening) / Self.clearingLength)
+            return MotionState(opacity: 1 - cleared, scale: 1 - 0.03 * cleared, offsetX: 0, offsetY: 0)
+        }
         let length: Double
-        if case .sticker = item.content { length = Self.bounceLength } else { length = Self.arrivalLength }
+        if case .sticker = item.content { length = bounce } else { length = arrival }
         let progress = (time - start) / length
         if progress <= 0 { return .hidden }
         if progress >= 1 { return .atRest }
@@ -141,7 +170,7 @@ public struct MotionTimeline: Sendable {
     public func sparks(of item: CollageItem, at time: Double) -> [MotionSpark] {
         guard case .sticker = item.content, let start = arrivals[item.id] else { return [] }
         let elapsed = time - start
-        guard elapsed > 0, elapsed < Self.sparkLength else { return [] }
+        guard elapsed > 0, elapsed < sparkFlight else { return [] }
         var seed = item.id.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
         func random() -> Double {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -149,15 +178,21 @@ public struct MotionTimeline: Sendable {
         }
         let unit = min(canvas.width, canvas.height)
         let frame = item.frame
-        return (0..<Self.sparkCount).compactMap { _ in
-            let (x, y) = (frame.x + random() * frame.width, frame.y + random() * frame.height)
-            let (dx, dy) = ((random() - 0.5) * 0.1 * unit, -(0.025 + random() * 0.075) * unit)
-            let delay = random() * 0.3
-            let flight = (elapsed - delay) / (Self.sparkLength - 0.3)
+        let (cx, cy) = (frame.x + frame.width / 2, frame.y + frame.height / 2)
+        // Around the sticker's edge, flying outward and a little up: a burst, not dust on its face.
+        return (0..<Self.sparkCount).compactMap { index in
+            let angle = (Double(index) + random() * 0.8) / Double(Self.sparkCount) * 2 * .pi
+            let (ux, uy) = (cos(angle), sin(angle))
+            let (x, y) = (cx + ux * frame.width * 0.5, cy + uy * frame.height * 0.5)
+            let reach = (0.05 + random() * 0.06) * unit
+            let (dx, dy) = (ux * reach, uy * reach - 0.03 * unit)
+            let delay = random() * 0.2 * sparkFlight
+            let flight = (elapsed - delay) / (sparkFlight * 0.75)
             guard flight > 0, flight < 1 else { return nil }
             let eased = Self.easeOutCubic(flight)
             return MotionSpark(
-                x: x + dx * eased, y: y + dy * eased, radius: 0.004 * unit * (1 - 0.8 * eased), opacity: 1 - flight)
+                x: x + dx * eased, y: y + dy * eased, radius: (0.006 + 0.004 * random()) * unit * (1 - 0.7 * eased),
+                opacity: 1 - flight * flight)
         }
     }
 
@@ -181,5 +216,78 @@ public struct MotionTimeline: Sendable {
     static func easeOutBack(_ t: Double, overshoot: Double) -> Double {
         let u = t - 1
         return 1 + (overshoot + 1) * u * u * u + overshoot * u * u
+    }
+}
+
+/// How a live sticker moves: a short loop drawn from the sticker's own pixels (its outline and
+/// effect included), as phones make live stickers.
+public enum StickerMotion: String, CaseIterable, Sendable {
+    /// Hops and lands, squashing a little as it touches down.
+    case bounce
+    /// Rocks from side to side about its foot.
+    case wiggle
+    /// Drifts up and down, swaying gently.
+    case float
+    /// Lies still while a glint sweeps across it.
+    case shine
+    /// Lifts off the page at a corner, as a sticker being peeled does, and settles back.
+    case peel
+
+    /// The sticker's pose at `phase` (0 up to 1) of the loop.
+    public func pose(at phase: Double) -> StickerPose {
+        let p = phase - phase.rounded(.down)
+        switch self {
+        case .bounce:
+            // In the air for the first 70 %: a parabola; then a squash on landing.
+            if p < 0.7 {
+                let t = p / 0.7
+                let height = 4 * t * (1 - t)
+                return StickerPose(
+                    scaleX: 1 - 0.03 * height, scaleY: 1 + 0.05 * height, rotation: 0, offsetY: -0.16 * height)
+            }
+            let squash = sin((p - 0.7) / 0.3 * .pi)
+            return StickerPose(scaleX: 1 + 0.08 * squash, scaleY: 1 - 0.1 * squash, rotation: 0, offsetY: 0)
+        case .wiggle:
+            return StickerPose(rotation: 9 * sin(4 * .pi * p) * (0.6 + 0.4 * cos(2 * .pi * p)))
+        case .float:
+            return StickerPose(rotation: 3 * sin(2 * .pi * p + .pi / 2), offsetY: -0.05 * (1 - cos(2 * .pi * p)))
+        case .shine:
+            // The glint crosses in the first 60 % of the loop; then the sticker rests.
+            return StickerPose(shine: p < 0.6 ? p / 0.6 : nil)
+        case .peel:
+            let lift = 0.5 - 0.5 * cos(2 * .pi * p)
+            return StickerPose(
+                scaleX: 1 + 0.05 * lift, scaleY: 1 + 0.05 * lift, rotation: -6 * lift, offsetY: -0.03 * lift,
+                lift: lift)
+        }
+    }
+}
+
+/// A live sticker's pose at one moment, relative to how it lies still.
+public struct StickerPose: Equatable, Sendable {
+    /// Its width as a multiple of its width at rest.
+    public var scaleX: Double
+    /// Its height as a multiple of its height at rest.
+    public var scaleY: Double
+    /// Its turn, in degrees clockwise, about its foot (the middle of its bottom edge).
+    public var rotation: Double
+    /// How far it is lifted, as a fraction of its height (negative is up).
+    public var offsetY: Double
+    /// Where a glint crossing it lies, 0 (top left) to 1 (bottom right), or nil for none.
+    public var shine: Double?
+    /// How far it is lifted off the page (0 flat, 1 most): its shadow grows and softens.
+    public var lift: Double
+
+    /// A pose; by default the sticker at rest.
+    public init(
+        scaleX: Double = 1, scaleY: Double = 1, rotation: Double = 0, offsetY: Double = 0, shine: Double? = nil,
+        lift: Double = 0
+    ) {
+        self.scaleX = scaleX
+        self.scaleY = scaleY
+        self.rotation = rotation
+        self.offsetY = offsetY
+        self.shine = shine
+        self.lift = lift
     }
 }

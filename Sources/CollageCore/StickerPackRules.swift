@@ -68,6 +68,30 @@ public struct StickerPackRules: Sendable, Equatable {
     public let outline: Double
     /// The pack's icon, when the messenger asks for one.
     public let icon: PackIcon?
+    /// What the messenger takes for moving stickers, when Collage makes them for it.
+    public var animated: AnimatedPackRules? {
+        switch name {
+        case "WhatsApp":
+            // Animated WebP, at most 500 KB and 10 s, each frame at least 8 ms.
+            AnimatedPackRules(fileExtension: "webp", maximumBytes: 500_000, longestSeconds: 10, fastestFPS: 30)
+        case "Telegram":
+            // Video stickers: VP9 WebM, at most 256 KB, 3 s and 30 frames a second, no sound.
+            AnimatedPackRules(fileExtension: "webm", maximumBytes: 256_000, longestSeconds: 3, fastestFPS: 30)
+        default: nil
+        }
+    }
+}
+
+/// A messenger's limits for moving stickers.
+public struct AnimatedPackRules: Sendable, Equatable {
+    /// The file's extension, which names its format (`webp`: animated WebP, `webm`: VP9).
+    public let fileExtension: String
+    /// The largest file the messenger takes, in bytes.
+    public let maximumBytes: Int
+    /// The longest loop it takes, in seconds.
+    public let longestSeconds: Double
+    /// The most frames a second it takes (and Collage draws).
+    public let fastestFPS: Int
 }
 
 /// A pack's icon: the picture a messenger shows for the whole pack.

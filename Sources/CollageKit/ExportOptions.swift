@@ -103,15 +103,22 @@ public enum AnimationExportOptions {
     public static func parse(_ values: [String: String], fileName: String? = nil) throws(Failure) -> AnimationOptions {
         let formats = AnimationFormat.allCases.map(\.rawValue).joined(separator: ", ")
         let format: AnimationFormat
-        if let name = values["format"] {
-            guard let chosen = AnimationFormat(rawValue: name.lowercased()) else {
-                throw ExportOptions.expected("format", "one of \(formats)", name)
+        let name = fileName.map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""
+        let pathExtension = name.split(separator: ".").count > 1 ? String(name.split(separator: ".").last ?? "") : ""
+        if let text = values["format"] {
+            guard let chosen = AnimationFormat(rawValue: text.lowercased()) ?? AnimationFormat(fileExtension: text)
+            else {
+                throw ExportOptions.expected("format", "one of \(formats)", text)
+            }
+            // A GIF in a file named .mp4 would open as nothing at all.
+            if let named = AnimationFormat(fileExtension: pathExtension), named != chosen {
+                throw Failure(
+                    .invalidOption,
+                    "says \(chosen.rawValue.uppercased()) but the file is named \"\(name)\"; name it "
+                        + ".\(chosen.fileExtension) or leave out «format»", field: "format")
             }
             format = chosen
         } else {
-            let name = fileName.map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""
-            let pathExtension =
-                name.split(separator: ".").count > 1 ? String(name.split(separator: ".").last ?? "") : ""
             guard let fromName = AnimationFormat(fileExtension: pathExtension) else {
                 throw Failure(
                     .invalidOption,
@@ -154,6 +161,12 @@ public enum AnimationExportOptions {
                 throw ExportOptions.expected("quality", "a whole number \(Limits.describe(Limits.quality))", text)
             }
             options.quality = quality
+        }
+        if options.format == .gif, options.framesPerSecond > AnimationFormat.fastestGIF {
+            throw Failure(
+                .invalidOption,
+                "expects at most \(AnimationFormat.fastestGIF) frames a second for a GIF (its delays are hundredths of "
+                    + "a second), got \(options.framesPerSecond)", field: "fps")
         }
         let frames = Int((options.duration * Double(options.framesPerSecond)).rounded())
         guard frames <= Limits.maximumMotionFrames else {

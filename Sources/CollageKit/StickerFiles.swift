@@ -123,3 +123,55 @@ extension StickerRequest {
         return FileSticker(width: result.width, height: result.height, x: origin.x, y: origin.y, warnings: warnings)
     }
 }
+
+/// A live sticker to write: a sticker file moving in a short loop (``CollageCore/StickerMotion``).
+public struct LiveStickerRequest: Sendable, Equatable {
+    /// How it moves.
+    public let motion: StickerMotion
+    /// The file, its size, length and frame rate.
+    public let options: AnimationOptions
+
+    /// A request from option texts (`motion`, `duration`, `size`, `fps`, `quality`, `format`);
+    /// the output's extension gives the format when `format` is absent (`.png` is APNG, `.webp`
+    /// animated WebP). By default a 2 s loop, 512 px, 30 frames a second.
+    /// - Throws: ``Failure`` `invalidOption` naming the option, what it expects and what it got.
+    public init(_ values: [String: String], fileName: String) throws(Failure) {
+        let name = values["motion"] ?? ""
+        guard let motion = StickerMotion(rawValue: name.lowercased()) else {
+            throw ExportOptions.expected(
+                "live", "one of \(StickerMotion.allCases.map(\.rawValue).joined(separator: ", "))", name)
+        }
+        var checked = values
+        checked["motion"] = nil
+        let duration = values["duration"]
+        checked["duration"] = nil
+        var options = try AnimationExportOptions.parse(checked, fileName: fileName)
+        options.duration = 2
+        if let duration {
+            guard let seconds = Double(decimal: duration), Limits.liveStickerDuration.contains(seconds) else {
+                throw ExportOptions.expected(
+                    "duration", "a number of seconds \(Limits.describe(Limits.liveStickerDuration))", duration)
+            }
+            options.duration = seconds
+        }
+        if values["size"] == nil { options.longerSide = 512 }
+        if values["fps"] == nil { options.framesPerSecond = options.format == .gif ? 15 : 30 }
+        self.motion = motion
+        self.options = options
+    }
+
+    /// Writes the sticker in `file` (PNG or WebP with alpha) moving, to `output`, atomically.
+    /// - Throws: ``Failure``: `noSubject` for a clear sticker, `invalidInput` for an unreadable one.
+    @discardableResult
+    public func write(sticker file: URL, to output: URL) throws(Failure) -> AnimationResult {
+        let sticker = try StickerPackRequest.read(file)
+        do throws(RenderError) {
+            return try LiveStickers.render(sticker, motion: motion, options: options, to: output)
+        } catch {
+            if case .invalidOptions(let message) = error, message.contains("no subject") {
+                throw Failure(.noSubject, "\(file.lastPathComponent): \(message)")
+            }
+            throw error.failure
+        }
+    }
+}

@@ -20,6 +20,10 @@ public struct StickerPackRequest: Sendable {
     public let title: String
     /// Who made it, as the messenger shows it.
     public let author: String
+    /// How the stickers move, for a pack of live stickers; nil for still ones.
+    public let motion: StickerMotion?
+    /// A live sticker's loop, in seconds.
+    public let duration: Double
 
     /// The longest title or author a pack takes (WhatsApp's limit, the strictest).
     public static let longestName = 128
@@ -27,11 +31,14 @@ public struct StickerPackRequest: Sendable {
     /// A request, checked before anything is read.
     /// - Throws: ``Failure`` `invalidOption` for an unknown messenger, or a title or author that is
     ///   empty or too long; `invalidInput` for fewer or more stickers than the messenger takes.
+    /// - Parameters:
+    ///   - motion: live stickers moving so (`bounce`, `wiggle`, `float`, `shine`, `peel`), for
+    ///     the messengers that take them (WhatsApp, Telegram); nil for still ones.
+    ///   - duration: a live sticker's loop in seconds, up to the messenger's longest (default 2).
     public init(
-        messenger name: String, sources: [Source], title: String? = nil, author: String? = nil
-    )
-        throws(Failure)
-    {
+        messenger name: String, sources: [Source], title: String? = nil, author: String? = nil,
+        motion: String? = nil, duration: Double? = nil
+    ) throws(Failure) {
         guard let messenger = Messenger(rawValue: name.lowercased()) else {
             throw Failure(
                 .invalidOption,
@@ -54,6 +61,32 @@ public struct StickerPackRequest: Sendable {
                     field: field)
             }
         }
+        var moving: StickerMotion?
+        if let motion {
+            guard let chosen = StickerMotion(rawValue: motion.lowercased()) else {
+                throw ExportOptions.expected(
+                    "animate", "one of \(StickerMotion.allCases.map(\.rawValue).joined(separator: ", "))", motion)
+            }
+            guard rules.animated != nil else {
+                throw Failure(
+                    .invalidOption,
+                    "\(rules.name) takes moving stickers as APNG, which Collage does not make yet; leave out «animate» "
+                        + "for a pack of still stickers", field: "animate")
+            }
+            moving = chosen
+        }
+        let longest = rules.animated?.longestSeconds ?? Limits.liveStickerDuration.upperBound
+        if let duration,
+            !(duration.isFinite && duration >= Limits.liveStickerDuration.lowerBound && duration <= longest)
+        {
+            throw Failure(
+                .invalidOption,
+                "expects a number of seconds from \(JSONValue.format(Limits.liveStickerDuration.lowerBound)) to "
+                    + "\(JSONValue.format(longest)) (\(rules.name)'s longest), got \(JSONValue.format(duration))",
+                field: "duration")
+        }
+        self.motion = moving
+        self.duration = min(duration ?? 2, longest)
         self.messenger = messenger
         self.sources = sources
         self.title = title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "My stickers"
@@ -105,18 +138,23 @@ extension StickerPackRequest {
     ///   picture, `invalidInput` for one that cannot fit the byte limit, `cannotWrite` for the folder.
     public func make(in workspace: Workspace?, into folder: URL) throws(Failure) -> StickerPack {
         let rules = messenger.rules
-        var pictures: [(name: String, bitmap: Bitmap)] = []
+        guard !folder.path.isEmpty, folder.path != "/" else {
+            throw Failure(.invalidOption, "name a folder for the pack, got \"\(folder.path)\"", field: "output")
+        }
+        // Every sticker is found before any is made; each is decoded only when its turn comes, so
+        // a pack of large stickers holds one at a time.
+        var pictures: [(name: String, file: URL)] = []
         for source in sources {
             switch source {
             case .file(let file):
                 guard FileManager.default.fileExists(atPath: file.path) else {
                     throw Failure(.notFound, "\(file.path): no such file")
                 }
-                pictures.append((file.lastPathComponent, try Self.read(file)))
+                pictures.append((file.lastPathComponent, file))
             case .sticker(let id):
                 guard let workspace else { throw Failure(.failed, "library stickers need a library") }
                 let record = try workspace.sticker(id)
-                pictures.append(("sticker \(id.prefix(40))", try Self.read(workspace.stickerImage(of: record))))
+                pictures.append(("sticker \(id.prefix(40))", workspace.stickerImage(of: record)))
             }
         }
         let staging = folder.deletingLastPathComponent()
@@ -132,9 +170,27 @@ extension StickerPackRequest {
         let digits = max(2, String(pictures.count).count)
         for (index, picture) in pictures.enumerated() {
             let number = String(repeating: "0", count: max(0, digits - String(index + 1).count)) + String(index + 1)
+            let bitmap = try Self.read(picture.file)
+            if let motion, let animated = rules.animated {
+                let name = "\(number).\(animated.fileExtension)"
+                let made = try Self.livePicture(
+                    bitmap, named: picture.name, motion: motion, duration: duration, rules: rules,
+                    animated: animated, side: rules.side)
+                try Self.write(made.data, to: staging.appendingPathComponent(name))
+                files.append(
+                    StickerPack.File(
+                        name: name, source: picture.name, width: rules.side, height: rules.side,
+                        bytes: made.data.count, quality: made.quality))
+                if made.quality < 80 || made.fps < animated.fastestFPS {
+                    notes.append(
+                        "\(name) (\(picture.name)): at quality \(made.quality), \(made.fps) frames a second, to fit "
+                            + PackImages.bytes(animated.maximumBytes))
+                }
+                continue
+            }
             let name = "\(number).\(rules.format.rawValue)"
             let encoded = try Self.picture(
-                picture.bitmap, named: picture.name, side: rules.side, square: rules.square, margin: rules.margin,
+                bitmap, named: picture.name, side: rules.side, square: rules.square, margin: rules.margin,
                 outline: rules.outline, format: rules.format, maximumBytes: rules.maximumBytes)
             try Self.check(encoded, named: name, format: rules.format, rules: rules, side: rules.side)
             try Self.write(encoded.data, to: staging.appendingPathComponent(name))
@@ -149,10 +205,11 @@ extension StickerPackRequest {
             }
         }
         var icon: StickerPack.File?
-        if let iconRules = rules.icon, let first = pictures.first {
+        // A Telegram video set's thumbnail must be a video too: without one, Telegram shows the first sticker.
+        if let iconRules = rules.icon, let first = pictures.first, !(motion != nil && messenger == .telegram) {
             // The first sticker, small: what the messenger shows for the pack in its tray.
             let encoded = try Self.picture(
-                first.bitmap, named: first.name, side: iconRules.side, square: true, margin: 0,
+                try Self.read(first.file), named: first.name, side: iconRules.side, square: true, margin: 0,
                 outline: rules.outline > 0 ? 2 : 0, format: .png, maximumBytes: iconRules.maximumBytes)
             try Self.write(encoded.data, to: staging.appendingPathComponent(iconRules.name))
             icon = StickerPack.File(
@@ -175,20 +232,37 @@ extension StickerPackRequest {
         // Everything is made: only now does the folder change.
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for name in try FileManager.default.contentsOfDirectory(atPath: staging.path) {
-                let target = folder.appendingPathComponent(name)
-                if FileManager.default.fileExists(atPath: target.path) {
-                    _ = try FileManager.default.replaceItemAt(target, withItemAt: staging.appendingPathComponent(name))
-                } else {
-                    try FileManager.default.moveItem(at: staging.appendingPathComponent(name), to: target)
+            let written = try FileManager.default.contentsOfDirectory(atPath: staging.path)
+            // A pack made here before leaves no picture behind that this one does not have.
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            where Self.isPackFile(name) && !written.contains(name) {
+                try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
+            for name in written {
+                // rename(2) replaces a file of the same name in one step.
+                guard rename(staging.appendingPathComponent(name).path, folder.appendingPathComponent(name).path) == 0
+                else {
+                    throw Failure(
+                        .cannotWrite, "\(folder.path): cannot write the pack (\(String(cString: strerror(errno))))")
                 }
             }
+        } catch let failure as Failure {
+            throw failure
         } catch {
             throw Failure(.cannotWrite, "\(folder.path): cannot write the pack (\(error.localizedDescription))")
         }
         return StickerPack(
             messenger: messenger, folder: folder, stickers: files, icon: icon,
             archive: archiveName.map { folder.appendingPathComponent($0) }, notes: notes)
+    }
+
+    /// Whether `name` is one of the files a pack writes (numbered pictures, its icon, its archive,
+    /// its guide), which a new pack in the same folder replaces.
+    static func isPackFile(_ name: String) -> Bool {
+        let stem = name.split(separator: ".").first.map(String.init) ?? ""
+        let pathExtension = name.split(separator: ".").last.map(String.init) ?? ""
+        return (!stem.isEmpty && stem.allSatisfy(\.isNumber) && ["png", "webp", "webm"].contains(pathExtension))
+            || ["tray.png", "thumbnail.png", "HOW-TO-ADD.txt"].contains(name) || pathExtension == "wastickers"
     }
 
     /// A sticker's pixels, with alpha.
@@ -223,6 +297,79 @@ extension StickerPackRequest {
                 throw Failure(.invalidInput, "\(name): \(message)")
             }
             throw error.failure
+        }
+    }
+
+    /// A live sticker at the best quality and frame rate that fit the messenger's limit: each
+    /// try lowers the quality, then the frame rate; the subject's size never changes.
+    static func livePicture(
+        _ bitmap: Bitmap, named name: String, motion: StickerMotion, duration: Double, rules: StickerPackRules,
+        animated: AnimatedPackRules, side: Int
+    ) throws(Failure) -> (data: Data, quality: Int, fps: Int) {
+        let format: AnimationFormat = animated.fileExtension == "webm" ? .webm : .webp
+        let attempts = [(80, 30), (65, 30), (50, 24), (40, 20), (30, 15), (22, 12), (15, 10), (10, 8)]
+            .filter { $0.1 <= animated.fastestFPS }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("collage-live-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        do {
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        } catch {
+            throw Failure(.cannotWrite, "\(scratch.path): \(error.localizedDescription)")
+        }
+        func failure(_ error: RenderError) -> Failure {
+            if case .invalidOptions(let message) = error, message.contains("no subject") {
+                return Failure(.noSubject, "\(name): \(message)")
+            }
+            return error.failure
+        }
+        // Outlined at the pack's size, as the messenger shows it, then moved.
+        let fitted: Bitmap
+        do throws(RenderError) {
+            fitted = try PackImages.fit(bitmap, side: side, square: true, margin: 0, outline: rules.outline)
+        } catch {
+            throw failure(error)
+        }
+        var smallest = Int.max
+        var framesByRate: [Int: [[UInt8]]] = [:]
+        let file = scratch.appendingPathComponent("try.\(format.fileExtension)")
+        for (quality, fps) in attempts {
+            do throws(RenderError) {
+                let frames: [[UInt8]]
+                if let made = framesByRate[fps] {
+                    frames = made
+                } else {
+                    frames = try LiveStickers.frames(
+                        of: fitted, motion: motion, side: side, count: max(1, Int((duration * Double(fps)).rounded())))
+                    framesByRate = [fps: frames]
+                }
+                try LiveStickers.write(frames, side: side, format: format, fps: fps, quality: quality, to: file)
+            } catch {
+                throw failure(error)
+            }
+            let data = try readBack(file)
+            if data.count <= animated.maximumBytes {
+                try checkLive(data, named: name, format: format, side: side)
+                return (data, quality, fps)
+            }
+            smallest = min(smallest, data.count)
+        }
+        throw Failure(
+            .invalidInput,
+            "\(name): moving, even at quality 10 and 8 frames a second its \(format.rawValue.uppercased()) is "
+                + "\(PackImages.bytes(smallest)), over \(rules.name)'s limit of \(PackImages.bytes(animated.maximumBytes)); "
+                + "a shorter loop (duration) or a still pack fits")
+    }
+
+    /// A live sticker's own bytes: an animated WebP of the pack's size, or a WebM (its EBML header).
+    static func checkLive(_ data: Data, named name: String, format: AnimationFormat, side: Int) throws(Failure) {
+        if format == .webp {
+            guard let info = PackImages.inspect(data), info.format == "webp", info.animated, info.width == side,
+                info.height == side
+            else { throw Failure(.failed, "\(name): what was written is not a \(side) px animated WebP") }
+        } else {
+            guard data.count > 4, data.prefix(4) == Data([0x1A, 0x45, 0xDF, 0xA3]) else {
+                throw Failure(.failed, "\(name): what was written is not a WebM file")
+            }
         }
     }
 
@@ -267,7 +414,7 @@ extension StickerPackRequest {
         let kept = title.unicodeScalars.map { scalar -> Character in
             scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_") ? Character(scalar) : "-"
         }
-        let name = String(kept).trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+        let name = String(kept).split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
         return name.isEmpty ? "stickers" : String(name.prefix(64))
     }
 }
@@ -288,12 +435,13 @@ enum ZipArchive {
             let nameBytes = Data(name.utf8)
             let checksum = crc32(contents)
             let offset = UInt32(archive.count)
-            // Local header: version 2.0, flag 0x0800 (UTF-8 names), stored, no time.
+            // Local header: version 2.0, flag 0x0800 (UTF-8 names), stored, 1980-01-01 00:00 (the
+            // first date a zip can say: the pack's bytes do not depend on when it was made).
             append32(0x0403_4B50, to: &archive)
             append16(20, to: &archive)
             append16(0x0800, to: &archive)
             append16(0, to: &archive)
-            append32(0, to: &archive)
+            append32(0x0021_0000, to: &archive)
             append32(checksum, to: &archive)
             append32(UInt32(contents.count), to: &archive)
             append32(UInt32(contents.count), to: &archive)
@@ -306,7 +454,7 @@ enum ZipArchive {
             append16(20, to: &directory)
             append16(0x0800, to: &directory)
             append16(0, to: &directory)
-            append32(0, to: &directory)
+            append32(0x0021_0000, to: &directory)
             append32(checksum, to: &directory)
             append32(UInt32(contents.count), to: &directory)
             append32(UInt32(contents.count), to: &directory)
@@ -373,20 +521,23 @@ extension StickerPackRequest {
             "\(title): \(rules.name) stickers made by Collage, each \(rules.format.rawValue.uppercased()) "
             + (rules.square ? "\(rules.side) × \(rules.side)" : "with its longer side \(rules.side)")
             + " px and at most \(PackImages.bytes(rules.maximumBytes))."
-        let steps: String =
-            switch messenger {
-            case .whatsapp:
-                "Open the .wastickers file with a sticker-maker app for WhatsApp on your phone (it imports the "
-                    + "stickers, tray icon, title and author), then add the pack to WhatsApp from the app."
-            case .telegram:
-                "In Telegram, message @Stickers, send /newpack, then send each PNG as a file (not as a photo) "
-                    + "with an emoji; thumbnail.png is the set's icon (/setpackicon)."
-            case .signal:
-                "In Signal Desktop, choose File > Create/upload sticker pack, add the PNG files in order, give "
-                    + "each an emoji, then upload."
-            case .imessage:
-                "In Xcode, make a Sticker Pack App and drag the PNG files into its Sticker Pack folder."
-            }
-        return limits + "\n\n" + steps
+        return limits + "\n\n" + steps(for: messenger)
+    }
+
+    /// How a person adds a pack's files to `messenger`, in a sentence or two.
+    public static func steps(for messenger: Messenger) -> String {
+        switch messenger {
+        case .whatsapp:
+            "Open the .wastickers file with a sticker-maker app for WhatsApp on your phone (it imports the "
+                + "stickers, tray icon, title and author), then add the pack to WhatsApp from the app."
+        case .telegram:
+            "In Telegram, message @Stickers, send /newpack, then send each PNG as a file (not as a photo) "
+                + "with an emoji; thumbnail.png is the set's icon (/setpackicon)."
+        case .signal:
+            "In Signal Desktop, choose File > Create/upload sticker pack, add the PNG files in order, give "
+                + "each an emoji, then upload."
+        case .imessage:
+            "In Xcode, make a Sticker Pack App and drag the PNG files into its Sticker Pack folder."
+        }
     }
 }

@@ -1,6 +1,23 @@
 import CMotionInterface
 import CollageCore
 import Foundation
+import Synchronization
+
+/// The folder of the running executable, where the libraries it loads on demand lie beside it.
+public enum ExecutableFolder {
+    /// The folder; found from `/proc/self/exe`, also when the binary was replaced (an upgrade)
+    /// after the process started, which the kernel shows as "PATH (deleted)".
+    public static func current() -> URL {
+        var buffer = [CChar](repeating: 0, count: 4_096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else {
+            return URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
+        }
+        var path = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
+        return URL(fileURLWithPath: path).deletingLastPathComponent()
+    }
+}
 
 /// The files an animated collage is written as.
 public enum AnimationFormat: String, CaseIterable, Sendable {
@@ -18,6 +35,9 @@ public enum AnimationFormat: String, CaseIterable, Sendable {
     /// The file name extension.
     public var fileExtension: String { self == .apng ? "png" : rawValue }
 
+    /// The most frames a second a GIF plays as written.
+    public static let fastestGIF = 50
+
     /// The format a file name's extension names (`.png` is APNG), if any.
     public init?(fileExtension: String) {
         switch fileExtension.lowercased() {
@@ -31,7 +51,7 @@ public enum AnimationFormat: String, CaseIterable, Sendable {
     }
 
     /// Whether the format keeps a see-through background.
-    var keepsAlpha: Bool { self == .webp || self == .apng }
+    var keepsAlpha: Bool { self == .webp || self == .apng || self == .webm }
     /// Whether the encoder needs even sides (4:2:0 chroma).
     var needsEvenSides: Bool { self == .mp4 || self == .webm }
     var writerKind: Int32 {
@@ -106,6 +126,10 @@ extension CollageRenderer {
         let issues = CollageDocument.issues(in: collage)
         guard issues.isEmpty else { throw .invalidDocument(issues.map(\.description)) }
         try Self.check(options)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw .cannotWrite(output.path, reason: "it is a folder; name the file to write")
+        }
         let frames = Int((options.duration * Double(options.framesPerSecond)).rounded())
         let scale = Double(options.longerSide) / max(collage.canvas.width, collage.canvas.height)
         var (width, height) = (
@@ -121,33 +145,36 @@ extension CollageRenderer {
         let drawn = try background(
             of: collage, width: width, height: height, scale: scale, keepsAlpha: keepsAlpha, photos: photos)
         let base = try vips("draw the background") { () throws(VipsError) in try drawn.copyToMemory() }
-        var layers: [(item: CollageItem, image: VipsImage, x: Int, y: Int)] = []
+        var layers: [MovingLayer] = []
         for item in collage.items where Self.isVisible(item, scale: scale, width: width, height: height) {
             try cancellation?.check()
             let file = item.content.reference == nil ? nil : try photos.file(for: item.content)
             let layer = try layer(for: item, file: file, scale: scale, style: collage.style, photos: photos)
-            let decoded = try vips("decode a layer") { () throws(VipsError) in try layer.image.copyToMemory() }
-            layers.append((item, decoded, layer.x, layer.y))
+            layers.append(
+                try MovingLayer(
+                    item: item, layer: layer, style: options.style, scale: scale, canvasWidth: width,
+                    canvasHeight: height, canvas: collage.canvas))
         }
         (width, height) = (frameWidth, frameHeight)
         let timeline = MotionTimeline(collage: collage, style: options.style, duration: options.duration)
         let frame = FrameComposer(base: base, width: width, height: height, scale: scale)
         let still = try frame.compose(layers.map { ($0.image, $0.x, $0.y) })
+        let display = output.path
         let palette = options.format == .gif ? GIFPalette(still, width: width, height: height) : nil
         try AtomicFile.writeRendered(to: output) { path throws(RenderError) in
             let writer = try MotionWriter(
                 path: path, format: options.format, width: width, height: height, fps: options.framesPerSecond,
-                quality: options.quality)
+                quality: options.quality, shownAs: display)
             for index in 0..<frames {
                 try cancellation?.check()
                 let time = Double(index) / Double(options.framesPerSecond)
                 var pixels = still
-                if time < timeline.settled {
+                if !timeline.isSettled(at: time) {
                     var moving: [(image: VipsImage, x: Int, y: Int)] = []
                     for layer in layers {
                         let state = timeline.state(of: layer.item, at: time)
                         guard state.opacity > 0.001 else { continue }
-                        moving.append(try frame.place(layer.image, x: layer.x, y: layer.y, state: state))
+                        moving.append(try frame.place(layer, state: state))
                     }
                     pixels = try frame.compose(moving)
                     let sparks = layers.flatMap { timeline.sparks(of: $0.item, at: time) }
@@ -168,10 +195,12 @@ extension CollageRenderer {
     }
 
     /// Every option against ``CollageCore/Limits``.
-    static func check(_ options: AnimationOptions) throws(RenderError) {
-        guard options.duration.isFinite, Limits.motionDuration.contains(options.duration) else {
+    static func check(
+        _ options: AnimationOptions, durations: ClosedRange<Double> = Limits.motionDuration
+    ) throws(RenderError) {
+        guard options.duration.isFinite, durations.contains(options.duration) else {
             throw .invalidOptions(
-                "the duration must be a number of seconds \(Limits.describe(Limits.motionDuration)), got "
+                "the duration must be a number of seconds \(Limits.describe(durations)), got "
                     + JSONValue.format(options.duration))
         }
         guard Limits.motionSide.contains(options.longerSide) else {
@@ -188,12 +217,64 @@ extension CollageRenderer {
             throw .invalidOptions(
                 "the quality must be a whole number \(Limits.describe(Limits.quality)), got \(options.quality)")
         }
+        guard options.format != .gif || options.framesPerSecond <= AnimationFormat.fastestGIF else {
+            throw .invalidOptions(
+                "a GIF plays at most \(AnimationFormat.fastestGIF) frames a second (its delays are hundredths of a "
+                    + "second, and browsers slow shorter ones), got \(options.framesPerSecond)")
+        }
         let frames = Int((options.duration * Double(options.framesPerSecond)).rounded())
         guard frames <= Limits.maximumMotionFrames else {
             throw .invalidOptions(
                 "\(frames) frames is more than the limit of \(Limits.maximumMotionFrames); shorten the animation "
                     + "or lower the frame rate")
         }
+    }
+}
+
+/// One item's layer as the still export draws it, kept in memory for the frames: only the part
+/// that any moment of its arrival can bring onto the canvas (an item ten canvases wide is not
+/// held whole), with the centre it grows and shrinks about.
+struct MovingLayer {
+    let item: CollageItem
+    let image: VipsImage
+    let x: Int
+    let y: Int
+    /// The whole layer's centre, in frame pixels.
+    let centre: (x: Double, y: Double)
+
+    init(
+        item: CollageItem, layer: (image: VipsImage, x: Int, y: Int), style: MotionStyle, scale: Double,
+        canvasWidth: Int, canvasHeight: Int, canvas: Size
+    ) throws(RenderError) {
+        self.item = item
+        let whole = layer.image
+        centre = (Double(layer.x) + Double(whole.width) / 2, Double(layer.y) + Double(whole.height) / 2)
+        // The smallest it is drawn, and how far it is moved, over its arrival (and the clearing).
+        let smallest: Double
+        var reach = 0.03 * max(canvas.width, canvas.height) * scale
+        switch item.content {
+        case .sticker: smallest = 0.3
+        case .text: smallest = 0.97
+        case .photo:
+            smallest = style == .pop ? 0.45 : 0.95
+            if style == .slide { reach = 0.36 * max(canvas.width, canvas.height) * scale }
+        }
+        // What of the layer can land on the canvas: the canvas, widened by the reach, seen
+        // through the smallest scale about the centre.
+        let (cx, cy) = centre
+        let left = max(Double(layer.x), cx + (-reach - cx) / smallest)
+        let top = max(Double(layer.y), cy + (-reach - cy) / smallest)
+        let right = min(Double(layer.x + whole.width), cx + (Double(canvasWidth) + reach - cx) / smallest)
+        let bottom = min(Double(layer.y + whole.height), cy + (Double(canvasHeight) + reach - cy) / smallest)
+        let x0 = min(layer.x + whole.width - 1, max(layer.x, Int(left.rounded(.down))))
+        let y0 = min(layer.y + whole.height - 1, max(layer.y, Int(top.rounded(.down))))
+        let width = max(1, min(layer.x + whole.width, Int(right.rounded(.up))) - x0)
+        let height = max(1, min(layer.y + whole.height, Int(bottom.rounded(.up))) - y0)
+        image = try vips("decode a layer") { () throws(VipsError) -> VipsImage in
+            guard width < whole.width || height < whole.height else { return try whole.copyToMemory() }
+            return try whole.extractArea(x: x0 - layer.x, y: y0 - layer.y, width: width, height: height).copyToMemory()
+        }
+        (x, y) = (x0, y0)
     }
 }
 
@@ -217,22 +298,18 @@ struct FrameComposer {
         }
     }
 
-    /// A layer at `state`: grown or shrunk about its centre, moved and faded.
-    func place(
-        _ image: VipsImage, x: Int, y: Int, state: MotionState
-    ) throws(RenderError) -> (
-        image: VipsImage, x: Int, y: Int
-    ) {
+    /// A layer at `state`: grown or shrunk about its item's centre, moved and faded.
+    func place(_ layer: MovingLayer, state: MotionState) throws(RenderError) -> (image: VipsImage, x: Int, y: Int) {
         try vips("move a layer") { () throws(VipsError) -> (image: VipsImage, x: Int, y: Int) in
-            var placed = image
-            var (left, top) = (Double(x), Double(y))
+            var placed = layer.image
+            var (left, top) = (Double(layer.x), Double(layer.y))
             if abs(state.scale - 1) > 0.002 {
                 let factor = max(0.01, state.scale)
                 let withAlpha = placed.bands == 3 ? try placed.appendingBand(value: 255) : placed
                 placed = try withAlpha.premultiply().resize(horizontal: factor, vertical: factor).unpremultiply()
                     .castToUInt8()
-                left += (Double(image.width) - Double(placed.width)) / 2
-                top += (Double(image.height) - Double(placed.height)) / 2
+                left = layer.centre.x + (left - layer.centre.x) * factor
+                top = layer.centre.y + (top - layer.centre.y) * factor
             }
             placed = try CellEffects.fade(placed, opacity: state.opacity)
             left += state.offsetX * scale
@@ -241,9 +318,9 @@ struct FrameComposer {
         }
     }
 
-    /// Sparks drawn over the frame: a white core with a blue glow, as the editor draws them.
+    /// Sparks drawn over the frame: a white core in a warm golden glow.
     func draw(_ sparks: [MotionSpark], on pixels: inout [UInt8]) {
-        let glow: (Double, Double, Double) = (0, 113, 227)
+        let glow: (Double, Double, Double) = (255, 200, 60)
         for spark in sparks {
             let (cx, cy) = (spark.x * scale, spark.y * scale)
             let core = max(1, spark.radius * scale)
@@ -257,7 +334,7 @@ struct FrameComposer {
                         ((Double(x) + 0.5 - cx) * (Double(x) + 0.5 - cx)
                         + (Double(y) + 0.5 - cy) * (Double(y) + 0.5 - cy)).squareRoot()
                     let coreCover = min(1, max(0, core + 0.5 - distance)) * spark.opacity
-                    let glowCover = max(0, 1 - distance / reach) * 0.55 * spark.opacity
+                    let glowCover = pow(max(0, 1 - distance / reach), 1.5) * 0.85 * spark.opacity
                     guard coreCover > 0 || glowCover > 0 else { continue }
                     let index = (y * width + x) * 4
                     for (channel, tint) in [glow.0, glow.1, glow.2].enumerated() {
@@ -275,7 +352,7 @@ struct FrameComposer {
 }
 
 /// 256 colours made for one collage (median cut of its finished frame, with white and the sparks'
-/// blue kept), and a table from every 5-bit-a-channel colour to its nearest, for the GIF's frames.
+/// gold kept), and a table from every 5-bit-a-channel colour to its nearest, for the GIF's frames.
 struct GIFPalette {
     /// 0xAARRGGBB, 256 entries.
     let colours: [UInt32]
@@ -314,7 +391,7 @@ struct GIFPalette {
             let sums = box.reduce((0.0, 0.0, 0.0)) { ($0.0 + Double($1.0), $0.1 + Double($1.1), $0.2 + Double($1.2)) }
             return (sums.0 / total, sums.1 / total, sums.2 / total)
         }
-        colours += [(255, 255, 255), (0, 113, 227)]
+        colours += [(255, 255, 255), (255, 200, 60)]
         while colours.count < 256 { colours.append((0, 0, 0)) }
         self.colours = colours.map { colour in
             0xFF00_0000 | UInt32(colour.0.rounded()) << 16 | UInt32(colour.1.rounded()) << 8
@@ -368,15 +445,25 @@ struct MotionLibrary: @unchecked Sendable {
     let finish: cmotion_finish_fn
     let discard: cmotion_discard_fn
 
-    /// The library, or why it cannot be used; opened once per process.
-    static let shared: Result<MotionLibrary, RenderError> = load()
+    private static let opened = Mutex<MotionLibrary?>(nil)
+
+    /// The library, opened on first use; a failure is not kept, so a library installed since
+    /// (or a binary replaced under a running server) is found on the next try.
+    /// - Throws: ``RenderError/failed(_:)`` naming where it was looked for.
+    static func get() throws(RenderError) -> MotionLibrary {
+        try opened.withLock { (library: inout MotionLibrary?) throws(RenderError) -> MotionLibrary in
+            if let library { return library }
+            let loaded = try load().get()
+            library = loaded
+            return loaded
+        }
+    }
 
     /// Where to look: `$COLLAGE_MOTION_LIBRARY`, else next to the running executable (where
     /// SwiftPM builds it, for the `collage` binary and the test runner alike, and where it is installed).
     static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         if let explicit = environment["COLLAGE_MOTION_LIBRARY"], !explicit.isEmpty { return [explicit] }
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        return [executable.deletingLastPathComponent().appendingPathComponent(CMOTION_LIBRARY_NAME).path]
+        return [ExecutableFolder.current().appendingPathComponent(CMOTION_LIBRARY_NAME).path]
     }
 
     private static func load() -> Result<MotionLibrary, RenderError> {
@@ -415,13 +502,18 @@ final class MotionWriter {
     private var writer: OpaquePointer?
     private let pixelCount: Int
 
-    init(path: String, format: AnimationFormat, width: Int, height: Int, fps: Int, quality: Int) throws(RenderError) {
-        library = try MotionLibrary.shared.get()
+    init(
+        path: String, format: AnimationFormat, width: Int, height: Int, fps: Int, quality: Int, shownAs: String? = nil
+    ) throws(RenderError) {
+        library = try MotionLibrary.get()
         var message = [CChar](repeating: 0, count: 512)
         writer = library.open(
             path, format.writerKind, Int32(width), Int32(height), Int32(fps), Int32(quality), &message, message.count)
         pixelCount = width * height
-        if writer == nil { throw .failed("could not start the \(format.rawValue.uppercased()): \(Self.text(message))") }
+        if writer == nil {
+            throw .cannotWrite(
+                shownAs ?? path, reason: "could not start the \(format.rawValue.uppercased()): \(Self.text(message))")
+        }
     }
 
     deinit { if let writer { library.discard(writer) } }

@@ -176,7 +176,9 @@ public enum PackImages {
 
     /// Bytes as people read them: "98.2 KB".
     public static func bytes(_ count: Int) -> String {
-        count < 1_000 ? "\(count) bytes" : String(format: "%.1f KB", Double(count) / 1_000)
+        // A limit set in binary units (Signal's 300 KiB) is said as it is published.
+        if count >= 100 * 1_024, count % 1_024 == 0, count % 1_000 != 0 { return "\(count / 1_024) KiB" }
+        return count < 1_000 ? "\(count) bytes" : String(format: "%.1f KB", Double(count) / 1_000)
     }
 
     /// The smallest rectangle holding every pixel that is not clear.

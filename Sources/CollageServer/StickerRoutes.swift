@@ -69,7 +69,9 @@ enum StickerRoutes {
         Route(
             "GET", "/api/sticker-packs/messengers", "messengerRules",
             "The messengers a sticker pack is made for, each with its limits (one table with `collage pack`)",
-            responses: [200: "[{id, name, format, side, square, maximumBytes, stickers: [least, most], icon}]"]
+            responses: [
+                200: "[{id, name, format, side, square, maximumBytes, stickers: [least, most], icon, steps, animated}]"
+            ]
         ) { _, _ throws(HTTPError) in
             .json(
                 .array(
@@ -83,6 +85,8 @@ enum StickerRoutes {
                                 .number(Double(rules.stickers.lowerBound)), .number(Double(rules.stickers.upperBound)),
                             ]),
                             "icon": rules.icon.map { .string($0.name) } ?? .null,
+                            "steps": .string(StickerPackRequest.steps(for: messenger)),
+                            "animated": .bool(rules.animated != nil),
                         ])
                     }))
         },
@@ -90,7 +94,7 @@ enum StickerRoutes {
             "POST", "/api/sticker-packs", "makeStickerPack",
             "A sticker pack for a messenger, as one zip: each picture sized and encoded within the messenger's "
                 + "limits (see `collage pack`), its icon, WhatsApp's .wastickers, and HOW-TO-ADD.txt",
-            body: "{for: whatsapp|telegram|signal|imessage, stickers: [id], title?, author?}",
+            body: "{for: whatsapp|telegram|signal|imessage, stickers: [id], title?, author?, animate?, duration?}",
             fields: [
                 .string(
                     "for", choices: Messenger.allCases.map(\.rawValue), required: true, "the messenger the pack is for"),
@@ -100,6 +104,10 @@ enum StickerRoutes {
                         + "1–120, Signal 1–200, iMessage 1–100)"),
                 .string("title", "the pack's title, one line of 1–128 characters (default: My stickers)"),
                 .string("author", "who made it, one line of 1–128 characters (default: Collage)"),
+                .string(
+                    "animate", choices: StickerMotion.allCases.map(\.rawValue),
+                    "live stickers moving so (WhatsApp: animated WebP; Telegram: VP9 WebM)"),
+                .number("duration", Limits.liveStickerDuration, "a live sticker's loop in seconds (default 2)"),
             ],
             wrongTypeStatus: .unprocessable, expensive: true,
             responses: [
@@ -115,7 +123,8 @@ enum StickerRoutes {
         let packRequest = try APIRoutes.kit { () throws(Failure) in
             try StickerPackRequest(
                 messenger: body.string("for") ?? "", sources: (body.strings("stickers") ?? []).map { .sticker($0) },
-                title: body.string("title"), author: body.string("author"))
+                title: body.string("title"), author: body.string("author"), motion: body.string("animate"),
+                duration: body.number("duration"))
         }
         // Encoding at falling qualities is rendering: the pack waits its turn with the exports.
         let made = try app.exports.run { () throws(HTTPError) in

@@ -1,4 +1,5 @@
 import CSegmentInterface
+import CollageRender
 import Foundation
 
 #if canImport(Glibc)
@@ -51,8 +52,7 @@ struct SegmentLibrary: @unchecked Sendable {
     /// SwiftPM builds it, for the `collage` binary and the test runner alike).
     static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         if let explicit = environment["COLLAGE_SEGMENT_LIBRARY"], !explicit.isEmpty { return [explicit] }
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        return [executable.deletingLastPathComponent().appendingPathComponent(CSEGMENT_LIBRARY_NAME).path]
+        return [ExecutableFolder.current().appendingPathComponent(CSEGMENT_LIBRARY_NAME).path]
     }
 
     private static func open() -> Result<SegmentLibrary, StickerError> {

@@ -24,6 +24,13 @@ enum StickerCommand: Command {
                 "--effect", "NAME",
                 "A look: comic (flat colours, ink lines), halftone (a comic with dotted shadows), puffy (inflated, lit "
                     + "from above), shiny (iridescent)"),
+            .value(
+                "--live", "MOTION",
+                "A live sticker: bounce, wiggle, float, shine or peel, looping, written as .webp, .gif, .png (APNG), "
+                    + ".webm or .mp4"),
+            .value("--duration", "SECONDS", "With --live: the loop's length, 1 to 10 seconds (default 2)"),
+            .value("--size", "PX", "With --live: the square's side in pixels (default 512)"),
+            .value("--fps", "N", "With --live: frames a second, 5 to 60 (default 30; 15 for GIF)"),
             .flag("--mask-only", "Write the mask (white subject on black, the photo's size) instead"),
             .value("--format", "png|webp", "The output format (default: from the extension)"),
             .flag("--no-refine", "Upsample the model's map without edge refinement"),
@@ -88,6 +95,13 @@ enum StickerCommand: Command {
             throw .usage("an output file is required: -o sticker.png")
         }
         let output = URL(fileURLWithPath: outputPath)
+        if arguments.value("--live") != nil {
+            try runLive(arguments, photo: URL(fileURLWithPath: source), output: output)
+            return
+        }
+        for name in ["--duration", "--size", "--fps"] where arguments.value(name) != nil {
+            throw .usage("\(name) shapes a live sticker: add --live MOTION")
+        }
         let format: OutputFormat
         if let name = arguments.value("--format") {
             guard let named = OutputFormat(rawValue: name.lowercased()), named == .png || named == .webp else {
@@ -129,6 +143,42 @@ enum StickerCommand: Command {
                 ]))
         } else {
             Output.print("Wrote \(output.path) (\(result.width) × \(result.height) \(format.rawValue.uppercased()))")
+        }
+    }
+
+    /// `collage sticker photo.jpg --live bounce -o live.webp`: the sticker lifted (outline and
+    /// effect drawn in), then written moving.
+    static func runLive(_ arguments: ParsedArguments, photo: URL, output: URL) throws(Failure) {
+        for name in ["--cut-line", "--mask-only", "--format"] where arguments.value(name) != nil || arguments.has(name)
+        {
+            throw .usage("\(name) makes a still sticker; a live one is written as its output's extension says")
+        }
+        var values: [String: String] = ["motion": arguments.value("--live") ?? ""]
+        for name in ["duration", "size", "fps", "quality"] { values[name] = arguments.value("--\(name)") }
+        let live = try LiveStickerRequest(values, fileName: output.path)
+        let request = try stickerRequest(arguments)
+        let model = try Workspace.loadModel(at: SmartCropArguments.modelPath(arguments))
+        var options = StickerRequest.FileOptions()
+        options.refine = !arguments.has("--no-refine")
+        options.cleanEdges = try cleanEdges(arguments)
+        let still = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "collage-live-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: still) }
+        _ = try request.lift(file: photo, model: model, to: still, format: .png, options: options)
+        let result = try live.write(sticker: still, to: output)
+        if arguments.has("--json") {
+            Output.printJSON(
+                .object([
+                    "file": .string(output.path), "width": .number(Double(result.width)),
+                    "height": .number(Double(result.height)), "format": .string(result.format.rawValue),
+                    "frames": .number(Double(result.frames)), "fps": .number(Double(result.framesPerSecond)),
+                    "motion": .string(live.motion.rawValue),
+                ]))
+        } else {
+            Output.print(
+                "Wrote \(output.path) (a live sticker, \(live.motion.rawValue): \(result.width) × \(result.height) "
+                    + "\(result.format.rawValue.uppercased()), \(result.frames) frames at \(result.framesPerSecond) fps, looping)"
+            )
         }
     }
 

@@ -131,6 +131,67 @@ struct PackCommandTests {
         #expect(leftovers.isEmpty, "staging left behind: \(leftovers)")
     }
 
+    @Test func livePacksMoveWithinWhatsAppsAndTelegramsLimits() throws {
+        let folder = try TemporaryFolder("pack-live")
+        let stickers = try ["a", "b", "c"].enumerated().map { index, name in
+            try SheetCommandTests.sticker(
+                "\(name).png", in: folder.url, side: 300, color: [UInt8(60 + 60 * index), 120, 200]
+            ).path
+        }
+        let whatsapp = try CommandRunner.run(
+            ["pack", "--for", "whatsapp", "--animate", "bounce", "-o", folder.file("wa").path, "--json"] + stickers)
+        #expect(whatsapp.status == 0, "\(whatsapp.stderr)")
+        for index in 1...3 {
+            let file = folder.file("wa/0\(index).webp")
+            let data = try Data(contentsOf: file)
+            #expect(data.count <= 500_000)
+            let info = try Tools.run("/usr/bin/webpmux", ["-info", file.path])
+            #expect(
+                info.output.contains("Canvas size: 512 x 512") && info.output.contains("animation"), "\(info.output)")
+            #expect(info.output.contains("Loop Count : 0"), "\(info.output)")
+        }
+        let telegram = try CommandRunner.run(
+            ["pack", "--for", "telegram", "--animate", "wiggle", "--duration", "3", "-o", folder.file("tg").path]
+                + stickers)
+        #expect(telegram.status == 0, "\(telegram.stderr)")
+        let video = folder.file("tg/01.webm")
+        #expect(try Data(contentsOf: video).count <= 256_000)
+        let probe = try Tools.run(
+            "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-show_entries",
+                "stream=codec_type,codec_name,width,height,r_frame_rate:format=duration",
+                "-of", "default=noprint_wrappers=1", video.path,
+            ])
+        #expect(probe.output.contains("codec_name=vp9") && probe.output.contains("width=512"), "\(probe.output)")
+        #expect(!probe.output.contains("codec_type=audio"), "no sound in a video sticker")
+        let seconds =
+            probe.output.split(separator: "\n").first { $0.hasPrefix("duration=") }
+            .flatMap { Double($0.dropFirst("duration=".count)) } ?? 99
+        #expect(seconds <= 3.0, "\(probe.output)")
+        // Signal's moving stickers are APNG, not made yet: said, and nothing written.
+        let signal = try CommandRunner.run(
+            ["pack", "--for", "signal", "--animate", "float", "-o", folder.file("sg").path] + stickers)
+        #expect(
+            signal.status == 64 && signal.stderr.contains("Signal takes moving stickers as APNG"), "\(signal.stderr)")
+        let long = try CommandRunner.run(
+            ["pack", "--for", "telegram", "--animate", "float", "--duration", "5", "-o", folder.file("tg2").path]
+                + stickers)
+        #expect(long.status == 64 && long.stderr.contains("to 3 (Telegram's longest)"), "\(long.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("sg").path))
+    }
+
+    @Test func aPackMadeAgainInItsFolderReplacesTheOldOne() throws {
+        let folder = try TemporaryFolder("pack-again")
+        let stickers = try Self.stickers(3, in: folder.url)
+        let out = folder.file("pack")
+        #expect(try CommandRunner.run(["pack", "--for", "telegram", "-o", out.path] + stickers).status == 0)
+        let again = try CommandRunner.run(["pack", "--for", "whatsapp", "-o", out.path] + stickers)
+        #expect(again.status == 0, "\(again.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(left == ["01.webp", "02.webp", "03.webp", "My-stickers.wastickers", "tray.png"], "\(left)")
+    }
+
     @Test func aLibraryStickerIsPackedByItsID() throws {
         let folder = try TemporaryFolder("pack-library")
         let root = folder.file("library")

@@ -84,6 +84,35 @@ struct StickerCommandTests {
         #expect(maskImage.width == 900 && maskImage[150, 200][0] == 255 && maskImage[700, 200][0] == 0)
     }
 
+    @Test func aLiveStickerIsWrittenMovingAndItsOptionsAreChecked() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = try Self.offCentrePhoto(in: directory)
+        let output = directory.appendingPathComponent("live.gif")
+        let result = try CommandRunner.run([
+            "sticker", photo.path, "--outline", "6", "--live", "wiggle", "--duration", "1", "--size", "160", "-o",
+            output.path, "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = JSONBox(Data(result.stdout.utf8))
+        #expect(report["frames"].number == 15 && report["motion"].string == "wiggle" && report["width"].number == 160)
+        let probe = try Tools.run(
+            "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-count_frames", "-show_entries", "stream=codec_name,width,height,nb_read_frames", "-of",
+                "csv=p=0", output.path,
+            ])
+        #expect(probe.output.contains("gif,160,160,15"), "\(probe.output)")
+        let bad = try CommandRunner.run(["sticker", photo.path, "--live", "spin", "-o", output.path])
+        #expect(bad.status == 64 && bad.stderr.contains("bounce, wiggle, float, shine, peel"), "\(bad.stderr)")
+        let long = try CommandRunner.run([
+            "sticker", photo.path, "--live", "float", "--duration", "20", "-o", output.path,
+        ])
+        #expect(long.status == 64 && long.stderr.contains("from 1 to 10"), "\(long.stderr)")
+        let still = try CommandRunner.run(["sticker", photo.path, "--duration", "2", "-o", output.path])
+        #expect(still.status == 64 && still.stderr.contains("add --live"), "\(still.stderr)")
+    }
+
     @Test func anEffectIsDrawnOnTheStickerAndAnUnknownOneIsAUsageError() throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

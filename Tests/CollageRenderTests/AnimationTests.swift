@@ -145,7 +145,7 @@ struct AnimationTests {
         #expect(abs(total - 2_000) <= 20, "frame durations add up to \(total) ms")
     }
 
-    @Test func theLastFrameIsTheStillExportAndTheFirstIsStillAssembling() throws {
+    @Test func theLoopOpensAndEndsOnTheStillExportAndAssemblesBetween() throws {
         let fixtures = try RenderFixtures()
         let options = AnimationOptions(format: .apng, duration: 3, longerSide: 400, framesPerSecond: 10)
         let result = try Self.animate(fixtures, "a.png", options)
@@ -153,15 +153,46 @@ struct AnimationTests {
             try Self.collage(fixtures), "still.png", options: RenderOptions(size: .longSide(400), format: .png))
         let last = try Self.frame(result.frames - 1, of: result.file, in: fixtures)
         #expect(Self.meanDifference(last, still) < 0.5, "APNG is lossless: the last frame is the still export")
+        // The loop opens on the finished collage (a chat's picture of the video; the loop's seam).
         let first = try Self.frame(0, of: result.file, in: fixtures)
-        #expect(Self.meanDifference(first, still) > 10, "the first frame is the collage still assembling")
-        // Before anything has arrived only the canvas shows.
-        #expect(close(first[300, 250], [243, 233, 220], tolerance: 2), "\(first[300, 250])")
+        #expect(Self.meanDifference(first, still) < 0.5, "the first frame is the still export")
+        // Then it clears: once it has, and before the first photo is back, only the canvas shows.
+        let timeline = MotionTimeline(collage: try Self.collage(fixtures), style: .pop, duration: 3)
+        let clearedFrame = Int((timeline.cleared * 10).rounded(.down))
+        let cleared = try Self.frame(clearedFrame, of: result.file, in: fixtures)
+        #expect(Self.meanDifference(cleared, still) > 10, "frame \(clearedFrame) is the collage still assembling")
+        #expect(close(cleared[300, 250], [243, 233, 220], tolerance: 2), "\(cleared[300, 250])")
         // The MP4's last frame too, within what H.264 changes.
         let video = try Self.animate(
             fixtures, "a.mp4", AnimationOptions(format: .mp4, duration: 2, longerSide: 400, framesPerSecond: 10))
         let videoLast = try Self.frame(video.frames - 1, of: video.file, in: fixtures)
         #expect(Self.meanDifference(videoLast, still) < 4, "mean difference \(Self.meanDifference(videoLast, still))")
+    }
+
+    @Test(arguments: StickerMotion.allCases)
+    func aLiveStickerMovesAndLoops(_ motion: StickerMotion) throws {
+        var disc = Bitmap(width: 120, height: 100, color: [0, 0, 0, 0])
+        for y in 0..<100 {
+            for x in 0..<120 where (x - 60) * (x - 60) + (y - 50) * (y - 50) <= 45 * 45 {
+                disc[x, y] = [230, 120, 20, 255]
+            }
+        }
+        let frames = try LiveStickers.frames(of: disc, motion: motion, side: 128, count: 12)
+        #expect(frames.count == 12 && frames.allSatisfy { $0.count == 128 * 128 * 4 })
+        // The corners stay clear, the sticker is there in every frame, and it moves.
+        for frame in frames {
+            #expect(frame[3] == 0 && frame[(128 * 128 - 1) * 4 + 3] == 0)
+            #expect(stride(from: 3, to: frame.count, by: 4).contains { frame[$0] == 255 })
+        }
+        let changed = (1..<frames.count).filter { frames[$0] != frames[0] }.count
+        // A glint crosses the disc in a few frames only; the others move the whole sticker.
+        #expect(changed >= (motion == .shine ? 2 : 6), "\(motion): \(changed) of 11 frames differ from the first")
+        // Written as an animated WebP that loops.
+        let fixtures = try RenderFixtures()
+        let file = fixtures.url("live.webp")
+        try LiveStickers.write(frames, side: 128, format: .webp, fps: 12, quality: 70, to: file)
+        let info = try #require(PackImages.inspect(try Data(contentsOf: file)))
+        #expect(info.animated && info.hasAlpha && info.width == 128)
     }
 
     @Test func optionsOutOfRangeAreRefusedAndNothingIsWritten() throws {
@@ -172,6 +203,7 @@ struct AnimationTests {
             (AnimationOptions(longerSide: 10_000), "the size must be a longer side in pixels from 64 to 3840"),
             (AnimationOptions(framesPerSecond: 120), "the frame rate must be"),
             (AnimationOptions(quality: 0), "the quality must be"),
+            (AnimationOptions(format: .gif, framesPerSecond: 60), "a GIF plays at most 50 frames a second"),
         ] {
             #expect {
                 try Self.animate(fixtures, "bad.mp4", options)
@@ -191,9 +223,14 @@ struct AnimationTests {
             #expect(starts[0] < starts[1] && starts[1] < starts[2] && starts[2] < starts[3], "\(starts)")
             #expect(timeline.settled <= 3.5, "the collage holds for at least half: settled at \(timeline.settled)")
             for item in collage.items {
-                #expect(timeline.state(of: item, at: 0) == .hidden || timeline.state(of: item, at: 0).opacity == 0)
+                #expect(timeline.state(of: item, at: 0) == .atRest, "the loop opens on the finished collage")
+                #expect(timeline.state(of: item, at: timeline.cleared - 0.05).opacity == 0)
                 #expect(timeline.state(of: item, at: timeline.settled) == .atRest)
             }
+            #expect(timeline.isSettled(at: 0) && !timeline.isSettled(at: timeline.cleared))
+            // A longer animation arrives more slowly, not only holds longer.
+            let longer = MotionTimeline(collage: collage, style: style, duration: 12)
+            #expect(longer.arrival > timeline.arrival && longer.settled > timeline.settled)
         }
         // A sticker's sparks fly while it arrives, and are gone once it has settled.
         let timeline = MotionTimeline(collage: collage, style: .pop, duration: 6)

@@ -28,7 +28,11 @@ def test_a_collages_stickers_download_as_a_signal_pack(page, tmp_path):
     dialog = page.locator("#pack-dialog")
     expect(dialog).to_be_visible()
     expect(dialog.locator("#pack-list img")).to_have_count(1)
-    # WhatsApp, the first choice, takes 3 to 30: said at once, and nothing to download.
+    # WhatsApp takes 3 to 30, so the first messenger that takes one sticker is chosen; WhatsApp
+    # says why it cannot, and offers nothing to download.
+    expect(dialog.get_by_role("radio", name="Telegram")).to_have_attribute("aria-checked", "true")
+    expect(page.locator("#pack-steps")).to_contain_text("@Stickers")
+    dialog.get_by_role("radio", name="WhatsApp").click()
     expect(page.locator("#pack-summary")).to_contain_text("A WhatsApp pack holds 3 to 30 stickers; this collage has 1")
     expect(page.locator("#pack-download")).to_be_disabled()
     dialog.get_by_role("radio", name="Signal").click()

@@ -14,7 +14,7 @@
 /// The files a writer makes.
 enum {
     CMOTION_MP4 = 0,  // H.264 (libx264), yuv420p, moov atom first (+faststart)
-    CMOTION_WEBM = 1, // VP9 (libvpx), yuv420p
+    CMOTION_WEBM = 1, // VP9 (libvpx), yuv420p with an alpha plane
     CMOTION_WEBP = 2, // animated WebP (libwebp), with alpha, looping
     CMOTION_GIF = 3,  // GIF of 8-bit frames on the caller's palette, looping
     CMOTION_APNG = 4, // animated PNG, RGBA, looping

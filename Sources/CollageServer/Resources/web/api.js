@@ -82,11 +82,11 @@ export const api = {
   drawnBackground: (id, params) => fetch(
     `/api/collages/${encodeURIComponent(id)}/background?${new URLSearchParams(params)}`,
     { headers: { 'X-Collage-Token': token } }),
-  downloadVideo: (id, params) => fetch(`/api/collages/${encodeURIComponent(id)}/video?${new URLSearchParams(params)}`,
-    { headers: { 'X-Collage-Token': token } }),
+  downloadVideo: (id, params, signal) => fetch(`/api/collages/${encodeURIComponent(id)}/video?${new URLSearchParams(params)}`,
+    { headers: { 'X-Collage-Token': token }, signal }),
   exportURL: (id, params) => `/api/collages/${encodeURIComponent(id)}/export?${new URLSearchParams(params)}`,
   /** Starts an export; it needs the page's token, so a page on another site cannot start one. */
-  download: (id, params) => fetch(api.exportURL(id, params), { headers: { 'X-Collage-Token': token } }),
+  download: (id, params, signal) => fetch(api.exportURL(id, params), { headers: { 'X-Collage-Token': token }, signal }),
 
   /**
    * Uploads files in small batches, reporting progress as it goes: `onProgress(fraction, files)`

@@ -72,7 +72,9 @@ export class Dialogs {
       const even = (value) => (format === 'mp4' || format === 'webm' ? value & ~1 : value);
       const fps = format === 'gif' ? 15 : 30;
       $('export-pixels').textContent = `${even(Math.round(width * scale))} × ${even(Math.round(height * scale))} px, `
-        + `${form.duration.value} s at ${fps} frames a second, looping`;
+        + `${form.duration.value} s at ${fps} frames a second`;
+      this.videoFrames = Number(form.duration.value) * fps;
+      this.videoIsLarge = side > 2000;
       prepared = null;
       this.hideExportError();
       return true;
@@ -99,7 +101,16 @@ export class Dialogs {
       }
     };
     $('video-preview-button').onclick = preview;
+    /** A preview belongs to the settings it was drawn with: any change, or a new opening, clears it. */
+    const clearPreview = () => {
+      const image = $('video-preview-image');
+      if (image.src) URL.revokeObjectURL(image.src);
+      image.removeAttribute('src');
+      $('video-preview-text').textContent = 'Preview shows the animation small, as it will play.';
+    };
+    clearPreview();
     const update = async () => {
+      clearPreview();
       if (showVideo()) return;
       const kind = form.sizeKind.value;
       const custom = kind === 'print' && form.paper.value === 'custom';
@@ -271,8 +282,23 @@ export class Dialogs {
       // Crops found since the canvas last asked are taken first: the export is what it shows.
       if (Number($('canvas').dataset.focusPending ?? 0) > 0) await this.store.catchUpOnFocus();
       const { video, ...query } = params;
-      if (video) $('export-progress-text').textContent = 'Drawing the frames and encoding…';
-      const response = video ? await api.downloadVideo(this.store.id, query) : await api.download(this.store.id, query);
+      if (video) {
+        $('export-progress-text').textContent = `Drawing ${this.videoFrames} frames and encoding them`
+          + (this.videoIsLarge ? ' (a 4K video takes a few minutes)…' : '…');
+      }
+      // Closing the dialog (Cancel, Escape) stops the export: the server stops drawing when
+      // the request goes away.
+      const controller = new AbortController();
+      const stop = () => controller.abort();
+      $('export-dialog').addEventListener('close', stop, { once: true });
+      let response;
+      try {
+        response = video
+          ? await api.downloadVideo(this.store.id, query, controller.signal)
+          : await api.download(this.store.id, query, controller.signal);
+      } finally {
+        $('export-dialog').removeEventListener('close', stop);
+      }
       if (!response.ok) {
         // The server's plain words for a person (no paths, no library names), when it has them.
         const body = await response.json().catch(() => null);
@@ -286,6 +312,7 @@ export class Dialogs {
       return new File([blob], name, { type: blob.type });
     } catch (error) {
       setStatus('All changes saved');
+      if (error.name === 'AbortError') return null;
       const reason = error instanceof TypeError ? 'The editor\'s server could not be reached. Is it still running?' : error.message;
       this.showExportError(`The export failed. ${reason}`, retry ?? (() => {}));
       return null;

@@ -10,7 +10,8 @@ let messenger = 'whatsapp';
 let busy = false;
 
 function kilobytes(bytes) {
-  return bytes >= 1024 * 100 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${Math.round(bytes / 1000)} KB`;
+  // A limit published in binary units (Signal's 300 KiB) is said so, as HOW-TO-ADD.txt says it.
+  return bytes >= 1024 * 100 && bytes % 1024 === 0 && bytes % 1000 !== 0 ? `${bytes / 1024} KiB` : `${Math.round(bytes / 1000)} KB`;
 }
 
 /** What the chosen messenger takes, and whether this collage's stickers are a count it takes. */
@@ -36,6 +37,7 @@ function describe() {
       + (rules.icon ? `, with the pack's icon.` : '.')
     : `A ${rules.name} pack holds ${least} to ${most} stickers; this collage has ${count}.`
       + (count < least ? ' Lift more subjects, or choose another messenger.' : '');
+  $('pack-steps').textContent = rules.steps ?? '';
   $('pack-download').disabled = !fits || busy;
 }
 
@@ -105,6 +107,12 @@ export async function openPack(store) {
     messengers ??= await api.messengers();
   } catch (error) {
     $('pack-summary').textContent = error.message;
+  }
+  // The first messenger that takes this many stickers is chosen, rather than a warning at once.
+  const count = stickerIDs.length;
+  const current = messengers?.find((entry) => entry.id === messenger);
+  if (current && !(count >= current.stickers[0] && count <= current.stickers[1])) {
+    messenger = messengers.find((entry) => count >= entry.stickers[0] && count <= entry.stickers[1])?.id ?? messenger;
   }
   describe();
 }
