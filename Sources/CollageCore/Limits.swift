@@ -107,6 +107,9 @@ public enum Limits {
     public static let liveStickerDuration: ClosedRange<Double> = 1...10
     /// The most frames one animation renders (15 s at 60 frames a second).
     public static let maximumMotionFrames = 900
+    /// The most pixels one animation draws in all its frames: 15 s of a 1,080 px square at 60
+    /// frames a second, or about 5 s of 4K at 30. A job of this size takes a minute or two here.
+    public static let maximumMotionPixels = 1_200_000_000
     /// A collage's version as clients send it back (every whole number a JSON double holds exactly).
     public static let version: ClosedRange<Int> = 1...(1 << 53)
 

@@ -138,6 +138,16 @@ extension CollageRenderer {
         )
         // 4:2:0 video needs even sides: the last column or row is left out.
         let (frameWidth, frameHeight) = options.format.needsEvenSides ? (width & ~1, height & ~1) : (width, height)
+        let work = Double(frames) * Double(frameWidth) * Double(frameHeight)
+        guard work <= Double(Limits.maximumMotionPixels) else {
+            let seconds =
+                Double(Limits.maximumMotionPixels) / (Double(frameWidth) * Double(frameHeight))
+                / Double(options.framesPerSecond)
+            throw .invalidOptions(
+                "\(frames) frames of \(frameWidth) × \(frameHeight) pixels is more than one animation draws "
+                    + "(\(Limits.maximumMotionPixels / 1_000_000) megapixels in all); at this size and frame rate it "
+                    + "can last \(JSONValue.format((seconds * 10).rounded(.down) / 10)) s, or choose a smaller size")
+        }
         guard Limits.allowsOutput(width: Double(width), height: Double(height)) else {
             throw .outputTooLarge(size: "\(width) × \(height)", limit: "\(Limits.maximumOutputSide) pixels a side")
         }

@@ -204,6 +204,10 @@ struct AnimationTests {
             (AnimationOptions(framesPerSecond: 120), "the frame rate must be"),
             (AnimationOptions(quality: 0), "the quality must be"),
             (AnimationOptions(format: .gif, framesPerSecond: 60), "a GIF plays at most 50 frames a second"),
+            (
+                AnimationOptions(duration: 15, longerSide: 3_840, framesPerSecond: 60),
+                "900 frames of 3840 × 2880 pixels is more than one animation draws"
+            ),
         ] {
             #expect {
                 try Self.animate(fixtures, "bad.mp4", options)
