@@ -3,22 +3,6 @@ import CollageCore
 import Foundation
 import Synchronization
 
-/// The folder of the running executable, where the libraries it loads on demand lie beside it.
-public enum ExecutableFolder {
-    /// The folder; found from `/proc/self/exe`, also when the binary was replaced (an upgrade)
-    /// after the process started, which the kernel shows as "PATH (deleted)".
-    public static func current() -> URL {
-        var buffer = [CChar](repeating: 0, count: 4_096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else {
-            return URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
-        }
-        var path = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
-        return URL(fileURLWithPath: path).deletingLastPathComponent()
-    }
-}
-
 /// The files an animated collage is written as.
 public enum AnimationFormat: String, CaseIterable, Sendable {
     /// H.264 in MP4 (yuv420p, the index first): what every phone plays.
@@ -477,32 +461,19 @@ struct MotionLibrary: @unchecked Sendable {
     }
 
     private static func load() -> Result<MotionLibrary, RenderError> {
-        var problems: [String] = []
-        for path in candidates() {
-            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-                problems.append(dlerror().map { String(cString: $0) } ?? "\(path): cannot be opened")
-                continue
-            }
-            func symbol<T>(_ name: String, as type: T.Type) -> T? {
-                dlsym(handle, name).map { unsafeBitCast($0, to: type) }
-            }
-            guard let open = symbol("cmotion_open", as: cmotion_open_fn.self),
-                let writeRGBA = symbol("cmotion_write_rgba", as: cmotion_write_rgba_fn.self),
-                let writeIndexed = symbol("cmotion_write_indexed", as: cmotion_write_indexed_fn.self),
-                let finish = symbol("cmotion_finish", as: cmotion_finish_fn.self),
-                let discard = symbol("cmotion_discard", as: cmotion_discard_fn.self)
-            else {
-                problems.append("\(path) lacks the cmotion functions (a different build?)")
-                continue
-            }
-            return .success(
-                MotionLibrary(
-                    open: open, writeRGBA: writeRGBA, writeIndexed: writeIndexed, finish: finish, discard: discard))
+        let found = OnDemandLibrary.open(candidates()) { library -> MotionLibrary? in
+            guard let open = library.function("cmotion_open", as: cmotion_open_fn.self),
+                let writeRGBA = library.function("cmotion_write_rgba", as: cmotion_write_rgba_fn.self),
+                let writeIndexed = library.function("cmotion_write_indexed", as: cmotion_write_indexed_fn.self),
+                let finish = library.function("cmotion_finish", as: cmotion_finish_fn.self),
+                let discard = library.function("cmotion_discard", as: cmotion_discard_fn.self)
+            else { return nil }
+            return MotionLibrary(
+                open: open, writeRGBA: writeRGBA, writeIndexed: writeIndexed, finish: finish, discard: discard)
         }
-        return .failure(
-            .failed(
-                "cannot write animations: the animation library is missing (\(problems.joined(separator: "; "))); "
-                    + "reinstall Collage"))
+        return found.mapError { problems -> RenderError in
+            .failed("cannot write animations: the animation library is missing (\(problems)); reinstall Collage")
+        }
     }
 }
 

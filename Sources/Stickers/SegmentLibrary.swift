@@ -56,32 +56,21 @@ struct SegmentLibrary: @unchecked Sendable {
     }
 
     private static func open() -> Result<SegmentLibrary, StickerError> {
-        var problems: [String] = []
-        for path in candidates() {
-            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-                problems.append(dlerror().map { String(cString: $0) } ?? "\(path): cannot be opened")
-                continue
-            }
-            func symbol<T>(_ name: String, as type: T.Type) -> T? {
-                dlsym(handle, name).map { unsafeBitCast($0, to: type) }
-            }
-            guard let load = symbol("csegment_load_model", as: csegment_load_model_fn.self),
-                let free = symbol("csegment_free", as: csegment_free_fn.self),
-                let outputName = symbol("csegment_output_name", as: csegment_output_name_fn.self),
-                let predict = symbol("csegment_predict", as: csegment_predict_fn.self),
-                let upsample = symbol("csegment_upsample", as: csegment_upsample_fn.self),
-                let components = symbol("csegment_components", as: csegment_components_fn.self),
-                let matte = symbol("csegment_matte", as: csegment_matte_fn.self),
-                let checkConvolution = symbol("csegment_check_convolution", as: csegment_check_convolution_fn.self)
-            else {
-                problems.append("\(path) lacks the csegment functions (a different build?)")
-                continue
-            }
-            return .success(
-                SegmentLibrary(
-                    load: load, free: free, outputName: outputName, predict: predict, upsample: upsample,
-                    components: components, matte: matte, checkConvolution: checkConvolution))
+        OnDemandLibrary.open(candidates()) { library -> SegmentLibrary? in
+            guard let load = library.function("csegment_load_model", as: csegment_load_model_fn.self),
+                let free = library.function("csegment_free", as: csegment_free_fn.self),
+                let outputName = library.function("csegment_output_name", as: csegment_output_name_fn.self),
+                let predict = library.function("csegment_predict", as: csegment_predict_fn.self),
+                let upsample = library.function("csegment_upsample", as: csegment_upsample_fn.self),
+                let components = library.function("csegment_components", as: csegment_components_fn.self),
+                let matte = library.function("csegment_matte", as: csegment_matte_fn.self),
+                let checkConvolution = library.function(
+                    "csegment_check_convolution", as: csegment_check_convolution_fn.self)
+            else { return nil }
+            return SegmentLibrary(
+                load: load, free: free, outputName: outputName, predict: predict, upsample: upsample,
+                components: components, matte: matte, checkConvolution: checkConvolution)
         }
-        return .failure(.engineMissing(problems.joined(separator: "; ")))
+        .mapError { problems -> StickerError in .engineMissing(problems.description) }
     }
 }
