@@ -1,6 +1,7 @@
 import CSegmentInterface
 import CollageRender
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -41,12 +42,19 @@ struct SegmentLibrary: @unchecked Sendable {
     let matte: csegment_matte_fn
     let checkConvolution: csegment_check_convolution_fn
 
-    /// The library, or why it cannot be used; opened once per process.
-    static let shared: Result<SegmentLibrary, StickerError> = open()
+    private static let opened = Mutex<SegmentLibrary?>(nil)
 
-    /// The library, opened on first use.
+    /// The library, opened on first use; a failure is not kept, so a library installed since
+    /// (or a binary replaced under a running server by an upgrade) is found on the next try.
     /// - Throws: ``StickerError/engineMissing(_:)`` naming where it was looked for.
-    static func get() throws(StickerError) -> SegmentLibrary { try shared.get() }
+    static func get() throws(StickerError) -> SegmentLibrary {
+        try opened.withLock { (library: inout SegmentLibrary?) throws(StickerError) -> SegmentLibrary in
+            if let library { return library }
+            let loaded = try open().get()
+            library = loaded
+            return loaded
+        }
+    }
 
     /// Where to look: `$COLLAGE_SEGMENT_LIBRARY`, else next to the running executable (where
     /// SwiftPM builds it, for the `collage` binary and the test runner alike).
