@@ -70,7 +70,9 @@ enum StickerRoutes {
             "GET", "/api/sticker-packs/messengers", "messengerRules",
             "The messengers a sticker pack is made for, each with its limits (one table with `collage pack`)",
             responses: [
-                200: "[{id, name, format, side, square, maximumBytes, stickers: [least, most], icon, steps, animated}]"
+                200:
+                    "[{id, name, format, side, square, maximumBytes, stickers: [least, most], icon, steps, "
+                    + "animated: {format, maximumBytes, longestSeconds} | null}]"
             ]
         ) { _, _ throws(HTTPError) in
             .json(
@@ -86,7 +88,13 @@ enum StickerRoutes {
                             ]),
                             "icon": rules.icon.map { .string($0.name) } ?? .null,
                             "steps": .string(StickerPackRequest.steps(for: messenger)),
-                            "animated": .bool(rules.animated != nil),
+                            "animated": rules.animated.map { animated in
+                                .object([
+                                    "format": .string(animated.fileExtension),
+                                    "maximumBytes": .number(Double(animated.maximumBytes)),
+                                    "longestSeconds": .number(animated.longestSeconds),
+                                ])
+                            } ?? .null,
                         ])
                     }))
         },

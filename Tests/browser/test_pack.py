@@ -59,3 +59,20 @@ def test_a_collages_stickers_download_as_a_signal_pack(page, tmp_path):
         assert "Signal Desktop" in pack.read("HOW-TO-ADD.txt").decode()
     expect(dialog).to_be_hidden()
     expect(page.locator(".toast")).to_contain_text("Sticker pack downloaded")
+    # Moving stickers: Signal takes them as APNG, not made yet, which the dialog says; Telegram
+    # takes video stickers.
+    page.click("#pack-stickers")
+    page.select_option("#pack-form select[name=motion]", "wiggle")
+    dialog.get_by_role("radio", name="Signal").click()
+    expect(page.locator("#pack-summary")).to_contain_text("Signal takes moving stickers as APNG")
+    expect(page.locator("#pack-download")).to_be_disabled()
+    dialog.get_by_role("radio", name="Telegram").click()
+    expect(page.locator("#pack-summary")).to_contain_text("1 moving sticker: VP9 WebM video, 2 s loops, each up to 256 KB")
+    with page.expect_download(timeout=60000) as moving_info:
+        page.click("#pack-download")
+    moving_path = tmp_path / "moving.zip"
+    moving_info.value.save_as(moving_path)
+    with zipfile.ZipFile(moving_path) as pack:
+        assert "01.webm" in pack.namelist()
+        video = pack.read("01.webm")
+        assert video[:4] == bytes([0x1A, 0x45, 0xDF, 0xA3]) and len(video) <= 256_000

@@ -30,9 +30,22 @@ function describe() {
   const [least, most] = rules.stickers;
   const count = stickerIDs.length;
   const size = rules.square ? `${rules.side} × ${rules.side}` : `${rules.side} px on the longer side`;
+  const motion = $('pack-form').elements.motion.value;
+  if (motion && !rules.animated) {
+    summary.classList.add('error');
+    summary.textContent = `${rules.name} takes moving stickers as APNG, which Collage does not make yet: choose Still, `
+      + 'or WhatsApp or Telegram.';
+    $('pack-steps').textContent = rules.steps ?? '';
+    $('pack-download').disabled = true;
+    return;
+  }
   const fits = count >= least && count <= most;
   summary.classList.toggle('error', !fits);
-  summary.textContent = fits
+  const moving = rules.animated;
+  summary.textContent = fits && motion
+    ? `${count} moving sticker${count === 1 ? '' : 's'}: ${moving.format === 'webm' ? 'VP9 WebM video' : 'animated WebP'}, `
+      + `2 s loops, each up to ${kilobytes(moving.maximumBytes)}.`
+    : fits
     ? `${count} sticker${count === 1 ? '' : 's'}: ${rules.format.toUpperCase()} ${size}, each up to ${kilobytes(rules.maximumBytes)}`
       + (rules.icon ? `, with the pack's icon.` : '.')
     : `A ${rules.name} pack holds ${least} to ${most} stickers; this collage has ${count}.`
@@ -53,8 +66,10 @@ async function download() {
   const title = form.elements.title.value.trim() || 'My stickers';
   const author = form.elements.author.value.trim();
   try {
+    const motion = form.elements.motion.value;
+    if (motion) summary.textContent = 'Making the moving stickers (each is drawn and fitted to the limit)…';
     const zip = await api.stickerPack({
-      for: messenger, stickers: stickerIDs, title, ...(author ? { author } : {}),
+      for: messenger, stickers: stickerIDs, title, ...(author ? { author } : {}), ...(motion ? { animate: motion } : {}),
     });
     const link = document.createElement('a');
     link.href = URL.createObjectURL(zip);
@@ -86,6 +101,7 @@ function wire() {
   $('pack-close').addEventListener('click', () => dialog.close());
   $('pack-download').addEventListener('click', download);
   $('pack-form').addEventListener('submit', (event) => { event.preventDefault(); download(); });
+  $('pack-form').elements.motion.addEventListener('change', describe);
 }
 
 /** Opens the pack dialog for the collage's stickers (each library sticker once, in the collage's order). */
