@@ -332,26 +332,49 @@ extension StickerPackRequest {
         var smallest = Int.max
         var framesByRate: [Int: [[UInt8]]] = [:]
         let file = scratch.appendingPathComponent("try.\(format.fileExtension)")
-        for (quality, fps) in attempts {
+        func encode(_ attempt: (quality: Int, fps: Int)) throws(Failure) -> Data {
             do throws(RenderError) {
                 let frames: [[UInt8]]
-                if let made = framesByRate[fps] {
+                if let made = framesByRate[attempt.fps] {
                     frames = made
                 } else {
                     frames = try LiveStickers.frames(
-                        of: fitted, motion: motion, side: side, count: max(1, Int((duration * Double(fps)).rounded())))
-                    framesByRate = [fps: frames]
+                        of: fitted, motion: motion, side: side,
+                        count: max(1, Int((duration * Double(attempt.fps)).rounded())))
+                    framesByRate[attempt.fps] = frames
                 }
-                try LiveStickers.write(frames, side: side, format: format, fps: fps, quality: quality, to: file)
+                try LiveStickers.write(
+                    frames, side: side, format: format, fps: attempt.fps, quality: attempt.quality, to: file)
             } catch {
                 throw failure(error)
             }
-            let data = try readBack(file)
-            if data.count <= animated.maximumBytes {
-                try checkLive(data, named: name, format: format, side: side)
-                return (data, quality, fps)
+            return try readBack(file)
+        }
+        // The files shrink down the list: the first that fits is found by halving it (three or
+        // four encodings rather than up to eight), the best quality first tried on its own.
+        var best: (data: Data, quality: Int, fps: Int)?
+        var (low, high) = (0, attempts.count - 1)
+        let first = try encode(attempts[0])
+        if first.count <= animated.maximumBytes {
+            best = (first, attempts[0].0, attempts[0].1)
+        } else {
+            smallest = first.count
+            low = 1
+            while low <= high {
+                let middle = (low + high) / 2
+                let data = try encode(attempts[middle])
+                if data.count <= animated.maximumBytes {
+                    best = (data, attempts[middle].0, attempts[middle].1)
+                    high = middle - 1
+                } else {
+                    smallest = min(smallest, data.count)
+                    low = middle + 1
+                }
             }
-            smallest = min(smallest, data.count)
+        }
+        if let best {
+            try checkLive(best.data, named: name, format: format, side: side)
+            return best
         }
         throw Failure(
             .invalidInput,
