@@ -46,3 +46,25 @@ def test_a_collage_exports_as_an_mp4_after_a_preview(page, tmp_path):
     page.select_option("#export-form select[name=format]", "png")
     expect(page.locator("#size-kind-field")).to_be_visible()
     expect(page.locator("#motion-field")).to_be_hidden()
+
+
+def test_on_a_phone_the_animated_export_keeps_download_in_reach(browser, server):
+    from conftest import open_page
+    phone = {"width": 390, "height": 844}
+    with open_page(browser, server, viewport=phone, has_touch=True, is_mobile=True, device_scale_factor=2) as page:
+        new_collage(page, title="Phone trip", layout="sideBySide")
+        add_photos(page, ["coffee.png", "rocket.jpg"])
+        page.click("#export-button")
+        page.select_option("#export-form select[name=format]", "video-gif")
+        page.click("#video-preview-button")
+        expect(page.locator("#video-preview-text")).to_contain_text("as it will play", timeout=30000)
+        if SHOTS:
+            page.screenshot(path=os.path.join(SHOTS, "export-video-phone.png"))
+        # The still's size, asked for as the dialog opened, does not write over the animation's.
+        expect(page.locator("#export-pixels")).to_contain_text("480 × 480 px, 6 s at 15 frames a second")
+        expect(page.locator("#export-quality")).to_be_hidden()
+        box = page.locator("#export-download").bounding_box()
+        assert box and box["y"] + box["height"] <= phone["height"], f"Download at {box} on an {phone} screen"
+        # Changing a setting puts the drawn preview away: it belonged to the old settings.
+        page.select_option("#export-form select[name=motion]", "fade")
+        assert page.evaluate("document.getElementById('video-preview-image').hasAttribute('src')") is False

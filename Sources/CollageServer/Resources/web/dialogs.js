@@ -111,6 +111,8 @@ export class Dialogs {
     clearPreview();
     const update = async () => {
       clearPreview();
+      // A still's size still being asked for must not write over the animation's settings.
+      asked++;
       if (showVideo()) return;
       const kind = form.sizeKind.value;
       const custom = kind === 'print' && form.paper.value === 'custom';
