@@ -21,19 +21,25 @@ public enum Messenger: String, CaseIterable, Sendable {
         case .whatsapp:
             StickerPackRules(
                 name: "WhatsApp", format: .webp, side: 512, square: true, maximumBytes: 100_000, stickers: 3...30,
-                margin: 16, outline: 8, icon: PackIcon(name: "tray.png", side: 96, maximumBytes: 50_000))
+                margin: 16, outline: 8, icon: PackIcon(name: "tray.png", side: 96, maximumBytes: 50_000),
+                // Animated WebP, at most 500 KB and 10 s, each frame at least 8 ms.
+                animated: AnimatedPackRules(
+                    fileExtension: "webp", maximumBytes: 500_000, longestSeconds: 10, fastestFPS: 30))
         case .telegram:
             StickerPackRules(
                 name: "Telegram", format: .png, side: 512, square: false, maximumBytes: 512_000, stickers: 1...120,
-                margin: 0, outline: 8, icon: PackIcon(name: "thumbnail.png", side: 100, maximumBytes: 128_000))
+                margin: 0, outline: 8, icon: PackIcon(name: "thumbnail.png", side: 100, maximumBytes: 128_000),
+                // Video stickers: VP9 WebM, at most 256 KB, 3 s and 30 frames a second, no sound.
+                animated: AnimatedPackRules(
+                    fileExtension: "webm", maximumBytes: 256_000, longestSeconds: 3, fastestFPS: 30))
         case .signal:
             StickerPackRules(
                 name: "Signal", format: .png, side: 512, square: true, maximumBytes: 300 * 1024, stickers: 1...200,
-                margin: 16, outline: 0, icon: nil)
+                margin: 16, outline: 0, icon: nil, animated: nil)
         case .imessage:
             StickerPackRules(
                 name: "iMessage", format: .png, side: 408, square: true, maximumBytes: 499_999, stickers: 1...100,
-                margin: 8, outline: 0, icon: nil)
+                margin: 8, outline: 0, icon: nil, animated: nil)
         }
     }
 }
@@ -69,17 +75,7 @@ public struct StickerPackRules: Sendable, Equatable {
     /// The pack's icon, when the messenger asks for one.
     public let icon: PackIcon?
     /// What the messenger takes for moving stickers, when Collage makes them for it.
-    public var animated: AnimatedPackRules? {
-        switch name {
-        case "WhatsApp":
-            // Animated WebP, at most 500 KB and 10 s, each frame at least 8 ms.
-            AnimatedPackRules(fileExtension: "webp", maximumBytes: 500_000, longestSeconds: 10, fastestFPS: 30)
-        case "Telegram":
-            // Video stickers: VP9 WebM, at most 256 KB, 3 s and 30 frames a second, no sound.
-            AnimatedPackRules(fileExtension: "webm", maximumBytes: 256_000, longestSeconds: 3, fastestFPS: 30)
-        default: nil
-        }
-    }
+    public let animated: AnimatedPackRules?
 }
 
 /// A messenger's limits for moving stickers.

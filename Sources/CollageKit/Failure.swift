@@ -126,7 +126,7 @@ extension RenderError {
             case .missingFile, .emptyFile: .notFound
             case .unreadableImage, .imageTooLarge, .unresolvedReference, .invalidDocument: .invalidInput
             case .outputTooLarge, .invalidOptions: .invalidOption
-            case .unsupportedFormat: .unavailable
+            case .unsupportedFormat, .engineMissing: .unavailable
             case .cannotWrite: .cannotWrite
             case .failed: .failed
             case .cancelled: .cancelled

@@ -168,9 +168,6 @@ public struct LiveStickerRequest: Sendable, Equatable {
         do throws(RenderError) {
             return try LiveStickers.render(sticker, motion: motion, options: options, to: output)
         } catch {
-            if case .invalidOptions(let message) = error, message.contains("no subject") {
-                throw Failure(.noSubject, "\(file.lastPathComponent): \(message)")
-            }
             throw error.failure
         }
     }

@@ -170,7 +170,7 @@ extension StickerPackRequest {
         let digits = max(2, String(pictures.count).count)
         for (index, picture) in pictures.enumerated() {
             let number = String(repeating: "0", count: max(0, digits - String(index + 1).count)) + String(index + 1)
-            let bitmap = try Self.read(picture.file)
+            let bitmap = try Self.read(picture.file, named: picture.name)
             if let motion, let animated = rules.animated {
                 let name = "\(number).\(animated.fileExtension)"
                 let made = try Self.livePicture(
@@ -209,7 +209,8 @@ extension StickerPackRequest {
         if let iconRules = rules.icon, let first = pictures.first, !(motion != nil && messenger == .telegram) {
             // The first sticker, small: what the messenger shows for the pack in its tray.
             let encoded = try Self.picture(
-                try Self.read(first.file), named: first.name, side: iconRules.side, square: true, margin: 0,
+                try Self.read(first.file, named: first.name), named: first.name, side: iconRules.side, square: true,
+                margin: 0,
                 outline: rules.outline > 0 ? 2 : 0, format: .png, maximumBytes: iconRules.maximumBytes)
             try Self.write(encoded.data, to: staging.appendingPathComponent(iconRules.name))
             icon = StickerPack.File(
@@ -233,11 +234,15 @@ extension StickerPackRequest {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let written = try FileManager.default.contentsOfDirectory(atPath: staging.path)
-            // A pack made here before leaves no picture behind that this one does not have.
-            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            where Self.isPackFile(name) && !written.contains(name) {
-                try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            // A pack made here before leaves no picture behind that this one does not have: its
+            // files are the ones its list names, and nothing else in the folder is touched.
+            let list = folder.appendingPathComponent(Self.listName)
+            let earlier = ((try? String(contentsOf: list, encoding: .utf8)) ?? "").split(separator: "\n")
+                .map(String.init).filter { !$0.isEmpty && !$0.contains("/") && $0 != Self.listName }
+            for name in earlier where !written.contains(name) {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
             }
+            try Self.write(Data((written.sorted().joined(separator: "\n") + "\n").utf8), to: list)
             for name in written {
                 // rename(2) replaces a file of the same name in one step.
                 guard rename(staging.appendingPathComponent(name).path, folder.appendingPathComponent(name).path) == 0
@@ -256,17 +261,15 @@ extension StickerPackRequest {
             archive: archiveName.map { folder.appendingPathComponent($0) }, notes: notes)
     }
 
-    /// Whether `name` is one of the files a pack writes (numbered pictures, its icon, its archive,
-    /// its guide), which a new pack in the same folder replaces.
-    static func isPackFile(_ name: String) -> Bool {
-        let stem = name.split(separator: ".").first.map(String.init) ?? ""
-        let pathExtension = name.split(separator: ".").last.map(String.init) ?? ""
-        return (!stem.isEmpty && stem.allSatisfy(\.isNumber) && ["png", "webp", "webm"].contains(pathExtension))
-            || ["tray.png", "thumbnail.png", "HOW-TO-ADD.txt"].contains(name) || pathExtension == "wastickers"
-    }
+    /// The hidden file listing what a pack wrote in its folder, so a pack made there again
+    /// replaces exactly those files.
+    static let listName = ".collage-pack"
 
-    /// A sticker's pixels, with alpha.
-    static func read(_ file: URL) throws(Failure) -> Bitmap {
+    /// A sticker's pixels, with alpha, checked to hold a subject.
+    /// - Throws: ``Failure`` naming the sticker `name` (by default the file's): `noSubject` for a
+    ///   picture that is clear all over, `invalidInput` for one without transparency or unreadable.
+    static func read(_ file: URL, named name: String? = nil) throws(Failure) -> Bitmap {
+        let name = name ?? file.lastPathComponent
         let bitmap: Bitmap
         do throws(RenderError) {
             bitmap = try Bitmap.read(file)
@@ -274,9 +277,10 @@ extension StickerPackRequest {
             throw error.failure
         }
         guard bitmap.channels == 4 else {
-            throw Failure(
-                .invalidInput,
-                "\(file.lastPathComponent): a sticker needs transparency round its subject, and it has none")
+            throw Failure(.invalidInput, "\(name): a sticker needs transparency round its subject, and it has none")
+        }
+        guard stride(from: 3, to: bitmap.pixels.count, by: 4).contains(where: { bitmap.pixels[$0] > 0 }) else {
+            throw Failure(.noSubject, "\(name): it has no subject: every pixel is clear")
         }
         return bitmap
     }
@@ -290,9 +294,6 @@ extension StickerPackRequest {
             let fitted = try PackImages.fit(bitmap, side: side, square: square, margin: margin, outline: outline)
             return try PackImages.encode(fitted, as: format, maximumBytes: maximumBytes)
         } catch {
-            if case .invalidOptions(let message) = error, message.contains("no subject") {
-                throw Failure(.noSubject, "\(name): \(message)")
-            }
             if case .invalidOptions(let message) = error {
                 throw Failure(.invalidInput, "\(name): \(message)")
             }
@@ -317,9 +318,7 @@ extension StickerPackRequest {
             throw Failure(.cannotWrite, "\(scratch.path): \(error.localizedDescription)")
         }
         func failure(_ error: RenderError) -> Failure {
-            if case .invalidOptions(let message) = error, message.contains("no subject") {
-                return Failure(.noSubject, "\(name): \(message)")
-            }
+            if case .invalidOptions(let message) = error { return Failure(.invalidInput, "\(name): \(message)") }
             return error.failure
         }
         // Outlined at the pack's size, as the messenger shows it, then moved.

@@ -299,9 +299,7 @@ struct FrameComposer {
             var (left, top) = (Double(layer.x), Double(layer.y))
             if abs(state.scale - 1) > 0.002 {
                 let factor = max(0.01, state.scale)
-                let withAlpha = placed.bands == 3 ? try placed.appendingBand(value: 255) : placed
-                placed = try withAlpha.premultiply().resize(horizontal: factor, vertical: factor).unpremultiply()
-                    .castToUInt8()
+                placed = try placed.resizedKeepingEdges(horizontal: factor, vertical: factor)
                 left = layer.centre.x + (left - layer.centre.x) * factor
                 top = layer.centre.y + (top - layer.centre.y) * factor
             }
@@ -443,7 +441,7 @@ struct MotionLibrary: @unchecked Sendable {
 
     /// The library, opened on first use; a failure is not kept, so a library installed since
     /// (or a binary replaced under a running server) is found on the next try.
-    /// - Throws: ``RenderError/failed(_:)`` naming where it was looked for.
+    /// - Throws: ``RenderError/engineMissing(_:)`` naming where it was looked for.
     static func get() throws(RenderError) -> MotionLibrary {
         try opened.withLock { (library: inout MotionLibrary?) throws(RenderError) -> MotionLibrary in
             if let library { return library }
@@ -472,7 +470,7 @@ struct MotionLibrary: @unchecked Sendable {
                 open: open, writeRGBA: writeRGBA, writeIndexed: writeIndexed, finish: finish, discard: discard)
         }
         return found.mapError { problems -> RenderError in
-            .failed("cannot write animations: the animation library is missing (\(problems)); reinstall Collage")
+            .engineMissing("cannot write animations: the animation library is missing (\(problems)); reinstall Collage")
         }
     }
 }

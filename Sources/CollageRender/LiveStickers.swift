@@ -47,8 +47,7 @@ public enum LiveStickers {
     ) throws(VipsError) -> [UInt8] {
         var image = rest
         if abs(pose.scaleX - 1) > 0.001 || abs(pose.scaleY - 1) > 0.001 {
-            image = try image.premultiply().resize(horizontal: pose.scaleX, vertical: pose.scaleY).unpremultiply()
-                .castToUInt8()
+            image = try image.resizedKeepingEdges(horizontal: pose.scaleX, vertical: pose.scaleY)
         }
         let height = Double(image.height)
         // Where the image's centre goes: its foot on the floor, turned about the foot.
@@ -111,12 +110,14 @@ public enum LiveStickers {
     ) throws(RenderError) -> AnimationResult {
         try CollageRenderer.check(options, durations: Limits.liveStickerDuration)
         let count = Int((options.duration * Double(options.framesPerSecond)).rounded())
-        let frames = try frames(of: sticker, motion: motion, side: options.longerSide, count: count)
+        // 4:2:0 video needs an even side.
+        let side = options.format.needsEvenSides ? options.longerSide & ~1 : options.longerSide
+        let frames = try frames(of: sticker, motion: motion, side: side, count: count)
         try write(
-            frames, side: options.longerSide, format: options.format, fps: options.framesPerSecond,
-            quality: options.quality, to: output)
+            frames, side: side, format: options.format, fps: options.framesPerSecond, quality: options.quality,
+            to: output)
         return AnimationResult(
-            file: output, width: options.longerSide, height: options.longerSide, frames: count,
+            file: output, width: side, height: side, frames: count,
             framesPerSecond: options.framesPerSecond, format: options.format)
     }
 

@@ -196,13 +196,20 @@ public enum PackImages {
         return (left, top, right - left + 1, bottom - top + 1)
     }
 
-    /// Resized with premultiplied alpha, so the clear pixels' colours do not bleed into the edge.
     static func resizedKeepingEdges(_ image: VipsImage, scale: Double) throws(VipsError) -> VipsImage {
-        try image.premultiply().resize(horizontal: scale, vertical: scale).unpremultiply().castToUInt8()
+        try image.resizedKeepingEdges(horizontal: scale, vertical: scale)
     }
 }
 
 extension VipsImage {
+    /// Resized with premultiplied alpha (an opaque image given one), so the clear pixels' colours
+    /// do not bleed into the edge.
+    func resizedKeepingEdges(horizontal: Double, vertical: Double) throws(VipsError) -> VipsImage {
+        let withAlpha = bands == 3 ? try appendingBand(value: 255) : self
+        return try withAlpha.premultiply().resize(horizontal: horizontal, vertical: vertical).unpremultiply()
+            .castToUInt8()
+    }
+
     /// Writes a sticker pack's picture: WebP at `quality`, or PNG lossless (`quality` nil) or on a
     /// palette at `quality`, each at its smallest.
     func savePackPicture(to path: String, format: PackImageFormat, quality: Int?) throws(VipsError) {

@@ -20,6 +20,8 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidOptions(String)
     /// This libvips cannot write the format.
     case unsupportedFormat(OutputFormat, reason: String)
+    /// A library the job needs (the animation encoders) is not installed beside the program.
+    case engineMissing(String)
     /// The output file could not be written.
     case cannotWrite(String, reason: String)
     /// Anything else libvips reported.
@@ -42,6 +44,7 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidOptions(let message): message
         case .unsupportedFormat(let format, let reason):
             "this libvips cannot write \(format.rawValue.uppercased()): \(reason)"
+        case .engineMissing(let message): message
         case .cannotWrite(let path, let reason): "\(path): cannot write the output (\(reason))"
         case .failed(let message): message
         case .cancelled: "the render was cancelled"
@@ -64,6 +67,8 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidOptions(let message): "These export settings cannot be used: \(message)."
         case .unsupportedFormat(let format, _):
             "This computer cannot write \(format.rawValue.uppercased()) files. Choose JPEG, PNG or WebP."
+        case .engineMissing:
+            "This installation cannot make animations: its animation library is missing. Reinstall Collage."
         case .cannotWrite: "The image could not be saved (the disk may be full). Free some space, and try again."
         case .failed: "Something went wrong while the image was made. Try again; if it fails again, try another size."
         case .cancelled: "The export was cancelled."

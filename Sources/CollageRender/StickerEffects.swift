@@ -3,6 +3,10 @@ import CollageCore
 /// A sticker's effect, white outline and soft shadow, applied to pixels in memory: the same
 /// effects the renderer gives sticker items, for writing a finished sticker file.
 public enum StickerEffects {
+    /// The generation of how every effect is drawn, for keys of pictures that hold several
+    /// (a collage's thumbnail, the editor's drawn items): raised whenever one is drawn anew.
+    public static let drawingGeneration = "looks2"
+
     /// The name of the way `effect` is drawn now, for keys of what is made with it: a sticker
     /// or picture drawn before the effect was redrawn is made again rather than reused.
     public static func drawingVersion(of effect: StickerEffect) -> String {

@@ -86,7 +86,10 @@ enum CollageImageRoutes {
         // A photo whose subject is still to be found is centred now and cropped around it later,
         // at the same version: the thumbnail is kept under how many are still to be found.
         let pending = app.workspace.photosAwaitingSubject(in: stored.collage)
-        let key = "\(stored.collage.id)-v\(stored.version)" + (pending > 0 ? "-p\(pending)" : "")
+        // The looks' drawing version too: a sticker effect drawn anew (Comic) is not shown as before.
+        let key =
+            "\(stored.collage.id)-v\(stored.version)-\(StickerEffects.drawingGeneration)"
+            + (pending > 0 ? "-p\(pending)" : "")
         let tag = "\"\(key)\""
         if request.headers["if-none-match"] == tag { return HTTPResponse(status: .notModified, headers: ["ETag": tag]) }
         let file = app.workspace.collageThumbnailFile(key: key)
@@ -242,8 +245,7 @@ enum CollageImageRoutes {
         let types: [AnimationFormat: String] = [
             .mp4: "video/mp4", .webm: "video/webm", .webp: "image/webp", .gif: "image/gif", .apng: "image/apng",
         ]
-        let disposition = contentDisposition(title: stored.collage.title, format: .png)
-            .replacingOccurrences(of: ".png", with: "." + options.format.fileExtension)
+        let disposition = contentDisposition(title: stored.collage.title, fileExtension: options.format.fileExtension)
         return HTTPResponse(
             headers: [
                 "Content-Type": types[options.format] ?? "application/octet-stream",
@@ -257,7 +259,12 @@ enum CollageImageRoutes {
     /// clients, and the title itself, UTF-8 and percent-encoded, as `filename*` (RFC 6266), so
     /// "Été à Paris" downloads as "Été à Paris.jpg" and header bytes stay ASCII.
     static func contentDisposition(title: String, format: OutputFormat) -> String {
-        let suffix = "." + (format == .jpeg ? "jpg" : format.rawValue)
+        contentDisposition(title: title, fileExtension: format == .jpeg ? "jpg" : format.rawValue)
+    }
+
+    /// As ``contentDisposition(title:format:)``, for a file of any extension (an animation's, a pack's zip).
+    static func contentDisposition(title: String, fileExtension: String) -> String {
+        let suffix = "." + fileExtension
         let name = String(title.filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }.prefix(120))
             .trimmingCharacters(in: .whitespaces)
         let fallback = name.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)

@@ -141,7 +141,8 @@ enum StickerRoutes {
         return HTTPResponse(
             headers: [
                 "Content-Type": "application/zip",
-                "Content-Disposition": "attachment; filename=\"\(made.name)\"",
+                "Content-Disposition": CollageImageRoutes.contentDisposition(
+                    title: packRequest.title + "-" + packRequest.messenger.rawValue, fileExtension: "zip"),
                 "X-Collage-Stickers": "\(made.pack.stickers.count)",
             ], body: made.data)
     }

@@ -186,10 +186,16 @@ struct PackCommandTests {
         let stickers = try Self.stickers(3, in: folder.url)
         let out = folder.file("pack")
         #expect(try CommandRunner.run(["pack", "--for", "telegram", "-o", out.path] + stickers).status == 0)
+        // A person's own picture in the folder, named like a pack's, is theirs: never touched.
+        try Data("mine".utf8).write(to: out.appendingPathComponent("2024.png"))
         let again = try CommandRunner.run(["pack", "--for", "whatsapp", "-o", out.path] + stickers)
         #expect(again.status == 0, "\(again.stderr)")
         let left = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        #expect(left == ["01.webp", "02.webp", "03.webp", "My-stickers.wastickers", "tray.png"], "\(left)")
+        #expect(
+            left == [
+                ".collage-pack", "01.webp", "02.webp", "03.webp", "2024.png", "My-stickers.wastickers", "tray.png",
+            ],
+            "\(left)")
     }
 
     @Test func aLibraryStickerIsPackedByItsID() throws {
