@@ -102,7 +102,8 @@ enum PackCommand: Command {
         let total = pack.stickers.reduce(0) { $0 + $1.bytes }
         let limit = request.motion != nil ? rules.animated?.maximumBytes ?? rules.maximumBytes : rules.maximumBytes
         Output.print(
-            "Wrote \(pack.stickers.count) stickers for \(rules.name) to \(pack.folder.path) "
+            "Wrote \(pack.stickers.count) sticker\(pack.stickers.count == 1 ? "" : "s") for \(rules.name) to "
+                + "\(pack.folder.path) "
                 + "(\(StickerPack.text(bytes: total)) in all, each within \(StickerPack.text(bytes: limit)))"
         )
         for note in pack.notes { Output.print("  \(note)") }
