@@ -100,15 +100,14 @@ public struct LabColor: Hashable, Sendable {
 /// One-tap enhancement: the exposure and white balance a photo's own pixels ask for, as
 /// ``Adjustments`` (so the person sees the sliders it set and can change them).
 ///
-/// Exposure: when the brightest highlights (the 99.5th percentile of luminance) fall well short
-/// of white and the mid-tones are dark too, the photo was taken too dark, and it is lifted
-/// until its highlights are nearly white, by at most a stop and a half. Dark highlights over
-/// ordinary mid-tones are the scene (a brown cat filling the frame) and are left. White
-/// balance: a cast is a gain on each channel in linear light, so it is measured as the balance
+/// White balance: a cast is a gain on each channel in linear light, so it is measured as the balance
 /// of red, green and blue among two witnesses, the brightest pixels (whites and highlights take
 /// the light's colour) and the least colourful mid-tones (greys), and undone by warmth and tint
 /// (``Adjustments/linearGains``) only as far as both witnesses agree: a scene's own colour (a red
-/// cup) has greys and highlights that disagree, a cast leans both the same way.
+/// cup) has greys and highlights that disagree, a cast leans both the same way. Exposure, read
+/// once the balance is set: a photo whose highlights fall short of white and whose mid-tones are
+/// dark too was taken too dark, and is lifted until its highlights are nearly white
+/// (``exposed(_:_:)``).
 public enum AutoEnhance {
     /// How much of a measured cast is undone. Not all of it: the eye, too, adapts only partly to
     /// a light's colour, and a scene whose own colour looks like a cast (a brown cat filling the
@@ -120,33 +119,21 @@ public enum AutoEnhance {
         var adjustments = Adjustments.asShot
         guard channels >= 3 else { return adjustments }
         var samples: [(lab: LabColor, linear: (Double, Double, Double))] = []
-        var luminances: [Double] = []
         samples.reserveCapacity(pixels.count / channels)
         for start in stride(from: 0, to: pixels.count - channels + 1, by: channels) {
             if channels == 4, pixels[start + 3] < 128 { continue }
             let (r, g, b) = (pixels[start], pixels[start + 1], pixels[start + 2])
             let linear = (LabColor.linear[Int(r)], LabColor.linear[Int(g)], LabColor.linear[Int(b)])
             samples.append((LabColor(linearRed: linear.0, green: linear.1, blue: linear.2), linear))
-            luminances.append(LabColor.luminance(red: linear.0, green: linear.1, blue: linear.2))
         }
         guard samples.count >= 64 else { return adjustments }
-
-        luminances.sort()
-        let white = luminances[min(luminances.count - 1, Int(Double(luminances.count) * 0.995))]
-        let median = luminances[luminances.count / 2]
-        if white > 0.005, white < 0.6, median < 0.15 {
-            // As far as the highlights allow, and no further than mid-tones of an ordinary
-            // brightness: a scene that is dark by nature keeps some of its dark.
-            let stops = min(1.5, log2(0.9 / white), log2(0.2 / max(median, 1e-4)))
-            adjustments.exposure = (max(0, stops) * 50).rounded()
-        }
 
         // Lit, unclipped pixels, each as its balance: log₂ of red and of blue over green.
         let lit = samples.filter {
             (25...97).contains($0.lab.lightness) && max($0.linear.0, $0.linear.1, $0.linear.2) < 0.97
                 && min($0.linear.0, $0.linear.1, $0.linear.2) > 0.002
         }
-        guard lit.count >= 64 else { return adjustments }
+        guard lit.count >= 64 else { return exposed(adjustments, samples.map(\.linear)) }
         let balances = lit.map { (log2($0.linear.0 / $0.linear.1), log2($0.linear.2 / $0.linear.1)) }
         let brightest = lit.indices.sorted { lit[$0].lab.lightness > lit[$1].lab.lightness }
             .prefix(max(16, lit.count / 25))
@@ -187,6 +174,28 @@ public enum AutoEnhance {
             gains: [pow(2, redOverGreen * Self.adaptation), 1, pow(2, blueOverGreen * Self.adaptation)])
         adjustments.warmth = warmth
         adjustments.tint = tint
-        return adjustments
+        return exposed(adjustments, samples.map(\.linear))
+    }
+
+    /// `adjustments` with the exposure the photo asks for once its white balance is set: its
+    /// highlights (the 99.9th percentile of luminance: a few pixels, so a specular glint does not
+    /// count) lifted to nearly white, by at most a stop and a half, and its mid-tones (the
+    /// median) no brighter than ordinary. A photo is never darkened: a bright one may be meant
+    /// so, and dark highlights over ordinary mid-tones are the scene (a brown cat filling the
+    /// frame), which the median keeps as it is.
+    static func exposed(_ adjustments: Adjustments, _ linear: [(Double, Double, Double)]) -> Adjustments {
+        let gains = adjustments.linearGains
+        var luminances = linear.map {
+            LabColor.luminance(red: $0.0 * gains[0], green: $0.1 * gains[1], blue: $0.2 * gains[2])
+        }
+        guard !luminances.isEmpty else { return adjustments }
+        luminances.sort()
+        let highlights = luminances[min(luminances.count - 1, Int(Double(luminances.count) * 0.999))]
+        let median = luminances[luminances.count / 2]
+        guard highlights > 0.005 else { return adjustments }
+        let stops = min(1.5, log2(0.95 / highlights), log2(0.2 / max(median, 1e-4)))
+        var exposed = adjustments
+        exposed.exposure = (max(0, stops) * 50).rounded()
+        return exposed
     }
 }

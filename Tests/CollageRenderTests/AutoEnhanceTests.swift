@@ -119,9 +119,8 @@ struct AutoEnhanceTests {
                     + String(format: "as shot, auto-enhanced: ΔE %.2f", difference))
         }
         print(table.joined(separator: "\n"))
-        // The issue asks for half; this build takes out 44 % (docs/BENCHMARKS.md has the table),
-        // and this bound keeps it from sliding back.
-        #expect(meanAfter <= meanBefore * 0.6, "the error must fall by at least 40 %: \(meanBefore) → \(meanAfter)")
+        // The issue asks for half (this build takes out 51 %; docs/BENCHMARKS.md has the table).
+        #expect(meanAfter <= meanBefore * 0.5, "the error must fall by at least half: \(meanBefore) → \(meanAfter)")
         // Photos as shot: changed by less than people notice at a glance on average, and the
         // worst (the brown cat, whose fur reads as a cast) by no more than a glance shows.
         let meanUntouched = untouched.reduce(0) { $0 + $1.1 } / Double(untouched.count)
