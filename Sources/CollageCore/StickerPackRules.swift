@@ -14,8 +14,9 @@ public enum Messenger: String, CaseIterable, Sendable {
     ///   tray icon of at most 50 KB; a 16 px margin and a white stroke are its advice.
     /// - Telegram: PNG or WebP with one side exactly 512 and the other at most 512; the @Stickers
     ///   bot takes files up to 512 KB and a set of up to 120; a 100 × 100 thumbnail up to 128 KB.
-    /// - Signal: PNG, APNG or WebP at 512 × 512, at most 300 KiB; up to 200 stickers a pack.
-    /// - iMessage: PNG at 300, 408 or 618 px (408, the regular size, here), under 500 KB.
+    /// - Signal: PNG, APNG or WebP at 512 × 512, at most 300 KiB; up to 200 stickers a pack;
+    ///   moving ones as APNG of at most 3 s.
+    /// - iMessage: PNG or APNG at 300, 408 or 618 px (408, the regular size, here), under 500 KB.
     public var rules: StickerPackRules {
         switch self {
         case .whatsapp:
@@ -35,11 +36,19 @@ public enum Messenger: String, CaseIterable, Sendable {
         case .signal:
             StickerPackRules(
                 name: "Signal", format: .png, side: 512, square: true, maximumBytes: 300 * 1024, stickers: 1...200,
-                margin: 16, outline: 0, icon: nil, animated: nil)
+                margin: 16, outline: 0, icon: nil,
+                // Animated PNG, at most 300 KiB and 3 s, looping. Signal names no frame rate;
+                // 15 a second is as many as an APNG of a photo can afford.
+                animated: AnimatedPackRules(
+                    fileExtension: "png", maximumBytes: 300 * 1024, longestSeconds: 3, fastestFPS: 15))
         case .imessage:
             StickerPackRules(
                 name: "iMessage", format: .png, side: 408, square: true, maximumBytes: 499_999, stickers: 1...100,
-                margin: 8, outline: 0, icon: nil, animated: nil)
+                margin: 8, outline: 0, icon: nil,
+                // Animated PNG under 500 KB (Messages names no length; Collage's longest loop).
+                animated: AnimatedPackRules(
+                    fileExtension: "png", maximumBytes: 499_999,
+                    longestSeconds: Limits.liveStickerDuration.upperBound, fastestFPS: 15))
         }
     }
 }
@@ -80,7 +89,8 @@ public struct StickerPackRules: Sendable, Equatable {
 
 /// A messenger's limits for moving stickers.
 public struct AnimatedPackRules: Sendable, Equatable {
-    /// The file's extension, which names its format (`webp`: animated WebP, `webm`: VP9).
+    /// The file's extension, which names its format (`webp`: animated WebP, `webm`: VP9, `png`:
+    /// animated PNG).
     public let fileExtension: String
     /// The largest file the messenger takes, in bytes.
     public let maximumBytes: Int

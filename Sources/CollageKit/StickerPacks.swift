@@ -70,8 +70,8 @@ public struct StickerPackRequest: Sendable {
             guard rules.animated != nil else {
                 throw Failure(
                     .invalidOption,
-                    "\(rules.name) takes moving stickers as APNG, which Collage does not make yet; leave out «animate» "
-                        + "for a pack of still stickers", field: "animate")
+                    "Collage makes no moving stickers for \(rules.name); leave out «animate» for a pack of still "
+                        + "stickers", field: "animate")
             }
             moving = chosen
         }
@@ -181,9 +181,10 @@ extension StickerPackRequest {
                     StickerPack.File(
                         name: name, source: picture.name, width: rules.side, height: rules.side,
                         bytes: made.data.count, quality: made.quality))
-                if made.quality < 80 || made.fps < animated.fastestFPS {
+                if (made.quality ?? 80) < 80 || (made.colours ?? 256) < 256 || made.fps < animated.fastestFPS {
+                    let level = made.colours.map { "\($0) colours" } ?? "quality \(made.quality ?? 0)"
                     notes.append(
-                        "\(name) (\(picture.name)): at quality \(made.quality), \(made.fps) frames a second, to fit "
+                        "\(name) (\(picture.name)): at \(level), \(made.fps) frames a second, to fit "
                             + PackImages.bytes(animated.maximumBytes))
                 }
                 continue
@@ -302,13 +303,23 @@ extension StickerPackRequest {
     }
 
     /// A live sticker at the best quality and frame rate that fit the messenger's limit: each
-    /// try lowers the quality, then the frame rate; the subject's size never changes.
+    /// try lowers the quality (an APNG's colours), then the frame rate; the subject's size never
+    /// changes.
     static func livePicture(
         _ bitmap: Bitmap, named name: String, motion: StickerMotion, duration: Double, rules: StickerPackRules,
         animated: AnimatedPackRules, side: Int
-    ) throws(Failure) -> (data: Data, quality: Int, fps: Int) {
-        let format: AnimationFormat = animated.fileExtension == "webm" ? .webm : .webp
-        let attempts = [(80, 30), (65, 30), (50, 24), (40, 20), (30, 15), (22, 12), (15, 10), (10, 8)]
+    ) throws(Failure) -> LivePicture {
+        let format: AnimationFormat =
+            switch animated.fileExtension {
+            case "webm": .webm
+            case "png": .apng
+            default: .webp
+            }
+        // Each try is (quality or colours, frames a second), smaller down the list.
+        let attempts =
+            (format == .apng
+            ? [(256, 15), (192, 12), (128, 12), (96, 10), (64, 10), (48, 8), (32, 8), (32, 6), (24, 5)]
+            : [(80, 30), (65, 30), (50, 24), (40, 20), (30, 15), (22, 12), (15, 10), (10, 8)])
             .filter { $0.1 <= animated.fastestFPS }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("collage-live-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -331,7 +342,7 @@ extension StickerPackRequest {
         var smallest = Int.max
         var framesByRate: [Int: [[UInt8]]] = [:]
         let file = scratch.appendingPathComponent("try.\(format.fileExtension)")
-        func encode(_ attempt: (quality: Int, fps: Int)) throws(Failure) -> Data {
+        func encode(_ attempt: (level: Int, fps: Int)) throws(Failure) -> Data {
             do throws(RenderError) {
                 let frames: [[UInt8]]
                 if let made = framesByRate[attempt.fps] {
@@ -343,19 +354,26 @@ extension StickerPackRequest {
                     framesByRate[attempt.fps] = frames
                 }
                 try LiveStickers.write(
-                    frames, side: side, format: format, fps: attempt.fps, quality: attempt.quality, to: file)
+                    frames, side: side, format: format, fps: attempt.fps,
+                    quality: format == .apng ? 100 : attempt.level,
+                    colours: format == .apng ? attempt.level : nil, to: file)
             } catch {
                 throw failure(error)
             }
             return try readBack(file)
         }
+        func made(_ data: Data, _ attempt: (level: Int, fps: Int)) -> LivePicture {
+            LivePicture(
+                data: data, quality: format == .apng ? nil : attempt.level,
+                colours: format == .apng ? attempt.level : nil, fps: attempt.fps)
+        }
         // The files shrink down the list: the first that fits is found by halving it (three or
-        // four encodings rather than up to eight), the best quality first tried on its own.
-        var best: (data: Data, quality: Int, fps: Int)?
+        // four encodings rather than up to nine), the best first tried on its own.
+        var best: LivePicture?
         var (low, high) = (0, attempts.count - 1)
         let first = try encode(attempts[0])
         if first.count <= animated.maximumBytes {
-            best = (first, attempts[0].0, attempts[0].1)
+            best = made(first, attempts[0])
         } else {
             smallest = first.count
             low = 1
@@ -363,7 +381,7 @@ extension StickerPackRequest {
                 let middle = (low + high) / 2
                 let data = try encode(attempts[middle])
                 if data.count <= animated.maximumBytes {
-                    best = (data, attempts[middle].0, attempts[middle].1)
+                    best = made(data, attempts[middle])
                     high = middle - 1
                 } else {
                     smallest = min(smallest, data.count)
@@ -375,19 +393,41 @@ extension StickerPackRequest {
             try checkLive(best.data, named: name, format: format, side: side)
             return best
         }
+        let lowest = attempts[attempts.count - 1]
+        let floor = format == .apng ? "\(lowest.0) colours" : "quality \(lowest.0)"
+        let hint =
+            format == .apng
+            ? "an APNG keeps every pixel, so a furry or detailed subject that moves as a whole is large; shine "
+                + "(only a glint moves), a shorter loop (duration) or a still pack fits"
+            : "a shorter loop (duration) or a still pack fits"
         throw Failure(
             .invalidInput,
-            "\(name): moving, even at quality 10 and 8 frames a second its \(format.rawValue.uppercased()) is "
-                + "\(PackImages.bytes(smallest)), over \(rules.name)'s limit of \(PackImages.bytes(animated.maximumBytes)); "
-                + "a shorter loop (duration) or a still pack fits")
+            "\(name): moving, even at \(floor) and \(lowest.1) frames a second its \(format.rawValue.uppercased()) "
+                + "is \(PackImages.bytes(smallest)), over \(rules.name)'s limit of "
+                + "\(PackImages.bytes(animated.maximumBytes)); \(hint)")
     }
 
-    /// A live sticker's own bytes: an animated WebP of the pack's size, or a WebM (its EBML header).
+    /// A moving sticker as written, and what it took to fit.
+    struct LivePicture {
+        let data: Data
+        /// The lossy encoder's quality (WebP, WebM).
+        let quality: Int?
+        /// The palette's size (APNG).
+        let colours: Int?
+        let fps: Int
+    }
+
+    /// A live sticker's own bytes: an animated WebP or APNG of the pack's size, or a WebM (its
+    /// EBML header).
     static func checkLive(_ data: Data, named name: String, format: AnimationFormat, side: Int) throws(Failure) {
-        if format == .webp {
-            guard let info = PackImages.inspect(data), info.format == "webp", info.animated, info.width == side,
+        if format == .webp || format == .apng {
+            let kind = format == .webp ? "webp" : "png"
+            guard let info = PackImages.inspect(data), info.format == kind, info.animated, info.width == side,
                 info.height == side
-            else { throw Failure(.failed, "\(name): what was written is not a \(side) px animated WebP") }
+            else {
+                throw Failure(
+                    .failed, "\(name): what was written is not a \(side) px animated \(format.rawValue.uppercased())")
+            }
         } else {
             guard data.count > 4, data.prefix(4) == Data([0x1A, 0x45, 0xDF, 0xA3]) else {
                 throw Failure(.failed, "\(name): what was written is not a WebM file")

@@ -176,7 +176,7 @@ extension CollageRenderer {
                 }
                 if let palette {
                     try writer.write(
-                        indices: palette.indices(of: pixels, width: width, height: height), palette: palette)
+                        indices: palette.indices(of: pixels, width: width, height: height), colours: palette.colours)
                 } else {
                     try writer.write(rgba: pixels)
                 }
@@ -343,89 +343,6 @@ struct FrameComposer {
     }
 }
 
-/// 256 colours made for one collage (median cut of its finished frame, with white and the sparks'
-/// gold kept), and a table from every 5-bit-a-channel colour to its nearest, for the GIF's frames.
-struct GIFPalette {
-    /// 0xAARRGGBB, 256 entries.
-    let colours: [UInt32]
-    private let nearest: [UInt8]
-
-    init(_ rgba: [UInt8], width: Int, height: Int) {
-        let count = width * height
-        let step = max(1, count / 60_000)
-        var sample: [(UInt8, UInt8, UInt8)] = []
-        for index in stride(from: 0, to: count, by: step) {
-            sample.append((rgba[index * 4], rgba[index * 4 + 1], rgba[index * 4 + 2]))
-        }
-        var boxes: [ArraySlice<(UInt8, UInt8, UInt8)>] = [sample[...]]
-        // Split the box with the widest channel at its median until there are 254.
-        while boxes.count < 254 {
-            var best = -1
-            var widest = 0
-            var channelOfBest = 0
-            for (index, box) in boxes.enumerated() where box.count > 1 {
-                for channel in 0..<3 {
-                    let values = box.map { channel == 0 ? $0.0 : channel == 1 ? $0.1 : $0.2 }
-                    let range = Int(values.max() ?? 0) - Int(values.min() ?? 0)
-                    if range > widest { (best, widest, channelOfBest) = (index, range, channel) }
-                }
-            }
-            guard best >= 0 else { break }
-            let sorted = boxes[best].sorted {
-                channelOfBest == 0 ? $0.0 < $1.0 : channelOfBest == 1 ? $0.1 < $1.1 : $0.2 < $1.2
-            }
-            let middle = sorted.count / 2
-            boxes[best] = sorted[..<middle]
-            boxes.append(sorted[middle...])
-        }
-        var colours: [(Double, Double, Double)] = boxes.map { box in
-            let total = Double(max(1, box.count))
-            let sums = box.reduce((0.0, 0.0, 0.0)) { ($0.0 + Double($1.0), $0.1 + Double($1.1), $0.2 + Double($1.2)) }
-            return (sums.0 / total, sums.1 / total, sums.2 / total)
-        }
-        colours += [(255, 255, 255), (255, 200, 60)]
-        while colours.count < 256 { colours.append((0, 0, 0)) }
-        self.colours = colours.map { colour in
-            0xFF00_0000 | UInt32(colour.0.rounded()) << 16 | UInt32(colour.1.rounded()) << 8
-                | UInt32(colour.2.rounded())
-        }
-        var nearest = [UInt8](repeating: 0, count: 32 * 32 * 32)
-        for red in 0..<32 {
-            for green in 0..<32 {
-                for blue in 0..<32 {
-                    let (r, g, b) = (Double(red * 8 + 4), Double(green * 8 + 4), Double(blue * 8 + 4))
-                    var (best, distance) = (0, Double.infinity)
-                    for (index, colour) in colours.enumerated() {
-                        let d =
-                            (colour.0 - r) * (colour.0 - r) * 0.3 + (colour.1 - g) * (colour.1 - g) * 0.59
-                            + (colour.2 - b) * (colour.2 - b) * 0.11
-                        if d < distance { (best, distance) = (index, d) }
-                    }
-                    nearest[(red << 10) | (green << 5) | blue] = UInt8(best)
-                }
-            }
-        }
-        self.nearest = nearest
-    }
-
-    /// Each pixel's palette index, with a 4 × 4 ordered dither so gradients do not band.
-    func indices(of rgba: [UInt8], width: Int, height: Int) -> [UInt8] {
-        let bayer: [Int] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
-        var result = [UInt8](repeating: 0, count: width * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = y * width + x
-                let offset = bayer[(y & 3) * 4 + (x & 3)] / 2 - 4
-                func level(_ value: UInt8) -> Int { min(31, max(0, (Int(value) + offset) >> 3)) }
-                let key =
-                    (level(rgba[index * 4]) << 10) | (level(rgba[index * 4 + 1]) << 5) | level(rgba[index * 4 + 2])
-                result[index] = nearest[key]
-            }
-        }
-        return result
-    }
-}
-
 /// The animation library (FFmpeg behind `cmotion_interface.h`), opened the first time an
 /// animation is written. Keeping FFmpeg out of the executable's own links keeps its sixty-odd
 /// shared objects out of every command's start.
@@ -481,13 +398,17 @@ final class MotionWriter {
     private var writer: OpaquePointer?
     private let pixelCount: Int
 
+    /// A writer of `format`; `onPalette` makes an APNG of palette frames (``StickerPalette``), the
+    /// smallest APNG, instead of RGBA ones (a GIF is always on a palette).
     init(
-        path: String, format: AnimationFormat, width: Int, height: Int, fps: Int, quality: Int, shownAs: String? = nil
+        path: String, format: AnimationFormat, width: Int, height: Int, fps: Int, quality: Int, shownAs: String? = nil,
+        onPalette: Bool = false
     ) throws(RenderError) {
         library = try MotionLibrary.get()
         var message = [CChar](repeating: 0, count: 512)
+        let kind = format == .apng && onPalette ? Int32(CMOTION_APNG_PALETTE) : format.writerKind
         writer = library.open(
-            path, format.writerKind, Int32(width), Int32(height), Int32(fps), Int32(quality), &message, message.count)
+            path, kind, Int32(width), Int32(height), Int32(fps), Int32(quality), &message, message.count)
         pixelCount = width * height
         if writer == nil {
             throw .cannotWrite(
@@ -505,10 +426,13 @@ final class MotionWriter {
         }
     }
 
-    func write(indices: [UInt8], palette: GIFPalette) throws(RenderError) {
-        guard let writer, indices.count == pixelCount else { throw .failed("a frame of the wrong size") }
+    /// Appends a frame of `indices` on `colours` (256 entries, 0xAARRGGBB): a GIF's, or a palette APNG's.
+    func write(indices: [UInt8], colours: [UInt32]) throws(RenderError) {
+        guard let writer, indices.count == pixelCount, colours.count == 256 else {
+            throw .failed("a frame of the wrong size")
+        }
         var message = [CChar](repeating: 0, count: 512)
-        guard library.writeIndexed(writer, indices, palette.colours, &message, message.count) == 0 else {
+        guard library.writeIndexed(writer, indices, colours, &message, message.count) == 0 else {
             throw .failed(Self.text(message))
         }
     }

@@ -122,21 +122,30 @@ public enum LiveStickers {
     }
 
     /// Writes `frames` (RGBA, `side` × `side`) as `format` at `fps` and `quality` to `file`,
-    /// atomically; GIF frames go on a palette made from the first frame with a clear entry kept.
+    /// atomically; GIF frames go on a palette made from the middle frame. An APNG with `colours`
+    /// goes on one palette of that many colours, alpha kept (``StickerPalette``): a quarter of
+    /// the RGBA bytes, for messengers' byte limits.
     public static func write(
-        _ frames: [[UInt8]], side: Int, format: AnimationFormat, fps: Int, quality: Int, to file: URL
+        _ frames: [[UInt8]], side: Int, format: AnimationFormat, fps: Int, quality: Int, colours: Int? = nil,
+        to file: URL
     ) throws(RenderError) {
         guard let first = frames.first else { throw .invalidOptions("an animation needs at least one frame") }
         let flattened = format.keepsAlpha ? frames : frames.map { Self.flattenedOnWhite($0) }
-        let palette =
+        let gifPalette =
             format == .gif
             ? GIFPalette(flattened.count > 1 ? flattened[flattened.count / 2] : first, width: side, height: side) : nil
+        var stickerPalette = format == .apng ? colours.map { StickerPalette(frames: frames, count: $0) } : nil
         try AtomicFile.writeRendered(to: file) { path throws(RenderError) in
             let writer = try MotionWriter(
-                path: path, format: format, width: side, height: side, fps: fps, quality: quality)
+                path: path, format: format, width: side, height: side, fps: fps, quality: quality,
+                onPalette: stickerPalette != nil)
             for frame in flattened {
-                if let palette {
-                    try writer.write(indices: palette.indices(of: frame, width: side, height: side), palette: palette)
+                if let gifPalette {
+                    try writer.write(
+                        indices: gifPalette.indices(of: frame, width: side, height: side), colours: gifPalette.colours)
+                } else if var palette = stickerPalette {
+                    try writer.write(indices: palette.indices(of: frame), colours: palette.colours)
+                    stickerPalette = palette
                 } else {
                     try writer.write(rgba: frame)
                 }

@@ -114,7 +114,7 @@ enum StickerRoutes {
                 .string("author", "who made it, one line of 1–128 characters (default: Collage)"),
                 .string(
                     "animate", choices: StickerMotion.allCases.map(\.rawValue),
-                    "live stickers moving so (WhatsApp: animated WebP; Telegram: VP9 WebM)"),
+                    "live stickers moving so (WhatsApp: animated WebP; Telegram: VP9 WebM; Signal and iMessage: APNG)"),
                 .number("duration", Limits.liveStickerDuration, "a live sticker's loop in seconds (default 2)"),
             ],
             wrongTypeStatus: .unprocessable, expensive: true,

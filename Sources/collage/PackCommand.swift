@@ -18,9 +18,11 @@ enum PackCommand: Command {
             .value("--author", "TEXT", "Who made it (default: Collage)"),
             .value(
                 "--animate", "MOTION",
-                "Live stickers: bounce, wiggle, float, shine or peel (WhatsApp: animated WebP; Telegram: VP9 WebM)"),
+                "Live stickers: bounce, wiggle, float, shine or peel (WhatsApp: animated WebP; Telegram: VP9 WebM; "
+                    + "Signal, iMessage: animated PNG)"),
             .value(
-                "--duration", "SECONDS", "With --animate: the loop's length (default 2; WhatsApp up to 10, Telegram 3)"),
+                "--duration", "SECONDS",
+                "With --animate: the loop's length (default 2; WhatsApp and iMessage up to 10, Telegram and Signal 3)"),
             LibraryAccess.option,
             .flag("--json", "Print what was written as JSON"),
         ],
@@ -45,9 +47,11 @@ enum PackCommand: Command {
 
             With --animate every sticker moves in a loop, drawn from its own pixels (its outline
             included): WhatsApp takes animated WebP up to 500 KB and 10 s, Telegram VP9 WebM video
-            stickers up to 256 KB, 3 s and 30 frames a second (a see-through background kept).
-            The quality, then the frame rate, give way until each fits. Signal and iMessage take
-            moving stickers as APNG, which is not made yet.
+            stickers up to 256 KB, 3 s and 30 frames a second (a see-through background kept),
+            Signal animated PNG up to 300 KiB and 3 s, iMessage animated PNG under 500 KB. The
+            quality (an APNG's colours, from 256 down to 24), then the frame rate, give way until
+            each fits. An APNG keeps every pixel, so a detailed subject that moves as a whole
+            (bounce, wiggle) may not fit Signal's limit even so: shine moves only a glint.
             """,
         positionals: 0...200)
 

@@ -131,7 +131,7 @@ struct PackCommandTests {
         #expect(leftovers.isEmpty, "staging left behind: \(leftovers)")
     }
 
-    @Test func livePacksMoveWithinWhatsAppsAndTelegramsLimits() throws {
+    @Test func livePacksMoveWithinEachMessengersLimits() throws {
         let folder = try TemporaryFolder("pack-live")
         let stickers = try ["a", "b", "c"].enumerated().map { index, name in
             try SheetCommandTests.sticker(
@@ -169,11 +169,49 @@ struct PackCommandTests {
             probe.output.split(separator: "\n").first { $0.hasPrefix("duration=") }
             .flatMap { Double($0.dropFirst("duration=".count)) } ?? 99
         #expect(seconds <= 3.0, "\(probe.output)")
-        // Signal's moving stickers are APNG, not made yet: said, and nothing written.
-        let signal = try CommandRunner.run(
-            ["pack", "--for", "signal", "--animate", "float", "-o", folder.file("sg").path] + stickers)
+        // Signal and iMessage take moving stickers as APNG: read back by ffprobe and by their own
+        // chunks (acTL: the frame count and plays, 0 for forever; fcTL: each frame's delay).
+        for (messenger, motion, side, limit) in [
+            ("signal", "float", 512, 300 * 1024), ("imessage", "bounce", 408, 499_999),
+        ] {
+            let out = folder.file(messenger)
+            let made = try CommandRunner.run(
+                ["pack", "--for", messenger, "--animate", motion, "--duration", "2", "-o", out.path, stickers[0]])
+            #expect(made.status == 0, "\(made.stderr)")
+            let file = out.appendingPathComponent("01.png")
+            let bytes = [UInt8](try Data(contentsOf: file))
+            #expect(bytes.count <= limit, "\(messenger): \(bytes.count) bytes")
+            func chunk(_ type: String) -> Int? {
+                var at = 8
+                while at + 8 <= bytes.count {
+                    let length = bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+                    if String(decoding: bytes[at + 4..<at + 8], as: UTF8.self) == type { return at + 8 }
+                    at += 12 + length
+                }
+                return nil
+            }
+            func number(_ at: Int, _ count: Int) -> Int { bytes[at..<at + count].reduce(0) { $0 << 8 | Int($1) } }
+            let control = try #require(chunk("acTL"), "\(messenger): not an animated PNG")
+            let frameControl = try #require(chunk("fcTL"))
+            let (frames, plays) = (number(control, 4), number(control + 4, 4))
+            let delay = Double(number(frameControl + 20, 2)) / Double(max(1, number(frameControl + 22, 2)))
+            #expect(
+                plays == 0 && abs(Double(frames) * delay - 2) < 0.01 && frames >= 10, "\(frames) frames of \(delay) s")
+            let probe = try Tools.run(
+                "/usr/bin/ffprobe",
+                ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", file.path])
+            #expect(probe.output.contains("apng,\(side),\(side)"), "\(probe.output)")
+        }
+        // A sticker of fine noise cannot move within 300 KiB as an APNG: said, with what fits instead.
+        let noise = try Self.noisySticker("noise.png", in: folder.url, side: 512)
+        let tooBig = try CommandRunner.run(
+            [
+                "pack", "--for", "signal", "--animate", "wiggle", "--duration", "1", "-o", folder.file("sg").path,
+                noise.path,
+            ])
         #expect(
-            signal.status == 64 && signal.stderr.contains("Signal takes moving stickers as APNG"), "\(signal.stderr)")
+            tooBig.status == 65 && tooBig.stderr.contains("over Signal's limit of 300 KiB")
+                && tooBig.stderr.contains("shine"), "\(tooBig.stderr)")
         let long = try CommandRunner.run(
             ["pack", "--for", "telegram", "--animate", "float", "--duration", "5", "-o", folder.file("tg2").path]
                 + stickers)

@@ -59,13 +59,13 @@ def test_a_collages_stickers_download_as_a_signal_pack(page, tmp_path):
         assert "Signal Desktop" in pack.read("HOW-TO-ADD.txt").decode()
     expect(dialog).to_be_hidden()
     expect(page.locator(".toast")).to_contain_text("Sticker pack downloaded")
-    # Moving stickers: Signal takes them as APNG, not made yet, which the dialog says; Telegram
-    # takes video stickers.
+    # Moving stickers: Signal takes them as animated PNG, which the dialog says; Telegram takes
+    # video stickers.
     page.click("#pack-stickers")
     page.select_option("#pack-form select[name=motion]", "wiggle")
     dialog.get_by_role("radio", name="Signal").click()
-    expect(page.locator("#pack-summary")).to_contain_text("Signal takes moving stickers as APNG")
-    expect(page.locator("#pack-download")).to_be_disabled()
+    expect(page.locator("#pack-summary")).to_contain_text("1 moving sticker: animated PNG, 2 s loops, each up to 300 KiB")
+    expect(page.locator("#pack-download")).to_be_enabled()
     dialog.get_by_role("radio", name="Telegram").click()
     expect(page.locator("#pack-summary")).to_contain_text("1 moving sticker: VP9 WebM video, 2 s loops, each up to 256 KB")
     with page.expect_download(timeout=60000) as moving_info:

@@ -18,6 +18,9 @@ enum {
     CMOTION_WEBP = 2, // animated WebP (libwebp), with alpha, looping
     CMOTION_GIF = 3,  // GIF of 8-bit frames on the caller's palette, looping
     CMOTION_APNG = 4, // animated PNG, RGBA, looping
+    // Animated PNG of 8-bit frames on the caller's palette (one for the whole animation, its
+    // entries' alpha kept), deflated hard and looping: the smallest APNG, for messengers' limits.
+    CMOTION_APNG_PALETTE = 5,
 };
 
 typedef struct CMotionWriter CMotionWriter;
@@ -29,7 +32,7 @@ typedef CMotionWriter *(*cmotion_open_fn)(const char *path, int format, int widt
 /// Appends one frame of RGBA pixels (width × height × 4 bytes, rows packed). 0, or -1 with a message.
 typedef int (*cmotion_write_rgba_fn)(CMotionWriter *writer, const uint8_t *rgba, char *error, size_t error_size);
 /// Appends one frame of palette indices (width × height bytes) on `palette` (256 colours, each
-/// 0xAARRGGBB). GIF writers only. 0, or -1 with a message.
+/// 0xAARRGGBB). GIF and palette APNG writers only. 0, or -1 with a message.
 typedef int (*cmotion_write_indexed_fn)(CMotionWriter *writer, const uint8_t *indices, const uint32_t *palette,
                                         char *error, size_t error_size);
 /// Flushes the encoder, writes the file's end and frees the writer. 0, or -1 with a message (the

@@ -9,6 +9,9 @@ let stickerIDs = [];
 let messenger = 'whatsapp';
 let busy = false;
 
+// How each messenger's moving stickers are written, as people call the formats.
+const movingFormats = { webm: 'VP9 WebM video', webp: 'animated WebP', png: 'animated PNG' };
+
 function kilobytes(bytes) {
   // A limit published in binary units (Signal's 300 KiB) is said so, as HOW-TO-ADD.txt says it.
   return bytes >= 1024 * 100 && bytes % 1024 === 0 && bytes % 1000 !== 0 ? `${bytes / 1024} KiB` : `${Math.round(bytes / 1000)} KB`;
@@ -33,8 +36,7 @@ function describe() {
   const motion = $('pack-form').elements.motion.value;
   if (motion && !rules.animated) {
     summary.classList.add('error');
-    summary.textContent = `${rules.name} takes moving stickers as APNG, which Collage does not make yet: choose Still, `
-      + 'or WhatsApp or Telegram.';
+    summary.textContent = `Collage makes no moving stickers for ${rules.name}: choose Still.`;
     $('pack-steps').textContent = rules.steps ?? '';
     $('pack-download').disabled = true;
     return;
@@ -43,8 +45,9 @@ function describe() {
   summary.classList.toggle('error', !fits);
   const moving = rules.animated;
   summary.textContent = fits && motion
-    ? `${count} moving sticker${count === 1 ? '' : 's'}: ${moving.format === 'webm' ? 'VP9 WebM video' : 'animated WebP'}, `
-      + `2 s loops, each up to ${kilobytes(moving.maximumBytes)}.`
+    ? `${count} moving sticker${count === 1 ? '' : 's'}: ${movingFormats[moving.format] ?? moving.format}, `
+      + `2 s loops, each up to ${kilobytes(moving.maximumBytes)}`
+      + (moving.format === 'png' ? ' (fewer colours and frames where a sticker needs them to fit).' : '.')
     : fits
     ? `${count} sticker${count === 1 ? '' : 's'}: ${rules.format.toUpperCase()} ${size}, each up to ${kilobytes(rules.maximumBytes)}`
       + (rules.icon ? `, with the pack's icon.` : '.')

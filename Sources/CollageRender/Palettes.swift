@@ -1,0 +1,198 @@
+/// Median cut: a sample of colours split, box by box, at the median of the box's widest channel
+/// (among the first `channels`), until there are `count` boxes; each box gives its mean colour.
+enum MedianCut {
+    static func colours(of sample: [SIMD4<UInt8>], count: Int, channels: Int) -> [SIMD4<Double>] {
+        guard !sample.isEmpty, count > 0 else { return [] }
+        struct Box {
+            var members: [SIMD4<UInt8>]
+            var widest: Int
+            var channel: Int
+        }
+        func box(_ members: [SIMD4<UInt8>]) -> Box {
+            var (lowest, highest) = (SIMD4<UInt8>(repeating: 255), SIMD4<UInt8>(repeating: 0))
+            for member in members {
+                lowest = pointwiseMin(lowest, member)
+                highest = pointwiseMax(highest, member)
+            }
+            var (widest, channel) = (0, 0)
+            for candidate in 0..<channels where Int(highest[candidate]) - Int(lowest[candidate]) > widest {
+                (widest, channel) = (Int(highest[candidate]) - Int(lowest[candidate]), candidate)
+            }
+            return Box(members: members, widest: members.count > 1 ? widest : 0, channel: channel)
+        }
+        var boxes = [box(sample)]
+        while boxes.count < count {
+            var best = 0
+            for index in boxes.indices where boxes[index].widest > boxes[best].widest { best = index }
+            guard boxes[best].widest > 0 else { break }
+            let channel = boxes[best].channel
+            let sorted = boxes[best].members.sorted { $0[channel] < $1[channel] }
+            let middle = sorted.count / 2
+            boxes[best] = box(Array(sorted[..<middle]))
+            boxes.append(box(Array(sorted[middle...])))
+        }
+        return boxes.map { box in
+            var sum = SIMD4<Double>(repeating: 0)
+            for member in box.members {
+                sum += SIMD4<Double>(Double(member[0]), Double(member[1]), Double(member[2]), Double(member[3]))
+            }
+            return sum / Double(box.members.count)
+        }
+    }
+
+    /// For every colour at five bits a channel, the index of the nearest of `colours` (by red,
+    /// green and blue weighted as the eye weighs them).
+    static func nearestTable(_ colours: [SIMD4<Double>]) -> [UInt8] {
+        var nearest = [UInt8](repeating: 0, count: 32 * 32 * 32)
+        guard !colours.isEmpty else { return nearest }
+        for red in 0..<32 {
+            for green in 0..<32 {
+                for blue in 0..<32 {
+                    let (r, g, b) = (Double(red * 8 + 4), Double(green * 8 + 4), Double(blue * 8 + 4))
+                    var (best, distance) = (0, Double.infinity)
+                    for (index, colour) in colours.enumerated() {
+                        let d =
+                            (colour[0] - r) * (colour[0] - r) * 0.3 + (colour[1] - g) * (colour[1] - g) * 0.59
+                            + (colour[2] - b) * (colour[2] - b) * 0.11
+                        if d < distance { (best, distance) = (index, d) }
+                    }
+                    nearest[(red << 10) | (green << 5) | blue] = UInt8(best)
+                }
+            }
+        }
+        return nearest
+    }
+
+    /// `colour` (0–255 a channel, alpha in the fourth) as 0xAARRGGBB.
+    static func packed(_ colour: SIMD4<Double>) -> UInt32 {
+        func byte(_ value: Double) -> UInt32 { UInt32(max(0, min(255, value.rounded()))) }
+        return byte(colour[3]) << 24 | byte(colour[0]) << 16 | byte(colour[1]) << 8 | byte(colour[2])
+    }
+}
+
+/// 256 colours made for one collage (median cut of its finished frame, with white and the sparks'
+/// gold kept), and a table from every 5-bit-a-channel colour to its nearest, for the GIF's frames.
+struct GIFPalette {
+    /// 0xAARRGGBB, 256 entries.
+    let colours: [UInt32]
+    private let nearest: [UInt8]
+
+    init(_ rgba: [UInt8], width: Int, height: Int) {
+        let count = width * height
+        let step = max(1, count / 60_000)
+        var sample: [SIMD4<UInt8>] = []
+        for index in stride(from: 0, to: count, by: step) {
+            sample.append(SIMD4(rgba[index * 4], rgba[index * 4 + 1], rgba[index * 4 + 2], 255))
+        }
+        var colours = MedianCut.colours(of: sample, count: 254, channels: 3)
+        colours += [SIMD4(255, 255, 255, 255), SIMD4(255, 200, 60, 255)]
+        while colours.count < 256 { colours.append(SIMD4(0, 0, 0, 255)) }
+        self.colours = colours.map(MedianCut.packed)
+        nearest = MedianCut.nearestTable(colours)
+    }
+
+    /// Each pixel's palette index, with a 4 × 4 ordered dither so gradients do not band.
+    func indices(of rgba: [UInt8], width: Int, height: Int) -> [UInt8] {
+        let bayer: [Int] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
+        var result = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                let offset = bayer[(y & 3) * 4 + (x & 3)] / 2 - 4
+                func level(_ value: UInt8) -> Int { min(31, max(0, (Int(value) + offset) >> 3)) }
+                let key =
+                    (level(rgba[index * 4]) << 10) | (level(rgba[index * 4 + 1]) << 5) | level(rgba[index * 4 + 2])
+                result[index] = nearest[key]
+            }
+        }
+        return result
+    }
+}
+
+/// One palette for all of a moving sticker's frames (an APNG takes one), with alpha: entry 0 is
+/// clear, a few entries are the see-through colours of the sticker's soft edge, and the rest are
+/// a median cut of its opaque pixels. No dither: a palette APNG is made to fit a byte limit, and
+/// dithered pixels deflate badly and differ from frame to frame.
+struct StickerPalette {
+    /// 0xAARRGGBB (alpha not premultiplied), 256 entries.
+    let colours: [UInt32]
+    private let solid: [SIMD4<Double>]
+    /// Each 5-bit-a-channel colour's nearest solid entry, found when first met (-1: not yet): a
+    /// sticker meets a few thousand of the 32,768.
+    private var nearestSolid = [Int16](repeating: -1, count: 32 * 32 * 32)
+    private let edges: [(index: UInt8, colour: SIMD4<Double>)]
+    /// Pixels less opaque than this are clear; from ``opaque`` on they are solid.
+    static let clearBelow: UInt8 = 16
+    static let opaque: UInt8 = 240
+
+    /// A palette of at most `count` entries (2–256) for `frames` (RGBA, straight alpha).
+    init(frames: [[UInt8]], count: Int) {
+        let picked = Set([0, frames.count / 4, frames.count / 2, frames.count * 3 / 4, frames.count - 1])
+            .filter { frames.indices.contains($0) }.sorted()
+        var (solidPixels, softPixels): ([SIMD4<UInt8>], [SIMD4<UInt8>]) = ([], [])
+        for frame in picked.map({ frames[$0] }) {
+            let pixels = frame.count / 4
+            let step = max(1, pixels * picked.count / 60_000)
+            for pixel in stride(from: 0, to: pixels, by: step) {
+                let alpha = frame[pixel * 4 + 3]
+                guard alpha >= Self.clearBelow else { continue }
+                let colour = SIMD4(frame[pixel * 4], frame[pixel * 4 + 1], frame[pixel * 4 + 2], alpha)
+                if alpha >= Self.opaque { solidPixels.append(colour) } else { softPixels.append(colour) }
+            }
+        }
+        let available = max(2, min(256, count)) - 1
+        let softCount = softPixels.isEmpty ? 0 : min(available - 1, max(4, available / 8))
+        let softColours = MedianCut.colours(of: softPixels, count: softCount, channels: 4)
+        var solidColours = MedianCut.colours(of: solidPixels, count: available - softColours.count, channels: 3)
+            .map { SIMD4($0[0], $0[1], $0[2], 255) }
+        if solidColours.isEmpty { solidColours = [SIMD4(255, 255, 255, 255)] }
+        var colours: [UInt32] = [0]
+        colours += solidColours.map(MedianCut.packed)
+        edges = softColours.enumerated().map { (UInt8(colours.count + $0.offset), $0.element) }
+        colours += softColours.map(MedianCut.packed)
+        while colours.count < 256 { colours.append(0) }
+        self.colours = colours
+        solid = solidColours
+    }
+
+    /// Each pixel's palette index.
+    mutating func indices(of rgba: [UInt8]) -> [UInt8] {
+        var result = [UInt8](repeating: 0, count: rgba.count / 4)
+        for pixel in result.indices {
+            let (red, green, blue, alpha) = (
+                rgba[pixel * 4], rgba[pixel * 4 + 1], rgba[pixel * 4 + 2], rgba[pixel * 4 + 3]
+            )
+            guard alpha >= Self.clearBelow else { continue }
+            guard alpha < Self.opaque, !edges.isEmpty else {
+                result[pixel] = solidIndex(red, green, blue)
+                continue
+            }
+            let colour = SIMD4(Double(red), Double(green), Double(blue), Double(alpha))
+            var (best, distance) = (edges[0].index, Double.infinity)
+            for edge in edges {
+                // Alpha counts twice: a wrong opacity shows as a halo, a slightly wrong colour at
+                // a soft edge does not.
+                let difference = edge.colour - colour
+                let d = (difference * difference * SIMD4(0.3, 0.59, 0.11, 2)).sum()
+                if d < distance { (best, distance) = (edge.index, d) }
+            }
+            result[pixel] = best
+        }
+        return result
+    }
+
+    private mutating func solidIndex(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> UInt8 {
+        let key = Int(red >> 3) << 10 | Int(green >> 3) << 5 | Int(blue >> 3)
+        if nearestSolid[key] < 0 {
+            let centre = SIMD4(Double(red >> 3) * 8 + 4, Double(green >> 3) * 8 + 4, Double(blue >> 3) * 8 + 4, 0)
+            var (best, distance) = (0, Double.infinity)
+            for (index, colour) in solid.enumerated() {
+                let difference = colour - centre
+                let d = (difference * difference * SIMD4(0.3, 0.59, 0.11, 0)).sum()
+                if d < distance { (best, distance) = (index, d) }
+            }
+            nearestSolid[key] = Int16(best + 1)
+        }
+        return UInt8(nearestSolid[key])
+    }
+}
