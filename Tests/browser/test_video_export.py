@@ -1,4 +1,4 @@
-"""The export dialog's animated formats: the collage assembling itself, previewed in the dialog
+"""The export dialog's animated formats: the collage assembling itself, previewed on the canvas
 with the renderer's own frames, then downloaded as a video a phone plays."""
 import json
 import os
@@ -25,10 +25,23 @@ def test_a_collage_exports_as_an_mp4_after_a_preview(page, tmp_path):
     page.select_option("#export-form select[name=videoSize]", "720")
     expect(page.locator("#export-pixels")).to_contain_text("720 × 720 px, 3 s at 30 frames a second")
     page.click("#video-preview-button")
-    expect(page.locator("#video-preview-text")).to_contain_text("as it will play", timeout=30000)
-    assert page.evaluate("document.getElementById('video-preview-image').naturalWidth") == 360
+    # The animation plays over the canvas, exactly where the collage is, the dialog put aside.
+    preview = page.locator("#stage .animation-preview")
+    expect(preview).to_be_visible(timeout=30000)
+    expect(page.locator("#export-dialog")).to_be_hidden()
+    page.wait_for_function("document.querySelector('#stage .animation-preview').naturalWidth > 0")
+    natural = page.evaluate("document.querySelector('#stage .animation-preview').naturalWidth")
+    shown = page.locator("#canvas").bounding_box()
+    drawn = preview.bounding_box()
+    assert all(abs(drawn[key] - shown[key]) < 0.5 for key in shown), f"{drawn} over a canvas at {shown}"
+    assert 240 <= natural <= 720 and abs(natural - shown["width"]) <= 2, f"{natural} px drawn for {shown}"
     if SHOTS:
         page.screenshot(path=os.path.join(SHOTS, "export-video.png"))
+    # Back to the export, its settings as they were.
+    page.click("#animation-back")
+    expect(page.locator("#export-dialog")).to_be_visible()
+    expect(preview).to_have_count(0)
+    expect(page.locator("#export-pixels")).to_contain_text("720 × 720 px, 3 s at 30 frames a second")
     with page.expect_download(timeout=60000) as download_info:
         page.click("#export-download")
     download = download_info.value
@@ -57,14 +70,19 @@ def test_on_a_phone_the_animated_export_keeps_download_in_reach(browser, server)
         page.click("#export-button")
         page.select_option("#export-form select[name=format]", "video-gif")
         page.click("#video-preview-button")
-        expect(page.locator("#video-preview-text")).to_contain_text("as it will play", timeout=30000)
+        expect(page.locator("#stage .animation-preview")).to_be_visible(timeout=30000)
+        bar = page.locator("#animation-bar").bounding_box()
+        assert bar and bar["y"] + bar["height"] <= phone["height"] and bar["width"] <= phone["width"], f"bar at {bar}"
         if SHOTS:
             page.screenshot(path=os.path.join(SHOTS, "export-video-phone.png"))
+        # Escape ends the preview; Export opens the dialog again.
+        page.keyboard.press("Escape")
+        expect(page.locator("#stage .animation-preview")).to_have_count(0)
+        expect(page.locator("#animation-bar")).to_be_hidden()
+        page.click("#export-button")
         # The still's size, asked for as the dialog opened, does not write over the animation's.
         expect(page.locator("#export-pixels")).to_contain_text("480 × 480 px, 6 s at 15 frames a second")
         expect(page.locator("#export-quality")).to_be_hidden()
         box = page.locator("#export-download").bounding_box()
         assert box and box["y"] + box["height"] <= phone["height"], f"Download at {box} on an {phone} screen"
-        # Changing a setting puts the drawn preview away: it belonged to the old settings.
-        page.select_option("#export-form select[name=motion]", "fade")
-        assert page.evaluate("document.getElementById('video-preview-image').hasAttribute('src')") is False
+        expect(page.locator("#export-form select[name=format]")).to_have_value("video-gif")

@@ -79,21 +79,25 @@ export class Dialogs {
       this.hideExportError();
       return true;
     };
+    // Preview plays the renderer's own frames on the canvas itself, at about the canvas's size
+    // on screen, with the dialog put aside until the person goes back to it.
     const preview = async () => {
-      const image = $('video-preview-image');
       $('video-preview-text').textContent = 'Drawing a preview…';
       $('video-preview-button').disabled = true;
       try {
+        const canvas = $('canvas');
+        const onScreen = Math.max(canvas.clientWidth, canvas.clientHeight) * (window.devicePixelRatio || 1);
+        const size = Math.max(240, Math.min(720, Math.round(onScreen)));
         const response = await api.downloadVideo(this.store.id, {
-          ...videoParams(), format: 'webp', size: 360, fps: 15, quality: 60,
+          ...videoParams(), format: 'webp', size, fps: 15, quality: 60,
         });
         if (!response.ok) {
           const body = await response.json().catch(() => null);
           throw new Error(body?.error?.plain ?? body?.error?.message ?? `the server answered ${response.status}`);
         }
-        if (image.src) URL.revokeObjectURL(image.src);
-        image.src = URL.createObjectURL(await response.blob());
-        $('video-preview-text').textContent = 'The animation as it will play (small here), looping.';
+        const blob = await response.blob();
+        if (!$('export-dialog').open) return;
+        this.playOnCanvas(URL.createObjectURL(blob));
       } catch (error) {
         $('video-preview-text').textContent = `No preview: ${error.message}`;
       } finally {
@@ -101,12 +105,8 @@ export class Dialogs {
       }
     };
     $('video-preview-button').onclick = preview;
-    /** A preview belongs to the settings it was drawn with: any change, or a new opening, clears it. */
     const clearPreview = () => {
-      const image = $('video-preview-image');
-      if (image.src) URL.revokeObjectURL(image.src);
-      image.removeAttribute('src');
-      $('video-preview-text').textContent = 'Preview shows the animation small, as it will play.';
+      $('video-preview-text').textContent = 'Preview plays the animation on the canvas, as it will play.';
     };
     clearPreview();
     const update = async () => {
@@ -239,6 +239,55 @@ export class Dialogs {
     };
     $('export-share').onclick = share;
     $('export-dialog').showModal();
+  }
+
+  /**
+   * The animation (an object URL of its WebP) looping over the canvas, exactly where the collage
+   * is, with a bar to go back to the export or end the preview (Escape, or a touch on it, ends it).
+   */
+  playOnCanvas(url) {
+    this.stopCanvasPreview();
+    const image = document.createElement('img');
+    image.className = 'animation-preview';
+    image.alt = 'The animation, as the export will play it';
+    image.src = url;
+    const stop = (event) => {
+      if (event.type === 'keydown' && event.key !== 'Escape') return;
+      event.preventDefault();
+      event.stopPropagation();
+      this.stopCanvasPreview();
+    };
+    image.addEventListener('pointerdown', stop);
+    document.addEventListener('keydown', stop, true);
+    // Beside the canvas, not in it (the canvas's children are redrawn), on its exact box.
+    const box = $('canvas').getBoundingClientRect();
+    const stage = $('stage').getBoundingClientRect();
+    Object.assign(image.style, {
+      left: `${box.left - stage.left}px`, top: `${box.top - stage.top}px`, width: `${box.width}px`, height: `${box.height}px`,
+    });
+    $('stage').append(image);
+    $('stage').classList.add('previewing');
+    $('animation-bar').hidden = false;
+    $('export-dialog').close();
+    $('animation-back').onclick = () => {
+      this.stopCanvasPreview();
+      this.openExport();
+    };
+    $('animation-done').onclick = () => this.stopCanvasPreview();
+    $('animation-done').focus();
+    this.canvasPreview = { image, url, stop };
+  }
+
+  /** Ends the animation's preview on the canvas, if one is playing. */
+  stopCanvasPreview() {
+    if (!this.canvasPreview) return;
+    const { image, url, stop } = this.canvasPreview;
+    this.canvasPreview = null;
+    document.removeEventListener('keydown', stop, true);
+    image.remove();
+    URL.revokeObjectURL(url);
+    $('stage').classList.remove('previewing');
+    $('animation-bar').hidden = true;
   }
 
   /** A failed export, said in the dialog where the person is looking, with Retry. */
