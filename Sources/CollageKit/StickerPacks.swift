@@ -567,7 +567,7 @@ extension StickerPackRequest {
             entries.append((file.name, try Self.readBack(pack.folder.appendingPathComponent(file.name))))
         }
         if let archive = pack.archive { entries.append((archive.lastPathComponent, try Self.readBack(archive))) }
-        var guide = [Self.howToAdd(messenger, title: title)]
+        var guide = [Self.howToAdd(messenger, title: title, moving: motion != nil)]
         if !pack.notes.isEmpty {
             guide.append("To fit the limits:\n" + pack.notes.map { "- \($0)" }.joined(separator: "\n"))
         }
@@ -577,8 +577,25 @@ extension StickerPackRequest {
     }
 
     /// How each messenger takes a pack's files, in a few lines.
-    static func howToAdd(_ messenger: Messenger, title: String) -> String {
+    static func howToAdd(_ messenger: Messenger, title: String, moving: Bool = false) -> String {
         let rules = messenger.rules
+        if moving, let animated = rules.animated {
+            let kind =
+                switch animated.fileExtension {
+                case "webm": "a VP9 WebM video"
+                case "png": "an animated PNG"
+                default: "an animated WebP"
+                }
+            let side = rules.side
+            let limits =
+                "\(title): moving \(rules.name) stickers made by Collage, each \(kind) of \(side) × \(side) px, "
+                + "looping, at most \(PackImages.bytes(animated.maximumBytes))."
+            let steps =
+                messenger == .telegram
+                ? "In Telegram, message @Stickers, send /newvideo, then send each WEBM file (as a file) with an emoji."
+                : Self.steps(for: messenger)
+            return limits + "\n\n" + steps
+        }
         let limits =
             "\(title): \(rules.name) stickers made by Collage, each \(rules.format.rawValue.uppercased()) "
             + (rules.square ? "\(rules.side) × \(rules.side)" : "with its longer side \(rules.side)")

@@ -76,3 +76,5 @@ def test_a_collages_stickers_download_as_a_signal_pack(page, tmp_path):
         assert "01.webm" in pack.namelist()
         video = pack.read("01.webm")
         assert video[:4] == bytes([0x1A, 0x45, 0xDF, 0xA3]) and len(video) <= 256_000
+        guide = pack.read("HOW-TO-ADD.txt").decode()
+        assert "each a VP9 WebM video of 512 × 512 px" in guide and "/newvideo" in guide, guide
