@@ -79,6 +79,10 @@ CMotionWriter *cmotion_open(const char *path, int kind, int width, int height, i
     // VP9 keeps an alpha plane (a see-through sticker or background), as animated WebP does.
     static const enum AVPixelFormat formats[] = {AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVA420P, AV_PIX_FMT_YUVA420P,
                                                  AV_PIX_FMT_PAL8, AV_PIX_FMT_RGBA, AV_PIX_FMT_PAL8};
+    // One entry for each kind, in the order cmotion_interface.h numbers them.
+    _Static_assert(sizeof muxers / sizeof *muxers == CMOTION_APNG_PALETTE + 1, "a muxer for each kind");
+    _Static_assert(sizeof encoders / sizeof *encoders == CMOTION_APNG_PALETTE + 1, "an encoder for each kind");
+    _Static_assert(sizeof formats / sizeof *formats == CMOTION_APNG_PALETTE + 1, "a pixel format for each kind");
     if (kind < 0 || kind > CMOTION_APNG_PALETTE || width < 2 || height < 2 || fps < 1 || fps > 120) {
         say(error, error_size, "unsupported animation settings", 0);
         return NULL;

@@ -106,8 +106,8 @@ public struct LabColor: Hashable, Sendable {
 /// (``Adjustments/linearGains``) only as far as both witnesses agree: a scene's own colour (a red
 /// cup) has greys and highlights that disagree, a cast leans both the same way. Exposure, read
 /// once the balance is set: a photo whose highlights fall short of white and whose mid-tones are
-/// dark too was taken too dark, and is lifted until its highlights are nearly white
-/// (``exposed(_:_:)``).
+/// dark too was taken too dark, and is lifted until its highlights are nearly white, by at
+/// most a stop and a half, and no further than ordinary mid-tones.
 public enum AutoEnhance {
     /// How much of a measured cast is undone. Not all of it: the eye, too, adapts only partly to
     /// a light's colour, and a scene whose own colour looks like a cast (a brown cat filling the

@@ -32,8 +32,9 @@ public struct StickerPackRequest: Sendable {
     /// - Throws: ``Failure`` `invalidOption` for an unknown messenger, or a title or author that is
     ///   empty or too long; `invalidInput` for fewer or more stickers than the messenger takes.
     /// - Parameters:
-    ///   - motion: live stickers moving so (`bounce`, `wiggle`, `float`, `shine`, `peel`), for
-    ///     the messengers that take them (WhatsApp, Telegram); nil for still ones.
+    ///   - motion: live stickers moving so (`bounce`, `wiggle`, `float`, `shine`, `peel`): animated
+    ///     WebP for WhatsApp, VP9 WebM for Telegram, animated PNG for Signal and iMessage; nil for
+    ///     still ones.
     ///   - duration: a live sticker's loop in seconds, up to the messenger's longest (default 2).
     public init(
         messenger name: String, sources: [Source], title: String? = nil, author: String? = nil,
@@ -110,6 +111,21 @@ public struct StickerPack: Sendable, Equatable {
         public let bytes: Int
         /// The encoder's quality that made it fit, or nil when it is lossless.
         public let quality: Int?
+        /// The palette's size that made a moving PNG fit, or nil for any other picture.
+        public let colours: Int?
+
+        /// A written picture; `colours` only for a moving PNG on a palette.
+        public init(
+            name: String, source: String, width: Int, height: Int, bytes: Int, quality: Int?, colours: Int? = nil
+        ) {
+            self.name = name
+            self.source = source
+            self.width = width
+            self.height = height
+            self.bytes = bytes
+            self.quality = quality
+            self.colours = colours
+        }
     }
 
     /// The messenger it is for.
@@ -180,7 +196,7 @@ extension StickerPackRequest {
                 files.append(
                     StickerPack.File(
                         name: name, source: picture.name, width: rules.side, height: rules.side,
-                        bytes: made.data.count, quality: made.quality))
+                        bytes: made.data.count, quality: made.quality, colours: made.colours))
                 if (made.quality ?? 80) < 80 || (made.colours ?? 256) < 256 || made.fps < animated.fastestFPS {
                     let level = made.colours.map { "\($0) colours" } ?? "quality \(made.quality ?? 0)"
                     notes.append(
@@ -409,11 +425,13 @@ extension StickerPackRequest {
 
     /// A moving sticker as written, and what it took to fit.
     struct LivePicture {
+        /// The file's bytes.
         let data: Data
         /// The lossy encoder's quality (WebP, WebM).
         let quality: Int?
         /// The palette's size (APNG).
         let colours: Int?
+        /// Frames a second.
         let fps: Int
     }
 
@@ -590,11 +608,7 @@ extension StickerPackRequest {
             let limits =
                 "\(title): moving \(rules.name) stickers made by Collage, each \(kind) of \(side) × \(side) px, "
                 + "looping, at most \(PackImages.bytes(animated.maximumBytes))."
-            let steps =
-                messenger == .telegram
-                ? "In Telegram, message @Stickers, send /newvideo, then send each WEBM file (as a file) with an emoji."
-                : Self.steps(for: messenger)
-            return limits + "\n\n" + steps
+            return limits + "\n\n" + Self.steps(for: messenger, moving: true)
         }
         let limits =
             "\(title): \(rules.name) stickers made by Collage, each \(rules.format.rawValue.uppercased()) "
@@ -603,9 +617,14 @@ extension StickerPackRequest {
         return limits + "\n\n" + steps(for: messenger)
     }
 
-    /// How a person adds a pack's files to `messenger`, in a sentence or two.
-    public static func steps(for messenger: Messenger) -> String {
-        switch messenger {
+    /// How a person adds a pack's files to `messenger`, in a sentence or two; `moving` for a pack
+    /// of live stickers.
+    public static func steps(for messenger: Messenger, moving: Bool = false) -> String {
+        if moving, messenger == .telegram {
+            return "In Telegram, message @Stickers, send /newvideo, then send each WEBM file (as a file, not as a "
+                + "video) with an emoji."
+        }
+        return switch messenger {
         case .whatsapp:
             "Open the .wastickers file with a sticker-maker app for WhatsApp on your phone (it imports the "
                 + "stickers, tray icon, title and author), then add the pack to WhatsApp from the app."

@@ -123,8 +123,8 @@ public enum LiveStickers {
 
     /// Writes `frames` (RGBA, `side` × `side`) as `format` at `fps` and `quality` to `file`,
     /// atomically; GIF frames go on a palette made from the middle frame. An APNG with `colours`
-    /// goes on one palette of that many colours, alpha kept (``StickerPalette``): a quarter of
-    /// the RGBA bytes, for messengers' byte limits.
+    /// (2–256) goes on one palette of that many colours, alpha kept: a quarter of the RGBA bytes,
+    /// for messengers' byte limits. `colours` is for APNG only; other formats ignore it.
     public static func write(
         _ frames: [[UInt8]], side: Int, format: AnimationFormat, fps: Int, quality: Int, colours: Int? = nil,
         to file: URL
@@ -134,6 +134,7 @@ public enum LiveStickers {
         let gifPalette =
             format == .gif
             ? GIFPalette(flattened.count > 1 ? flattened[flattened.count / 2] : first, width: side, height: side) : nil
+        // One palette (and its cache of nearest colours) for every frame, not copied per frame.
         var stickerPalette = format == .apng ? colours.map { StickerPalette(frames: frames, count: $0) } : nil
         try AtomicFile.writeRendered(to: file) { path throws(RenderError) in
             let writer = try MotionWriter(
@@ -143,9 +144,10 @@ public enum LiveStickers {
                 if let gifPalette {
                     try writer.write(
                         indices: gifPalette.indices(of: frame, width: side, height: side), colours: gifPalette.colours)
-                } else if var palette = stickerPalette {
-                    try writer.write(indices: palette.indices(of: frame), colours: palette.colours)
-                    stickerPalette = palette
+                } else if stickerPalette != nil, let indices = stickerPalette?.indices(of: frame),
+                    let colours = stickerPalette?.colours
+                {
+                    try writer.write(indices: indices, colours: colours)
                 } else {
                     try writer.write(rgba: frame)
                 }

@@ -1,6 +1,8 @@
 /// Median cut: a sample of colours split, box by box, at the median of the box's widest channel
 /// (among the first `channels`), until there are `count` boxes; each box gives its mean colour.
 enum MedianCut {
+    /// The mean colours of `sample` split into at most `count` boxes (fewer when the sample has
+    /// fewer distinct colours), splitting along the first `channels` channels only.
     static func colours(of sample: [SIMD4<UInt8>], count: Int, channels: Int) -> [SIMD4<Double>] {
         guard !sample.isEmpty, count > 0 else { return [] }
         struct Box {
@@ -121,8 +123,9 @@ struct StickerPalette {
     /// sticker meets a few thousand of the 32,768.
     private var nearestSolid = [Int16](repeating: -1, count: 32 * 32 * 32)
     private let edges: [(index: UInt8, colour: SIMD4<Double>)]
-    /// Pixels less opaque than this are clear; from ``opaque`` on they are solid.
+    /// Pixels less opaque than this are clear.
     static let clearBelow: UInt8 = 16
+    /// Pixels at least this opaque are solid; those between are the soft edge.
     static let opaque: UInt8 = 240
 
     /// A palette of at most `count` entries (2–256) for `frames` (RGBA, straight alpha).

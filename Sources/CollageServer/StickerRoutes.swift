@@ -72,7 +72,7 @@ enum StickerRoutes {
             responses: [
                 200:
                     "[{id, name, format, side, square, maximumBytes, stickers: [least, most], icon, steps, "
-                    + "animated: {format, maximumBytes, longestSeconds} | null}]"
+                    + "animated: {format, maximumBytes, longestSeconds, steps} | null}]"
             ]
         ) { _, _ throws(HTTPError) in
             .json(
@@ -93,6 +93,7 @@ enum StickerRoutes {
                                     "format": .string(animated.fileExtension),
                                     "maximumBytes": .number(Double(animated.maximumBytes)),
                                     "longestSeconds": .number(animated.longestSeconds),
+                                    "steps": .string(StickerPackRequest.steps(for: messenger, moving: true)),
                                 ])
                             } ?? .null,
                         ])

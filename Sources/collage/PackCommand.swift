@@ -91,6 +91,7 @@ enum PackCommand: Command {
                     "file": .string(pack.folder.appendingPathComponent(file.name).path), "source": .string(file.source),
                     "width": .number(Double(file.width)), "height": .number(Double(file.height)),
                     "bytes": .number(Double(file.bytes)), "quality": file.quality.map { .number(Double($0)) } ?? .null,
+                    "colours": file.colours.map { .number(Double($0)) } ?? .null,
                 ])
             }
             Output.printJSON(

@@ -37,6 +37,13 @@ def test_a_collage_exports_as_an_mp4_after_a_preview(page, tmp_path):
     assert 240 <= natural <= 720 and abs(natural - shown["width"]) <= 2, f"{natural} px drawn for {shown}"
     if SHOTS:
         page.screenshot(path=os.path.join(SHOTS, "export-video.png"))
+    # A new window size moves the canvas: the preview ends rather than cover the wrong place.
+    page.set_viewport_size({"width": 1100, "height": 760})
+    expect(preview).to_have_count(0)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.click("#export-button")
+    page.click("#video-preview-button")
+    expect(preview).to_be_visible(timeout=30000)
     # Back to the export, its settings as they were.
     page.click("#animation-back")
     expect(page.locator("#export-dialog")).to_be_visible()
@@ -75,10 +82,13 @@ def test_on_a_phone_the_animated_export_keeps_download_in_reach(browser, server)
         assert bar and bar["y"] + bar["height"] <= phone["height"] and bar["width"] <= phone["width"], f"bar at {bar}"
         if SHOTS:
             page.screenshot(path=os.path.join(SHOTS, "export-video-phone.png"))
-        # Escape ends the preview; Export opens the dialog again.
+        # The collage under it cannot be edited meanwhile; Escape ends the preview, focus back on Export.
+        assert page.evaluate("document.getElementById('canvas').inert && document.getElementById('panel').inert")
         page.keyboard.press("Escape")
         expect(page.locator("#stage .animation-preview")).to_have_count(0)
         expect(page.locator("#animation-bar")).to_be_hidden()
+        expect(page.locator("#export-button")).to_be_focused()
+        assert not page.evaluate("document.getElementById('canvas').inert")
         page.click("#export-button")
         # The still's size, asked for as the dialog opened, does not write over the animation's.
         expect(page.locator("#export-pixels")).to_contain_text("480 × 480 px, 6 s at 15 frames a second")

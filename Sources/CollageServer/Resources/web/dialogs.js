@@ -26,9 +26,14 @@ export class Dialogs {
   constructor(store, editor) {
     this.store = store;
     this.editor = editor;
+    /** Counts Preview's requests: only the newest may play. */
+    this.previewTicket = 0;
+    /** The animation playing over the canvas, when one is. */
+    this.canvasPreview = null;
   }
 
   openExport() {
+    this.stopCanvasPreview();
     // An export is of the saved collage, so a layout being tried is put away first, and the
     // dialog says so (with the way to keep it).
     const tried = this.store.previewing?.template ?? null;
@@ -82,6 +87,8 @@ export class Dialogs {
     // Preview plays the renderer's own frames on the canvas itself, at about the canvas's size
     // on screen, with the dialog put aside until the person goes back to it.
     const preview = async () => {
+      // A preview asked for before the dialog was opened again belongs to older settings.
+      const ticket = ++this.previewTicket;
       $('video-preview-text').textContent = 'Drawing a preview…';
       $('video-preview-button').disabled = true;
       try {
@@ -96,16 +103,17 @@ export class Dialogs {
           throw new Error(body?.error?.plain ?? body?.error?.message ?? `the server answered ${response.status}`);
         }
         const blob = await response.blob();
-        if (!$('export-dialog').open) return;
+        if (ticket !== this.previewTicket || !$('export-dialog').open) return;
         this.playOnCanvas(URL.createObjectURL(blob));
       } catch (error) {
-        $('video-preview-text').textContent = `No preview: ${error.message}`;
+        if (ticket === this.previewTicket) $('video-preview-text').textContent = `No preview: ${error.message}`;
       } finally {
         $('video-preview-button').disabled = false;
       }
     };
     $('video-preview-button').onclick = preview;
     const clearPreview = () => {
+      this.previewTicket++;
       $('video-preview-text').textContent = 'Preview plays the animation on the canvas, as it will play.';
     };
     clearPreview();
@@ -244,6 +252,9 @@ export class Dialogs {
   /**
    * The animation (an object URL of its WebP) looping over the canvas, exactly where the collage
    * is, with a bar to go back to the export or end the preview (Escape, or a touch on it, ends it).
+   * While it plays the collage under it cannot be edited: the canvas, the panels and the top
+   * tools are inert and the editor's keys are held back; a resize of the stage ends it, since the
+   * canvas moves.
    */
   playOnCanvas(url) {
     this.stopCanvasPreview();
@@ -252,21 +263,42 @@ export class Dialogs {
     image.alt = 'The animation, as the export will play it';
     image.src = url;
     const stop = (event) => {
-      if (event.type === 'keydown' && event.key !== 'Escape') return;
       event.preventDefault();
       event.stopPropagation();
       this.stopCanvasPreview();
     };
+    const keys = (event) => {
+      // Another dialog (opened from the keyboard) keeps its own keys.
+      if (event.target instanceof Element && event.target.closest('dialog')) return;
+      if (event.key === 'Escape') {
+        stop(event);
+      } else if (!(event.target instanceof Element && event.target.closest('#animation-bar'))) {
+        // Tab still moves focus; the editor's shortcuts (undo, delete, nudge…) do not reach it.
+        event.stopPropagation();
+      }
+    };
     image.addEventListener('pointerdown', stop);
-    document.addEventListener('keydown', stop, true);
+    document.addEventListener('keydown', keys, true);
     // Beside the canvas, not in it (the canvas's children are redrawn), on its exact box.
     const box = $('canvas').getBoundingClientRect();
-    const stage = $('stage').getBoundingClientRect();
+    const stageBox = $('stage').getBoundingClientRect();
     Object.assign(image.style, {
-      left: `${box.left - stage.left}px`, top: `${box.top - stage.top}px`, width: `${box.width}px`, height: `${box.height}px`,
+      left: `${box.left - stageBox.left}px`, top: `${box.top - stageBox.top}px`,
+      width: `${box.width}px`, height: `${box.height}px`,
     });
-    $('stage').append(image);
-    $('stage').classList.add('previewing');
+    const stage = $('stage');
+    stage.append(image);
+    stage.classList.add('playing-animation');
+    const held = [$('canvas'), $('panel'), document.querySelector('#editor-view .editor-top')]
+      .filter((element) => element && !element.inert);
+    for (const element of held) element.inert = true;
+    let sized = false;
+    const resized = new ResizeObserver(() => {
+      // The first call is the observer's own start; later ones mean the canvas has moved.
+      if (sized) this.stopCanvasPreview();
+      sized = true;
+    });
+    resized.observe(stage);
     $('animation-bar').hidden = false;
     $('export-dialog').close();
     $('animation-back').onclick = () => {
@@ -275,19 +307,22 @@ export class Dialogs {
     };
     $('animation-done').onclick = () => this.stopCanvasPreview();
     $('animation-done').focus();
-    this.canvasPreview = { image, url, stop };
+    this.canvasPreview = { image, url, keys, held, resized };
   }
 
-  /** Ends the animation's preview on the canvas, if one is playing. */
+  /** Ends the animation's preview on the canvas, if one is playing, and gives focus back to Export. */
   stopCanvasPreview() {
     if (!this.canvasPreview) return;
-    const { image, url, stop } = this.canvasPreview;
+    const { image, url, keys, held, resized } = this.canvasPreview;
     this.canvasPreview = null;
-    document.removeEventListener('keydown', stop, true);
+    document.removeEventListener('keydown', keys, true);
+    resized.disconnect();
     image.remove();
     URL.revokeObjectURL(url);
-    $('stage').classList.remove('previewing');
+    for (const element of held) element.inert = false;
+    $('stage').classList.remove('playing-animation');
     $('animation-bar').hidden = true;
+    $('export-button')?.focus();
   }
 
   /** A failed export, said in the dialog where the person is looking, with Retry. */

@@ -68,6 +68,7 @@ export class Editor {
 
   /** Stops this editor: work still under way (a save, a lift, an upload) finishes without drawing. */
   close() {
+    this.dialogs.stopCanvasPreview();
     this.text.finishTextEditing();
     this.store.close();
     this.canvas.close();

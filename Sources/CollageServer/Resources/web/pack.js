@@ -53,7 +53,7 @@ function describe() {
       + (rules.icon ? `, with the pack's icon.` : '.')
     : `A ${rules.name} pack holds ${least} to ${most} stickers; this collage has ${count}.`
       + (count < least ? ' Lift more subjects, or choose another messenger.' : '');
-  $('pack-steps').textContent = rules.steps ?? '';
+  $('pack-steps').textContent = (motion ? moving.steps : rules.steps) ?? '';
   $('pack-download').disabled = !fits || busy;
 }
 
