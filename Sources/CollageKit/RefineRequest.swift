@@ -25,6 +25,8 @@ public struct RefineRequest: Sendable, Equatable {
         }
         var strokes: [BrushStroke] = []
         var (points, work) = (0, 0.0)
+        let reach = StickerRefinement.reach(width: stickerWidth, height: stickerHeight)
+        let (areaWidth, areaHeight) = (Double(stickerWidth + 2 * reach), Double(stickerHeight + 2 * reach))
         for (index, element) in elements.enumerated() {
             let field = "strokes[\(index)]"
             guard case .object(let members) = element else {
@@ -59,9 +61,11 @@ public struct RefineRequest: Sendable, Equatable {
                     field: "strokes")
             }
             let radius = size / 2
-            // A point may lie a brush's width outside the sticker (a stroke that runs off its side).
-            let reachX = -size...(Double(stickerWidth) + size)
-            let reachY = -size...(Double(stickerHeight) + size)
+            // A point may lie as far outside the sticker as the brush reaches past its box, and
+            // a brush's width more (a stroke that runs off the side).
+            let beyond = Double(reach) + size
+            let reachX = -beyond...(Double(stickerWidth) + beyond)
+            let reachY = -beyond...(Double(stickerHeight) + beyond)
             var stroke: [Point] = []
             for (number, entry) in path.enumerated() {
                 guard case .array(let pair) = entry, pair.count == 2, case .number(let x) = pair[0],
@@ -69,22 +73,22 @@ public struct RefineRequest: Sendable, Equatable {
                 else {
                     throw Failure(
                         .invalidOption,
-                        "expects [x, y] in pixels of the sticker (\(stickerWidth) × \(stickerHeight))",
+                        "expects [x, y] in pixels of the sticker (\(stickerWidth) × \(stickerHeight)), at most "
+                            + "\(reach) beyond its sides",
                         field: "\(field).points[\(number)]")
                 }
                 // Each segment visits its box, as far as the sticker goes.
                 let (fromX, fromY) = (stroke.last?.x ?? x, stroke.last?.y ?? y)
                 work +=
-                    min(Double(stickerWidth), abs(x - fromX) + 2 * radius)
-                    * min(Double(stickerHeight), abs(y - fromY) + 2 * radius)
+                    min(areaWidth, abs(x - fromX) + 2 * radius) * min(areaHeight, abs(y - fromY) + 2 * radius)
                 stroke.append(Point(x: x, y: y))
             }
             // The stroke is then applied over the box of all its segments, once.
             let xs = stroke.map(\.x)
             let ys = stroke.map(\.y)
             if let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() {
-                let boxWidth = min(Double(stickerWidth), maxX - minX + 2 * radius)
-                let boxHeight = min(Double(stickerHeight), maxY - minY + 2 * radius)
+                let boxWidth = min(areaWidth, maxX - minX + 2 * radius)
+                let boxHeight = min(areaHeight, maxY - minY + 2 * radius)
                 work += max(0, boxWidth) * max(0, boxHeight)
             }
             guard work <= Double(Limits.refineWork) else {
@@ -100,28 +104,37 @@ public struct RefineRequest: Sendable, Equatable {
 
 extension Workspace {
     /// Applies the refine brush's strokes to a library sticker and stores the result as a new
-    /// sticker (see ``Stickers/SubjectModel/refineSticker(_:strokes:in:)``).
+    /// sticker (see ``Stickers/SubjectModel/refineSticker(_:strokes:in:)``), which may be larger
+    /// or smaller than the first and lie elsewhere in the photo.
     /// - Throws: ``Failure``: `notFound` for an unknown sticker, `invalidOption` for strokes out
     ///   of range or a sticker that cannot be refined, `unavailable` without a model when the
     ///   sticker's place in its photo must be found again.
-    public func refineSticker(_ id: String, strokes value: JSONValue?) throws(Failure) -> StickerRecord {
+    public func refineSticker(_ id: String, strokes value: JSONValue?) throws(Failure) -> RefinedSticker {
         let sticker = try self.sticker(id)
         let request = try RefineRequest(value, stickerWidth: sticker.width, stickerHeight: sticker.height)
         guard let model else {
             throw Failure(.unavailable, "the subject model is not installed; run scripts/fetch-model")
         }
+        let refined: StickerRecord
         do {
-            return try model.refineSticker(sticker.id, strokes: request.strokes, in: library)
+            refined = try model.refineSticker(sticker.id, strokes: request.strokes, in: library)
         } catch {
             throw error.failure
         }
+        // Refining records the first sticker's place when it had none.
+        let before = try self.sticker(id).photoOrigin
+        guard let before, let after = refined.photoOrigin else {
+            return RefinedSticker(record: refined, offset: (0, 0))
+        }
+        return RefinedSticker(record: refined, offset: (after.x - before.x, after.y - before.y))
     }
 
-    /// The photo's pixels under a sticker (its size, black past the photo's edge), as RGB:
-    /// what the refine brush shows beneath the sticker and brings back with Restore.
+    /// The photo's pixels under a sticker and as far around it as the refine brush reaches, as
+    /// RGB, and where the sticker's top-left corner lies in them: what the refine brush shows
+    /// beneath the sticker and brings back with Restore.
     /// - Throws: ``Failure``: `notFound`, `unavailable` without a model when the sticker's
     ///   place must be found again.
-    public func photoUnderSticker(_ id: String) throws(Failure) -> Bitmap {
+    public func photoUnderSticker(_ id: String) throws(Failure) -> (photo: Bitmap, stickerAt: PixelPoint) {
         let sticker = try self.sticker(id)
         guard let model else {
             throw Failure(.unavailable, "the subject model is not installed; run scripts/fetch-model")
@@ -132,4 +145,13 @@ extension Workspace {
             throw error.failure
         }
     }
+}
+
+/// A refined sticker, and where its top-left corner lies from the first one's, in the photo's
+/// pixels: a collage moves the item by as much (scaled) so the subject stays where it was.
+public struct RefinedSticker: Sendable {
+    /// The new sticker.
+    public let record: StickerRecord
+    /// Its top-left corner less the first sticker's.
+    public let offset: (x: Int, y: Int)
 }

@@ -46,7 +46,8 @@ enum StickerRoutes {
         ) { app, request throws(HTTPError) in try stickerImage(app, request) },
         Route(
             "GET", "/api/stickers/{id}/photo", "photoUnderSticker",
-            "The photo's pixels under a sticker, its size (PNG): what the refine brush shows and restores",
+            "The photo's pixels under a sticker and around it as far as the refine brush reaches (PNG), the "
+                + "sticker's top-left corner in them in X-Collage-Sticker-At: what the refine brush shows and restores",
             responses: [
                 200: "image/png", 404: "no such sticker, or its photo's original is gone", 422: "cannot be found again",
                 503: "no model",
@@ -54,16 +55,18 @@ enum StickerRoutes {
         ) { app, request throws(HTTPError) in try photoUnderSticker(app, request) },
         Route(
             "POST", "/api/stickers/{id}/refine", "refineSticker",
-            "Refine a sticker with brush strokes (erase, restore), in its own pixels: a new sticker, the same size",
+            "Refine a sticker with brush strokes (erase, restore), in its own pixels (reaching past its sides, "
+                + "as the photo route's picture does): a new sticker, cut down to what it keeps",
             body: "{strokes: [{mode: erase|restore, size, softness?, points: [[x, y], ...]}]}",
             fields: [
                 Field(
                     "strokes", .array(.anyObject, maxItems: Limits.refineStrokes.upperBound), required: true,
                     "the strokes in the order drawn, each {mode, size, softness?, points}; sizes and points in the "
-                        + "sticker's pixels")
+                        + "sticker's pixels, points up to a quarter of its longer side (at most 512) past its sides")
             ],
             responses: [
-                201: "{id, width, height, image}", 404: "no such sticker", 422: "strokes out of range", 503: "no model",
+                201: "{id, width, height, image, offset: [x, y] (its top-left corner from the first one's, in pixels)}",
+                404: "no such sticker", 422: "strokes out of range", 503: "no model",
             ]
         ) { app, request throws(HTTPError) in try refineSticker(app, request) },
         Route(
@@ -196,32 +199,42 @@ enum StickerRoutes {
     static func photoUnderSticker(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let file = ScratchSpace.file("under-sticker")
         defer { try? FileManager.default.removeItem(at: file) }
-        try app.lifts.run { () throws(HTTPError) in
-            try APIRoutes.kit { () throws(Failure) in
+        let stickerAt = try app.lifts.run { () throws(HTTPError) -> (x: Int, y: Int) in
+            try APIRoutes.kit { () throws(Failure) -> (x: Int, y: Int) in
                 let under = try app.workspace.photoUnderSticker(request.parameter("id"))
                 do throws(RenderError) {
-                    try under.write(to: file, format: .png)
+                    try under.photo.write(to: file, format: .png)
                 } catch {
                     throw error.failure
                 }
+                return (under.stickerAt.x, under.stickerAt.y)
             }
         }
         guard let data = try? Data(contentsOf: file) else {
             throw HTTPError(.internalError, "the photo under the sticker went missing")
         }
+        // Where the sticker lies in the picture: the brush reaches past its sides.
         return HTTPResponse(
-            headers: ["Content-Type": "image/png", "Cache-Control": "private, max-age=3600"], body: data)
+            headers: [
+                "Content-Type": "image/png", "Cache-Control": "private, max-age=3600",
+                "X-Collage-Sticker-At": "\(stickerAt.x),\(stickerAt.y)",
+            ], body: data)
     }
 
     static func refineSticker(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let strokes = request.fields.value("strokes")
-        let record = try app.lifts.run { () throws(HTTPError) in
+        let refined = try app.lifts.run { () throws(HTTPError) in
             try APIRoutes.kit { () throws(Failure) in
                 try app.workspace.refineSticker(request.parameter("id"), strokes: strokes)
             }
         }
+        let record = refined.record
         return HTTPResponse.json(
-            RecordJSON.adding(["image": .string("/api/stickers/\(record.id)/image")], to: RecordJSON.sticker(record)),
+            RecordJSON.adding(
+                [
+                    "image": .string("/api/stickers/\(record.id)/image"),
+                    "offset": .array([.number(Double(refined.offset.x)), .number(Double(refined.offset.y))]),
+                ], to: RecordJSON.sticker(record)),
             status: .created)
     }
 

@@ -157,20 +157,34 @@ extension SubjectModel {
         }
     }
 
-    /// The photo's pixels under a refinable sticker, its size (black past the photo's edge).
+    /// The photo's pixels under a refinable sticker and around it, as far as the refine brush
+    /// reaches (``StickerRefinement/area(width:height:origin:photoWidth:photoHeight:)``), and
+    /// where the sticker's top-left corner lies in them.
     /// - Throws: as ``checkRefinable(_:in:)`` and ``origin(of:in:image:)`` do.
-    public func photoUnder(_ sticker: StickerRecord, in library: Library) throws(StickerError) -> Bitmap {
+    public func photoUnder(
+        _ sticker: StickerRecord, in library: Library
+    ) throws(StickerError) -> (photo: Bitmap, stickerAt: PixelPoint) {
         try checkRefinable(sticker, in: library)
         let (_, image) = try photoAndPixels(of: sticker, in: library)
         let origin = try self.origin(of: sticker, in: library, image: image)
-        return image.region(x: origin.x, y: origin.y, width: sticker.width, height: sticker.height)
+        let area = StickerRefinement.area(
+            width: sticker.width, height: sticker.height, origin: origin, photoWidth: image.width,
+            photoHeight: image.height)
+        return (
+            image.region(x: area.x, y: area.y, width: area.width, height: area.height),
+            PixelPoint(x: origin.x - area.x, y: origin.y - area.y)
+        )
     }
 
     /// Refines a library sticker with the refine brush's strokes and stores the result as a new
-    /// sticker of the same photo, the same size and place (the original stays: collages and undo
-    /// steps may show it). The same strokes on the same sticker give the same sticker.
+    /// sticker of the same photo (the original stays: collages and undo steps may show it). The
+    /// brush reaches past the sticker's box (``StickerRefinement/area(width:height:origin:photoWidth:photoHeight:)``),
+    /// so Restore can bring back a part the model missed; the result is cut down to what it
+    /// keeps, with a sticker's usual margin, so its size and place in the photo may change (the
+    /// editor moves the item to match). The same strokes on the same sticker give the same sticker.
     /// - Throws: ``StickerError/invalidOptions(_:)`` for a sticker that cannot be refined (see
-    ///   ``checkRefinable(_:in:)``); ``StickerError/library(_:)`` for an unknown sticker.
+    ///   ``checkRefinable(_:in:)``) or strokes that leave nothing; ``StickerError/library(_:)`` for
+    ///   an unknown sticker.
     public func refineSticker(
         _ id: String, strokes: [BrushStroke], in library: Library
     ) throws(StickerError) -> StickerRecord {
@@ -185,18 +199,44 @@ extension SubjectModel {
         let origin = try self.origin(of: sticker, in: library, image: image)
         let current: Bitmap
         do throws(RenderError) {
-            current = try Bitmap.read(library.stickerFile(of: sticker))
+            current = try Bitmap.read(library.stickerFile(of: sticker)).addingOpaqueAlpha()
         } catch {
             throw .image(error)
         }
-        let under = image.region(x: origin.x, y: origin.y, width: current.width, height: current.height)
-        let refined = try StickerRefinement.apply(strokes, to: current.addingOpaqueAlpha(), photo: under)
-        let key = ["refined", sticker.id] + strokes.map(\.key)
+        let area = StickerRefinement.area(
+            width: current.width, height: current.height, origin: origin, photoWidth: image.width,
+            photoHeight: image.height)
+        let (left, top) = (origin.x - area.x, origin.y - area.y)
+        // The sticker on a clear canvas the size of what the brush reaches, the strokes moved with it.
+        var padded = [UInt8](repeating: 0, count: area.width * area.height * 4)
+        for row in 0..<current.height {
+            let from = row * current.width * 4
+            let to = ((row + top) * area.width + left) * 4
+            padded.replaceSubrange(to..<to + current.width * 4, with: current.pixels[from..<from + current.width * 4])
+        }
+        guard let canvas = Bitmap(width: area.width, height: area.height, channels: 4, pixels: padded) else {
+            throw .invalidOptions("sticker \(sticker.id) could not be laid out for refining")
+        }
+        let moved = strokes.map { stroke in
+            BrushStroke(
+                mode: stroke.mode, radius: stroke.radius, softness: stroke.softness,
+                points: stroke.points.map { Point(x: $0.x + Double(left), y: $0.y + Double(top)) })
+        }
+        let under = image.region(x: area.x, y: area.y, width: area.width, height: area.height)
+        let refined = try StickerRefinement.apply(moved, to: canvas, photo: under)
+        guard
+            let kept = StickerMaker.trimmed(
+                refined.pixels, crop: (area.x, area.y, area.width, area.height),
+                margin: StickerOptions().margin)
+        else {
+            throw .invalidOptions("these strokes erase the whole sticker; undo some, or remove the sticker instead")
+        }
+        let key = ["refined2", sticker.id] + strokes.map(\.key)
         let newID = SHA256.hex(of: Data(key.joined(separator: "|").utf8))
         do throws(LibraryError) {
             return try library.saveSticker(
                 id: newID, photoID: photo.id, selection: sticker.selection, outlineWidth: 0, shadow: false,
-                image: refined, origin: origin)
+                image: kept.sticker, origin: PixelPoint(x: kept.x, y: kept.y))
         } catch {
             throw .library(error)
         }

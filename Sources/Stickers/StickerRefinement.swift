@@ -1,4 +1,5 @@
 import CollageCore
+import CollageLibrary
 import CollageRender
 import Foundation
 
@@ -41,6 +42,27 @@ public enum StickerRefinement {
     /// How unlike the stroke's colour (RGB distance, 0–441) a pixel in the brush's outer half
     /// may be and still be half affected: fur's own texture passes, a subject's edge does not.
     static let edgeColourDistance = 60.0
+
+    /// How far the refine brush reaches past a sticker's box, on each side: a quarter of its
+    /// longer side (16 to 512 pixels), so a part the model missed beside the subject (a hand, an
+    /// ear) can be restored.
+    public static func reach(width: Int, height: Int) -> Int {
+        min(512, max(16, Int((Double(max(width, height)) * 0.25).rounded())))
+    }
+
+    /// The part of the photo the refine brush works on for a `width` × `height` sticker whose
+    /// top-left corner is `origin`: its box grown by ``reach(width:height:)`` on each side, as
+    /// far as the photo goes (the box itself always, even where an outline took it past the photo).
+    public static func area(
+        width: Int, height: Int, origin: PixelPoint, photoWidth: Int, photoHeight: Int
+    ) -> (x: Int, y: Int, width: Int, height: Int) {
+        let reach = reach(width: width, height: height)
+        let left = min(origin.x, max(0, origin.x - reach))
+        let top = min(origin.y, max(0, origin.y - reach))
+        let right = max(origin.x + width, min(photoWidth, origin.x + width + reach))
+        let bottom = max(origin.y + height, min(photoHeight, origin.y + height + reach))
+        return (left, top, right - left, bottom - top)
+    }
 
     /// `sticker` (RGBA) with `strokes` applied in order; `photo` is the photo's pixels under the
     /// sticker (RGB or RGBA, the sticker's size), where Restore takes its colours from and whose

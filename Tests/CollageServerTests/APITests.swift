@@ -352,21 +352,35 @@ extension APITests {
         let underFile = live.directory.appendingPathComponent("under.png")
         try under.body.write(to: underFile)
         let underImage = try Bitmap.read(underFile)
-        #expect(Double(underImage.width) == width && Double(underImage.height) == height)
-        #expect(underImage[Int(width / 2), Int(height / 2)] == [200, 40, 60])
+        // The picture reaches past the sticker (the brush may restore there); the header says
+        // where the sticker lies in it.
+        let at = (under.headers["x-collage-sticker-at"] ?? "").split(separator: ",").compactMap { Int($0) }
+        #expect(at.count == 2 && at[0] > 0 && at[1] > 0, "\(under.headers)")
+        let (atX, atY) = (at.first ?? 0, at.last ?? 0)
+        #expect(Double(underImage.width) > width && Double(underImage.height) > height)
+        #expect(underImage[atX + Int(width / 2), atY + Int(height / 2)] == [200, 40, 60])
+        #expect(underImage[max(0, atX - 5), atY + Int(height / 2)] == [236, 234, 228], "the photo beside the sticker")
 
-        // Erase a corner of the square: a new sticker, the same size, with a clear corner.
+        // Erase a corner of the square: a new sticker with a clear corner, where the first was.
         let strokes = #"{"strokes": [{"mode": "erase", "size": 60, "softness": 0, "points": [[0, 0], [40, 40]]}]}"#
         let refined = try live.json("POST", "/api/stickers/\(sticker)/refine", strokes)
         #expect(refined.status == 201, "\(refined.text)")
         let refinedID = try #require(refined.json["id"].string)
-        #expect(refinedID != sticker && refined.json["width"].number == width)
+        let offset = (Int(refined.json["offset"][0].number ?? 99), Int(refined.json["offset"][1].number ?? 99))
+        #expect(refinedID != sticker && abs(offset.0) <= 4 && abs(offset.1) <= 4, "\(refined.text)")
         let image = try live.send("GET", "/api/stickers/\(refinedID)/image")
         let refinedFile = live.directory.appendingPathComponent("refined.png")
         try image.body.write(to: refinedFile)
         let refinedImage = try Bitmap.read(refinedFile)
-        #expect(refinedImage[30, 30][3] == 0, "\(refinedImage[30, 30])")
-        #expect(refinedImage[Int(width / 2), Int(height / 2)][3] == 255)
+        #expect(refinedImage[30 - offset.0, 30 - offset.1][3] == 0, "\(refinedImage[30 - offset.0, 30 - offset.1])")
+        #expect(refinedImage[Int(width / 2) - offset.0, Int(height / 2) - offset.1][3] == 255)
+
+        // Restore a dab of the photo left of the sticker: the sticker grows to keep it.
+        let beside = #"{"strokes": [{"mode": "restore", "size": 10, "softness": 0, "points": [[-12, 60]]}]}"#
+        let grown = try live.json("POST", "/api/stickers/\(sticker)/refine", beside)
+        #expect(grown.status == 201, "\(grown.text)")
+        #expect(
+            (grown.json["offset"][0].number ?? 0) <= -12 && (grown.json["width"].number ?? 0) > width, "\(grown.text)")
 
         // A collage's sticker item shows the refined copy after one edit, and undo brings the first back.
         let created = try live.json("POST", "/api/collages", #"{"title": "Refined"}"#)

@@ -99,21 +99,34 @@ struct StickerRefinementTests {
             points: [Point(x: 0, y: middle - 60), Point(x: 0, y: middle), Point(x: 0, y: middle + 60)])
         let restore = BrushStroke(mode: .restore, radius: 5, softness: 0, points: [Point(x: 20, y: middle)])
         let refined = try model.refineSticker(lifted.id, strokes: [erase, restore], in: library)
-        #expect(refined.id != lifted.id && refined.width == lifted.width && refined.height == lifted.height)
-        #expect(refined.photoOrigin == origin)
+        // What the strokes left is cut down to, with a sticker's margin: the erased left edge is
+        // gone, so the sticker is narrower and starts further right in the photo.
+        let moved = try #require(refined.photoOrigin)
+        let shift = moved.x - origin.x
+        #expect(refined.id != lifted.id && refined.height == lifted.height && moved.y == origin.y)
+        #expect(shift > 0 && shift < 15 && refined.width == lifted.width - shift, "\(moved), \(refined.width)")
         let pixels = try Bitmap.read(library.stickerFile(of: refined))
         let right = Int(Double(lifted.width) * 0.5)
         let before = try Bitmap.read(library.stickerFile(of: lifted))
         #expect(lifted.width > 120 && before[10, Int(middle)][3] == 255, "\(before[10, Int(middle)])")
-        #expect(pixels[10, Int(middle)][3] == 0, "erased: \(pixels[10, Int(middle)])")
-        #expect(pixels[20, Int(middle)] == [30, 60, 200, 255], "restored from the photo")
-        #expect(pixels[right, Int(middle)] == [30, 60, 200, 255], "the rest is as lifted")
+        #expect(pixels[max(0, 10 - shift), Int(middle)][3] == 0, "erased: \(pixels[10 - shift, Int(middle)])")
+        #expect(pixels[20 - shift, Int(middle)] == [30, 60, 200, 255], "restored from the photo")
+        #expect(pixels[right - shift, Int(middle)] == [30, 60, 200, 255], "the rest is as lifted")
+        // Restore reaches past the sticker's box: a dab left of it, on the photo's background,
+        // grows the sticker to keep it.
+        let beside = BrushStroke(mode: .restore, radius: 6, softness: 0, points: [Point(x: -14, y: middle)])
+        let grown = try model.refineSticker(lifted.id, strokes: [beside], in: library)
+        let grownOrigin = try #require(grown.photoOrigin)
+        #expect(grownOrigin.x <= origin.x - 20 && grown.width >= lifted.width + 20, "\(grownOrigin), \(grown.width)")
+        let grownPixels = try Bitmap.read(library.stickerFile(of: grown))
+        let dab = grownPixels[origin.x - 14 - grownOrigin.x, Int(middle)]
+        #expect(dab[3] == 255 && dab != [30, 60, 200, 255], "the photo's background, restored: \(dab)")
         // The same strokes make the same sticker; the original stays for the collages that show it.
         #expect(try model.refineSticker(lifted.id, strokes: [erase, restore], in: library).id == refined.id)
-        #expect(try library.stickers().count == 4)
+        #expect(try library.stickers().count == 5)
         // Refining the refined one again finds its place from its record.
         let again = try model.refineSticker(refined.id, strokes: [restore], in: library)
-        #expect(again.photoOrigin == origin)
+        #expect(again.photoOrigin?.y == origin.y && (again.photoOrigin?.x ?? 0) >= origin.x)
         // A sticker with its outline drawn in is refused, with what to do instead.
         let outlined = try model.makeSticker(ofPhoto: photo.id, in: library, options: StickerOptions(outlineWidth: 6))
         #expect {

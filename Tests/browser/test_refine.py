@@ -33,8 +33,13 @@ def test_a_sticker_is_refined_with_the_brush_and_the_item_shows_it(page):
     canvas = page.locator("#refine-canvas")
     box = canvas.bounding_box()
     assert box["width"] > 200 and box["height"] > 120, box
-    # The sticker fills the stage, over its faint photo: the canvas holds the sticker's own pixels.
-    assert canvas.evaluate("c => [c.width, c.height]") == [sticker["width"], sticker["height"]]
+    # The sticker fills the stage, over its faint photo, with the photo around it as far as the
+    # brush reaches (Restore may bring back what the lift missed there): the canvas holds the
+    # sticker's own pixels where the server says it lies.
+    area_width, area_height = canvas.evaluate("c => [c.width, c.height]")
+    at_x, at_y = map(int, canvas.get_attribute("data-sticker-at").split(","))
+    assert at_x + sticker["width"] <= area_width and at_y + sticker["height"] <= area_height
+    assert area_width > sticker["width"] or area_height > sticker["height"], "the brush reaches past the sticker"
 
     # Erase: a stroke across the middle, left to right.
     page.fill("#refine-size", "60")
@@ -50,6 +55,12 @@ def test_a_sticker_is_refined_with_the_brush_and_the_item_shows_it(page):
     expect(canvas).to_have_attribute("data-strokes", "2")
     page.click("#refine-undo")
     expect(canvas).to_have_attribute("data-strokes", "1")
+    # Restore, left of the sticker's box: the photo there comes back, and the sticker grows.
+    assert at_x >= 12, f"the sample sticker has room to its left: {at_x}"
+    page.click("#refine-dialog [data-brush=restore]")
+    page.fill("#refine-size", "16")
+    page.mouse.click(box["x"] + at_x * 0.5 * box["width"] / area_width, y)
+    expect(canvas).to_have_attribute("data-strokes", "2")
     preview = canvas.evaluate("c => Array.from(c.preview.filter((_, i) => i % 4 === 3))")
     if SHOTS:
         page.screenshot(path=os.path.join(SHOTS, "refine-dialog.png"))
@@ -61,18 +72,30 @@ def test_a_sticker_is_refined_with_the_brush_and_the_item_shows_it(page):
     assert refined_id != sticker["id"], "the item shows the refined copy"
     assert item["stickerStyle"]["outline"] == 8, "its style is kept"
 
-    # The stored sticker has a clear band where the stroke went, and the rest as lifted.
+    # The stored sticker is what the preview showed, cut down to what it keeps: its alpha is the
+    # preview's, placed where their kept parts line up, with a clear band where the stroke went.
     base = page.url.split("#")[0].rstrip("/")
     stored = Image.open(io.BytesIO(page.request.get(f"{base}/api/stickers/{refined_id}/image").body())).convert("RGBA")
-    first = Image.open(io.BytesIO(page.request.get(f"{base}/api/stickers/{sticker['id']}/image").body())).convert("RGBA")
-    assert stored.size == first.size
-    width, height = stored.size
-    middle = [stored.getpixel((int(width * f), height // 2))[3] for f in (0.4, 0.5, 0.6)]
-    assert max(middle) == 0, f"the stroke's band is clear: {middle}"
-    alphas = list(stored.getchannel("A").tobytes())
-    assert len(alphas) == len(preview)
-    differing = sum(1 for a, b in zip(alphas, preview) if abs(a - b) > 1)
+    shown = Image.frombytes("L", (area_width, area_height), bytes(preview))
+    stored_alpha = stored.getchannel("A")
+    kept, shown_kept = stored_alpha.getbbox(), shown.getbbox()
+    assert kept and shown_kept
+    left, top = shown_kept[0] - kept[0], shown_kept[1] - kept[1]
+    assert stored.size[0] <= area_width and stored.size[1] <= area_height
+    shown_part = shown.crop((left, top, left + stored.size[0], top + stored.size[1]))
+    alphas, previewed = list(stored_alpha.tobytes()), list(shown_part.tobytes())
+    differing = sum(1 for a, b in zip(alphas, previewed) if abs(a - b) > 1)
     assert differing <= len(alphas) // 1000, f"{differing} pixels differ between the preview and the stored sticker"
+    band_y = int(area_height * 0.5) - top
+    middle = [stored.getpixel((int(area_width * f) - left, band_y))[3] for f in (0.4, 0.5, 0.6)]
+    assert max(middle) == 0, f"the stroke's band is clear: {middle}"
+    assert left < at_x, "the sticker grew to the left, where Restore brought the photo back"
+    # The item moved and resized with it: the same scale, the subject where it was.
+    old_scale = 420 / sticker["width"]
+    frame = item["frame"]
+    assert abs(frame["width"] / stored.size[0] - old_scale) < 1e-3, frame
+    assert abs(frame["x"] - (520 + (left - at_x) * old_scale)) < 0.01, frame
+    assert abs(frame["y"] - (260 + (top - at_y) * old_scale)) < 0.01, frame
     # Undo in the editor brings the first sticker back.
     page.keyboard.press("Control+z")
     saved(page)

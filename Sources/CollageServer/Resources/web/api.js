@@ -61,7 +61,20 @@ export const api = {
   licence: () => request('GET', '/api/licence'),
   addLicence: (key) => request('POST', '/api/licence', { key }),
   photos: () => request('GET', '/api/photos'),
-  stickerPhoto: (stickerID) => request('GET', `/api/stickers/${encodeURIComponent(stickerID)}/photo`),
+  /**
+   * The photo under a sticker and around it as far as the refine brush reaches: `{blob, at}`,
+   * `at` the sticker's top-left corner in that picture.
+   */
+  stickerPhoto: async (stickerID) => {
+    const response = await fetch(`/api/stickers/${encodeURIComponent(stickerID)}/photo`);
+    if (response.status === 401) leaveWhenUnpaired();
+    if (!response.ok) {
+      const data = await response.json().catch(() => null);
+      throw new APIError(response.status, data?.error?.message ?? `${response.status} ${response.statusText}`, data);
+    }
+    const at = (response.headers.get('X-Collage-Sticker-At') ?? '0,0').split(',').map(Number);
+    return { blob: await response.blob(), at: at.length === 2 && at.every(Number.isFinite) ? at : [0, 0] };
+  },
   refineSticker: (stickerID, strokes) => request('POST', `/api/stickers/${encodeURIComponent(stickerID)}/refine`, { strokes }),
   lift: (photoID, body, signal) => request('POST', `/api/photos/${encodeURIComponent(photoID)}/stickers`, body, { signal }),
   stickers: () => request('GET', '/api/stickers'),

@@ -108,6 +108,30 @@ export function applyStroke(stroke, pixels, photo, width, height) {
   }
 }
 
+/**
+ * The frame that shows `refined` (`{width, height, offset: [x, y]}`, its top-left corner from the
+ * first sticker's in the photo's pixels) where `item` showed the first sticker (`before`, its
+ * `[width, height]`): the same scale, turned and flipped as the item is.
+ */
+export function refinedFrame(item, before, refined) {
+  const { x, y, width, height } = item.frame;
+  const [scaleX, scaleY] = [width / before[0], height / before[1]];
+  const [newWidth, newHeight] = [refined.width * scaleX, refined.height * scaleY];
+  const look = item.look ?? {};
+  // The new box's centre from the old one's, in the item's own (unturned) frame.
+  let dx = (refined.offset[0] + refined.width / 2) * scaleX - width / 2;
+  let dy = (refined.offset[1] + refined.height / 2) * scaleY - height / 2;
+  if (look.flipHorizontal) dx = -dx;
+  if (look.flipVertical) dy = -dy;
+  const turn = ((item.rotation ?? 0) * Math.PI) / 180;
+  const centreX = x + width / 2 + dx * Math.cos(turn) - dy * Math.sin(turn);
+  const centreY = y + height / 2 + dx * Math.sin(turn) + dy * Math.cos(turn);
+  const round = (value) => Math.round(value * 1000) / 1000;
+  return {
+    x: round(centreX - newWidth / 2), y: round(centreY - newHeight / 2), width: round(newWidth), height: round(newHeight),
+  };
+}
+
 /** Decodes an image blob into its RGBA pixels. */
 async function pixelsOf(blob) {
   const bitmap = await createImageBitmap(blob, { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
@@ -177,11 +201,24 @@ export class Refining {
         }),
         api.stickerPhoto(item.content.ref),
       ]);
-      const [stickerPixels, photoPixels] = await Promise.all([pixelsOf(sticker), pixelsOf(photo)]);
+      const [stickerPixels, photoPixels] = await Promise.all([pixelsOf(sticker), pixelsOf(photo.blob)]);
       if (!dialog.open || this.item !== item) return;
-      this.original = stickerPixels;
+      // The brush works on the photo around the sticker too (Restore can bring back what the
+      // lift missed past its box): the sticker is laid where it lies in that picture.
+      const { width, height } = photoPixels;
+      const [atX, atY] = photo.at;
+      const area = new ImageData(width, height);
+      for (let row = 0; row < stickerPixels.height && row + atY < height; row++) {
+        const from = row * stickerPixels.width * 4;
+        const span = Math.min(stickerPixels.width, width - atX) * 4;
+        area.data.set(stickerPixels.data.subarray(from, from + span), ((row + atY) * width + atX) * 4);
+      }
+      this.at = [atX, atY];
+      this.stickerSize = [stickerPixels.width, stickerPixels.height];
+      $('refine-canvas').dataset.stickerAt = `${atX},${atY}`;
+      this.original = area;
       this.photo = photoPixels;
-      this.current = new Uint8ClampedArray(stickerPixels.data);
+      this.current = new Uint8ClampedArray(area.data);
       this.layout();
       this.draw();
       $('refine-done').disabled = false;
@@ -382,7 +419,12 @@ export class Refining {
     setStatus('Refining the sticker…');
     let refined;
     try {
-      refined = await api.refineSticker(item.content.ref, this.strokes);
+      // The server takes points in the sticker's own pixels.
+      const [atX, atY] = this.at;
+      const strokes = this.strokes.map((stroke) => ({
+        ...stroke, points: stroke.points.map(([x, y]) => [Math.round((x - atX) * 100) / 100, Math.round((y - atY) * 100) / 100]),
+      }));
+      refined = await api.refineSticker(item.content.ref, strokes);
     } catch (error) {
       this.showError(error.message);
       setStatus('The sticker was not refined');
@@ -393,7 +435,13 @@ export class Refining {
       $('refine-cancel').disabled = false;
     }
     this.close();
-    await this.store.commit([{ op: 'replaceSticker', id: item.id, sticker: refined.id }]);
+    // The refined sticker may be larger or smaller and start elsewhere in the photo: the item is
+    // moved and sized by as much, at its own scale, so the subject stays where it was.
+    const frame = refinedFrame(item, this.stickerSize, refined);
+    await this.store.commit([
+      { op: 'resizeItem', id: item.id, frame },
+      { op: 'replaceSticker', id: item.id, sticker: refined.id },
+    ]);
     // The store says so itself when the edit was refused (the item removed in another window).
     const shown = this.store.doc.collage.items.find((candidate) => candidate.id === item.id);
     if (shown?.content.ref === refined.id) {
