@@ -100,3 +100,24 @@ def test_a_sticker_is_refined_with_the_brush_and_the_item_shows_it(page):
     page.keyboard.press("Control+z")
     saved(page)
     assert sticker_item(page, cid)["content"]["ref"] == sticker["id"]
+
+
+def test_a_refined_sticker_keeps_its_place_in_a_turned_and_flipped_item(page):
+    # A 400 × 200 sticker shown at half size in a frame turned a quarter clockwise; refining it
+    # grew it 40 px to the left. In the item's own frame the new box reaches 20 pt further left,
+    # so its centre moves 10 pt along the item's own x axis: up the screen once turned (and down
+    # when the item is also flipped left to right).
+    frames = page.evaluate("""async () => {
+      const { refinedFrame } = await import('/static/refine.js');
+      const item = { frame: { x: 100, y: 100, width: 200, height: 100 }, rotation: 90, look: {} };
+      const refined = { width: 440, height: 200, offset: [-40, 0] };
+      return [
+        refinedFrame(item, [400, 200], refined),
+        refinedFrame({ ...item, look: { flipHorizontal: true } }, [400, 200], refined),
+        refinedFrame({ ...item, rotation: 0 }, [400, 200], refined),
+      ];
+    }""")
+    turned, flipped, upright = frames
+    assert turned == {"x": 90, "y": 90, "width": 220, "height": 100}, turned
+    assert flipped == {"x": 90, "y": 110, "width": 220, "height": 100}, flipped
+    assert upright == {"x": 80, "y": 100, "width": 220, "height": 100}, upright
