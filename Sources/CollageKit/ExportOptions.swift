@@ -162,18 +162,8 @@ public enum AnimationExportOptions {
             }
             options.quality = quality
         }
-        if options.format == .gif, options.framesPerSecond > AnimationFormat.fastestGIF {
-            throw Failure(
-                .invalidOption,
-                "expects at most \(AnimationFormat.fastestGIF) frames a second for a GIF (its delays are hundredths of "
-                    + "a second), got \(options.framesPerSecond)", field: "fps")
-        }
-        let frames = Int((options.duration * Double(options.framesPerSecond)).rounded())
-        guard frames <= Limits.maximumMotionFrames else {
-            throw Failure(
-                .invalidOption,
-                "\(frames) frames is more than the limit of \(Limits.maximumMotionFrames); shorten the animation or "
-                    + "lower «fps»", field: "duration")
+        if let problem = options.combinedProblem {
+            throw Failure(.invalidOption, problem.message, field: problem.field)
         }
         return options
     }

@@ -211,17 +211,31 @@ extension CollageRenderer {
             throw .invalidOptions(
                 "the quality must be a whole number \(Limits.describe(Limits.quality)), got \(options.quality)")
         }
-        guard options.format != .gif || options.framesPerSecond <= AnimationFormat.fastestGIF else {
-            throw .invalidOptions(
+        if let problem = options.combinedProblem { throw .invalidOptions(problem.message) }
+    }
+}
+
+extension AnimationOptions {
+    /// What is wrong with options that are each within their range but not together (a GIF's
+    /// frame rate, the frame count), and the option to change; nil when nothing is. The command
+    /// line, the API and the renderer all ask this one place.
+    public var combinedProblem: (field: String, message: String)? {
+        if format == .gif, framesPerSecond > AnimationFormat.fastestGIF {
+            return (
+                "fps",
                 "a GIF plays at most \(AnimationFormat.fastestGIF) frames a second (its delays are hundredths of a "
-                    + "second, and browsers slow shorter ones), got \(options.framesPerSecond)")
+                    + "second, and browsers slow shorter ones), got \(framesPerSecond)"
+            )
         }
-        let frames = Int((options.duration * Double(options.framesPerSecond)).rounded())
-        guard frames <= Limits.maximumMotionFrames else {
-            throw .invalidOptions(
+        let frames = Int((duration * Double(framesPerSecond)).rounded())
+        if frames > Limits.maximumMotionFrames {
+            return (
+                "duration",
                 "\(frames) frames is more than the limit of \(Limits.maximumMotionFrames); shorten the animation "
-                    + "or lower the frame rate")
+                    + "or lower the frame rate"
+            )
         }
+        return nil
     }
 }
 
