@@ -74,7 +74,7 @@ enum StickerRoutes {
             "The messengers a sticker pack is made for, each with its limits (one table with `collage pack`)",
             responses: [
                 200:
-                    "[{id, name, format, side, square, maximumBytes, stickers: [least, most], icon, steps, "
+                    "[{id, name, format, side, square, maximumBytes, stickers: [least, most], icon, outline, margin, steps, "
                     + "animated: {format, maximumBytes, longestSeconds, steps} | null}]"
             ]
         ) { _, _ throws(HTTPError) in
@@ -90,6 +90,7 @@ enum StickerRoutes {
                                 .number(Double(rules.stickers.lowerBound)), .number(Double(rules.stickers.upperBound)),
                             ]),
                             "icon": rules.icon.map { .string($0.name) } ?? .null,
+                            "outline": .number(rules.outline), "margin": .number(Double(rules.margin)),
                             "steps": .string(StickerPackRequest.steps(for: messenger)),
                             "animated": rules.animated.map { animated in
                                 .object([

@@ -3,6 +3,7 @@ Stickers panel's dialog, a count the messenger does not take said before anythin
 the downloaded zip holding pictures within the messenger's limits."""
 import io
 import os
+import re
 import zipfile
 
 from PIL import Image
@@ -32,11 +33,16 @@ def test_a_collages_stickers_download_as_a_signal_pack(page, tmp_path):
     # says why it cannot, and offers nothing to download.
     expect(dialog.get_by_role("radio", name="Telegram")).to_have_attribute("aria-checked", "true")
     expect(page.locator("#pack-steps")).to_contain_text("@Stickers")
+    # Telegram advises a white stroke: the list shows it; Signal's stickers have none.
+    expect(page.locator("#pack-list")).to_have_class(re.compile(r"\boutlined\b"))
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, "pack-dialog-telegram.png"))
     dialog.get_by_role("radio", name="WhatsApp").click()
     expect(page.locator("#pack-summary")).to_contain_text("A WhatsApp pack holds 3 to 30 stickers; this collage has 1")
     expect(page.locator("#pack-download")).to_be_disabled()
     dialog.get_by_role("radio", name="Signal").click()
     expect(page.locator("#pack-summary")).to_contain_text("1 sticker: PNG 512 × 512, each up to 300 KiB")
+    expect(page.locator("#pack-list")).not_to_have_class(re.compile(r"\boutlined\b"))
     page.fill("#pack-form input[name=title]", "Coffee time")
     if SHOTS:
         page.screenshot(path=os.path.join(SHOTS, "pack-dialog.png"))

@@ -26,6 +26,11 @@ function describe() {
     button.setAttribute('aria-checked', String(chosen));
     button.setAttribute('aria-pressed', String(chosen));
   }
+  // The list shows the white stroke the messenger advises, as the pack will have it (its width
+  // at the list's size).
+  const list = $('pack-list');
+  list.classList.toggle('outlined', (rules?.outline ?? 0) > 0);
+  if (rules) list.style.setProperty('--pack-outline', `${Math.max(0.75, (rules.outline / rules.side) * 72).toFixed(2)}px`);
   if (!rules) {
     summary.textContent = '';
     return;
