@@ -19,7 +19,8 @@ public struct BrushStroke: Hashable, Sendable {
     public var radius: Double
     /// How much of the radius fades out: 0 is a hard edge, 1 fades from the centre.
     public var softness: Double
-    /// The pointer's path, in pixels of the sticker (one point is a dab).
+    /// The pointer's path, in pixels of the sticker (one point is a dab; points may lie past its
+    /// sides, as far as the brush reaches).
     public var points: [Point]
 
     /// A stroke.
@@ -45,10 +46,19 @@ public enum StickerRefinement {
 
     /// How far the refine brush reaches past a sticker's box, on each side: a quarter of its
     /// longer side (16 to 512 pixels), so a part the model missed beside the subject (a hand, an
-    /// ear) can be restored.
+    /// ear) can be restored; less for a sticker near ``largestArea``, and none past it.
     public static func reach(width: Int, height: Int) -> Int {
-        min(512, max(16, Int((Double(max(width, height)) * 0.25).rounded())))
+        let reach = min(512, max(16, Int((Double(max(width, height)) * 0.25).rounded())))
+        let (w, h, most) = (Double(width), Double(height), Double(largestArea))
+        guard w * h < most else { return 0 }
+        // (w + 2r)(h + 2r) ≤ most, solved for r.
+        let fits = (-(w + h) + ((w + h) * (w + h) - 4 * (w * h - most)).squareRoot()) / 4
+        return max(0, min(reach, Int(fits.rounded(.down))))
     }
+
+    /// The most pixels the refine brush's picture has: the editor holds it several times over,
+    /// and phones refuse canvases much past 16 megapixels.
+    public static let largestArea = 16_000_000
 
     /// The part of the photo the refine brush works on for a `width` × `height` sticker whose
     /// top-left corner is `origin`: its box grown by ``reach(width:height:)`` on each side, as
@@ -64,9 +74,10 @@ public enum StickerRefinement {
         return (left, top, right - left, bottom - top)
     }
 
-    /// `sticker` (RGBA) with `strokes` applied in order; `photo` is the photo's pixels under the
-    /// sticker (RGB or RGBA, the sticker's size), where Restore takes its colours from and whose
-    /// edges the brush follows.
+    /// `sticker` (RGBA) with `strokes` applied in order (their points in its pixels); `photo` is
+    /// the photo's pixels under it (RGB or RGBA, its size), where Restore takes its colours from
+    /// and whose edges the brush follows. A library sticker is refined on the picture of what the
+    /// brush reaches (``area(width:height:origin:photoWidth:photoHeight:)``), the sticker laid in it.
     /// - Throws: ``StickerError/invalidOptions(_:)`` when the two differ in size or the sticker has no alpha.
     public static func apply(_ strokes: [BrushStroke], to sticker: Bitmap, photo: Bitmap) throws(StickerError) -> Bitmap
     {

@@ -55,6 +55,22 @@ struct StickerRefinementTests {
         #expect(plain[62, 40][3] < 128, "without an edge the brush takes what it covers: \(plain[62, 40])")
     }
 
+    @Test func theBrushReachesPastTheStickerWithinAPhonesCanvas() {
+        // A quarter of the longer side, 16 to 512 pixels.
+        #expect(StickerRefinement.reach(width: 400, height: 200) == 100)
+        #expect(StickerRefinement.reach(width: 40, height: 20) == 16)
+        #expect(StickerRefinement.reach(width: 3000, height: 1000) == 512)
+        // Near 16 megapixels it shrinks so the picture stays within them; past them it is none.
+        let reach = StickerRefinement.reach(width: 4000, height: 3500)
+        #expect(reach > 0 && reach < 512)
+        #expect((4000 + 2 * reach) * (3500 + 2 * reach) <= StickerRefinement.largestArea)
+        #expect(StickerRefinement.reach(width: 5000, height: 4000) == 0)
+        // Clipped to the photo, and never smaller than the sticker's own box.
+        let area = StickerRefinement.area(
+            width: 400, height: 200, origin: PixelPoint(x: 30, y: 500), photoWidth: 1000, photoHeight: 650)
+        #expect(area.x == 0 && area.y == 400 && area.width == 530 && area.height == 300, "\(area)")
+    }
+
     @Test func aPhotoOfAnotherSizeIsRefusedByName() throws {
         let (_, sticker) = Self.disc()
         let photo = Bitmap(width: 10, height: 10, color: [0, 0, 0])

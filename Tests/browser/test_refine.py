@@ -115,9 +115,15 @@ def test_a_refined_sticker_keeps_its_place_in_a_turned_and_flipped_item(page):
         refinedFrame(item, [400, 200], refined),
         refinedFrame({ ...item, look: { flipHorizontal: true } }, [400, 200], refined),
         refinedFrame({ ...item, rotation: 0 }, [400, 200], refined),
+        // A square frame letterboxes the 2:1 sticker (50 pt above and below it).
+        refinedFrame({ ...item, rotation: 0, frame: { x: 100, y: 100, width: 200, height: 200 } }, [400, 200], refined),
+        // Erased down to a 20 × 10 px corner: 20 pt on its shorter side, the least an item has.
+        refinedFrame({ ...item, rotation: 0 }, [400, 200], { width: 20, height: 10, offset: [100, 50] }),
       ];
     }""")
-    turned, flipped, upright = frames
+    turned, flipped, upright, letterboxed, tiny = frames
     assert turned == {"x": 90, "y": 90, "width": 220, "height": 100}, turned
     assert flipped == {"x": 90, "y": 110, "width": 220, "height": 100}, flipped
     assert upright == {"x": 80, "y": 100, "width": 220, "height": 100}, upright
+    assert letterboxed == {"x": 80, "y": 150, "width": 220, "height": 100}, letterboxed
+    assert tiny == {"x": 135, "y": 117.5, "width": 40, "height": 20}, tiny

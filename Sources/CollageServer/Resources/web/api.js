@@ -73,7 +73,10 @@ export const api = {
       throw new APIError(response.status, data?.error?.message ?? `${response.status} ${response.statusText}`, data);
     }
     const at = (response.headers.get('X-Collage-Sticker-At') ?? '0,0').split(',').map(Number);
-    return { blob: await response.blob(), at: at.length === 2 && at.every(Number.isFinite) ? at : [0, 0] };
+    if (at.length !== 2 || !at.every((value) => Number.isInteger(value) && value >= 0)) {
+      throw new Error('the photo under the sticker came without its place; reload the page');
+    }
+    return { blob: await response.blob(), at };
   },
   refineSticker: (stickerID, strokes) => request('POST', `/api/stickers/${encodeURIComponent(stickerID)}/refine`, { strokes }),
   lift: (photoID, body, signal) => request('POST', `/api/photos/${encodeURIComponent(photoID)}/stickers`, body, { signal }),

@@ -111,16 +111,21 @@ export function applyStroke(stroke, pixels, photo, width, height) {
 /**
  * The frame that shows `refined` (`{width, height, offset: [x, y]}`, its top-left corner from the
  * first sticker's in the photo's pixels) where `item` showed the first sticker (`before`, its
- * `[width, height]`): the same scale, turned and flipped as the item is.
+ * `[width, height]`): the same scale, turned and flipped as the item is. A sticker is drawn
+ * fitted inside its frame and centred (a frame of another shape leaves room on two sides), so
+ * the map from the sticker's pixels to the frame is that fit; the new frame fits the new sticker
+ * exactly, at least 20 points on its shorter side (what the document takes).
  */
 export function refinedFrame(item, before, refined) {
   const { x, y, width, height } = item.frame;
-  const [scaleX, scaleY] = [width / before[0], height / before[1]];
-  const [newWidth, newHeight] = [refined.width * scaleX, refined.height * scaleY];
+  const scale = Math.min(width / before[0], height / before[1]);
+  const [insetX, insetY] = [(width - before[0] * scale) / 2, (height - before[1] * scale) / 2];
+  const grow = Math.max(1, 20 / (Math.min(refined.width, refined.height) * scale));
+  const [newWidth, newHeight] = [refined.width * scale * grow, refined.height * scale * grow];
   const look = item.look ?? {};
-  // The new box's centre from the old one's, in the item's own (unturned) frame.
-  let dx = (refined.offset[0] + refined.width / 2) * scaleX - width / 2;
-  let dy = (refined.offset[1] + refined.height / 2) * scaleY - height / 2;
+  // The new box's centre from the frame's, in the item's own (unturned) frame.
+  let dx = insetX + (refined.offset[0] + refined.width / 2) * scale - width / 2;
+  let dy = insetY + (refined.offset[1] + refined.height / 2) * scale - height / 2;
   if (look.flipHorizontal) dx = -dx;
   if (look.flipVertical) dy = -dy;
   const turn = ((item.rotation ?? 0) * Math.PI) / 180;
@@ -207,11 +212,13 @@ export class Refining {
       // lift missed past its box): the sticker is laid where it lies in that picture.
       const { width, height } = photoPixels;
       const [atX, atY] = photo.at;
+      if (atX + stickerPixels.width > width || atY + stickerPixels.height > height) {
+        throw new Error('the photo under it does not match the sticker; reload the page');
+      }
       const area = new ImageData(width, height);
-      for (let row = 0; row < stickerPixels.height && row + atY < height; row++) {
+      for (let row = 0; row < stickerPixels.height; row++) {
         const from = row * stickerPixels.width * 4;
-        const span = Math.min(stickerPixels.width, width - atX) * 4;
-        area.data.set(stickerPixels.data.subarray(from, from + span), ((row + atY) * width + atX) * 4);
+        area.data.set(stickerPixels.data.subarray(from, from + stickerPixels.width * 4), ((row + atY) * width + atX) * 4);
       }
       this.at = [atX, atY];
       this.stickerSize = [stickerPixels.width, stickerPixels.height];
@@ -297,8 +304,9 @@ export class Refining {
   }
 
   /**
-   * The point under a pointer event, in the sticker's pixels: a stroke that runs off the picture
-   * is held half a brush past its edge (the server takes points up to a brush past it).
+   * The point under a pointer event, in the pixels of the picture the brush works on (the
+   * sticker and the photo around it): a stroke that runs off the picture is held half a brush
+   * past its edge (the server takes points up to a brush past it).
    */
   pointOf(event) {
     const rect = $('refine-canvas').getBoundingClientRect();
@@ -436,12 +444,22 @@ export class Refining {
     }
     this.close();
     // The refined sticker may be larger or smaller and start elsewhere in the photo: the item is
-    // moved and sized by as much, at its own scale, so the subject stays where it was.
-    const frame = refinedFrame(item, this.stickerSize, refined);
-    await this.store.commit([
-      { op: 'resizeItem', id: item.id, frame },
-      { op: 'replaceSticker', id: item.id, sticker: refined.id },
-    ]);
+    // moved and sized by as much, at its own scale, so the subject stays where it was. The frame
+    // is worked out from the item as the saves before this one left it.
+    const size = this.stickerSize;
+    await this.store.commit((base) => {
+      const now = base.collage.items.find((candidate) => candidate.id === item.id);
+      if (!now) return [];
+      return [
+        { op: 'resizeItem', id: item.id, frame: refinedFrame(now, size, refined) },
+        { op: 'replaceSticker', id: item.id, sticker: refined.id },
+      ];
+    });
+    // A frame the document will not take (an item pushed off the canvas) still gets the sticker.
+    const placed = this.store.doc.collage.items.find((candidate) => candidate.id === item.id);
+    if (placed && placed.content.ref !== refined.id) {
+      await this.store.commit([{ op: 'replaceSticker', id: item.id, sticker: refined.id }]);
+    }
     // The store says so itself when the edit was refused (the item removed in another window).
     const shown = this.store.doc.collage.items.find((candidate) => candidate.id === item.id);
     if (shown?.content.ref === refined.id) {
