@@ -325,12 +325,7 @@ extension StickerPackRequest {
         _ bitmap: Bitmap, named name: String, motion: StickerMotion, duration: Double, rules: StickerPackRules,
         animated: AnimatedPackRules, side: Int
     ) throws(Failure) -> LivePicture {
-        let format: AnimationFormat =
-            switch animated.fileExtension {
-            case "webm": .webm
-            case "png": .apng
-            default: .webp
-            }
+        let format = AnimationFormat(fileExtension: animated.fileExtension) ?? .webp
         // Each try is (quality or colours, frames a second), smaller down the list.
         let attempts =
             (format == .apng

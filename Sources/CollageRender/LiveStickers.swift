@@ -134,8 +134,7 @@ public enum LiveStickers {
         let gifPalette =
             format == .gif
             ? GIFPalette(flattened.count > 1 ? flattened[flattened.count / 2] : first, width: side, height: side) : nil
-        // One palette (and its cache of nearest colours) for every frame, not copied per frame.
-        var stickerPalette = format == .apng ? colours.map { StickerPalette(frames: frames, count: $0) } : nil
+        let stickerPalette = format == .apng ? colours.map { StickerPalette(frames: frames, count: $0) } : nil
         try AtomicFile.writeRendered(to: file) { path throws(RenderError) in
             let writer = try MotionWriter(
                 path: path, format: format, width: side, height: side, fps: fps, quality: quality,
@@ -144,10 +143,8 @@ public enum LiveStickers {
                 if let gifPalette {
                     try writer.write(
                         indices: gifPalette.indices(of: frame, width: side, height: side), colours: gifPalette.colours)
-                } else if stickerPalette != nil, let indices = stickerPalette?.indices(of: frame),
-                    let colours = stickerPalette?.colours
-                {
-                    try writer.write(indices: indices, colours: colours)
+                } else if let stickerPalette {
+                    try writer.write(indices: stickerPalette.indices(of: frame), colours: stickerPalette.colours)
                 } else {
                     try writer.write(rgba: frame)
                 }

@@ -114,8 +114,9 @@ struct GIFPalette {
 /// One palette for all of a moving sticker's frames (an APNG takes one), with alpha: entry 0 is
 /// clear, a few entries are the see-through colours of the sticker's soft edge, and the rest are
 /// a median cut of its opaque pixels. No dither: a palette APNG is made to fit a byte limit, and
-/// dithered pixels deflate badly and differ from frame to frame.
-struct StickerPalette {
+/// dithered pixels deflate badly and differ from frame to frame. A class: one palette and its
+/// cache of nearest colours serve every frame.
+final class StickerPalette {
     /// 0xAARRGGBB (alpha not premultiplied), 256 entries.
     let colours: [UInt32]
     private let solid: [SIMD4<Double>]
@@ -159,7 +160,7 @@ struct StickerPalette {
     }
 
     /// Each pixel's palette index.
-    mutating func indices(of rgba: [UInt8]) -> [UInt8] {
+    func indices(of rgba: [UInt8]) -> [UInt8] {
         var result = [UInt8](repeating: 0, count: rgba.count / 4)
         for pixel in result.indices {
             let (red, green, blue, alpha) = (
@@ -184,7 +185,7 @@ struct StickerPalette {
         return result
     }
 
-    private mutating func solidIndex(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> UInt8 {
+    private func solidIndex(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> UInt8 {
         let key = Int(red >> 3) << 10 | Int(green >> 3) << 5 | Int(blue >> 3)
         if nearestSolid[key] < 0 {
             let centre = SIMD4(Double(red >> 3) * 8 + 4, Double(green >> 3) * 8 + 4, Double(blue >> 3) * 8 + 4, 0)
