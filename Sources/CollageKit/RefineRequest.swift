@@ -121,9 +121,16 @@ extension Workspace {
         } catch {
             throw error.failure
         }
-        // Refining records the first sticker's place when it had none.
-        let before = try self.sticker(id).photoOrigin
-        guard let before, let after = refined.photoOrigin else {
+        // Refining records the first sticker's place when it had none; should that record fail,
+        // the place is found again (an item moved by a wrong offset would jump).
+        let first = try self.sticker(id)
+        let before: PixelPoint
+        do throws(StickerError) {
+            before = try model.origin(of: first, in: library)
+        } catch {
+            throw error.failure
+        }
+        guard let after = refined.photoOrigin else {
             return RefinedSticker(record: refined, offset: (0, 0))
         }
         return RefinedSticker(record: refined, offset: (after.x - before.x, after.y - before.y))
