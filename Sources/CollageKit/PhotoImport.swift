@@ -17,15 +17,18 @@ public enum PhotoImport {
     }
 
     /// Imports `files` into `library`.
-    /// - Parameter progress: called once per file as it finishes, from any thread.
+    /// - Parameters:
+    ///   - makingPreviews: whether each photo's preview is made now, or left to be made when it
+    ///     is first asked for (see ``Library/importPhoto(from:makingPreview:)``).
+    ///   - progress: called once per file as it finishes, from any thread.
     public static func importAll(
-        _ files: [URL], into library: Library, progress: @Sendable () -> Void = {}
+        _ files: [URL], into library: Library, makingPreviews: Bool = true, progress: @Sendable () -> Void = {}
     ) -> [Outcome] {
         let slots = Mutex([Outcome?](repeating: nil, count: files.count))
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let outcome: Outcome
             do throws(LibraryError) {
-                outcome = .imported(try library.importPhoto(from: files[index]))
+                outcome = .imported(try library.importPhoto(from: files[index], makingPreview: makingPreviews))
             } catch {
                 outcome = .failed(error.failure)
             }

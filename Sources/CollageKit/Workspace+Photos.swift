@@ -23,9 +23,18 @@ extension Workspace {
         try reading { () throws(LibraryError) in try library.photo(id) }
     }
 
-    /// Imports `files` in parallel; see ``PhotoImport``.
-    public func importPhotos(_ files: [URL], progress: @Sendable () -> Void = {}) -> [PhotoImport.Outcome] {
-        PhotoImport.importAll(files, into: library, progress: progress)
+    /// Imports `files` in parallel; see ``PhotoImport``. Without `makingPreviews`, each
+    /// photo's preview is made when it is first asked for (``makePreviews(of:)`` makes them ahead).
+    public func importPhotos(
+        _ files: [URL], makingPreviews: Bool = true, progress: @Sendable () -> Void = {}
+    ) -> [PhotoImport.Outcome] {
+        PhotoImport.importAll(files, into: library, makingPreviews: makingPreviews, progress: progress)
+    }
+
+    /// Makes the previews of `photos` that are missing, one after another; a photo whose preview
+    /// cannot be made is left for the request that asks for it to report.
+    public func makePreviews(of photos: [PhotoRecord]) {
+        for photo in photos { _ = try? library.previewFile(of: photo) }
     }
 
     /// The longer side, in pixels, of a photo's preview (`preview`) or thumbnail.

@@ -13,10 +13,13 @@ extension Library {
     public static let previewSize = 2048
 
     /// Imports one photo file. The same bytes imported again are the same photo (`isNew` is
-    /// false). The original is copied into `photos/` under its hash, and a thumbnail and a
-    /// preview are made; the whole file is decoded, so a corrupt one is refused here.
+    /// false). The original is copied into `photos/` under its hash, and a thumbnail is made;
+    /// the whole file is decoded for it, so a corrupt one is refused here.
+    /// - Parameter makingPreview: whether the preview (``previewSize``) is made now too. The
+    ///   editor's upload leaves it for later (``previewFile(of:)`` makes it on first use), so
+    ///   that the photos are in the library four times sooner.
     /// - Throws: ``LibraryError/image(_:)`` naming the file and the problem; nothing is added then.
-    public func importPhoto(from file: URL) throws(LibraryError) -> ImportResult {
+    public func importPhoto(from file: URL, makingPreview: Bool = true) throws(LibraryError) -> ImportResult {
         let info: ImageInfo
         do {
             info = try ImageFiles.inspect(file)
@@ -45,7 +48,8 @@ extension Library {
             height: info.height, byteSize: byteSize, importedAt: now(), fileExtension: info.fileExtension)
         var staged = [(file: try stageCopy(of: file, in: staging), destination: originalFile(of: record))]
         // Made from the file being imported, so a decoding error names the person's file.
-        for (kind, size) in [("thumbnails", Self.thumbnailSize), ("previews", Self.previewSize)] {
+        let derived = [("thumbnails", Self.thumbnailSize)] + (makingPreview ? [("previews", Self.previewSize)] : [])
+        for (kind, size) in derived {
             let made = staging.appendingPathComponent("\(kind)-\(size).jpg")
             do {
                 try ImageFiles.writeThumbnail(of: file, to: made, maxSide: size)
@@ -160,6 +164,17 @@ extension Library {
         -> URL
     {
         let file = derivedPath(of: photo, kind: kind, size: size)
+        if FileManager.default.fileExists(atPath: file.path) { return file }
+        // Asked for by a page and by the background at once, the file is made once: the second
+        // waits for the first rather than decoding the photo again beside it.
+        return try derivedFilesInMaking.one(file.path) { () throws(LibraryError) in
+            try makeDerivedFile(file, of: photo, size: size, source: source)
+        }
+    }
+
+    private func makeDerivedFile(
+        _ file: URL, of photo: PhotoRecord, size: Int, source: URL?
+    ) throws(LibraryError) -> URL {
         if FileManager.default.fileExists(atPath: file.path) { return file }
         let original = source ?? originalFile(of: photo)
         guard FileManager.default.fileExists(atPath: original.path) else {

@@ -16,6 +16,8 @@ public final class Library: Sendable {
     /// The collages this process last saved or read for a change, which the next change to one
     /// starts from without reading its rows.
     let recentCollages = RecentCollages()
+    /// The derived files (previews, thumbnails) this process is making now.
+    let derivedFilesInMaking = OneAtATime()
     let now: @Sendable () -> Date
     /// The most bytes of earlier documents a collage's undo and redo history keeps.
     public let historyByteLimit: Int

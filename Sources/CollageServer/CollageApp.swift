@@ -53,6 +53,15 @@ public final class CollageApp: Sendable {
     /// Stops the background analysis after the photo under way.
     public func stopAnalysingPhotos() { analyser?.stop() }
 
+    /// Makes uploaded photos' previews in the background, one photo at a time; a page that asks
+    /// for one first has it made then (and one being made is waited for, not made twice).
+    func makePreviewsSoon(of photos: [PhotoRecord]) {
+        guard !photos.isEmpty else { return }
+        let workspace = workspace
+        previews.async { workspace.makePreviews(of: photos) }
+    }
+    private let previews = DispatchQueue(label: "collage.previews", qos: .utility)
+
     /// Every API route; the same table answers requests and writes the OpenAPI document.
     static let router = Router(routes: APIRoutes.all)
 

@@ -1,6 +1,7 @@
 import CollageCore
 import CollageRender
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CollageLibrary
@@ -22,6 +23,37 @@ struct LibraryPhotoTests {
         #expect((thumbnail.width, thumbnail.height) == (512, 171))
         let preview = try Bitmap.read(try library.previewFile(of: result.photo))
         #expect(preview.width == 2048)
+    }
+
+    @Test func anImportCanLeaveThePreviewToBeMadeWhenFirstAskedFor() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        let file = try fixtures.photo("wide.jpg", [200, 60, 20], width: 3000, height: 1000, format: .jpeg)
+        let photo = try library.importPhoto(from: file, makingPreview: false).photo
+        let path = library.derivedPath(of: photo, kind: "previews", size: Library.previewSize)
+        #expect(!FileManager.default.fileExists(atPath: path.path))
+        #expect(try Bitmap.read(try library.thumbnailFile(of: photo)).width == 512)
+        let preview = try Bitmap.read(try library.previewFile(of: photo))
+        #expect((preview.width, preview.height) == (2048, 683))
+    }
+
+    @Test func aPreviewAskedForByManyAtOnceIsMadeOnce() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        let file = try fixtures.photo("big.jpg", [20, 90, 160], width: 4000, height: 3000, format: .jpeg)
+        let photo = try library.importPhoto(from: file, makingPreview: false).photo
+        // Each caller notes the file it was given; a file made again would be a new one (a
+        // rename over the old), with a new inode.
+        let seen = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            guard let preview = try? library.previewFile(of: photo),
+                let inode = try? FileManager.default.attributesOfItem(atPath: preview.path)[.systemFileNumber]
+                    as? NSNumber
+            else { return }
+            seen.withLock { $0.append(inode.intValue) }
+        }
+        let inodes = seen.withLock { $0 }
+        #expect(inodes.count == 8 && Set(inodes).count == 1, "\(inodes)")
     }
 
     @Test func everySupportedFormatImports() throws {
@@ -90,11 +122,14 @@ struct LibraryPhotoTests {
         let jpeg = try Data(
             contentsOf: try fixtures.photo("whole.jpg", [9, 9, 9], width: 800, height: 600, format: .jpeg))
         try jpeg.prefix(jpeg.count / 2).write(to: truncated)
+        // Refused as surely when the preview is left for later: the thumbnail decodes the whole file.
         for file in [notes, truncated, fixtures.directory.appendingPathComponent("missing.png")] {
-            #expect {
-                try library.importPhoto(from: file)
-            } throws: { error in
-                (error as? LibraryError)?.description.contains(file.lastPathComponent) == true
+            for makingPreview in [true, false] {
+                #expect {
+                    try library.importPhoto(from: file, makingPreview: makingPreview)
+                } throws: { error in
+                    (error as? LibraryError)?.description.contains(file.lastPathComponent) == true
+                }
             }
         }
         #expect(try library.photos().isEmpty)

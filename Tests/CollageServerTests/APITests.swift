@@ -1,6 +1,6 @@
 import CollageCore
 import CollageKit
-import CollageLibrary
+@testable import CollageLibrary
 import CollageRender
 import CollageTestSupport
 import Foundation
@@ -118,6 +118,23 @@ struct APITests {
         #expect(
             NewCollageRequest.defaultTitle(on: day, timeZone: TimeZone(identifier: "UTC") ?? .current)
                 == "3 December 2026")
+    }
+
+    @Test func anUploadAnswersBeforeThePreviewsWhichAreMadeSoonAfter() throws {
+        let live = try AppClient()
+        let upload = try live.upload([("wide.jpg", try live.photoData([200, 120, 20], width: 3000, height: 2000))])
+        #expect(upload.status == 201, "\(upload.text)")
+        let photo = try live.library.photo(try #require(upload.json["photos"][0]["id"].string))
+        // Made in the background, unasked (a page asking first has it made then).
+        let preview = live.library.derivedPath(of: photo, kind: "previews", size: Library.previewSize)
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: preview.path) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(FileManager.default.fileExists(atPath: preview.path), "the preview was made after the upload")
+        let served = try live.send("GET", "/api/photos/\(photo.id)/preview")
+        let made = try Data(contentsOf: preview)
+        #expect(served.status == 200 && served.body == made)
     }
 
     @Test func photoImagesCarryETagsAndCaching() throws {

@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -46,15 +47,39 @@ def server(request):
     if request.node.get_closest_marker("unlocked"):
         subprocess.run([str(COLLAGE), "licence", "add", signed_licence_key()], env=environment, check=True,
                        capture_output=True)
-    process = subprocess.Popen(
-        [str(COLLAGE), "serve", "--port", "0", "--library", library],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+    # The server's stderr goes to a file, never an unread pipe: a pipe that fills would stall the
+    # server, and a crash's last words (an abort's message) are what the failure must show.
+    stderr_log = Path(config) / "serve-stderr.log"
+    with open(stderr_log, "wb") as stderr_file:
+        process = subprocess.Popen(
+            [str(COLLAGE), "serve", "--port", "0", "--library", library],
+            stdout=subprocess.PIPE, stderr=stderr_file, text=True, env=environment)
     line = process.stdout.readline()
+    # Whatever the server prints later is read, so its stdout cannot fill either.
+    threading.Thread(target=lambda: process.stdout.read(), daemon=True).start()
     match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
-    assert match, f"serve printed {line!r}; stderr: {process.stderr.read() if process.poll() is not None else ''}"
+
+    def last_words():
+        text = stderr_log.read_text(errors="replace")
+        return text[-4000:] if text else "(nothing on stderr)"
+
+    if not match:
+        process.poll()
+        pytest.fail(f"serve printed {line!r}; exit {process.returncode}; stderr:\n{last_words()}")
     yield {"url": match.group(1), "library": library, "config": config}
-    process.send_signal(2)  # Ctrl-C: a clean stop
-    assert process.wait(timeout=20) == 0
+    exited_early = process.poll()
+    if exited_early is None:
+        process.send_signal(2)  # Ctrl-C: a clean stop
+        try:
+            status = process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            status = process.wait()
+            pytest.fail(f"serve did not stop within 20 s of Ctrl-C; stderr:\n{last_words()}")
+    else:
+        status = exited_early
+    assert status == 0, (f"serve {'died during the test' if exited_early is not None else 'stopped'} "
+                         f"with status {status}; stderr:\n{last_words()}")
     shutil.rmtree(library, ignore_errors=True)
     shutil.rmtree(config, ignore_errors=True)
 

@@ -376,6 +376,56 @@ def test_new_from_photos_offers_layouts_while_the_photos_upload(page):
     assert len(document(page)["items"]) == 3
 
 
+def test_the_pages_own_copies_are_small_and_upright(page, tmp_path):
+    """A phone's JPEG stored sideways with an EXIF turn, a portrait one and a PNG: the layouts'
+    first copies (decoded small in the page) stand as the photos do, at most 320 px long."""
+    from PIL import Image
+    # Stored 1,600 x 1,200: a green band along the top, red on the left half, blue on the right.
+    stored = Image.new("RGB", (1600, 1200), (0, 0, 255))
+    stored.paste((255, 0, 0), (0, 0, 800, 1200))
+    stored.paste((0, 255, 0), (0, 0, 1600, 150))
+    exif = Image.Exif()
+    exif[0x0112] = 6  # shown turned a quarter clockwise
+    turned, portrait, png = tmp_path / "turned.jpg", tmp_path / "portrait.jpg", tmp_path / "wide.png"
+    stored.save(turned, quality=92, exif=exif.tobytes())
+    stored.transpose(Image.Transpose.ROTATE_90).save(portrait, quality=92)
+    stored.save(png)
+    held = []
+    page.route("**/api/photos", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
+    page.set_input_files("#start-photos", [str(turned), str(portrait), str(png)])
+    expect(page.locator("#suggest-text")).to_contain_text("For your 3 photos", timeout=30000)
+    hrefs = [page.locator("#suggest-grid .layout-option").first.locator("image").nth(index).get_attribute("href")
+             for index in range(3)]
+    # Read back through an image, as the page's own rules let its pictures load blob URLs.
+    copies = page.evaluate("""async (hrefs) => Promise.all(hrefs.map(async (href) => {
+        const image = new Image();
+        image.src = href;
+        await image.decode();
+        const bitmap = await createImageBitmap(image);
+        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+        const context = canvas.getContext('2d');
+        context.drawImage(bitmap, 0, 0);
+        const at = (x, y) => Array.from(context.getImageData(Math.round(x * (bitmap.width - 1)),
+            Math.round(y * (bitmap.height - 1)), 1, 1).data.slice(0, 3));
+        return { size: [bitmap.width, bitmap.height], corners: [at(0.05, 0.05), at(0.95, 0.05), at(0.05, 0.95), at(0.95, 0.95)] };
+    }))""", hrefs)
+    red, green, blue = (255, 0, 0), (0, 255, 0), (0, 0, 255)
+
+    def near(pixel, colour):
+        return all(abs(a - b) < 40 for a, b in zip(pixel, colour))
+
+    # Turned a quarter clockwise: the left half (red) is on top, the green band on the right.
+    assert copies[0]["size"] == [240, 320], copies[0]
+    assert [near(p, c) for p, c in zip(copies[0]["corners"], [red, green, blue, green])] == [True] * 4, copies[0]
+    # Stored upright as a portrait (turned a quarter anticlockwise when it was made).
+    assert copies[1]["size"] == [240, 320], copies[1]
+    assert [near(p, c) for p, c in zip(copies[1]["corners"], [green, blue, green, red])] == [True] * 4, copies[1]
+    assert copies[2]["size"] == [320, 240], copies[2]
+    assert [near(p, c) for p, c in zip(copies[2]["corners"], [green, green, red, blue])] == [True] * 4, copies[2]
+    assert len(held) == 1, "all of it before the upload was let through"
+    held[0].continue_()
+
+
 def axe_violations(page):
     from axe_playwright_python.sync_playwright import Axe
     results = Axe().run(page)

@@ -134,20 +134,48 @@ const pageReady = new Promise((resolve) => { markReady = resolve; });
 async function localThumbnails(files, side = 320) {
   return Promise.all(files.map(async (file) => {
     try {
-      // Asked for small, a browser may decode the JPEG at a fraction of its size.
-      const bitmap = await createImageBitmap(file, { resizeWidth: side, resizeQuality: 'low' });
-      const scale = Math.min(1, side / Math.max(bitmap.width, bitmap.height));
       const canvas = document.createElement('canvas');
-      canvas.width = Math.max(1, Math.round(bitmap.width * scale));
-      canvas.height = Math.max(1, Math.round(bitmap.height * scale));
-      canvas.getContext('2d').drawImage(bitmap, 0, 0, canvas.width, canvas.height);
-      bitmap.close();
+      await drawSmall(file, side, canvas);
       const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.85));
       return blob ? URL.createObjectURL(blob) : null;
     } catch {
       return null;
     }
   }));
+}
+
+/**
+ * Draws `file` on `canvas` at most `side` pixels long (upright, as its EXIF says). A JPEG is
+ * decoded small where the browser can (WebCodecs asked for a small size decodes an eighth of
+ * the pixels, about twice as fast as a whole decode); anything else, or a browser without it,
+ * is decoded whole and scaled.
+ */
+async function drawSmall(file, side, canvas) {
+  const draw = (image, width, height) => {
+    const scale = Math.min(1, side / Math.max(width, height));
+    canvas.width = Math.max(1, Math.round(width * scale));
+    canvas.height = Math.max(1, Math.round(height * scale));
+    canvas.getContext('2d').drawImage(image, 0, 0, canvas.width, canvas.height);
+  };
+  if ('ImageDecoder' in window && file.type === 'image/jpeg') {
+    let decoder = null;
+    try {
+      // Chromium decodes at the largest eighth whose area is within the one asked for: twice
+      // the side asked for comes out at least that long, at an eighth for a 12 MP photo.
+      decoder = new ImageDecoder({
+        data: file.stream(), type: file.type, desiredWidth: 2 * side, desiredHeight: 2 * side,
+      });
+      const { image } = await decoder.decode();
+      try { draw(image, image.displayWidth, image.displayHeight); } finally { image.close(); }
+      return;
+    } catch {
+      // Decoded whole below: the same file may still be readable that way.
+    } finally {
+      decoder?.close();
+    }
+  }
+  const bitmap = await createImageBitmap(file, { resizeWidth: side, resizeQuality: 'low' });
+  try { draw(bitmap, bitmap.width, bitmap.height); } finally { bitmap.close(); }
 }
 
 /**
