@@ -127,9 +127,6 @@ enum CellRules {
         Table(
             name: "collage_history", key: ["collage_id", "stack", "position"],
             columns: text("collage_id", "stack", "document") + [integer("position", counter)]),
-        Table(
-            name: "collage_history_refs", key: ["collage_id", "stack", "position", "ref"],
-            columns: text("collage_id", "stack", "ref") + [integer("position", counter)]),
         // A device whose row is set aside is no longer paired: it pairs again.
         Table(
             name: "devices", key: ["id"],

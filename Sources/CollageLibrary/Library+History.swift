@@ -122,15 +122,6 @@ extension Library {
         try connection.run(
             "INSERT INTO collage_history (collage_id, stack, position, document) VALUES (?, ?, ?, ?)",
             [before.id, stack, position, document])
-        // The photos a step shows, its background's among them: a repair that removes a photo
-        // removes the steps that would bring it back.
-        var shown = Set(before.items.compactMap { if case .photo(let id) = $0.content { id } else { nil } })
-        if case .photo(let id)? = before.style.background.photoContent { shown.insert(id) }
-        for reference in shown {
-            try connection.run(
-                "INSERT INTO collage_history_refs (collage_id, stack, position, ref) VALUES (?, ?, ?, ?)",
-                [before.id, stack, position, reference])
-        }
         try connection.run(
             """
             DELETE FROM collage_history WHERE collage_id = ? AND stack = ? AND position <= (

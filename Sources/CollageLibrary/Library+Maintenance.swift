@@ -262,16 +262,23 @@ extension Library {
             }.compactMap { $0 })
         for id in report.missingPhotos where !photosStickersNeed.contains(id) {
             try connection.run("DELETE FROM photos WHERE id = ?", [id])
-            // Likewise the steps that show the photo (their rows name it in collage_history_refs).
-            try connection.run("DELETE FROM collage_history WHERE \(Self.stepsShowingPhoto)", [id])
+            // Likewise the steps that show the photo (their documents name it).
+            if Self.isPhotoID(id) {
+                try connection.run("DELETE FROM collage_history WHERE \(Self.stepsShowingPhoto)", [id])
+            }
         }
     }
 
-    /// The undo and redo steps that show the photo bound to `?` (named in collage_history_refs).
-    static let stepsShowingPhoto = """
-        EXISTS (SELECT 1 FROM collage_history_refs AS r WHERE r.ref = ? AND r.collage_id = collage_history.collage_id
-            AND r.stack = collage_history.stack AND r.position = collage_history.position)
-        """
+    /// The undo and redo steps that show the photo bound to `?`: a photo's id is 64 hex digits,
+    /// which a document spells, as a string of its own, only where it names the photo (an item,
+    /// the background). Asked only for an id of that form (``isPhotoID(_:)``): a damaged one names
+    /// no step.
+    static let stepsShowingPhoto = "instr(document, '\"' || ? || '\"') > 0"
+
+    /// Whether `id` has the form of a photo's id (SHA-256, 64 lowercase hex digits).
+    static func isPhotoID(_ id: String) -> Bool {
+        id.utf8.count == 64 && id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
     /// The undo and redo steps that show the sticker bound to `?`.
     static let stepsShowingSticker = "instr(document, ?) > 0"
 
@@ -340,7 +347,7 @@ extension Library {
                         table: "collage_history", where: "collage_id = ?", [id], reason: reason, in: connection)
                 }
                 // An undo must not bring back an item showing a photo or sticker set aside.
-                if cell.table == "photos", let id {
+                if cell.table == "photos", let id, Self.isPhotoID(id) {
                     try quarantine(
                         table: "collage_history", where: Self.stepsShowingPhoto, [id], reason: reason, in: connection)
                 }

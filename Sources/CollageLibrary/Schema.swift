@@ -169,6 +169,16 @@ enum Schema {
             sql:
                 "ALTER TABLE stickers ADD COLUMN effect TEXT; -- an effect's name (comic, …), or NULL: the photo's own pixels"
         ),
+        // Four rows, their two indexes and a foreign key check for every edit, for a question asked
+        // only by a repair: the steps that show a photo are found in their documents instead,
+        // by its id (64 hex digits, which nothing else in a document spells).
+        Migration(
+            name: "v13: history steps no longer list their photos in a table of their own",
+            sql: """
+                DROP INDEX collage_history_refs_by_ref;
+                DROP INDEX collage_history_refs_by_step;
+                DROP TABLE collage_history_refs;
+                """),
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -109,7 +109,7 @@ struct DamagedLibraryTests {
                     // The touched collage's rows where a table has them, else the table's first row.
                     let connection = try Connection(path: fixtures.databaseFile.path)
                     let target =
-                        ["collages", "items", "collage_history", "collage_history_refs"].contains(table.name)
+                        ["collages", "items", "collage_history"].contains(table.name)
                         ? (table.name == "collages" ? "id = '\(touched)'" : "collage_id = '\(touched)'")
                         : "rowid = (SELECT min(rowid) FROM \"\(table.name)\")"
                     let changed = try? connection.run(
@@ -211,5 +211,27 @@ struct DamagedLibraryTests {
         while let undone = try? library.undo(id) {
             #expect(!undone.collage.items.contains { $0.content == .photo(photo.id) }, "undo brought back the photo")
         }
+    }
+
+    @Test func undoNeverBringsBackAPhotoWhoseFileIsGoneAndOtherStepsStay() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        defer { library.close() }
+        let gone = try library.importPhoto(from: try fixtures.photo("gone.png", [10, 90, 160])).photo
+        let kept = try library.importPhoto(from: try fixtures.photo("kept.png", [200, 40, 40])).photo
+        let showing = try library.createCollage(
+            title: "T", templateID: "grid2x2", aspect: .square, photoIDs: [gone.id, kept.id]
+        ).collage.id
+        try library.apply([.rename(title: "One")], to: showing)
+        try library.apply([.rename(title: "Two")], to: showing)
+        let other = try library.createCollage(title: "U", templateID: "grid2x2", aspect: .square, photoIDs: [kept.id])
+            .collage.id
+        try library.apply([.rename(title: "Other")], to: other)
+        try FileManager.default.removeItem(at: library.originalFile(of: gone))
+        let repaired = try library.checkHealth(repair: true)
+        #expect(try library.checkHealth().isHealthy, "\(repaired)")
+        #expect(try library.historyState(of: showing).canUndo == false, "every step showed the photo")
+        // The other collage's step shows only the photo that stays: it is kept.
+        #expect(try library.undo(other).collage.title == "U")
     }
 }

@@ -1,12 +1,12 @@
 import CollageCore
 import CollageKit
-@testable import CollageLibrary
 import CollageRender
 import CollageTestSupport
 import Foundation
 import Stickers
 import Testing
 
+@testable import CollageLibrary
 @testable import CollageServer
 
 /// What the API answers, asked of the app in process (``AppClient``); what needs a real
