@@ -15,7 +15,8 @@ from results import record  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 WORK = os.path.join(ROOT, ".build", "bench-render")
-COLLAGE = os.path.join(ROOT, ".build", "release", "collage")
+# What `make install` and the Debian package install (bench/render/run builds it).
+COLLAGE = os.path.join(ROOT, ".build", "dist", "release", "collage")
 FLOOR = os.path.join(WORK, "floor")
 PYTHON = os.path.join(ROOT, ".build", "bench-venv", "bin", "python")
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
