@@ -65,11 +65,26 @@ def home_network():
     try:
         run("ip", "link", "add", computer_end, "type", "veth", "peer", "name", phone_end)
         run("ip", "link", "set", phone_end, "netns", namespace)
+        # No IPv6 on the pair: its link-local addresses would arrive a moment after the links
+        # come up, and a browser that sees an address change fails the page it is loading
+        # (net::ERR_NETWORK_CHANGED).
+        subprocess.run(["sysctl", "-qw", f"net.ipv6.conf.{computer_end}.disable_ipv6=1"], capture_output=True)
+        subprocess.run(["ip", "netns", "exec", namespace, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1"],
+                       capture_output=True)
         run("ip", "addr", "add", f"{computer}/24", "dev", computer_end)
         run("ip", "link", "set", computer_end, "up")
         run("ip", "netns", "exec", namespace, "ip", "addr", "add", f"{phone}/24", "dev", phone_end)
         run("ip", "netns", "exec", namespace, "ip", "link", "set", phone_end, "up")
         run("ip", "netns", "exec", namespace, "ip", "link", "set", "lo", "up")
+        # And the network is used only once both ends say it is up (a link's carrier comes a
+        # moment after it is set up), so no change reaches a browser in the middle of a test.
+        for _ in range(100):
+            states = [subprocess.run(command, capture_output=True, text=True).stdout for command in (
+                ["ip", "-o", "link", "show", computer_end],
+                ["ip", "netns", "exec", namespace, "ip", "-o", "link", "show", phone_end])]
+            if all("state UP" in state for state in states):
+                break
+            time.sleep(0.05)
         # The phone's browser: Debian's chromium, started inside the phone's namespace.
         wrapper = folder / "chromium-on-the-phone"
         wrapper.write_text(f'#!/bin/sh\nexec ip netns exec {namespace} /usr/bin/chromium "$@"\n')
