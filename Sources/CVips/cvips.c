@@ -194,6 +194,99 @@ int cvips_copy_memory(CVipsImage *in, CVipsImage **out) {
     return *out ? 0 : -1;
 }
 
+// A layer's pixels promised by another thread. The write of the collage starts with the photos
+// at the top decoded, while the ones below are still being decoded: on two cores the encoder's
+// work then overlaps the last decodes, where it used to run alone after all of them.
+struct CVipsPending {
+    GMutex lock;
+    GCond ready;
+    int done;
+    VipsImage *pixels;
+    char message[512];
+    int references;
+};
+
+static void pending_unref(CVipsPending *pending) {
+    g_mutex_lock(&pending->lock);
+    int left = --pending->references;
+    g_mutex_unlock(&pending->lock);
+    if (left > 0) return;
+    if (pending->pixels) g_object_unref(pending->pixels);
+    g_mutex_clear(&pending->lock);
+    g_cond_clear(&pending->ready);
+    free(pending);
+}
+
+static void pending_closed(VipsImage *image, void *data) {
+    (void)image;
+    pending_unref(data);
+}
+
+static int pending_generate(VipsRegion *region, void *sequence, void *a, void *b, gboolean *stop) {
+    (void)sequence;
+    (void)b;
+    (void)stop;
+    CVipsPending *pending = a;
+    g_mutex_lock(&pending->lock);
+    while (!pending->done) g_cond_wait(&pending->ready, &pending->lock);
+    VipsImage *pixels = pending->pixels;
+    if (pixels) g_object_ref(pixels);
+    g_mutex_unlock(&pending->lock);
+    if (!pixels) {
+        vips_error("pending", "%s", pending->message);
+        return -1;
+    }
+    VipsRegion *source = vips_region_new(pixels);
+    int status = vips_region_prepare(source, &region->valid);
+    if (!status) vips_region_copy(source, region, &region->valid, region->valid.left, region->valid.top);
+    g_object_unref(source);
+    g_object_unref(pixels);
+    return status;
+}
+
+int cvips_pending_new(CVipsImage *like, CVipsPending **pending, CVipsImage **out) {
+    CVipsPending *made = calloc(1, sizeof(CVipsPending));
+    if (!made) {
+        vips_error("pending", "out of memory");
+        return -1;
+    }
+    g_mutex_init(&made->lock);
+    g_cond_init(&made->ready);
+    made->references = 2;
+    VipsImage *image = vips_image_new();
+    vips_image_init_fields(image, like->Xsize, like->Ysize, like->Bands, like->BandFmt, like->Coding, like->Type,
+                           like->Xres, like->Yres);
+    if (vips_image_pipelinev(image, VIPS_DEMAND_STYLE_THINSTRIP, NULL) ||
+        vips_image_generate(image, NULL, pending_generate, NULL, made, NULL)) {
+        g_object_unref(image);
+        made->references = 1;
+        pending_unref(made);
+        return -1;
+    }
+    g_signal_connect(image, "close", G_CALLBACK(pending_closed), made);
+    *pending = made;
+    *out = image;
+    return 0;
+}
+
+static void pending_settle(CVipsPending *pending, VipsImage *pixels, const char *message) {
+    g_mutex_lock(&pending->lock);
+    if (!pending->done) {
+        pending->pixels = pixels;
+        if (pixels) g_object_ref(pixels);
+        if (message) g_strlcpy(pending->message, message, sizeof pending->message);
+        pending->done = 1;
+        g_cond_broadcast(&pending->ready);
+    }
+    g_mutex_unlock(&pending->lock);
+}
+
+void cvips_pending_fill(CVipsPending *pending, CVipsImage *pixels) { pending_settle(pending, pixels, NULL); }
+
+void cvips_pending_fail(CVipsPending *pending, const char *message) { pending_settle(pending, NULL, message); }
+
+void cvips_pending_release(CVipsPending *pending) { pending_unref(pending); }
+
 int cvips_from_memory(const void *data, size_t size, int width, int height, int bands, CVipsImage **out) {
     *out = vips_image_new_from_memory_copy(data, size, width, height, bands, VIPS_FORMAT_UCHAR);
     if (!*out) return -1;

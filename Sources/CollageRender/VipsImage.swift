@@ -106,6 +106,15 @@ final class VipsImage: @unchecked Sendable {
 
     func copyToMemory() throws(VipsError) -> VipsImage { try map("copy to memory") { cvips_copy_memory($0, $1) } }
 
+    /// An image of this one's size whose pixels another thread provides later (see
+    /// ``PendingPixels``): a region asked of it waits until they are given.
+    func pending() throws(VipsError) -> (image: VipsImage, pixels: PendingPixels) {
+        var handle: OpaquePointer?
+        let image = try map("pending layer") { cvips_pending_new($0, &handle, $1) }
+        guard let handle else { throw VipsError(operation: "pending layer", message: "no handle was made") }
+        return (image, PendingPixels(handle: handle))
+    }
+
     func extractArea(x: Int, y: Int, width: Int, height: Int) throws(VipsError) -> VipsImage {
         try map("extract area") { cvips_extract_area($0, Int32(x), Int32(y), Int32(width), Int32(height), $1) }
     }
@@ -306,4 +315,19 @@ enum Vips {
             return "the installed libheif has no \(format == .heic ? "HEVC" : "AV1") encoder (\(error.message))"
         }
     }
+}
+
+/// The pixels promised to an image made by ``VipsImage/pending()``; given once, from any thread.
+final class PendingPixels: @unchecked Sendable {
+    private let handle: OpaquePointer
+
+    fileprivate init(handle: OpaquePointer) { self.handle = handle }
+
+    deinit { cvips_pending_release(handle) }
+
+    /// The image's pixels from now on: `pixels` is in memory and of the promised size.
+    func fill(with pixels: VipsImage) { cvips_pending_fill(handle, pixels.handle) }
+
+    /// Every region asked of the image fails with `message`.
+    func fail(_ message: String) { cvips_pending_fail(handle, message) }
 }

@@ -60,6 +60,16 @@ int cvips_icc_to_srgb(CVipsImage *in, CVipsImage **out);
 int cvips_orient(CVipsImage *in, int orientation, CVipsImage **out);
 /// Renders the pipeline into memory, so later reads cannot fail on the source file.
 int cvips_copy_memory(CVipsImage *in, CVipsImage **out);
+/// A layer decoded ahead on another thread: `*out` has `like`'s size, bands and format, and each
+/// region asked of it waits until `cvips_pending_fill` (or `_fail`) has been called. Each of the
+/// image and the returned handle holds a reference: `cvips_pending_release` drops the handle's.
+typedef struct CVipsPending CVipsPending;
+int cvips_pending_new(CVipsImage *like, CVipsPending **pending, CVipsImage **out);
+/// Serves `pixels` (an image in memory, of the promised size) from now on; takes a reference.
+void cvips_pending_fill(CVipsPending *pending, CVipsImage *pixels);
+/// Makes every region asked for fail with `message`, now and later.
+void cvips_pending_fail(CVipsPending *pending, const char *message);
+void cvips_pending_release(CVipsPending *pending);
 /// Wraps a copy of 8-bit interleaved pixels.
 int cvips_from_memory(const void *data, size_t size, int width, int height, int bands, CVipsImage **out);
 /// Wraps 8-bit interleaved pixels without copying; the image must not outlive them.
