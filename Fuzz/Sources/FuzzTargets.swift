@@ -190,7 +190,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         ("items", "x"), ("items", "width"), ("items", "rotation"), ("items", "crop_zoom"), ("items", "slot"),
         ("items", "text"), ("items", "kind"), ("items", "ref"), ("items", "shadow"), ("stickers", "width"),
         ("stickers", "photo_id"), ("collage_history", "position"), ("collage_history", "document"),
-        ("collage_history_refs", "position"), ("photo_subjects", "focus_x"), ("settings", "value"),
+        ("photo_subjects", "focus_x"), ("settings", "value"),
     ]
 
     private static func cells(_ data: Data) {

@@ -203,14 +203,11 @@ struct CVipsPending {
     int done;
     VipsImage *pixels;
     char message[512];
-    int references;
+    gint references;
 };
 
 static void pending_unref(CVipsPending *pending) {
-    g_mutex_lock(&pending->lock);
-    int left = --pending->references;
-    g_mutex_unlock(&pending->lock);
-    if (left > 0) return;
+    if (!g_atomic_int_dec_and_test(&pending->references)) return;
     if (pending->pixels) g_object_unref(pending->pixels);
     g_mutex_clear(&pending->lock);
     g_cond_clear(&pending->ready);
@@ -285,7 +282,11 @@ void cvips_pending_fill(CVipsPending *pending, CVipsImage *pixels) { pending_set
 
 void cvips_pending_fail(CVipsPending *pending, const char *message) { pending_settle(pending, NULL, message); }
 
-void cvips_pending_release(CVipsPending *pending) { pending_unref(pending); }
+// A promise dropped unkept would leave every strip that needs it waiting for good.
+void cvips_pending_release(CVipsPending *pending) {
+    pending_settle(pending, NULL, "the layer was never decoded");
+    pending_unref(pending);
+}
 
 int cvips_from_memory(const void *data, size_t size, int width, int height, int bands, CVipsImage **out) {
     *out = vips_image_new_from_memory_copy(data, size, width, height, bands, VIPS_FORMAT_UCHAR);

@@ -31,10 +31,10 @@ extension Workspace {
         PhotoImport.importAll(files, into: library, makingPreviews: makingPreviews, progress: progress)
     }
 
-    /// Makes the previews of `photos` that are missing, one after another; a photo whose preview
-    /// cannot be made is left for the request that asks for it to report.
-    public func makePreviews(of photos: [PhotoRecord]) {
-        for photo in photos { _ = try? library.previewFile(of: photo) }
+    /// Makes the previews of `photos` that are missing, one after another, until `stopping` says
+    /// so; a photo whose preview cannot be made is left for the request that asks for it to report.
+    public func makePreviews(of photos: [PhotoRecord], stopping: () -> Bool = { false }) {
+        for photo in photos where !stopping() { _ = try? library.previewFile(of: photo) }
     }
 
     /// The longer side, in pixels, of a photo's preview (`preview`) or thumbnail.

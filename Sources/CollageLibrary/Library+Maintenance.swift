@@ -270,10 +270,10 @@ extension Library {
     }
 
     /// The undo and redo steps that show the photo bound to `?`: a photo's id is 64 hex digits,
-    /// which a document spells, as a string of its own, only where it names the photo (an item,
-    /// the background). Asked only for an id of that form (``isPhotoID(_:)``): a damaged one names
-    /// no step.
-    static let stepsShowingPhoto = "instr(document, '\"' || ? || '\"') > 0"
+    /// which a document spells only where it names the photo (an item's `"<id>"`, a background's
+    /// `photo(<id>, …)`). Asked only for an id of that form (``isPhotoID(_:)``): a damaged one
+    /// names no step.
+    static let stepsShowingPhoto = "instr(document, ?) > 0"
 
     /// Whether `id` has the form of a photo's id (SHA-256, 64 lowercase hex digits).
     static func isPhotoID(_ id: String) -> Bool {

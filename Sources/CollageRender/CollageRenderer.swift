@@ -13,6 +13,9 @@ import Synchronization
 public struct CollageRenderer: Sendable {
     /// Size limits for inputs and outputs.
     public var limits: RenderLimits
+    /// Whether photos are decoded into memory ahead of the write, when the reserve allows (see
+    /// ``DecodingAhead``); tests turn it off to compare.
+    var decodesAhead = true
 
     /// A renderer with the given limits.
     public init(limits: RenderLimits = RenderLimits()) {
@@ -54,7 +57,7 @@ public struct CollageRenderer: Sendable {
             let file = item.content.reference == nil ? nil : try photos.file(for: item.content)
             layers.append(try layer(for: item, file: file, scale: scale, style: collage.style, photos: photos))
         }
-        let decoding = DecodingAhead(layers, cancellation: cancellation)
+        let decoding = DecodingAhead(layers, enabled: decodesAhead, cancellation: cancellation)
         layers = decoding.layers
         defer { decoding.finish() }
         let image = try vips("composite the collage") { () throws(VipsError) -> VipsImage in
@@ -401,16 +404,19 @@ final class DecodingAhead: Sendable {
     let layers: [(image: VipsImage, x: Int, y: Int)]
     private let done = DispatchGroup()
     private let heldBytes: Int
+    /// The layers not taken up by a decoding thread yet, the top ones first.
+    private let waiting: Mutex<ArraySlice<Job>>
 
     private struct Job: Sendable {
         let source: VipsImage
         let pixels: PendingPixels
     }
 
-    init(_ layers: [(image: VipsImage, x: Int, y: Int)], cancellation: RenderCancellation?) {
+    init(_ layers: [(image: VipsImage, x: Int, y: Int)], enabled: Bool = true, cancellation: RenderCancellation?) {
         let bytes = layers.reduce(0) { $0 + $1.image.width * $1.image.height * $1.image.bands }
-        guard layers.count > 1, MemoryReserve.take(bytes) else {
+        guard enabled, layers.count > 1, MemoryReserve.take(bytes) else {
             (self.layers, heldBytes) = (layers, 0)
+            waiting = Mutex([])
             return
         }
         heldBytes = bytes
@@ -423,12 +429,12 @@ final class DecodingAhead: Sendable {
             jobs.append((Job(source: layer.image, pixels: pixels), layer.y, layer.x))
         }
         self.layers = promised
-        let queue = Mutex(jobs.sorted { ($0.y, $0.x) < ($1.y, $1.x) }.map(\.job)[...])
+        waiting = Mutex(jobs.sorted { ($0.y, $0.x) < ($1.y, $1.x) }.map(\.job)[...])
         for _ in 0..<min(jobs.count, max(1, Int(cvips_concurrency()))) {
             done.enter()
-            Thread.detachNewThread { [done] in
+            Thread.detachNewThread { [self] in
                 defer { done.leave() }
-                while let job = queue.withLock({ $0.popFirst() }) {
+                while let job = waiting.withLock({ $0.popFirst() }) {
                     Self.decode(job, cancellation: cancellation)
                 }
             }
@@ -452,9 +458,15 @@ final class DecodingAhead: Sendable {
         }
     }
 
-    /// Waits for every decode to end (they end early when the render is cancelled) and gives
-    /// their memory back to the reserve.
+    /// Waits for the decodes under way to end (they end early when the render is cancelled),
+    /// drops those not begun (after a failed write nobody needs them), and gives their memory
+    /// back to the reserve.
     func finish() {
+        let left = waiting.withLock { waiting in
+            defer { waiting.removeAll() }
+            return waiting
+        }
+        for job in left { job.pixels.fail("the write ended before this layer was decoded") }
         done.wait()
         MemoryReserve.give(heldBytes)
     }

@@ -2,6 +2,7 @@ import CollageCore
 import CollageKit
 import CollageRender
 import Foundation
+import Synchronization
 
 /// The web editor's server side: the JSON API over the library, and the page itself.
 ///
@@ -57,10 +58,17 @@ public final class CollageApp: Sendable {
     /// for one first has it made then (and one being made is waited for, not made twice).
     func makePreviewsSoon(of photos: [PhotoRecord]) {
         guard !photos.isEmpty else { return }
-        let workspace = workspace
-        previews.async { workspace.makePreviews(of: photos) }
+        previews.async { [self] in workspace.makePreviews(of: photos) { previewsStopped.withLock { $0 } } }
     }
     private let previews = DispatchQueue(label: "collage.previews", qos: .utility)
+    private let previewsStopped = Mutex(false)
+
+    /// Stops making previews after the one under way, and waits for it: a stopping server never
+    /// exits in the middle of writing one.
+    public func stopMakingPreviews() {
+        previewsStopped.withLock { $0 = true }
+        previews.sync {}
+    }
 
     /// Every API route; the same table answers requests and writes the OpenAPI document.
     static let router = Router(routes: APIRoutes.all)

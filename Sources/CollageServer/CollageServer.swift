@@ -80,6 +80,7 @@ public final class CollageServer: Sendable {
     /// Stops accepting connections and waits for the requests in flight.
     public func stop() {
         app.stopAnalysingPhotos()
+        app.stopMakingPreviews()
         homeServer?.stop()
         server.stop()
     }

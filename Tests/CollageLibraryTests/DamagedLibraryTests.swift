@@ -234,4 +234,28 @@ struct DamagedLibraryTests {
         // The other collage's step shows only the photo that stays: it is kept.
         #expect(try library.undo(other).collage.title == "U")
     }
+
+    @Test func undoNeverBringsBackABackgroundPhotoWhoseFileIsGone() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        defer { library.close() }
+        let gone = try library.importPhoto(from: try fixtures.photo("gone.png", [10, 90, 160])).photo
+        let kept = try library.importPhoto(from: try fixtures.photo("kept.png", [200, 40, 40])).photo
+        let id = try library.createCollage(title: "T", templateID: "grid2x2", aspect: .square, photoIDs: [kept.id])
+            .collage.id
+        var style = try library.collage(id).collage.style
+        let plain = style.background
+        style.background = .photo(reference: gone.id, blur: 20)
+        try library.apply([.setStyle(style)], to: id)
+        try library.apply([.rename(title: "Then renamed")], to: id)
+        // Only earlier steps show it now.
+        style.background = plain
+        try library.apply([.setStyle(style)], to: id)
+        try FileManager.default.removeItem(at: library.originalFile(of: gone))
+        let repaired = try library.checkHealth(repair: true)
+        #expect(try library.checkHealth().isHealthy, "\(repaired)")
+        while let undone = try? library.undo(id) {
+            #expect(undone.collage.style.background.photoContent != .photo(gone.id), "undo brought back the background")
+        }
+    }
 }

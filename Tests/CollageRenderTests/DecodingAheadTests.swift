@@ -32,15 +32,17 @@ struct DecodingAheadTests {
         }
         let collage = try RenderFixtures.collage(template: "grid3x3", photos: photos)
         let options = RenderOptions(size: .longSide(1200), format: .png)
-        let ahead = try fixtures.render(collage, "ahead", options: options)
-        // With the memory reserve held elsewhere, the photos decode as the file is written.
-        var taken = 0
-        while MemoryReserve.take(MemoryReserve.perRender) { taken += MemoryReserve.perRender }
-        defer { MemoryReserve.give(taken) }
-        let spare = MemoryReserve.take(6 * 400 * 400 * 3)
-        if spare { MemoryReserve.give(6 * 400 * 400 * 3) }
-        #expect(!spare, "the reserve is held")
-        let lazy = try fixtures.render(collage, "lazy", options: options)
+        func render(_ name: String, decodingAhead: Bool) throws -> Bitmap {
+            var renderer = CollageRenderer()
+            renderer.decodesAhead = decodingAhead
+            let output = fixtures.url(name)
+            try renderer.render(
+                collage, photos: DirectoryPhotoSource(baseDirectory: fixtures.directory), options: options, to: output)
+            return try Bitmap.read(output)
+        }
+        let ahead = try render("ahead.png", decodingAhead: true)
+        // Without it the photos decode as the file is written, strip by strip.
+        let lazy = try render("lazy.png", decodingAhead: false)
         #expect(ahead.pixels == lazy.pixels)
         #expect((ahead.width, ahead.height) == (1200, 1200))
     }

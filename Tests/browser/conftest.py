@@ -54,34 +54,37 @@ def server(request):
         process = subprocess.Popen(
             [str(COLLAGE), "serve", "--port", "0", "--library", library],
             stdout=subprocess.PIPE, stderr=stderr_file, text=True, env=environment)
-    line = process.stdout.readline()
-    # Whatever the server prints later is read, so its stdout cannot fill either.
-    threading.Thread(target=lambda: process.stdout.read(), daemon=True).start()
-    match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
 
     def last_words():
         text = stderr_log.read_text(errors="replace")
         return text[-4000:] if text else "(nothing on stderr)"
 
-    if not match:
-        process.poll()
-        pytest.fail(f"serve printed {line!r}; exit {process.returncode}; stderr:\n{last_words()}")
-    yield {"url": match.group(1), "library": library, "config": config}
-    exited_early = process.poll()
-    if exited_early is None:
-        process.send_signal(2)  # Ctrl-C: a clean stop
-        try:
-            status = process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
+    try:
+        line = process.stdout.readline()
+        # Whatever the server prints later is read, so its stdout cannot fill either.
+        threading.Thread(target=lambda: process.stdout.read(), daemon=True).start()
+        match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+        if not match:
+            process.poll()
+            pytest.fail(f"serve printed {line!r}; exit {process.returncode}; stderr:\n{last_words()}")
+        yield {"url": match.group(1), "library": library, "config": config}
+        exited_early = process.poll()
+        if exited_early is None:
+            process.send_signal(2)  # Ctrl-C: a clean stop
+            try:
+                status = process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                pytest.fail(f"serve did not stop within 20 s of Ctrl-C; stderr:\n{last_words()}")
+        else:
+            status = exited_early
+        assert status == 0, (f"serve {'died during the test' if exited_early is not None else 'stopped'} "
+                             f"with status {status}; stderr:\n{last_words()}")
+    finally:
+        if process.poll() is None:
             process.kill()
-            status = process.wait()
-            pytest.fail(f"serve did not stop within 20 s of Ctrl-C; stderr:\n{last_words()}")
-    else:
-        status = exited_early
-    assert status == 0, (f"serve {'died during the test' if exited_early is not None else 'stopped'} "
-                         f"with status {status}; stderr:\n{last_words()}")
-    shutil.rmtree(library, ignore_errors=True)
-    shutil.rmtree(config, ignore_errors=True)
+            process.wait()
+        shutil.rmtree(library, ignore_errors=True)
+        shutil.rmtree(config, ignore_errors=True)
 
 
 @contextlib.contextmanager

@@ -157,7 +157,10 @@ async function drawSmall(file, side, canvas) {
     canvas.height = Math.max(1, Math.round(height * scale));
     canvas.getContext('2d').drawImage(image, 0, 0, canvas.width, canvas.height);
   };
-  if ('ImageDecoder' in window && file.type === 'image/jpeg') {
+  // How a size asked of ImageDecoder is kept is each browser's own: Chromium keeps the photo's
+  // shape (it picks a scale of the JPEG's), which is measured here; another might stretch.
+  const chromium = navigator.userAgentData?.brands?.some((brand) => brand.brand === 'Chromium');
+  if (chromium && 'ImageDecoder' in window && file.type === 'image/jpeg') {
     let decoder = null;
     try {
       // Chromium decodes at the largest eighth whose area is within the one asked for: twice
