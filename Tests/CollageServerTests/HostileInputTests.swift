@@ -334,10 +334,12 @@ struct HostileInputTests {
     @Test func aCancelledRenderOfSeveralPhotosStopsWhileDecoding() throws {
         let folder = try TemporaryFolder("cancel-several")
         let directory = folder.url
-        var collage = Collage(id: "c", title: "Two", created: Date(), canvas: Size(width: 1200, height: 600))
-        for index in 0..<2 {
+        var collage = Collage(id: "c", title: "Eight", created: Date(), canvas: Size(width: 1200, height: 600))
+        // Eight, so the decodes outlast the moment of the cancel on a fast machine too (two
+        // were done, and the collage written, before it came).
+        for index in 0..<8 {
             // PNGs cannot be shrunk while they load: each decode takes a while.
-            try Bitmap(width: 4000, height: 3000, color: [30, UInt8(90 + index * 60), 200]).write(
+            try Bitmap(width: 4000, height: 3000, color: [30, UInt8(90 + index * 20), 200]).write(
                 to: directory.appendingPathComponent("p\(index).png"), format: .png)
             collage = try collage.applying(.addItem(id: "i\(index)", content: .photo("p\(index).png"), frame: nil))
         }
