@@ -213,12 +213,19 @@ struct DamagedLibraryTests {
         }
     }
 
-    @Test func undoNeverBringsBackAPhotoWhoseFileIsGoneAndOtherStepsStay() throws {
+    /// A library with a photo whose file will go (`gone`) and one that stays (`kept`).
+    static func libraryWithTwoPhotos() throws -> (LibraryFixtures, Library, gone: PhotoRecord, kept: PhotoRecord) {
         let fixtures = try LibraryFixtures()
         let library = try fixtures.open()
-        defer { library.close() }
         let gone = try library.importPhoto(from: try fixtures.photo("gone.png", [10, 90, 160])).photo
         let kept = try library.importPhoto(from: try fixtures.photo("kept.png", [200, 40, 40])).photo
+        return (fixtures, library, gone, kept)
+    }
+
+    @Test func undoNeverBringsBackAPhotoWhoseFileIsGoneAndOtherStepsStay() throws {
+        let (fixtures, library, gone, kept) = try Self.libraryWithTwoPhotos()
+        // The folder lives as long as its fixtures.
+        defer { withExtendedLifetime(fixtures) { library.close() } }
         let showing = try library.createCollage(
             title: "T", templateID: "grid2x2", aspect: .square, photoIDs: [gone.id, kept.id]
         ).collage.id
@@ -236,11 +243,9 @@ struct DamagedLibraryTests {
     }
 
     @Test func undoNeverBringsBackABackgroundPhotoWhoseFileIsGone() throws {
-        let fixtures = try LibraryFixtures()
-        let library = try fixtures.open()
-        defer { library.close() }
-        let gone = try library.importPhoto(from: try fixtures.photo("gone.png", [10, 90, 160])).photo
-        let kept = try library.importPhoto(from: try fixtures.photo("kept.png", [200, 40, 40])).photo
+        let (fixtures, library, gone, kept) = try Self.libraryWithTwoPhotos()
+        // The folder lives as long as its fixtures.
+        defer { withExtendedLifetime(fixtures) { library.close() } }
         let id = try library.createCollage(title: "T", templateID: "grid2x2", aspect: .square, photoIDs: [kept.id])
             .collage.id
         var style = try library.collage(id).collage.style
