@@ -9,7 +9,7 @@ from PIL import ImageChops, ImageFilter, ImageStat
 from playwright.sync_api import expect
 
 from test_editor import (MEAN_DIFFERENCE_BOUND, SAMPLES, api, canvas_and_export, collage_with_a_lifted_sticker, edit,
-                         reopen, saved)
+                         new_collage, reopen, saved)
 
 
 def item_of(page, cid, item_id):
@@ -118,10 +118,7 @@ BACKGROUNDS = [
 def test_every_kind_of_background_is_chosen_in_the_panel_and_is_the_export(page):
     """Each gradient, pattern and paper, picked from the Background tab, shows on the canvas with
     the renderer's pixels; a turned photo over the edge sits on top, as in the export."""
-    page.fill("#create-form input[name=title]", "Backgrounds")
-    page.select_option("#create-template", "sideBySide")
-    page.click("#create-form button[type=submit]")
-    expect(page.locator("#editor-view")).to_be_visible()
+    new_collage(page, "Backgrounds", "sideBySide")
     page.set_input_files("#file-input", [str(SAMPLES / "coffee.png")])
     expect(page.locator(".item")).to_have_count(1, timeout=30000)
     saved(page)
@@ -203,10 +200,7 @@ def test_filters_and_adjustments_are_chosen_on_the_photo_itself_and_are_the_expo
     """The filter tray shows the selected photo with each filter, drawn by the renderer; a filter,
     its strength and an adjustment are saved, and the canvas (a turned photo over the edge) is
     the export."""
-    page.fill("#create-form input[name=title]", "Filters")
-    page.select_option("#create-template", "sideBySide")
-    page.click("#create-form button[type=submit]")
-    expect(page.locator("#editor-view")).to_be_visible()
+    new_collage(page, "Filters", "sideBySide")
     page.set_input_files("#file-input", [str(SAMPLES / "coffee.png"), str(SAMPLES / "rocket.jpg")])
     expect(page.locator(".item")).to_have_count(2, timeout=30000)
     saved(page)
@@ -264,10 +258,7 @@ def test_shapes_frames_and_shadows_are_picked_in_the_editor_take_clicks_inside_a
     """The hearts layout cuts its photos to hearts; the toolbar's Shape and Frame open the Adjust
     tab where a star, a polaroid card and a drop shadow are picked. Clicks land only inside a
     shape, and the canvas (a framed photo turned over the edge among them) is the export."""
-    page.fill("#create-form input[name=title]", "Shapes")
-    page.select_option("#create-template", "hearts")
-    page.click("#create-form button[type=submit]")
-    expect(page.locator("#editor-view")).to_be_visible()
+    new_collage(page, "Shapes", "hearts")
     page.set_input_files("#file-input", [str(SAMPLES / name) for name in ("coffee.png", "chelsea.png", "rocket.jpg")])
     expect(page.locator(".item")).to_have_count(3, timeout=30000)
     saved(page)
@@ -348,10 +339,7 @@ def test_auto_sets_exposure_and_white_balance_from_the_photo_in_one_step(page, t
     lut = [spoil(v, 0.55) for v in range(256)] + [spoil(v, 0.42) for v in range(256)] + [spoil(v, 0.3) for v in range(256)]
     spoilt = tmp_path / "dark-warm.png"
     photo.point(lut).save(spoilt)
-    page.fill("#create-form input[name=title]", "Auto")
-    page.select_option("#create-template", "sideBySide")
-    page.click("#create-form button[type=submit]")
-    expect(page.locator("#editor-view")).to_be_visible()
+    new_collage(page, "Auto", "sideBySide")
     page.set_input_files("#file-input", [str(spoilt)])
     expect(page.locator(".item")).to_have_count(1, timeout=30000)
     saved(page)
@@ -375,10 +363,7 @@ def test_auto_sets_exposure_and_white_balance_from_the_photo_in_one_step(page, t
 def test_a_blurred_photo_background_is_picked_in_the_background_tab_and_is_the_export(page):
     """One of the collage's own photos, blurred, behind circles: picked from the Background
     tab's Photo row, softened with its Blur slider, shown with the renderer's pixels."""
-    page.fill("#create-form input[name=title]", "Backdrop")
-    page.select_option("#create-template", "hearts")
-    page.click("#create-form button[type=submit]")
-    expect(page.locator("#editor-view")).to_be_visible()
+    new_collage(page, "Backdrop", "hearts")
     page.set_input_files("#file-input", [str(SAMPLES / name) for name in ("coffee.png", "chelsea.png")])
     expect(page.locator(".item")).to_have_count(2, timeout=30000)
     saved(page)
