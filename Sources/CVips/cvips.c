@@ -118,10 +118,31 @@ int cvips_width(const CVipsImage *image) { return vips_image_get_width(image); }
 int cvips_height(const CVipsImage *image) { return vips_image_get_height(image); }
 int cvips_bands(const CVipsImage *image) { return vips_image_get_bands(image); }
 
+/// The loader libvips finds for `path` (the modules' too, loaded when no built-in one claims
+/// it); NULL, with libvips' error saying the format is unknown, when none does.
+static const char *loader_for(const char *path) {
+    const char *loader = vips_foreign_find_load(path);
+    if (loader || !modules_deferred || __atomic_load_n(&modules_loaded, __ATOMIC_ACQUIRE)) return loader;
+    vips_error_clear();
+    ensure_modules();
+    return vips_foreign_find_load(path);
+}
+
+/// Whether `loader` names one of libvips' file loaders (the `vips-loader` a header opened from a
+/// file records), not one that reads from memory or a stream.
+static int is_file_loader(const char *loader) {
+    if (!loader || !*loader || g_str_has_suffix(loader, "_source") || g_str_has_suffix(loader, "_buffer")) return 0;
+    GType type = vips_type_find("VipsForeignLoad", loader);
+    return type != 0 && !G_TYPE_IS_ABSTRACT(type);
+}
+
+// Finding a file's loader opens the file once for each loader asked whether it is theirs (seven
+// for a JPEG): a header and then its pixels are opened by the loader found once, not found again.
 int cvips_open_header(const char *path, CVipsImage **out) {
-    ensure_loader_for(path);
-    *out = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
-    return *out ? 0 : -1;
+    *out = NULL;
+    const char *loader = loader_for(path);
+    if (!loader) return -1;
+    return vips_call(loader, path, out, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
 }
 
 int cvips_orientation(const CVipsImage *image) {
@@ -166,14 +187,17 @@ int cvips_thumbnail(const char *path, int width, int height, int to_srgb, CVipsI
 }
 
 int cvips_load_sequential(const char *path, const char *loader, int shrink, CVipsImage **out) {
-    ensure_loader_for(path);
+    *out = NULL;
     VipsAccess access = VIPS_ACCESS_SEQUENTIAL;
     VipsFailOn fail_on = VIPS_FAIL_ON_TRUNCATED;
-    if (shrink > 1 && strcmp(loader, "jpegload") == 0)
-        *out = vips_image_new_from_file(path, "access", access, "fail_on", fail_on, "shrink", shrink, NULL);
-    else
+    if (!is_file_loader(loader)) {
+        ensure_loader_for(path);
         *out = vips_image_new_from_file(path, "access", access, "fail_on", fail_on, NULL);
-    return *out ? 0 : -1;
+        return *out ? 0 : -1;
+    }
+    if (shrink > 1 && strcmp(loader, "jpegload") == 0)
+        return vips_call(loader, path, out, "access", access, "fail_on", fail_on, "shrink", shrink, NULL);
+    return vips_call(loader, path, out, "access", access, "fail_on", fail_on, NULL);
 }
 
 int cvips_icc_to_srgb(CVipsImage *in, CVipsImage **out) {
