@@ -51,15 +51,17 @@ public struct CollageRenderer: Sendable {
         let keepsAlpha = options.format.supportsAlpha && collage.style.background.hasTransparency
         let base = try background(
             of: collage, width: width, height: height, scale: scale, keepsAlpha: keepsAlpha, photos: photos)
+        let visible = collage.items.filter { Self.isVisible($0, scale: scale, width: width, height: height) }
+        let decoding = DecodingAhead(expecting: visible.count, enabled: decodesAhead, cancellation: cancellation)
+        defer { decoding.finish() }
         var layers: [(image: VipsImage, x: Int, y: Int)] = []
-        for item in collage.items where Self.isVisible(item, scale: scale, width: width, height: height) {
+        for item in visible {
             try cancellation?.check()
             let file = item.content.reference == nil ? nil : try photos.file(for: item.content)
-            layers.append(try layer(for: item, file: file, scale: scale, style: collage.style, photos: photos))
+            layers.append(
+                decoding.add(try layer(for: item, file: file, scale: scale, style: collage.style, photos: photos)))
         }
-        let decoding = DecodingAhead(layers, enabled: decodesAhead, cancellation: cancellation)
-        layers = decoding.layers
-        defer { decoding.finish() }
+        decoding.close()
         let image = try vips("composite the collage") { () throws(VipsError) -> VipsImage in
             var composed = try Self.stack(layers, on: base)
             // Pasting makes libvips ask for small tiles, and the one-pass photo decoders under
@@ -396,49 +398,94 @@ func vips<T>(_ what: String, _ body: () throws(VipsError) -> T) throws(RenderErr
 /// decoded whole first, they run side by side like Pillow's thread pool (the A3 poster of twelve
 /// photos took 13 % less time, the 1,800 px grid 7 % less). Waiting for all of them before
 /// writing then left one core idle while the other encoded: now the encoder starts on the top
-/// rows as soon as their photos are in. Cells that the memory reserve cannot hold stay lazy, so
-/// a huge print keeps its small footprint. Each decode is registered with the cancellation,
-/// which stops it mid-photo.
+/// rows as soon as their photos are in. Each layer is handed over as soon as it is made, so the
+/// first photos decode while the later ones' headers are read and their colour transforms built.
+/// Cells that the memory reserve cannot hold stay lazy, so a huge print keeps its small
+/// footprint. Each decode is registered with the cancellation, which stops it mid-photo.
 final class DecodingAhead: Sendable {
-    /// The layers to compose: each decoded ahead stands in for its lazy pipeline.
-    let layers: [(image: VipsImage, x: Int, y: Int)]
+    private let enabled: Bool
+    private let cancellation: RenderCancellation?
     private let done = DispatchGroup()
-    private let heldBytes: Int
-    /// The layers not taken up by a decoding thread yet, the top ones first.
-    private let waiting: Mutex<ArraySlice<Job>>
+    /// One signal a job, and one a thread when the layers are all in or the write has ended.
+    private let jobs = DispatchSemaphore(value: 0)
+    private let state = Mutex(State())
 
     private struct Job: Sendable {
         let source: VipsImage
         let pixels: PendingPixels
+        let x: Int
+        let y: Int
     }
 
-    init(_ layers: [(image: VipsImage, x: Int, y: Int)], enabled: Bool = true, cancellation: RenderCancellation?) {
-        let bytes = layers.reduce(0) { $0 + $1.image.width * $1.image.height * $1.image.bands }
-        guard enabled, layers.count > 1, MemoryReserve.take(bytes) else {
-            (self.layers, heldBytes) = (layers, 0)
-            waiting = Mutex([])
-            return
+    private struct State: Sendable {
+        /// The layers not taken up by a decoding thread yet.
+        var waiting: [Job] = []
+        var threads = 0
+        var heldBytes = 0
+        var closed = false
+    }
+
+    /// Decodes ahead the layers of a render that will have `count` of them (one alone is left to
+    /// the write), when `enabled`.
+    init(expecting count: Int, enabled: Bool = true, cancellation: RenderCancellation?) {
+        self.enabled = enabled && count > 1
+        self.cancellation = cancellation
+    }
+
+    /// The layer to compose in place of `layer`: its pixels promised, and being decoded, when the
+    /// memory reserve holds them; else `layer` itself, decoded as the file is written.
+    func add(_ layer: (image: VipsImage, x: Int, y: Int)) -> (image: VipsImage, x: Int, y: Int) {
+        // One that cannot be promised stays lazy, and decodes as the file is written.
+        guard enabled, let (image, pixels) = try? layer.image.pending() else { return layer }
+        let bytes = layer.image.width * layer.image.height * layer.image.bands
+        let (taken, startsThread) = state.withLock { state -> (Bool, Bool) in
+            guard !state.closed, state.heldBytes + bytes <= MemoryReserve.perRender, MemoryReserve.take(bytes) else {
+                return (false, false)
+            }
+            state.heldBytes += bytes
+            state.waiting.append(Job(source: layer.image, pixels: pixels, x: layer.x, y: layer.y))
+            guard state.threads < max(1, Int(cvips_concurrency())) else { return (true, false) }
+            state.threads += 1
+            return (true, true)
         }
-        heldBytes = bytes
-        var promised = layers
-        var jobs: [(job: Job, y: Int, x: Int)] = []
-        for (index, layer) in layers.enumerated() {
-            // One that cannot be promised stays lazy, and decodes as the file is written.
-            guard let (image, pixels) = try? layer.image.pending() else { continue }
-            promised[index].image = image
-            jobs.append((Job(source: layer.image, pixels: pixels), layer.y, layer.x))
-        }
-        self.layers = promised
-        waiting = Mutex(jobs.sorted { ($0.y, $0.x) < ($1.y, $1.x) }.map(\.job)[...])
-        for _ in 0..<min(jobs.count, max(1, Int(cvips_concurrency()))) {
+        guard taken else { return layer }
+        jobs.signal()
+        if startsThread {
             done.enter()
             Thread.detachNewThread { [self] in
                 defer { done.leave() }
-                while let job = waiting.withLock({ $0.popFirst() }) {
-                    Self.decode(job, cancellation: cancellation)
-                }
+                while let job = next() { Self.decode(job, cancellation: cancellation) }
             }
         }
+        return (image, layer.x, layer.y)
+    }
+
+    /// The top waiting layer, once there is one; `nil` when none will come.
+    private func next() -> Job? {
+        while true {
+            jobs.wait()
+            let (job, closed) = state.withLock { state -> (Job?, Bool) in
+                guard
+                    let top = state.waiting.indices.min(by: {
+                        (state.waiting[$0].y, state.waiting[$0].x) < (state.waiting[$1].y, state.waiting[$1].x)
+                    })
+                else {
+                    return (nil, state.closed)
+                }
+                return (state.waiting.remove(at: top), state.closed)
+            }
+            if let job { return job }
+            if closed { return nil }
+        }
+    }
+
+    /// Every layer is in: the threads end once the waiting ones are decoded.
+    func close() {
+        let threads = state.withLock { state -> Int in
+            state.closed = true
+            return state.threads
+        }
+        for _ in 0..<threads { jobs.signal() }
     }
 
     /// Decodes one layer into memory, or says why it could not: a strip waiting for it then
@@ -462,12 +509,16 @@ final class DecodingAhead: Sendable {
     /// drops those not begun (after a failed write nobody needs them), and gives their memory
     /// back to the reserve.
     func finish() {
-        let left = waiting.withLock { waiting in
-            defer { waiting.removeAll() }
-            return waiting
+        close()
+        let (left, held) = state.withLock { state in
+            defer {
+                state.waiting.removeAll()
+                state.heldBytes = 0
+            }
+            return (state.waiting, state.heldBytes)
         }
         for job in left { job.pixels.fail("the write ended before this layer was decoded") }
         done.wait()
-        MemoryReserve.give(heldBytes)
+        MemoryReserve.give(held)
     }
 }
