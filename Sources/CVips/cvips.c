@@ -128,12 +128,17 @@ static const char *loader_for(const char *path) {
     return vips_foreign_find_load(path);
 }
 
-/// Whether `loader` names one of libvips' file loaders (the `vips-loader` a header opened from a
-/// file records), not one that reads from memory or a stream.
+/// Whether `loader` names one of libvips' file loaders that find their own format in a file
+/// (the `vips-loader` a header opened from a file records): called with the file name alone, not
+/// one that reads from memory or a stream, nor one that needs the pixel layout given (rawload).
 static int is_file_loader(const char *loader) {
     if (!loader || !*loader || g_str_has_suffix(loader, "_source") || g_str_has_suffix(loader, "_buffer")) return 0;
     GType type = vips_type_find("VipsForeignLoad", loader);
-    return type != 0 && !G_TYPE_IS_ABSTRACT(type);
+    if (!type) return 0;
+    VipsForeignLoadClass *class = g_type_class_ref(type);
+    int sniffs = class->is_a != NULL;
+    g_type_class_unref(class);
+    return sniffs;
 }
 
 // Finding a file's loader opens the file once for each loader asked whether it is theirs (seven

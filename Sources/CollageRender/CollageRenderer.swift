@@ -52,7 +52,9 @@ public struct CollageRenderer: Sendable {
         let base = try background(
             of: collage, width: width, height: height, scale: scale, keepsAlpha: keepsAlpha, photos: photos)
         let visible = collage.items.filter { Self.isVisible($0, scale: scale, width: width, height: height) }
-        let decoding = DecodingAhead(expecting: visible.count, enabled: decodesAhead, cancellation: cancellation)
+        let decoding = DecodingAhead(
+            expecting: visible.count, estimatedBytes: DecodingAhead.estimatedBytes(of: visible, scale: scale),
+            enabled: decodesAhead, cancellation: cancellation)
         defer { decoding.finish() }
         var layers: [(image: VipsImage, x: Int, y: Int)] = []
         for item in visible {
@@ -399,12 +401,16 @@ func vips<T>(_ what: String, _ body: () throws(VipsError) -> T) throws(RenderErr
 /// photos took 13 % less time, the 1,800 px grid 7 % less). Waiting for all of them before
 /// writing then left one core idle while the other encoded: now the encoder starts on the top
 /// rows as soon as their photos are in. Each layer is handed over as soon as it is made, so the
-/// first photos decode while the later ones' headers are read and their colour transforms built.
-/// Cells that the memory reserve cannot hold stay lazy, so a huge print keeps its small
-/// footprint. Each decode is registered with the cancellation, which stops it mid-photo.
+/// first photos decode while the later ones' headers are read and their colour transforms built
+/// (a thread takes the top one of those made so far). A render whose cells the memory reserve
+/// cannot hold stays lazy, so a huge print keeps its small footprint. Each decode is registered
+/// with the cancellation, which stops it mid-photo; a render that fails while its layers are made
+/// waits for the decodes under way (at most one a core) before it reports.
 final class DecodingAhead: Sendable {
-    private let enabled: Bool
     private let cancellation: RenderCancellation?
+    /// The bytes taken from the memory reserve for this render's layers; 0 when none are
+    /// decoded ahead.
+    private let budget: Int
     private let done = DispatchGroup()
     /// One signal a job, and one a thread when the layers are all in or the write has ended.
     private let jobs = DispatchSemaphore(value: 0)
@@ -421,34 +427,36 @@ final class DecodingAhead: Sendable {
         /// The layers not taken up by a decoding thread yet.
         var waiting: [Job] = []
         var threads = 0
-        var heldBytes = 0
+        /// The bytes of the layers promised so far, within ``budget``.
+        var promisedBytes = 0
         var closed = false
     }
 
-    /// Decodes ahead the layers of a render that will have `count` of them (one alone is left to
-    /// the write), when `enabled`.
-    init(expecting count: Int, enabled: Bool = true, cancellation: RenderCancellation?) {
-        self.enabled = enabled && count > 1
+    /// Decodes ahead the layers of a render of `count` layers whose pixels come to about
+    /// `estimatedBytes`, when `enabled` and the memory reserve holds them all (one layer alone
+    /// is left to the write; a render too big for the reserve stays lazy, whole).
+    init(expecting count: Int, estimatedBytes: Int, enabled: Bool = true, cancellation: RenderCancellation?) {
         self.cancellation = cancellation
+        budget = enabled && count > 1 && MemoryReserve.take(estimatedBytes) ? estimatedBytes : 0
     }
 
-    /// The layer to compose in place of `layer`: its pixels promised, and being decoded, when the
-    /// memory reserve holds them; else `layer` itself, decoded as the file is written.
+    /// The layer to compose in place of `layer`: its pixels promised, and being decoded, when they
+    /// fit in what was taken from the reserve; else `layer` itself, decoded as the file is written.
     func add(_ layer: (image: VipsImage, x: Int, y: Int)) -> (image: VipsImage, x: Int, y: Int) {
-        // One that cannot be promised stays lazy, and decodes as the file is written.
-        guard enabled, let (image, pixels) = try? layer.image.pending() else { return layer }
         let bytes = layer.image.width * layer.image.height * layer.image.bands
-        let (taken, startsThread) = state.withLock { state -> (Bool, Bool) in
-            guard !state.closed, state.heldBytes + bytes <= MemoryReserve.perRender, MemoryReserve.take(bytes) else {
-                return (false, false)
-            }
-            state.heldBytes += bytes
-            state.waiting.append(Job(source: layer.image, pixels: pixels, x: layer.x, y: layer.y))
-            guard state.threads < max(1, Int(cvips_concurrency())) else { return (true, false) }
-            state.threads += 1
-            return (true, true)
+        let fits = state.withLock { state in
+            guard !state.closed, state.promisedBytes + bytes <= budget else { return false }
+            state.promisedBytes += bytes
+            return true
         }
-        guard taken else { return layer }
+        // One that cannot be promised stays lazy, and decodes as the file is written.
+        guard fits, let (image, pixels) = try? layer.image.pending() else { return layer }
+        let startsThread = state.withLock { state -> Bool in
+            state.waiting.append(Job(source: layer.image, pixels: pixels, x: layer.x, y: layer.y))
+            guard state.threads < max(1, Int(cvips_concurrency())) else { return false }
+            state.threads += 1
+            return true
+        }
         jobs.signal()
         if startsThread {
             done.enter()
@@ -488,6 +496,16 @@ final class DecodingAhead: Sendable {
         for _ in 0..<threads { jobs.signal() }
     }
 
+    /// The memory a render's layers would take decoded, for ``init(expecting:estimatedBytes:enabled:cancellation:)``:
+    /// each visible item's frame at `scale`, four bytes a pixel, with room for a turned frame's
+    /// corners and a sticker's outline.
+    static func estimatedBytes(of items: [CollageItem], scale: Double) -> Int {
+        let pixels = items.reduce(0.0) { total, item in
+            total + item.frame.width * scale * item.frame.height * scale * (item.rotation.degrees == 0 ? 1.25 : 2)
+        }
+        return pixels * 4 < Double(Int.max / 2) ? Int(pixels * 4) : Int.max / 2
+    }
+
     /// Decodes one layer into memory, or says why it could not: a strip waiting for it then
     /// fails, and the write's diagnosis names the photo.
     private static func decode(_ job: Job, cancellation: RenderCancellation?) {
@@ -509,16 +527,15 @@ final class DecodingAhead: Sendable {
     /// drops those not begun (after a failed write nobody needs them), and gives their memory
     /// back to the reserve.
     func finish() {
-        close()
-        let (left, held) = state.withLock { state in
-            defer {
-                state.waiting.removeAll()
-                state.heldBytes = 0
-            }
-            return (state.waiting, state.heldBytes)
+        // Closed and emptied at once, so no thread takes up a layer nobody will read.
+        let (left, threads) = state.withLock { state in
+            defer { state.waiting.removeAll() }
+            state.closed = true
+            return (state.waiting, state.threads)
         }
         for job in left { job.pixels.fail("the write ended before this layer was decoded") }
+        for _ in 0..<threads { jobs.signal() }
         done.wait()
-        MemoryReserve.give(held)
+        MemoryReserve.give(budget)
     }
 }

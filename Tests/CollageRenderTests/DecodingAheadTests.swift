@@ -46,4 +46,31 @@ struct DecodingAheadTests {
         #expect(ahead.pixels == lazy.pixels)
         #expect((ahead.width, ahead.height) == (1200, 1200))
     }
+
+    @Test func aPhotoMissingAfterOthersAreDecodingFailsTheRenderNamingIt() throws {
+        let fixtures = try RenderFixtures()
+        var photos: [URL] = []
+        for index in 0..<3 {
+            let bitmap = try #require(Self.texturedPhoto(index, width: 1600, height: 1200))
+            let file = fixtures.url("p\(index).jpg")
+            try bitmap.write(to: file, format: .jpeg)
+            photos.append(file)
+        }
+        // The first photos are decoding when the fourth is found missing.
+        photos.append(fixtures.url("gone.jpg"))
+        let collage = try RenderFixtures.collage(template: "grid2x2", photos: photos)
+        let output = fixtures.url("out.png")
+        let error = #expect(throws: RenderError.self) {
+            try CollageRenderer().render(
+                collage, photos: DirectoryPhotoSource(baseDirectory: fixtures.directory),
+                options: RenderOptions(size: .longSide(1200), format: .png), to: output)
+        }
+        #expect(error?.description.contains("gone.jpg") == true, "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        // The same renderer's next collage is whole: nothing was left holding the decoders.
+        let whole = try fixtures.render(
+            try RenderFixtures.collage(template: "grid2x2", photos: Array(photos.prefix(3))), "whole.png",
+            options: RenderOptions(size: .longSide(600), format: .png))
+        #expect((whole.width, whole.height) == (600, 600))
+    }
 }
