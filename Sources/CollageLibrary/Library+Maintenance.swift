@@ -121,6 +121,9 @@ public struct HealthReport: Sendable {
     public var missingStickers: [String] = []
     /// Items (collage id, item id) that show a photo or sticker the library does not have.
     public var brokenItems: [(collage: String, item: String)] = []
+    /// Collages whose background shows a photo the library does not have (collage id, photo id);
+    /// each is among ``invalidCollages`` too.
+    public var brokenBackgrounds: [(collage: String, photo: String)] = []
     /// Collages that cannot be rendered, with every problem.
     public var invalidCollages: [(collage: String, issues: [String])] = []
     /// Whether the report's records and items were repaired (`--repair`).
@@ -138,7 +141,8 @@ public struct HealthReport: Sendable {
 
     /// Whether `--repair` has something to do.
     public var isRepairable: Bool {
-        !(damagedCells.isEmpty && missingPhotos.isEmpty && missingStickers.isEmpty && brokenItems.isEmpty)
+        !(damagedCells.isEmpty && missingPhotos.isEmpty && missingStickers.isEmpty && brokenItems.isEmpty
+            && brokenBackgrounds.isEmpty)
     }
 }
 
@@ -147,8 +151,9 @@ extension Library {
     /// that every item shows something the library has, and that every collage can be rendered.
     /// With `repair`: a damaged version starts again at 1; any other row with a damaged cell is
     /// set aside whole in the `quarantine` table (a collage with its items and history); records
-    /// whose files are gone are removed, and the items that showed them set aside (each such
-    /// collage gets a new version). Collages that break the document rules are only reported,
+    /// whose files are gone are removed, the items that showed them set aside, and a background
+    /// that showed one made white (each such collage gets a new version). Collages that break the
+    /// document rules otherwise are only reported,
     /// since which part to drop is the person's choice. One transaction: nothing changes unless
     /// all of it does.
     public func checkHealth(repair: Bool = false) throws(LibraryError) -> HealthReport {
@@ -173,10 +178,20 @@ extension Library {
             if !found.isEmpty {
                 report.missingPhotos.removeAll { found.contains($0) }
                 report.brokenItems = []
+                report.brokenBackgrounds = []
                 report.invalidCollages = []
                 try findMissing(into: &report, in: connection)
             }
             try repairMissing(report, in: connection)
+            // A collage left unable to render only by its background renders again now.
+            for (collage, photo) in report.brokenBackgrounds {
+                report.repairs.append(
+                    "made the background of collage \(collage) white: it showed photo \(photo.prefix(12)), which is gone"
+                )
+                report.invalidCollages.removeAll {
+                    $0.collage == collage && $0.issues == [Self.missingBackgroundIssue(photo)]
+                }
+            }
             report.repaired = true
         }
         return report
@@ -221,8 +236,8 @@ extension Library {
             guard case .photo(let reference, _)? = try? Background(parsing: text), !present.contains(reference) else {
                 continue
             }
-            report.invalidCollages.append(
-                (id, ["style.background: shows photo \"\(reference.prefix(80))\", which the library does not have"]))
+            report.brokenBackgrounds.append((id, reference))
+            report.invalidCollages.append((id, [Self.missingBackgroundIssue(reference)]))
         }
         let collageIDs = try connection.query("SELECT id FROM collages ORDER BY id") { row throws(LibraryError) in
             try row.optionalText("id")
@@ -241,14 +256,25 @@ extension Library {
         }
     }
 
-    /// Removes records whose files are gone; the items that showed them are set aside.
+    /// Why a collage whose background shows photo `reference` cannot be rendered.
+    static func missingBackgroundIssue(_ reference: String) -> String {
+        "style.background: shows photo \"\(reference.prefix(80))\", which the library does not have"
+    }
+
+    /// Removes records whose files are gone; the items that showed them are set aside, and a
+    /// background that showed one is made white (the plain background of a new collage).
     private func repairMissing(_ report: HealthReport, in connection: Connection) throws(LibraryError) {
         for (collage, item) in report.brokenItems {
             try quarantine(
                 table: "items", where: "collage_id = ? AND id = ?", [collage, item],
                 reason: "shows a photo or sticker that is gone", in: connection)
         }
-        for collage in Set(report.brokenItems.map(\.collage)) { try bumpVersion(of: collage, in: connection) }
+        for (collage, _) in report.brokenBackgrounds {
+            try connection.run(
+                "UPDATE collages SET background = ? WHERE id = ?", [Background.white.description, collage])
+        }
+        let changed = Set(report.brokenItems.map(\.collage)).union(report.brokenBackgrounds.map(\.collage))
+        for collage in changed { try bumpVersion(of: collage, in: connection) }
         for id in report.missingStickers {
             try connection.run("DELETE FROM stickers WHERE id = ?", [id])
             // A step of undo or redo showing it would bring back an item with nothing to draw.

@@ -97,7 +97,8 @@ enum DoctorCommand: Command {
         options: [
             .flag(
                 "--repair",
-                "Set aside rows with damaged cells, remove records whose files are missing, set aside the items that show them"
+                "Set aside rows with damaged cells, remove records whose files are missing, set aside the items that show "
+                    + "them, make a background that shows one white"
             ),
             LibraryAccess.option, .flag("--json", "Print JSON"),
         ],
@@ -107,9 +108,10 @@ enum DoctorCommand: Command {
             Exits 0 when the library is healthy and 65 when something is wrong. With --repair, a
             damaged version starts again at 1; any other row with a damaged cell is set aside whole
             in the library's quarantine table (a collage with its items and history), where nothing
-            reads it and nothing is lost; records whose files are missing are removed and the items
-            that showed them set aside (each such collage gets a new version); collages that break
-            the document rules are listed for you to fix or delete, never changed.
+            reads it and nothing is lost; records whose files are missing are removed, the items
+            that showed them set aside and a background that showed one made white (each such
+            collage gets a new version); collages that break the document rules otherwise are
+            listed for you to fix or delete, never changed.
             """)
 
     static func run(_ arguments: ParsedArguments) throws(Failure) {
@@ -140,7 +142,8 @@ enum DoctorCommand: Command {
                 for repair in report.repairs { Output.print("Repaired: \(Output.escaped(repair))") }
                 Output.print(
                     "Repaired: damaged rows set aside (kept whole in the quarantine table), records whose files were "
-                        + "missing removed, the items that showed them set aside.")
+                        + "missing removed, the items that showed them set aside, the backgrounds that showed them white."
+                )
             } else if report.isRepairable {
                 Output.print("Run 'collage doctor --repair' to set them aside (nothing is deleted that can be kept).")
             }

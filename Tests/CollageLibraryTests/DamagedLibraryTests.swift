@@ -263,4 +263,36 @@ struct DamagedLibraryTests {
             #expect(undone.collage.style.background.photoContent != .photo(gone.id), "undo brought back the background")
         }
     }
+
+    @Test func aBackgroundWhosePhotoIsGoneIsMadeWhiteAndTheCollageRendersAgain() throws {
+        let (fixtures, library, gone, kept) = try Self.libraryWithTwoPhotos()
+        // The folder lives as long as its fixtures.
+        defer { withExtendedLifetime(fixtures) { library.close() } }
+        let id = try library.createCollage(title: "T", templateID: "grid2x2", aspect: .square, photoIDs: [kept.id])
+            .collage.id
+        var style = try library.collage(id).collage.style
+        style.background = .photo(reference: gone.id, blur: 20)
+        let version = try library.apply([.setStyle(style)], to: id).version
+        try FileManager.default.removeItem(at: library.originalFile(of: gone))
+        let output = fixtures.directory.appendingPathComponent("after.png")
+        func render() throws {
+            try CollageRenderer().render(
+                try library.collage(id).collage, photos: LibraryPhotoSource(library: library),
+                options: RenderOptions(size: .scale(0.25), format: .png), to: output)
+        }
+        #expect(throws: RenderError.self, "the background's photo is gone") { try render() }
+        let found = try library.checkHealth()
+        #expect(found.brokenBackgrounds.map(\.collage) == [id] && found.isRepairable, "\(found)")
+
+        let repaired = try library.checkHealth(repair: true)
+        #expect(repaired.repairs.contains { $0.contains("background of collage \(id) white") }, "\(repaired.repairs)")
+        #expect(!repaired.invalidCollages.contains { $0.collage == id }, "\(repaired.invalidCollages)")
+        #expect(try library.checkHealth().isHealthy)
+        let after = try library.collage(id)
+        #expect(after.collage.style.background == .white)
+        #expect(after.version > version, "the repair is a change: an open editor sees a new version")
+        #expect(after.collage.items.map(\.content) == [.photo(kept.id)], "the photo that stays stays")
+        try render()
+        #expect(try Bitmap.read(output)[1, 1] == [255, 255, 255])
+    }
 }
