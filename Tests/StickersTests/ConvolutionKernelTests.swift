@@ -69,11 +69,15 @@ struct ConvolutionKernelTests {
 
     /// Shapes the model does not have: channel counts that are no multiple of 8 (blocks of 4, 2
     /// and 1), rows that are no multiple of a vector, one-pixel images, dilations reaching past
-    /// every edge, 1 × 1 kernels, and a layer with no ReLU after it.
+    /// every edge, 1 × 1 kernels, and a layer with no ReLU after it. The 3 × 3 layers of 8 input
+    /// channels or more and 4 or 8 output channels a block go through Winograd's kernels: odd
+    /// heights and widths (a last tile half outside), one row, rows of several tasks each.
     @Test(arguments: [
         (3, 64, 3, 1, 37, 45, true), (16, 6, 3, 2, 20, 33, false), (5, 2, 3, 8, 10, 10, true),
         (7, 1, 3, 1, 3, 70, false), (6, 1, 1, 1, 320, 17, true), (64, 12, 1, 1, 9, 130, false),
-        (1, 4, 3, 4, 1, 1, true), (24, 20, 3, 1, 64, 200, false),
+        (1, 4, 3, 4, 1, 1, true), (24, 20, 3, 1, 64, 200, false), (32, 16, 3, 1, 37, 45, true),
+        (128, 64, 3, 1, 6, 320, true), (8, 8, 3, 1, 1, 33, false), (16, 24, 3, 1, 7, 1001, true),
+        (9, 12, 3, 1, 31, 17, false),
     ])
     func ownKernelsMatchOpenCVOnOtherShapes(
         shape: (inputs: Int, outputs: Int, kernel: Int, dilation: Int, height: Int, width: Int, relu: Bool)
