@@ -16,10 +16,12 @@
 // - weights are repacked at load so that a block's weights are read in order;
 // - each band is a task for OpenCV's thread pool.
 //
-// - 3 × 3 layers of 8 input channels or more and rows of 32 pixels or more (16 with AVX2) use
-//   Winograd's F(2 × 2, 3 × 3) instead (below): 16 products a 2 × 2 block of outputs where
-//   the direct sums take 36. They hold nearly all of U²-Net-p's work, which takes about two
-//   thirds of the direct kernels' time so; its map differs from OpenCV's by rounding alone.
+// - undilated 3 × 3 layers of 8 to 1,024 input channels, output channels in blocks of 4 or 8,
+//   and rows of at least two vectors of tiles' worth (32 pixels, 16 with AVX2; narrower rows
+//   would leave most of a vector idle) use Winograd's F(2 × 2, 3 × 3) instead (below): 16
+//   products a 2 × 2 block of outputs where the direct sums take 36. They hold nearly all of
+//   U²-Net-p's work, which takes about two thirds of the direct kernels' time so; its map
+//   differs from OpenCV's by rounding alone.
 //
 // The vector code is written once with the compiler's vector types and compiled twice, for
 // AVX-512 and for AVX2 with FMA; which runs is chosen by what the processor has. Elsewhere, and
@@ -34,7 +36,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <memory>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -297,6 +298,7 @@ CSEGMENT_INLINE void winograd_block(const WinogradWork &work, const float *trans
                 s[i][1] = m[4 * i + 1] - m[4 * i + 2] - m[4 * i + 3];
             }
             int x = 2 * (firstTile + (first + v) * Lanes);
+            if (x >= work.width) break;
             _Pragma("unroll") for (int a = 0; a < 2; a++) {
                 int y = 2 * tileRow + a;
                 if (y >= work.height) break;
@@ -346,18 +348,17 @@ __attribute__((target("avx2,fma"))) void run_avx2(const Work &work, const float 
 
 __attribute__((target("avx512f"))) void winograd_avx512(const WinogradWork &work, int tileRow, int firstTile,
                                                         int vectors, float *row, float *transformed, void *products) {
+    // Blocks of 8 channels, or of 4 where the count is no multiple of 8 (fewer take the direct sums).
     if (work.block == 8)
         winograd_task<Vector16, 16, 8>(work, tileRow, firstTile, vectors, row, transformed, (Vector16 *)products);
     else
         winograd_task<Vector16, 16, 4>(work, tileRow, firstTile, vectors, row, transformed, (Vector16 *)products);
 }
 
+// AVX2's layers have blocks of 4 channels at most (16 registers), and Winograd's take no fewer.
 __attribute__((target("avx2,fma"))) void winograd_avx2(const WinogradWork &work, int tileRow, int firstTile,
                                                        int vectors, float *row, float *transformed, void *products) {
-    if (work.block == 8)
-        winograd_task<Vector8, 8, 8>(work, tileRow, firstTile, vectors, row, transformed, (Vector8 *)products);
-    else
-        winograd_task<Vector8, 8, 4>(work, tileRow, firstTile, vectors, row, transformed, (Vector8 *)products);
+    winograd_task<Vector8, 8, 4>(work, tileRow, firstTile, vectors, row, transformed, (Vector8 *)products);
 }
 
 bool same_everywhere(const cv::dnn::DictValue &values, int value) {
@@ -460,6 +461,12 @@ public:
         size_t planeBytes = size_t(g.height) * g.width * sizeof(float);
         CV_Assert(input.step[1] == planeBytes && output.step[1] == planeBytes &&
                   input.step[2] == g.width * sizeof(float) && output.step[2] == g.width * sizeof(float));
+        int lanes = instructions == InstructionSet::avx512 ? 16 : 8;
+        if (!winogradWeights.empty() && g.width >= 2 * lanes) {
+            for (int image = 0; image < input.size[0]; image++)
+                forward_winograd(input.ptr<float>(image), output.ptr<float>(image), g, lanes);
+            return;
+        }
         int pad = dilation * (kernel - 1) / 2;
         g.paddedStride = g.width + 2 * pad;
         // Bands of about a megabyte (4 rows of a 128-channel, 320-pixel layer), and at least
@@ -476,17 +483,11 @@ public:
             CV_Error(cv::Error::StsOutOfRange, "a convolution's input is too large for Collage's kernels");
         // A run of 3 vectors needs fewer loads a sum than 2, unless the row's last run would be
         // mostly past its end (a 160-pixel row is 10 vectors of 16: 5 runs of 2, or 4 of 3 with 2 idle).
-        int lanes = instructions == InstructionSet::avx512 ? 16 : 8;
         int vectors = (g.width + lanes - 1) / lanes;
         int run = 2;
         if (instructions == InstructionSet::avx512 && block > 1) {
             int withThree = (vectors + 2) / 3 * 3, withTwo = (vectors + 1) / 2 * 2;
             if (withThree * 10 <= withTwo * 11) run = 3;
-        }
-        if (!winogradWeights.empty() && g.width >= 2 * lanes) {
-            for (int image = 0; image < input.size[0]; image++)
-                forward_winograd(input.ptr<float>(image), output.ptr<float>(image), g, lanes);
-            return;
         }
         int bands = (g.height + g.bandRows - 1) / g.bandRows;
         for (int image = 0; image < input.size[0]; image++) {
@@ -522,8 +523,8 @@ private:
     std::vector<float> winogradWeights;
     bool relu = false;
 
-    /// Fewer input channels leave the transforms a large share of the work; more would make a
-    /// task's transformed input outgrow the cache (16 components of each).
+    /// Fewer input channels leave the transforms a large share of the work; the most bounds the
+    /// transformed input a thread keeps (16 components of each channel for 96 tiles: 6 MB).
     static constexpr int kWinogradLeastInputs = 8, kWinogradMostInputs = 1024;
 
     /// Each 3 × 3 kernel `g` as G g Gᵀ (4 × 4), stored by block of output channels, then
@@ -557,17 +558,13 @@ private:
         int chunkVectors = (vectorsAcross + chunks - 1) / chunks;
         size_t span = 2 * size_t(winogradChunkVectors) * lanes + 4;
         size_t transformedFloats = size_t(16) * inputChannels * winogradChunkVectors * lanes;
-        // A block of 8 channels over a run of 3 vectors of 16 floats, 16 components each.
-        size_t productFloats = size_t(8) * 3 * 16 * 16;
         cv::parallel_for_(cv::Range(0, tileRows * chunks), [&](const cv::Range &range) {
-            static thread_local std::vector<float> row, transformed, products;
+            static thread_local std::vector<float> row, transformed;
+            // A block of 8 channels over a run of 3 vectors of 16 floats, 16 components each,
+            // stored as whole vectors.
+            alignas(64) static thread_local float products[8 * 3 * 16 * 16];
             if (row.size() < 4 * span) row.resize(4 * span);
             if (transformed.size() < transformedFloats) transformed.resize(transformedFloats);
-            // The products are stored as whole vectors: aligned to 64 bytes.
-            if (products.size() < productFloats + 16) products.resize(productFloats + 16);
-            void *aligned = products.data();
-            size_t room = products.size() * sizeof(float);
-            std::align(64, productFloats * sizeof(float), aligned, room);
             for (int task = range.start; task < range.end; task++) {
                 int tileRow = task / chunks, chunk = task % chunks;
                 int firstVector = chunk * chunkVectors;
@@ -575,12 +572,11 @@ private:
                 if (vectors <= 0) continue;
                 if (instructions == InstructionSet::avx512)
                     winograd_avx512(work, tileRow, firstVector * lanes, vectors, row.data(), transformed.data(),
-                                    aligned);
+                                    products);
                 else
                     winograd_avx2(work, tileRow, firstVector * lanes, vectors, row.data(), transformed.data(),
-                                  aligned);
+                                  products);
             }
-            if (transformed.capacity() > kKeptBandFloats) std::vector<float>().swap(transformed);
         });
     }
 
