@@ -92,8 +92,11 @@ static cv::Mat local_mean(const cv::Mat &image, const cv::Mat &weight, double un
 
 // Where a pixel lies between the subject's colour F and the background's B (its projection on
 // the line from B to F), and how much that is worth: little when the two colours are near.
+// `offLine` is the squared distance from the pixel to that line: a colour far from it is a mix
+// of neither (a nose, a pupil, chrome, unlike the subject's mean), and the projection says
+// nothing about it.
 struct Projection {
-    float alpha, confidence;
+    float alpha, confidence, offLine;
 };
 static inline Projection project(const float *image, const float *foreground, const float *background) {
     float along = 0, apart = 0;
@@ -103,8 +106,13 @@ static inline Projection project(const float *image, const float *foreground, co
         apart += d * d;
     }
     float alpha = std::min(1.0f, std::max(0.0f, along / (apart + 1e-4f)));
+    float offLine = 0;
+    for (int c = 0; c < 3; c++) {
+        float miss = background[c] + alpha * (foreground[c] - background[c]) - image[c];
+        offLine += miss * miss;
+    }
     // Colours 0.14 apart (0.02 squared) get half a say; the model's alpha has the rest.
-    return {alpha, apart / (apart + 0.02f)};
+    return {alpha, apart / (apart + 0.02f), offLine};
 }
 
 // Whether a part is drawn out like a strand rather than round like a speck or a patch: its area
@@ -234,21 +242,27 @@ extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *
         cv::Mat backgroundColour = local_mean(image, backgroundWeight, unit, band);
         // Two more looks at the background: band pixels that are clearly background (the gaps
         // between strands) join its mean, weighted by the fourth power of their share, so it
-        // follows the background where it shows through. The subject's colour stays the mean of
-        // what is surely subject: band pixels that are mostly subject still hold some background,
-        // and taking them in pulled the subject's colour towards it.
+        // follows the background where it shows through. Only where the model leans to
+        // background (fully below 0.2, not at all from 0.5): a dark nose or a chrome headlight
+        // the model holds for subject, far from the subject's mean colour, projected as
+        // background, joined its mean, and the next look then found the nose the background's
+        // colour and tore it out. The subject's colour stays the mean of what is surely subject:
+        // band pixels that are mostly subject still hold some background, and taking them in
+        // pulled the subject's colour towards it.
         for (int look = 0; look < 2; look++) {
             cv::Mat backgroundMore = backgroundWeight.clone();
             for (int y = 0; y < work.height; y++) {
                 const float *i = image.ptr<float>(y), *f = subjectColour.ptr<float>(y),
                             *b = backgroundColour.ptr<float>(y);
                 const unsigned char *s = subject.ptr<unsigned char>(y), *g = background.ptr<unsigned char>(y);
+                const float *model = mask.ptr<float>(y);
                 float *w = backgroundMore.ptr<float>(y);
                 for (int x = 0; x < work.width; x++) {
                     if (s[x] || g[x]) continue;
                     Projection p = project(i + 3 * x, f + 3 * x, b + 3 * x);
                     float away = (1 - p.alpha) * (1 - p.alpha);
-                    w[x] = away * away * p.confidence;
+                    float leaning = std::min(1.0f, std::max(0.0f, (0.5f - model[x]) / 0.3f));
+                    w[x] = away * away * p.confidence * leaning;
                 }
             }
             backgroundColour = local_mean(image, backgroundMore, unit, band);
@@ -287,7 +301,13 @@ extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *
                     sample_between(backgroundColour, 3, scaleX, scaleY, x, y, b);
                     Projection projection = project(i, f, b);
                     float model = p[3] * (1.0f / 255.0f);
-                    float share = projection.confidence * projection.alpha + (1 - projection.confidence) * model;
+                    // Below the model's alpha, a pixel 0.1 off the line (0.01 squared) halves the
+                    // projection's say: where the model holds a pixel for subject, a colour the two
+                    // means cannot explain is no reason to tear a hole. Above it the projection
+                    // keeps its say, for strands the model's map blurred away.
+                    float say = projection.confidence;
+                    if (projection.alpha < model) say *= 0.01f / (0.01f + projection.offLine);
+                    float share = say * projection.alpha + (1 - say) * model;
                     p[3] = (unsigned char)(share * 255 + 0.5f);
                     if (!p[3]) {
                         p[0] = p[1] = p[2] = 0;

@@ -96,7 +96,9 @@ struct EdgeMatteTests {
         let colourAfter = Self.edgeError(refined.colours, refined.alpha, scene)
         print("alpha error \(alphaBefore) → \(alphaAfter); edge colour error \(colourBefore) → \(colourAfter)")
         #expect(alphaAfter < alphaBefore * 0.7, "\(alphaBefore) → \(alphaAfter)")
-        #expect(colourAfter < colourBefore / 2, "\(colourBefore) → \(colourAfter)")
+        // Nearly half (it was just over half until the matte stopped tearing dark parts the model
+        // holds for subject, below: bench/matting's scenes and the sample photos gained by it).
+        #expect(colourAfter < colourBefore * 0.55, "\(colourBefore) → \(colourAfter)")
         // Opaque pixels keep the photo's own colour exactly, and the far background stays empty.
         let inside = 100 * Self.width + 60
         #expect(refined.alpha[inside] == 255)
@@ -193,6 +195,47 @@ extension EdgeMatteTests {
 
     /// Past a strand that touches the subject, a pixel's gap away, lie another strand and a round
     /// speck, both in the subject's colour: the strand stays, the speck goes.
+    /// A dark feature at the subject's edge (a nose, a pupil, a chrome headlight in shadow), far
+    /// from the subject's mean colour and near the background's brightness, that the model holds
+    /// for subject: the sticker keeps it whole. Colours alone call it background, and it tore.
+    @Test func aDarkPartTheModelHoldsForSubjectIsNotTornOut() throws {
+        let (width, height) = (Self.width, Self.height)
+        var photo = [UInt8](repeating: 0, count: width * height * 3)
+        var alpha = [UInt8](repeating: 0, count: width * height)
+        func inNose(_ x: Int, _ y: Int) -> Bool { (135..<165).contains(x) && (90..<150).contains(y) }
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                let texture = Double((x * 7 + y * 13) % 23) / 23
+                let colour: [Double] =
+                    inNose(x, y)
+                    ? [110, 40, 12] : x < 150 ? [200 + 30 * texture, 170 + 20 * texture, 140] : [30, 40, 80]
+                photo.replaceSubrange(index * 3..<index * 3 + 3, with: colour.map { UInt8($0.rounded()) })
+                // The model's mask: sure of the body, fairly sure of the nose, a soft ramp past
+                // the body's edge.
+                let ramp = max(0, min(1, Double(170 - x) / 40))
+                alpha[index] = x < 130 ? 255 : inNose(x, y) ? 205 : UInt8((ramp * 200).rounded())
+            }
+        }
+        let mask = try SubjectMask(alpha: alpha, width: width, height: height)
+        let image = try #require(Bitmap(width: width, height: height, channels: 3, pixels: photo))
+        let cut = try StickerMaker.cutOut(from: image, mask: mask, options: StickerOptions(margin: 0))
+        var (nose, torn) = (0, 0)
+        for y in 95..<145 {
+            for x in 138..<162 {
+                let (stickerX, stickerY) = (x - cut.x, y - cut.y)
+                guard stickerX >= 0, stickerY >= 0, stickerX < cut.sticker.width, stickerY < cut.sticker.height else {
+                    torn += 1
+                    nose += 1
+                    continue
+                }
+                nose += 1
+                if cut.sticker[stickerX, stickerY][3] < 128 { torn += 1 }
+            }
+        }
+        #expect(torn * 20 <= nose, "\(torn) of the nose's \(nose) pixels are under half opaque")
+    }
+
     @Test func aStrandAGapAwayStaysAndASpeckThereGoes() throws {
         let (width, height) = (Self.width, Self.height)
         var photo = [UInt8](repeating: 0, count: width * height * 3)
