@@ -87,7 +87,8 @@ enum CellEffects {
     }
 
     /// The outline alone: `color` everywhere within `width` pixels of the image's at least half
-    /// opaque pixels, on an image grown by the returned margin on every side; and the outline's
+    /// opaque pixels (but for small islands of them far from the rest: see ``OutlineCore``), on
+    /// an image grown by the returned margin on every side; and the outline's
     /// coverage (0–255, one band: 255 inside its outer edge, antialiased across it), `nil` when
     /// no pixel is half opaque (there is no outline).
     static func ring(
@@ -100,9 +101,8 @@ enum CellEffects {
             .embed(x: margin, y: margin, width: canvasWidth, height: canvasHeight).pixels()
         // Distances from the subject's at least half opaque pixels; the line's edge is antialiased
         // over the pixel where the distance crosses the width.
-        let squared = alpha.withUnsafeBufferPointer { alpha in
-            DistanceField.squaredDistances(width: canvasWidth, height: canvasHeight) { alpha[$0] >= 128 }
-        }
+        let (squared, hasCore) = OutlineCore.squaredDistances(
+            alpha: alpha, width: canvasWidth, height: canvasHeight, ringWidth: width)
         let opacity = (color.count > 3 ? color[3] : 255) / 255
         let reach = Float(width + 0.5)
         let coverage = squared.map { squared -> UInt8 in
@@ -111,7 +111,6 @@ enum CellEffects {
         let ring = opacity >= 1 ? coverage : coverage.map { UInt8((Double($0) * opacity).rounded()) }
         let line = try VipsImage.solid(width: canvasWidth, height: canvasHeight, values: Array(color.prefix(3)))
             .joining(VipsImage.fromPixels(ring, width: canvasWidth, height: canvasHeight, bands: 1))
-        let hasCore = alpha.contains { $0 >= 128 }
         return (
             line, margin,
             hasCore ? try VipsImage.fromPixels(coverage, width: canvasWidth, height: canvasHeight, bands: 1) : nil

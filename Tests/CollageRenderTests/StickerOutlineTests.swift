@@ -6,7 +6,9 @@ import Testing
 /// shape (the distance field behind it is computed in linear time, not by libvips' fill).
 @Suite("Rendering: sticker outline")
 struct StickerOutlineTests {
-    /// An opaque shape with concave corners, holes and lone pixels: a ring of every case.
+    /// An opaque shape with concave corners, holes and lone pixels: a ring of every case. The
+    /// lone pixels lie within 3 px of the block or the bar, close enough for their rings to join
+    /// the shape's (islands further away get none: see `aSpeckFarFromTheStickerGetsNoRingOfItsOwn`).
     static func shape(width: Int, height: Int) -> Bitmap {
         var bitmap = Bitmap(width: width, height: height, color: [0, 0, 0, 0])
         var seed: UInt64 = 7
@@ -15,7 +17,9 @@ struct StickerOutlineTests {
                 seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 let inBlock = (x > 10 && x < 40 && y > 8 && y < 30) && !(x > 20 && x < 30 && y > 14 && y < 22)
                 let inBar = x > 50 && x < 54 && y > 5 && y < 60
-                let speck = seed >> 58 == 0
+                let nearBlock = (9..<42).contains(x) && (7..<32).contains(y) && !((23..<28).contains(x) && y == 18)
+                let nearBar = (49..<56).contains(x) && (4..<62).contains(y)
+                let speck = seed >> 58 == 0 && (nearBlock || nearBar)
                 if inBlock || inBar || speck { bitmap[x, y] = [200, 40, 40, 255] }
             }
         }
@@ -113,5 +117,29 @@ extension StickerOutlineTests {
         let outlined = try StickerEffects.apply(to: faint, outlineWidth: 5, shadow: false)
         let margin = (outlined.width - faint.width) / 2
         #expect(outlined[margin + 15, margin + 10] == [120, 80, 40, 60])
+    }
+}
+
+extension StickerOutlineTests {
+    /// A whisker's tip kept past a gap, far from the face: the outline does not ring it (a white
+    /// blob floating beside the sticker) and, bounded by the outline, it is gone. A speck close
+    /// to the body is ringed with it, and a second large part (a person's other hand) keeps its own.
+    @Test func aSpeckFarFromTheStickerGetsNoRingOfItsOwn() throws {
+        let (w, h) = (120, 60)
+        var sticker = Bitmap(width: w, height: h, color: [0, 0, 0, 0])
+        for y in 10..<50 {
+            for x in 10..<50 { sticker[x, y] = [200, 40, 40, 255] }  // the body
+            for x in 80..<96 where y >= 20 && y < 40 { sticker[x, y] = [200, 40, 40, 255] }  // a hand apart
+        }
+        for x in 60..<64 { sticker[x, 5] = [250, 250, 250, 255] }  // a whisker's tip, far away
+        sticker[52, 30] = [250, 250, 250, 255]  // a speck beside the body
+        let outlined = try StickerEffects.apply(to: sticker, outlineWidth: 4, shadow: false)
+        let margin = (outlined.width - w) / 2
+        func alpha(_ x: Int, _ y: Int) -> UInt8 { outlined[x + margin, y + margin][3] }
+        #expect(alpha(61, 5) == 0, "the far tip is still there")
+        #expect(alpha(61, 2) == 0 && alpha(61, 8) == 0, "the far tip has a ring")
+        #expect(alpha(52, 30) == 255 && alpha(55, 30) == 255, "the speck beside the body lost its ring")
+        #expect(alpha(88, 30) == 255 && alpha(98, 30) == 255, "the second part lost its ring")
+        #expect(alpha(30, 30) == 255 && alpha(52, 12) == 255)
     }
 }
