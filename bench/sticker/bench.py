@@ -22,7 +22,7 @@ from results import record  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 WORK = os.path.join(ROOT, ".build", "bench-sticker")
-COLLAGE = os.path.join(ROOT, ".build", "release", "collage")
+COLLAGE = os.path.join(ROOT, ".build", "dist", "release", "collage")
 VENV = os.path.join(ROOT, ".build", "bench-venv", "bin")
 MODEL_DIR = os.path.dirname(os.environ.get("COLLAGE_MODEL") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "collage", "models", "u2netp.onnx"))
