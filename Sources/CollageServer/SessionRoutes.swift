@@ -1,5 +1,6 @@
 import CollageCore
 import CollageKit
+import CollageRender
 
 /// What the page asks for once, when it opens: its token and the editor's bounds, the fonts,
 /// the layouts, the canvas presets, and this API's own description.
@@ -84,6 +85,9 @@ enum SessionRoutes {
             "minimumVisible": .number(EditRules.minimumVisible),
             "maximumTextLength": .number(Double(Limits.maximumTextLength)),
             "homeNetwork": .bool(app.homeNetwork != nil), "canPair": .bool(false),
+            // Leads the editor's keys of drawn items, so a browser's cached drawing of an
+            // older look is not shown after the renderer draws it anew.
+            "drawingGeneration": .string(StickerEffects.drawingGeneration),
         ]
         switch try? app.identify(request) {
         case .thisComputer: members["canPair"] = .bool(true)

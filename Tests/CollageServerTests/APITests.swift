@@ -20,7 +20,10 @@ struct APITests {
         #expect(templates.status == 200 && templates.json.count == Template.catalog.count)
         #expect(templates.json[0]["unitSlots"].count == 4)
         #expect(try live.send("GET", "/api/canvas-presets").json.count == CanvasPreset.all.count)
-        #expect(try live.send("GET", "/api/session").json["token"].string == live.token)
+        let session = try live.send("GET", "/api/session").json
+        #expect(session["token"].string == live.token)
+        // The editor's keys of drawn items start with it, so a redrawn look is fetched again.
+        #expect(session["drawingGeneration"].string == StickerEffects.drawingGeneration)
         let openAPI = try live.send("GET", "/api/openapi.json")
         #expect(openAPI.json["openapi"].string == "3.0.3")
         // Every route is documented, and every documented path answers (not 404).

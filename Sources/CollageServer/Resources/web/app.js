@@ -334,6 +334,7 @@ async function start() {
     state.minimumItemSide = session.minimumItemSide;
     state.minimumVisible = session.minimumVisible ?? 20;
     state.maximumTextLength = session.maximumTextLength;
+    state.drawingGeneration = session.drawingGeneration ?? '';
     setUpPairing(session);
   } catch (error) {
     setStatus(`Cannot reach the editor's server: ${error.message}`, 'error');

@@ -349,10 +349,10 @@ export class CanvasView {
   drawSticker(item, image, frame, box, media) {
     const style = item.stickerStyle ?? {};
     const look = item.look ?? {};
-    // The effects' drawing version ('looks2': Comic redrawn, Halftone added) leads the key, so a
-    // browser's cached drawing of an older look is not shown.
+    // The renderer's drawing generation (from the session) leads the key, so a browser's cached
+    // drawing of an older look is not shown.
     const key = [
-      'looks2', item.content.ref, style.outline ?? 0, !!style.shadow, style.effect ?? '', !!look.flipHorizontal, !!look.flipVertical,
+      this.store.app.drawingGeneration ?? '', item.content.ref, style.outline ?? 0, !!style.shadow, style.effect ?? '', !!look.flipHorizontal, !!look.flipVertical,
       item.frame.width, item.frame.height,
     ].join('|');
     this.drawRendered(item, image, frame, key, () => {
