@@ -234,55 +234,12 @@ public struct CutSticker: Sendable {
         for index in inside.indices where !reached[index] { inside[index] = true }
     }
 
-    /// Whether the inside pixels make more than one 8-connected region. Worked out over runs of
-    /// inside pixels along the rows, joined where they touch the row above (a union–find of
-    /// runs), so the pixels are read once, in order.
+    /// Whether the inside pixels make more than one 8-connected region (found over runs of them
+    /// along the rows, so the pixels are read once, in order).
     static func hasSeveralParts(_ inside: [Bool], width: Int, height: Int) -> Bool {
-        var parent: [Int] = []
-        func root(_ run: Int) -> Int {
-            var run = run
-            while parent[run] != run {
-                parent[run] = parent[parent[run]]
-                run = parent[run]
-            }
-            return run
-        }
-        var previous: [(start: Int, end: Int, id: Int)] = []
-        var current: [(start: Int, end: Int, id: Int)] = []
         inside.withUnsafeBufferPointer { inside in
-            for y in 0..<height {
-                let row = y * width
-                current.removeAll(keepingCapacity: true)
-                var x = 0
-                var above = 0
-                while x < width {
-                    guard inside[row + x] else {
-                        x += 1
-                        continue
-                    }
-                    let start = x
-                    while x < width, inside[row + x] { x += 1 }
-                    let id = parent.count
-                    parent.append(id)
-                    // Runs above that reach from one column before to one after touch this one.
-                    while above < previous.count, previous[above].end < start { above += 1 }
-                    var touching = above
-                    while touching < previous.count, previous[touching].start <= x {
-                        let (a, b) = (root(previous[touching].id), root(id))
-                        if a != b { parent[a] = b }
-                        touching += 1
-                    }
-                    current.append((start, x, id))
-                }
-                swap(&previous, &current)
-            }
+            PixelParts(width: width, height: height) { inside[$0] }.count > 1
         }
-        var roots = Set<Int>()
-        for run in parent.indices {
-            roots.insert(root(run))
-            if roots.count > 1 { return true }
-        }
-        return false
     }
 
     /// Fills the convex hull of the inside pixels (their corners), row by row.
