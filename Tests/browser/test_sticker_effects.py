@@ -18,18 +18,15 @@ def test_each_effect_is_chosen_in_the_panel_and_is_the_export(page):
     page.locator(".item.sticker").click()
     page.click("#tab-stickers")
     for effect in ["Comic", "Halftone", "Puffy", "Shiny"]:
-        # The last look's drawing stays on screen until the new one arrives: wait for its
-        # picture to change, not only for a picture (a slow first drawing of Comic was shot).
-        before = page.locator(".item.sticker img").get_attribute("src")
         page.locator("#sticker-style .effects button", has_text=effect).click()
         saved(page)
         expect(page.locator("#sticker-style .effects button", has_text=effect)).to_have_attribute("aria-pressed", "true")
         item = next(i for i in api(page, f"/api/collages/{cid}")["collage"]["items"] if i["id"] == "s1")
         assert item["stickerStyle"]["effect"] == effect.lower()
         expect(page.locator(".item.sticker img[src^='blob:']")).to_have_count(1, timeout=20000)
-        page.wait_for_function(
-            "before => document.querySelector('.item.sticker img')?.getAttribute('src') !== before",
-            arg=before, timeout=20000)
+        # The last look's drawing stays on screen until the new one arrives: wait for the new
+        # look's, not only for a drawing (the plain sticker was shot as Comic).
+        expect(page.locator(f".item.sticker img[data-look*='|{effect.lower()}|']")).to_have_count(1, timeout=20000)
         page.wait_for_timeout(600)
         shot, exported = canvas_and_export(page)
         difference = ImageStat.Stat(ImageChops.difference(exported, shot)).mean

@@ -379,6 +379,8 @@ export class CanvasView {
       const kx = (this.viewScale / drawn.scale) * (frame.width / drawn.frame.width);
       const ky = (this.viewScale / drawn.scale) * (frame.height / drawn.frame.height);
       image.src = drawn.url;
+      // Which look the picture shows (tests wait for a new look's drawing to arrive).
+      image.dataset.look = drawn.look ?? '';
       Object.assign(image.style, {
         width: `${drawn.width * kx}px`, height: `${drawn.height * ky}px`,
         left: `${drawn.offsetX * kx}px`, top: `${drawn.offsetY * ky}px`,
