@@ -38,7 +38,7 @@ let package = Package(
         .target(
             name: "CVips", dependencies: ["CLibVips"],
             cSettings: [.unsafeFlags(glibIncludes)],
-            linkerSettings: ["vips", "gobject-2.0", "glib-2.0", "gmodule-2.0"].map { .linkedLibrary($0) }),
+            linkerSettings: ["vips", "gobject-2.0", "glib-2.0", "gmodule-2.0", "jpeg"].map { .linkedLibrary($0) }),
         // A PNG writer that deflates bands of rows on several threads (ISA-L; zlib for checksums).
         .target(name: "CParallelPNG", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("isal")]),
         // FFmpeg's libraries behind a thin C edge (its own shared object, see the products): frames

@@ -61,7 +61,10 @@ public struct CollageRenderer: Sendable {
             try cancellation?.check()
             let file = item.content.reference == nil ? nil : try photos.file(for: item.content)
             layers.append(
-                decoding.add(try layer(for: item, file: file, scale: scale, style: collage.style, photos: photos)))
+                decoding.add(
+                    try layer(
+                        for: item, file: file, scale: scale, style: collage.style, photos: photos,
+                        decodedAhead: decoding.isDecodingAhead)))
         }
         decoding.close()
         let image = try vips("composite the collage") { () throws(VipsError) -> VipsImage in
@@ -223,7 +226,8 @@ public struct CollageRenderer: Sendable {
     }
 
     func layer(
-        for item: CollageItem, file: URL?, scale: Double, style: Style, photos: some PhotoSource
+        for item: CollageItem, file: URL?, scale: Double, style: Style, photos: some PhotoSource,
+        decodedAhead: Bool = false
     ) throws(RenderError) -> (
         image: VipsImage, x: Int, y: Int
     ) {
@@ -267,7 +271,7 @@ public struct CollageRenderer: Sendable {
             cell = try PhotoPlacement.place(
                 file, width: cellWidth, height: cellHeight, crop: crop(for: item, file: file, photos: photos),
                 look: item.look, cornerRadius: style.cornerRadius, scale: cellScale, limits: limits,
-                materialize: item.rotation.degrees != 0)
+                materialize: item.rotation.degrees != 0, decodedAhead: decodedAhead)
         case (.sticker, let file?):
             cell = try StickerPlacement.place(
                 file, width: cellWidth, height: cellHeight, style: item.stickerStyle, look: item.look,
@@ -411,6 +415,9 @@ final class DecodingAhead: Sendable {
     /// The bytes taken from the memory reserve for this render's layers; 0 when none are
     /// decoded ahead.
     private let budget: Int
+
+    /// Whether the layers are decoded into memory ahead of the write (else all stay lazy).
+    var isDecodingAhead: Bool { budget > 0 }
     private let done = DispatchGroup()
     /// One signal a job, and one a thread when the layers are all in or the write has ended.
     private let jobs = DispatchSemaphore(value: 0)

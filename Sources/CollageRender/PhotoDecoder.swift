@@ -51,9 +51,12 @@ struct PhotoDecoder {
     /// The photo filling a `width` × `height` cell with an aspect-fill crop, as 8-bit sRGB with
     /// alpha. The result is a lazy pipeline, so several photos decode in parallel when the
     /// collage is written; `materialize` decodes it now instead, so a bad file fails here, naming
-    /// itself (see ``CollageRenderer``'s diagnosis after a failed write).
+    /// itself (see ``CollageRenderer``'s diagnosis after a failed write). `decodedAhead` says the
+    /// cell will be decoded into memory before the write anyway, so a JPEG's crop may be held in
+    /// memory while it is (see ``VipsImage/jpegRegion(_:shrink:x:y:width:height:)``); a render
+    /// too big to decode ahead streams each photo instead.
     func cover(
-        _ file: URL, width: Int, height: Int, crop: Crop, materialize: Bool = false
+        _ file: URL, width: Int, height: Int, crop: Crop, materialize: Bool = false, decodedAhead: Bool = false
     ) throws(RenderError)
         -> VipsImage
     {
@@ -64,7 +67,9 @@ struct PhotoDecoder {
         do {
             var image =
                 Self.cropsBeforeDecoding.contains(header.loader)
-                ? try Self.croppedCell(path, header: header, source: source, width: width, height: height)
+                ? try Self.croppedCell(
+                    path, header: header, source: source, width: width, height: height,
+                    holdsCrop: materialize || decodedAhead)
                 : try Self.thumbnailCell(path, header: header, source: source, width: width, height: height)
             image = try Self.srgb(image)
             return materialize ? try image.copyToMemory() : image
@@ -79,24 +84,48 @@ struct PhotoDecoder {
 
     /// Opens the stored pixels at the largest JPEG shrink that still covers the cell, cuts out the
     /// crop in stored coordinates, resamples it to the cell, then converts the profile and turns
-    /// the (small) cell upright, so no pixel outside the crop is ever resampled.
+    /// the (small) cell upright, so no pixel outside the crop is ever resampled. With `holdsCrop`
+    /// (the cell is decoded into memory before the write), a JPEG decodes only the crop's
+    /// columns and stops after its last row, holding the crop until the cell is made.
     private static func croppedCell(
-        _ path: String, header: Header, source: Rect, width: Int, height: Int
+        _ path: String, header: Header, source: Rect, width: Int, height: Int, holdsCrop: Bool
     ) throws(VipsError) -> VipsImage {
         let factor = min(Double(width) / source.width, Double(height) / source.height)
         var shrink = 1
         while shrink < 8, Double(shrink * 2) * factor <= 1 { shrink *= 2 }
-        let stored = try VipsImage.openSequential(path, loader: header.loader, shrink: shrink)
         let turned = header.orientation >= 5
         let (cellWidth, cellHeight) = turned ? (height, width) : (width, height)
         let area = storedRect(of: source, header: header)
-        var image = try cut(
-            area, from: stored, scaleX: Double(stored.width) / Double(header.storedWidth),
-            scaleY: Double(stored.height) / Double(header.storedHeight), width: cellWidth, height: cellHeight)
+        var image: VipsImage
+        if holdsCrop, header.loader == "jpegload",
+            let region = try jpegRegion(path, header: header, area: area, shrink: shrink)
+        {
+            image = try resampled(region, width: cellWidth, height: cellHeight)
+        } else {
+            let stored = try VipsImage.openSequential(path, loader: header.loader, shrink: shrink)
+            image = try cut(
+                area, from: stored, scaleX: Double(stored.width) / Double(header.storedWidth),
+                scaleY: Double(stored.height) / Double(header.storedHeight), width: cellWidth, height: cellHeight)
+        }
         if header.hasProfile { image = try image.convertingProfileToSRGB() }
         // Turning reads out of order, which a one-pass decode cannot serve: keep the cell instead.
         if header.orientation != 1 { image = try image.copyToMemory().oriented(header.orientation) }
         return image
+    }
+
+    /// `area` (in stored pixels) of a JPEG decoded at 1/`shrink`: the pixels ``cut(_:from:scaleX:scaleY:width:height:)``
+    /// would take from the whole photo opened at that shrink. `nil` for a JPEG it does not handle.
+    private static func jpegRegion(
+        _ path: String, header: Header, area: Rect, shrink: Int
+    ) throws(VipsError) -> VipsImage? {
+        // The size libvips' loader gives at 1/shrink: libjpeg's, less a last partial pixel.
+        let width = max(1, header.storedWidth / shrink)
+        let height = max(1, header.storedHeight / shrink)
+        let piece = pieceRect(
+            of: area, scaleX: Double(width) / Double(header.storedWidth),
+            scaleY: Double(height) / Double(header.storedHeight), within: (width, height))
+        return try VipsImage.jpegRegion(
+            path, shrink: shrink, x: piece.x, y: piece.y, width: piece.width, height: piece.height)
     }
 
     /// `displayed` (a rectangle of the photo as shown, orientation applied) in the stored pixels'
@@ -149,11 +178,26 @@ struct PhotoDecoder {
     private static func cut(
         _ area: Rect, from image: VipsImage, scaleX: Double, scaleY: Double, width: Int, height: Int
     ) throws(VipsError) -> VipsImage {
-        let areaWidth = min(image.width, max(1, Int((area.width * scaleX).rounded())))
-        let areaHeight = min(image.height, max(1, Int((area.height * scaleY).rounded())))
-        let areaX = min(image.width - areaWidth, max(0, Int((area.x * scaleX).rounded())))
-        let areaY = min(image.height - areaHeight, max(0, Int((area.y * scaleY).rounded())))
-        var piece = try image.extractArea(x: areaX, y: areaY, width: areaWidth, height: areaHeight)
+        let rect = pieceRect(of: area, scaleX: scaleX, scaleY: scaleY, within: (image.width, image.height))
+        let piece = try image.extractArea(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        return try resampled(piece, width: width, height: height)
+    }
+
+    /// `area` scaled onto an image of `size` pixels, in whole pixels, kept inside it.
+    private static func pieceRect(
+        of area: Rect, scaleX: Double, scaleY: Double, within size: (width: Int, height: Int)
+    ) -> (x: Int, y: Int, width: Int, height: Int) {
+        let areaWidth = min(size.width, max(1, Int((area.width * scaleX).rounded())))
+        let areaHeight = min(size.height, max(1, Int((area.height * scaleY).rounded())))
+        let areaX = min(size.width - areaWidth, max(0, Int((area.x * scaleX).rounded())))
+        let areaY = min(size.height - areaHeight, max(0, Int((area.y * scaleY).rounded())))
+        return (areaX, areaY, areaWidth, areaHeight)
+    }
+
+    /// `piece` resampled to exactly `width` × `height`; itself when it already is.
+    private static func resampled(_ piece: VipsImage, width: Int, height: Int) throws(VipsError) -> VipsImage {
+        let (areaWidth, areaHeight) = (piece.width, piece.height)
+        var piece = piece
         guard areaWidth != width || areaHeight != height else { return piece }
         // Shrinking reads its input top to bottom, as a photo opened for one pass serves it.
         // Enlarging goes through an affine transform whose tiles, computed on several threads,

@@ -10,7 +10,7 @@ enum PhotoPlacement {
     /// relative to the frame (a shadow reaches past it).
     static func place(
         _ file: URL, width: Int, height: Int, crop: Crop, look: ItemLook, cornerRadius: Double, scale: Double,
-        limits: RenderLimits, materialize: Bool
+        limits: RenderLimits, materialize: Bool, decodedAhead: Bool = false
     ) throws(RenderError) -> PlacedCell {
         let frame = Size(width: Double(width), height: Double(height))
         let border = look.border.map { PhotoBorder(style: $0.style, width: $0.width * scale, color: $0.color) }
@@ -19,7 +19,7 @@ enum PhotoPlacement {
         // the cut photo twice, so such a photo is decoded up front.
         let photo = try PhotoDecoder(limits: limits).cover(
             file, width: area.width, height: area.height, crop: crop,
-            materialize: materialize || look.flipsVertically || look.shadow != nil)
+            materialize: materialize || look.flipsVertically || look.shadow != nil, decodedAhead: decodedAhead)
         return try vips("adjust and cut \(file.path)") { () throws(VipsError) -> PlacedCell in
             let adjusted = try CellEffects.flip(PhotoAdjusting.apply(look, to: photo, scale: scale), as: look)
             guard look.isFramed else {

@@ -61,6 +61,25 @@ final class VipsImage: @unchecked Sendable {
         try make("load") { cvips_load_sequential(path, loader, Int32(shrink), $0) }
     }
 
+    /// The rectangle `x`, `y`, `width` × `height` of the JPEG at `path` decoded at 1/`shrink`
+    /// (coordinates in that shrunk image), with only its columns transformed and no row below
+    /// it read; the same pixels as ``openSequential(_:loader:shrink:)`` then ``extractArea(x:y:width:height:)``.
+    /// `nil` for a file it does not handle (CMYK, 12-bit, a rectangle too big to keep): open
+    /// that one with ``openSequential(_:loader:shrink:)``.
+    static func jpegRegion(
+        _ path: String, shrink: Int, x: Int, y: Int, width: Int, height: Int
+    ) throws(VipsError) -> VipsImage? {
+        try Vips.start()
+        var output: OpaquePointer?
+        let status = cvips_jpeg_region(path, Int32(shrink), Int32(x), Int32(y), Int32(width), Int32(height), &output)
+        if status == 1 { return nil }
+        guard status == 0, let output else {
+            if let output { cvips_unref(output) }
+            throw VipsError(operation: "load", message: Vips.takeError())
+        }
+        return VipsImage(handle: output)
+    }
+
     static func solid(width: Int, height: Int, values: [Double]) throws(VipsError) -> VipsImage {
         try make("solid") { cvips_solid(Int32(width), Int32(height), values, Int32(values.count), $0) }
     }

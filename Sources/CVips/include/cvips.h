@@ -54,6 +54,15 @@ int cvips_thumbnail(const char *path, int width, int height, int to_srgb, CVipsI
 /// JPEG (`loader` "jpegload") decodes at 1/`shrink` of its size (1, 2, 4 or 8) straight from
 /// its DCT coefficients; other formats load at full size. Truncated files fail.
 int cvips_load_sequential(const char *path, const char *loader, int shrink, CVipsImage **out);
+/// The largest rectangle cvips_jpeg_region decodes and keeps (its rows at their full width).
+#define CVIPS_JPEG_REGION_MAX_BYTES ((size_t)64 << 20)
+/// The rectangle `x`, `y`, `width` x `height` (in pixels of the image decoded at 1/`shrink`:
+/// 1, 2, 4 or 8) of the JPEG at `path`, decoded lazily top to bottom with only its columns
+/// transformed and nothing below it read, as 8-bit sRGB (or B_W for a grey JPEG) carrying the
+/// file's ICC profile; the pixels are those of jpegload at that shrink, then cropped. Truncated
+/// files fail. Returns 1, with nothing made, for a file this does not handle (CMYK, 12-bit, not
+/// a JPEG, a rectangle larger than CVIPS_JPEG_REGION_MAX_BYTES): open it with libvips then.
+int cvips_jpeg_region(const char *path, int shrink, int x, int y, int width, int height, CVipsImage **out);
 /// Converts through the image's embedded ICC profile to 8-bit sRGB.
 int cvips_icc_to_srgb(CVipsImage *in, CVipsImage **out);
 /// Turns stored pixels upright for an EXIF `orientation` (1-8). Reads its input out of order.

@@ -1,0 +1,130 @@
+import CollageCore
+import Foundation
+import Testing
+
+@testable import CollageRender
+
+@Suite("Renderer: a JPEG's crop decoded on its own")
+struct JPEGRegionTests {
+    /// JPEGs of every kind the region decoder takes, made by libvips from one textured photo:
+    /// 4:4:4, 4:2:0, progressive, with restart markers, grey, and an odd size whose last block
+    /// is partial.
+    static func kinds(in fixtures: RenderFixtures) throws -> [String] {
+        let photo = try #require(DecodingAheadTests.texturedPhoto(3, width: 1001, height: 757))
+        try photo.write(to: fixtures.url("source.png"), format: .png)
+        try fixtures.vips("jpegsave", "source.png", "full.jpg", "--Q", "92", "--subsample-mode", "off")
+        try fixtures.vips("jpegsave", "source.png", "halved.jpg", "--Q", "80", "--subsample-mode", "on")
+        try fixtures.vips("jpegsave", "source.png", "progressive.jpg", "--Q", "85", "--interlace")
+        try fixtures.vips("jpegsave", "source.png", "restarts.jpg", "--Q", "85", "--restart-interval", "3")
+        try fixtures.vips("colourspace", "source.png", "grey.v", "b-w")
+        try fixtures.vips("jpegsave", "grey.v", "grey.jpg", "--Q", "85")
+        return ["full.jpg", "halved.jpg", "progressive.jpg", "restarts.jpg", "grey.jpg"]
+    }
+
+    /// The crop the renderer asks for is what libvips' loader gives at the same shrink, cropped
+    /// after: every pixel, at every shrink, at offsets on and off the blocks' edges.
+    @Test func theCropIsTheLoadersPixelsToTheByte() throws {
+        let fixtures = try RenderFixtures()
+        let rectangles: [(x: Int, y: Int, width: Int, height: Int)] = [
+            (0, 0, 1001, 757), (0, 0, 64, 64), (13, 7, 300, 201), (511, 300, 489, 457), (250, 0, 500, 757),
+            (16, 32, 64, 64), (0, 741, 1001, 16), (992, 0, 9, 757),
+        ]
+        for name in try Self.kinds(in: fixtures) {
+            let path = fixtures.url(name).path
+            for shrink in [1, 2, 4, 8] {
+                let whole = try VipsImage.openSequential(path, loader: "jpegload", shrink: shrink)
+                let (width, height) = (whole.width, whole.height)
+                #expect(width == 1001 / shrink && height == 757 / shrink)
+                for rectangle in rectangles {
+                    let x = rectangle.x / shrink
+                    let y = rectangle.y / shrink
+                    let w = min(width - x, max(1, rectangle.width / shrink))
+                    let h = min(height - y, max(1, rectangle.height / shrink))
+                    let expected = try VipsImage.openSequential(path, loader: "jpegload", shrink: shrink)
+                        .extractArea(x: x, y: y, width: w, height: h).pixels()
+                    let region = try #require(
+                        try VipsImage.jpegRegion(path, shrink: shrink, x: x, y: y, width: w, height: h))
+                    #expect((region.width, region.height) == (w, h))
+                    #expect(region.bands == (name == "grey.jpg" ? 1 : 3))
+                    let same = try region.pixels() == expected
+                    #expect(same, "\(name) at 1/\(shrink), \(w) × \(h) at (\(x), \(y))")
+                }
+            }
+        }
+    }
+
+    /// Files it does not take come back as nil, for libvips' loader to open: CMYK, a PNG, and a
+    /// rectangle outside the picture.
+    @Test func whatItDoesNotTakeIsLeftToTheLoader() throws {
+        let fixtures = try RenderFixtures()
+        try fixtures.solid("base.png", [200, 120, 40], width: 60, height: 60)
+        try fixtures.vips("colourspace", "base.png", "cmyk.jpg", "cmyk")
+        try fixtures.vips("jpegsave", "base.png", "plain.jpg")
+        #expect(
+            try VipsImage.jpegRegion(fixtures.url("cmyk.jpg").path, shrink: 1, x: 0, y: 0, width: 60, height: 60) == nil
+        )
+        #expect(
+            try VipsImage.jpegRegion(fixtures.url("base.png").path, shrink: 1, x: 0, y: 0, width: 60, height: 60) == nil
+        )
+        #expect(
+            try VipsImage.jpegRegion(fixtures.url("plain.jpg").path, shrink: 1, x: 10, y: 0, width: 60, height: 60)
+                == nil)
+        #expect(
+            try VipsImage.jpegRegion(fixtures.url("plain.jpg").path, shrink: 3, x: 0, y: 0, width: 20, height: 20)
+                == nil)
+        #expect(
+            try VipsImage.jpegRegion(fixtures.url("plain.jpg").path, shrink: 1, x: 0, y: 0, width: 60, height: 60)
+                != nil)
+    }
+
+    /// A JPEG cut short fails when its pixels are read, with the libjpeg's reason, whether the
+    /// cut falls inside the rectangle or after it… and one cut after it still gives the rectangle.
+    @Test func aTruncatedJPEGFailsWhereItsRowsAreMissing() throws {
+        let fixtures = try RenderFixtures()
+        let photo = try #require(DecodingAheadTests.texturedPhoto(5, width: 800, height: 600))
+        try photo.write(to: fixtures.url("whole.jpg"), format: .jpeg)
+        let bytes = try Data(contentsOf: fixtures.url("whole.jpg"))
+        try bytes.prefix(bytes.count / 2).write(to: fixtures.url("half.jpg"))
+        let path = fixtures.url("half.jpg").path
+        let cut = try #require(try VipsImage.jpegRegion(path, shrink: 1, x: 0, y: 0, width: 800, height: 600))
+        let error = #expect(throws: VipsError.self) { try cut.pixels() }
+        #expect(error?.message.contains("Premature end of JPEG file") == true, "\(String(describing: error))")
+        // The top rows are all in the half that is there.
+        let top = try #require(try VipsImage.jpegRegion(path, shrink: 1, x: 100, y: 0, width: 400, height: 64))
+        let expected = try VipsImage.openSequential(fixtures.url("whole.jpg").path, loader: "jpegload", shrink: 1)
+            .extractArea(x: 100, y: 0, width: 400, height: 64).pixels()
+        let same = try top.pixels() == expected
+        #expect(same)
+    }
+
+    /// In a render of several photos (decoded ahead, so their crops come from here), files of
+    /// every kind (an embedded profile and an EXIF turn among them) give the collage that
+    /// decoding lazily through libvips' loader gives.
+    @Test func aCollageOfEveryKindIsTheSameDecodedAheadOrNot() throws {
+        let fixtures = try RenderFixtures()
+        var names = try Self.kinds(in: fixtures)
+        try fixtures.vips("icc_transform", "full.jpg", "wide.jpg", "p3")
+        let photo = try #require(DecodingAheadTests.texturedPhoto(7, width: 640, height: 480))
+        try photo.write(to: fixtures.url("turned.jpg"), format: .jpeg, quality: 85, orientation: 6)
+        try fixtures.vips("colourspace", "source.png", "cmyk.jpg", "cmyk")
+        names += ["wide.jpg", "turned.jpg", "cmyk.jpg"]
+        var collage = try RenderFixtures.collage(template: "grid3x3", photos: names.map { fixtures.url($0) })
+        // Zoomed in off the centre, so the crop starts at a row and a column inside the photo.
+        collage = try collage.applying(.setCrop(id: "i1", crop: Crop(focus: Point(x: 0.3, y: 0.7), zoom: 2.5)))
+        func render(_ name: String, decodingAhead: Bool, size: Int) throws -> Bitmap {
+            var renderer = CollageRenderer()
+            renderer.decodesAhead = decodingAhead
+            let output = fixtures.url(name)
+            try renderer.render(
+                collage, photos: DirectoryPhotoSource(baseDirectory: fixtures.directory),
+                options: RenderOptions(size: .longSide(size), format: .png), to: output)
+            return try Bitmap.read(output)
+        }
+        for size in [900, 240] {
+            let ahead = try render("ahead\(size).png", decodingAhead: true, size: size)
+            let lazy = try render("lazy\(size).png", decodingAhead: false, size: size)
+            let same = ahead.pixels == lazy.pixels
+            #expect(same, "at \(size) px")
+        }
+    }
+}
