@@ -29,6 +29,9 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case focus
     /// A library cell: its first byte picks the table and column, its second how the rest is stored.
     case cells
+    /// A photo file (JPEG, or whatever the bytes are) in a collage of two, whose cells are decoded
+    /// ahead: a JPEG's crop goes through the renderer's own libjpeg reader.
+    case photo
 
     /// Feeds `data` to the target.
     func run(_ data: Data) {
@@ -41,6 +44,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .icc: Self.icc(data)
         case .focus: Self.focus(data)
         case .cells: Self.cells(data)
+        case .photo: Self.photo(data)
         }
     }
 
@@ -161,6 +165,23 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             (try? FileManager.default.contentsOfDirectory(at: cache.folder, includingPropertiesForKeys: nil)) ?? []
         for entry in entries { try? data.write(to: entry) }
         _ = cache.focus(ofPhoto: photo, model: "model")
+    }
+
+    private static func photo(_ data: Data) {
+        let folder = scratch.appendingPathComponent("photo", isDirectory: true)
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        guard (try? data.write(to: folder.appendingPathComponent("fuzz.jpg"))) != nil else { return }
+        var collage = Collage(id: "f", title: "f", created: Date(), canvas: Size(width: 120, height: 60))
+        for (index, frame) in [Rect(x: 0, y: 0, width: 60, height: 60), Rect(x: 60, y: 10, width: 60, height: 40)]
+            .enumerated()
+        {
+            guard let next = try? collage.applying(.addItem(id: "i\(index)", content: .photo("fuzz.jpg"), frame: frame))
+            else { return }
+            collage = next
+        }
+        _ = try? CollageRenderer().render(
+            collage, photos: DirectoryPhotoSource(baseDirectory: folder),
+            options: RenderOptions(size: .longSide(96), format: .png), to: folder.appendingPathComponent("out.png"))
     }
 
     /// A library with a photo, a sticker and a collage with history, copied afresh for each input.
