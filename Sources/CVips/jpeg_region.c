@@ -14,9 +14,11 @@
 // and any order of reading is served. That is why the renderer uses it only for cells it
 // decodes into memory before the write anyway: a render too big for that streams its photos
 // through libvips' loader, holding a few rows of each.
+#define _GNU_SOURCE  // MADV_HUGEPAGE
 #include "cvips.h"
 
 #include <setjmp.h>
+#include <sys/mman.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +99,17 @@ static void region_finish_decoding(JpegRegion *region) {
     region->file = NULL;
 }
 
+// A buffer of several megabytes, filled once: in 2 MB pages where the kernel has them, 512
+// times fewer page faults than 4 KB ones.
+static unsigned char *region_alloc(size_t bytes) {
+    const size_t huge = (size_t)2 << 20;
+    if (bytes < 2 * huge) return malloc(bytes);
+    void *pixels = NULL;
+    if (posix_memalign(&pixels, huge, (bytes + huge - 1) / huge * huge)) return NULL;
+    madvise(pixels, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);
+    return pixels;
+}
+
 // Opens the decoder at the region's scale, cropped to its columns, past the rows above it.
 // Called with the lock held, under the caller's setjmp.
 static void region_start(JpegRegion *region) {
@@ -119,7 +132,7 @@ static void region_start(JpegRegion *region) {
     if ((int)width < full_width) jpeg_crop_scanline(decoder, &first, &width);
     region->first_column = (int)first;
     region->row_bytes = (size_t)width * (size_t)region->bands;
-    region->pixels = malloc(region->row_bytes * (size_t)region->height);
+    region->pixels = region_alloc(region->row_bytes * (size_t)region->height);
     if (!region->pixels) ERREXIT1(decoder, JERR_OUT_OF_MEMORY, 0);
     if (region->y > 0 && jpeg_skip_scanlines(decoder, (JDIMENSION)region->y) != (JDIMENSION)region->y)
         region->errors.truncated = 1;
