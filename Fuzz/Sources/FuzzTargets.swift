@@ -179,9 +179,15 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             else { return }
             collage = next
         }
+        // The input's length picks the crop and the size, so crops start inside the photo and
+        // every shrink-on-load scale is reached, without spending bytes of the file on them.
+        let zoom = [1, 1.7, 3.1][data.count % 3]
+        let focus = Point(x: Double(data.count % 7) / 6, y: Double(data.count % 5) / 4)
+        collage = (try? collage.applying(.setCrop(id: "i1", crop: Crop(focus: focus, zoom: zoom)))) ?? collage
+        let side = [96, 320, 900][data.count / 3 % 3]
         _ = try? CollageRenderer().render(
             collage, photos: DirectoryPhotoSource(baseDirectory: folder),
-            options: RenderOptions(size: .longSide(96), format: .png), to: folder.appendingPathComponent("out.png"))
+            options: RenderOptions(size: .longSide(side), format: .png), to: folder.appendingPathComponent("out.png"))
     }
 
     /// A library with a photo, a sticker and a collage with history, copied afresh for each input.

@@ -60,6 +60,10 @@ typedef struct {
     char message[JMSG_LENGTH_MAX + 64];
 } JpegRegion;
 
+static gint regions_started = 0;
+
+int cvips_jpeg_regions_started(void) { return g_atomic_int_get(&regions_started); }
+
 static void region_error_exit(j_common_ptr decoder) {
     RegionErrors *errors = (RegionErrors *)decoder->err;
     decoder->err->format_message(decoder, errors->message);
@@ -117,8 +121,12 @@ static void region_start(JpegRegion *region) {
     jpeg_read_header(decoder, TRUE);
     decoder->scale_num = 1;
     decoder->scale_denom = (unsigned)region->shrink;
-    if (region->bands == 3) decoder->out_color_space = JCS_RGB;
+    decoder->out_color_space = region->bands == 3 ? JCS_RGB : JCS_GRAYSCALE;
     jpeg_start_decompress(decoder);
+    // The file is opened again here, maybe long after its header was read: one replaced by a
+    // file of other colours in between must not write more bands than the rows hold.
+    if (decoder->output_components != region->bands || decoder->num_components != region->bands)
+        ERREXIT(decoder, JERR_CONVERSION_NOTIMPL);
     int full_width = (int)decoder->output_width;
     if (full_width < region->x + region->width || (int)decoder->output_height < region->y + region->height)
         ERREXIT(decoder, JERR_BAD_CROP_SPEC);
@@ -160,6 +168,7 @@ static int region_decode_to(JpegRegion *region, int rows) {
         region->started = 1;
         jpeg_stdio_src(&region->decoder, region->file);
         region_start(region);
+        g_atomic_int_inc(&regions_started);
     }
     while (region->rows_in < rows && !region->errors.truncated) {
         JSAMPROW batch[16];
@@ -213,9 +222,10 @@ static int region_header(const char *path, int shrink, int *width, int *height, 
     decoder.err = jpeg_std_error(&errors.manager);
     errors.manager.error_exit = region_error_exit;
     errors.manager.emit_message = region_emit_message;
-    volatile int bands = 0;
-    jpeg_create_decompress(&decoder);
+    volatile int bands = 0, created = 0;
     if (setjmp(errors.escape) == 0) {
+        jpeg_create_decompress(&decoder);
+        created = 1;
         jpeg_stdio_src(&decoder, file);
         jpeg_save_markers(&decoder, JPEG_APP0 + 2, 0xFFFF);
         jpeg_read_header(&decoder, TRUE);
@@ -230,14 +240,23 @@ static int region_header(const char *path, int shrink, int *width, int *height, 
             *height = (int)decoder.output_height;
             JOCTET *icc = NULL;
             unsigned icc_size = 0;
+            int has_icc = 0;
+            for (jpeg_saved_marker_ptr marker = decoder.marker_list; marker; marker = marker->next)
+                if (marker->marker == JPEG_APP0 + 2 && marker->data_length >= 14 &&
+                    memcmp(marker->data, "ICC_PROFILE", 12) == 0)
+                    has_icc = 1;
             if (jpeg_read_icc_profile(&decoder, &icc, &icc_size)) {
                 *profile = icc;
                 *profile_size = icc_size;
+                bands = grey ? 1 : 3;
+            } else if (!has_icc) {
+                bands = grey ? 1 : 3;
             }
-            bands = grey ? 1 : 3;
+            // A profile libjpeg cannot put together (chunks missing or numbered oddly) is one
+            // libvips' loader may still read: the file is left to it, so the colours agree.
         }
     }
-    jpeg_destroy_decompress(&decoder);
+    if (created) jpeg_destroy_decompress(&decoder);
     fclose(file);
     return bands;
 }

@@ -64,7 +64,7 @@ public struct CollageRenderer: Sendable {
                 decoding.add(
                     try layer(
                         for: item, file: file, scale: scale, style: collage.style, photos: photos,
-                        decodedAhead: decoding.isDecodingAhead)))
+                        decodedAhead: decoding.canHold(item, scale: scale))))
         }
         decoding.close()
         let image = try vips("composite the collage") { () throws(VipsError) -> VipsImage in
@@ -416,8 +416,14 @@ final class DecodingAhead: Sendable {
     /// decoded ahead.
     private let budget: Int
 
-    /// Whether the layers are decoded into memory ahead of the write (else all stay lazy).
-    var isDecodingAhead: Bool { budget > 0 }
+    /// Whether `item`'s layer is likely to be decoded into memory ahead of the write: the
+    /// estimate of its bytes fits in what is left of the reserve taken (``add(_:)`` decides, by
+    /// the layer's real size). A photo decoded ahead may hold its whole crop while its cell is
+    /// made, one that stays lazy must stream.
+    func canHold(_ item: CollageItem, scale: Double) -> Bool {
+        let bytes = Self.estimatedBytes(of: [item], scale: scale)
+        return state.withLock { !$0.closed && $0.promisedBytes + bytes <= budget }
+    }
     private let done = DispatchGroup()
     /// One signal a job, and one a thread when the layers are all in or the write has ended.
     private let jobs = DispatchSemaphore(value: 0)

@@ -80,6 +80,10 @@ final class VipsImage: @unchecked Sendable {
         return VipsImage(handle: output)
     }
 
+    /// How many ``jpegRegion(_:shrink:x:y:width:height:)`` images have begun decoding in this
+    /// process.
+    static var jpegRegionsStarted: Int { Int(cvips_jpeg_regions_started()) }
+
     static func solid(width: Int, height: Int, values: [Double]) throws(VipsError) -> VipsImage {
         try make("solid") { cvips_solid(Int32(width), Int32(height), values, Int32(values.count), $0) }
     }

@@ -63,6 +63,8 @@ int cvips_load_sequential(const char *path, const char *loader, int shrink, CVip
 /// files fail. Returns 1, with nothing made, for a file this does not handle (CMYK, 12-bit, not
 /// a JPEG, a rectangle larger than CVIPS_JPEG_REGION_MAX_BYTES): open it with libvips then.
 int cvips_jpeg_region(const char *path, int shrink, int x, int y, int width, int height, CVipsImage **out);
+/// How many cvips_jpeg_region images have begun decoding in this process (for tests).
+int cvips_jpeg_regions_started(void);
 /// Converts through the image's embedded ICC profile to 8-bit sRGB.
 int cvips_icc_to_srgb(CVipsImage *in, CVipsImage **out);
 /// Turns stored pixels upright for an EXIF `orientation` (1-8). Reads its input out of order.
