@@ -77,6 +77,13 @@ static void region_emit_message(j_common_ptr decoder, int level) {
     if (level < 0 && decoder->err->msg_code == JWRN_JPEG_EOF) errors->truncated = 1;
 }
 
+// libjpeg's messages, with errors escaping to the caller's setjmp and truncation remembered.
+static void region_errors_init(RegionErrors *errors, struct jpeg_decompress_struct *decoder) {
+    decoder->err = jpeg_std_error(&errors->manager);
+    errors->manager.error_exit = region_error_exit;
+    errors->manager.emit_message = region_emit_message;
+}
+
 static void region_free(JpegRegion *region) {
     if (region->started) jpeg_destroy_decompress(&region->decoder);
     if (region->file) fclose(region->file);
@@ -161,9 +168,7 @@ static int region_decode_to(JpegRegion *region, int rows) {
             region_fail(region, "the file could not be opened again to decode it");
             return -1;
         }
-        region->decoder.err = jpeg_std_error(&region->errors.manager);
-        region->errors.manager.error_exit = region_error_exit;
-        region->errors.manager.emit_message = region_emit_message;
+        region_errors_init(&region->errors, &region->decoder);
         jpeg_create_decompress(&region->decoder);
         region->started = 1;
         jpeg_stdio_src(&region->decoder, region->file);
@@ -219,9 +224,7 @@ static int region_header(const char *path, int shrink, int *width, int *height, 
     struct jpeg_decompress_struct decoder;
     RegionErrors errors;
     memset(&errors, 0, sizeof errors);
-    decoder.err = jpeg_std_error(&errors.manager);
-    errors.manager.error_exit = region_error_exit;
-    errors.manager.emit_message = region_emit_message;
+    region_errors_init(&errors, &decoder);
     volatile int bands = 0, created = 0;
     if (setjmp(errors.escape) == 0) {
         jpeg_create_decompress(&decoder);

@@ -415,15 +415,6 @@ final class DecodingAhead: Sendable {
     /// The bytes taken from the memory reserve for this render's layers; 0 when none are
     /// decoded ahead.
     private let budget: Int
-
-    /// Whether `item`'s layer is likely to be decoded into memory ahead of the write: the
-    /// estimate of its bytes fits in what is left of the reserve taken (``add(_:)`` decides, by
-    /// the layer's real size). A photo decoded ahead may hold its whole crop while its cell is
-    /// made, one that stays lazy must stream.
-    func canHold(_ item: CollageItem, scale: Double) -> Bool {
-        let bytes = Self.estimatedBytes(of: [item], scale: scale)
-        return state.withLock { !$0.closed && $0.promisedBytes + bytes <= budget }
-    }
     private let done = DispatchGroup()
     /// One signal a job, and one a thread when the layers are all in or the write has ended.
     private let jobs = DispatchSemaphore(value: 0)
@@ -451,6 +442,15 @@ final class DecodingAhead: Sendable {
     init(expecting count: Int, estimatedBytes: Int, enabled: Bool = true, cancellation: RenderCancellation?) {
         self.cancellation = cancellation
         budget = enabled && count > 1 && MemoryReserve.take(estimatedBytes) ? estimatedBytes : 0
+    }
+
+    /// Whether `item`'s layer is likely to be decoded into memory ahead of the write: the
+    /// estimate of its bytes fits in what is left of the reserve taken (``add(_:)`` decides, by
+    /// the layer's real size). A photo decoded ahead may hold its whole crop while its cell is
+    /// made, one that stays lazy must stream.
+    func canHold(_ item: CollageItem, scale: Double) -> Bool {
+        let bytes = Self.estimatedBytes(of: [item], scale: scale)
+        return state.withLock { !$0.closed && $0.promisedBytes + bytes <= budget }
     }
 
     /// The layer to compose in place of `layer`: its pixels promised, and being decoded, when they
