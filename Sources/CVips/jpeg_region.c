@@ -13,7 +13,9 @@
 // CVIPS_JPEG_REGION_MAX_BYTES), so rows asked for twice by a resampler are not decoded again,
 // and any order of reading is served. That is why the renderer uses it only for cells it
 // decodes into memory before the write anyway: a render too big for that streams its photos
-// through libvips' loader, holding a few rows of each.
+// through libvips' loader, holding a few rows of each. Asked for smaller than the rectangle,
+// the image is the rectangle shrunk by reduce.c once it is all in, and only the shrunk pixels
+// are kept from then on.
 #define _GNU_SOURCE  // MADV_HUGEPAGE
 #include "cvips.h"
 
@@ -56,6 +58,10 @@ typedef struct {
     size_t row_bytes;
     int first_column;
     int rows_in;
+    // The image's size: the rectangle's, or smaller when it is shrunk once decoded; then the
+    // shrunk pixels, and the decoded rows are freed.
+    int out_width, out_height;
+    unsigned char *shrunk;
     int failed;
     char message[JMSG_LENGTH_MAX + 64];
 } JpegRegion;
@@ -88,6 +94,7 @@ static void region_free(JpegRegion *region) {
     if (region->started) jpeg_destroy_decompress(&region->decoder);
     if (region->file) fclose(region->file);
     free(region->pixels);
+    free(region->shrunk);
     free(region->path);
     g_mutex_clear(&region->lock);
     free(region);
@@ -194,15 +201,42 @@ static int region_decode_to(JpegRegion *region, int rows) {
     return 0;
 }
 
+// Decodes the whole rectangle and shrinks it to the image's size. Called with the lock held.
+static int region_shrink(JpegRegion *region) {
+    if (region->shrunk) return 0;
+    if (region_decode_to(region, region->height)) return -1;
+    unsigned char *shrunk = region_alloc((size_t)region->out_width * (size_t)region->out_height * region->bands);
+    const unsigned char *corner = region->pixels + (size_t)(region->x - region->first_column) * region->bands;
+    if (!shrunk || cvips_reduce_lanczos3(corner, region->row_bytes, region->width, region->height, region->bands,
+                                         shrunk, region->out_width, region->out_height)) {
+        free(shrunk);
+        region_fail(region, "out of memory while shrinking the photo");
+        return -1;
+    }
+    region->shrunk = shrunk;
+    free(region->pixels);
+    region->pixels = NULL;
+    return 0;
+}
+
 static int region_generate(VipsRegion *out, void *sequence, void *a, void *b, gboolean *stop) {
     (void)sequence;
     (void)b;
     (void)stop;
     JpegRegion *region = a;
     const VipsRect *rect = &out->valid;
+    int shrinks = region->out_width != region->width || region->out_height != region->height;
     g_mutex_lock(&region->lock);
-    int result = region_decode_to(region, rect->top + rect->height);
+    int result = shrinks ? region_shrink(region) : region_decode_to(region, rect->top + rect->height);
     g_mutex_unlock(&region->lock);
+    if (!result && shrinks) {
+        size_t row_bytes = (size_t)region->out_width * region->bands;
+        for (int row = 0; row < rect->height; row++)
+            memcpy(VIPS_REGION_ADDR(out, rect->left, rect->top + row),
+                   region->shrunk + (size_t)(rect->top + row) * row_bytes + (size_t)rect->left * region->bands,
+                   (size_t)rect->width * region->bands);
+        return 0;
+    }
     if (result) {
         vips_error("jpegload", "%s", region->message);
         return -1;
@@ -264,10 +298,14 @@ static int region_header(const char *path, int shrink, int *width, int *height, 
     return bands;
 }
 
-int cvips_jpeg_region(const char *path, int shrink, int x, int y, int width, int height, CVipsImage **out) {
+int cvips_jpeg_region(const char *path, int shrink, int x, int y, int width, int height, int out_width,
+                      int out_height, CVipsImage **out) {
     *out = NULL;
     if (shrink != 1 && shrink != 2 && shrink != 4 && shrink != 8) return 1;
     if (x < 0 || y < 0 || width < 1 || height < 1) return 1;
+    if (out_width < 1 || out_height < 1 || out_width > width || out_height > height ||
+        width > CVIPS_REDUCE_MAX_SHRINK * out_width || height > CVIPS_REDUCE_MAX_SHRINK * out_height)
+        return 1;
     int full_width = 0, full_height = 0;
     void *profile = NULL;
     unsigned profile_size = 0;
@@ -293,9 +331,11 @@ int cvips_jpeg_region(const char *path, int shrink, int x, int y, int width, int
     region->width = width;
     region->height = height;
     region->bands = bands;
+    region->out_width = out_width;
+    region->out_height = out_height;
 
     VipsImage *image = vips_image_new();
-    vips_image_init_fields(image, width, height, bands, VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
+    vips_image_init_fields(image, out_width, out_height, bands, VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
                            bands == 1 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB, 1.0, 1.0);
     if (profile) vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, profile, profile_size);
     free(profile);

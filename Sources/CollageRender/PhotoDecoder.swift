@@ -98,7 +98,8 @@ struct PhotoDecoder {
         let area = storedRect(of: source, header: header)
         var image: VipsImage
         if holdsCrop, header.loader == "jpegload",
-            let region = try jpegRegion(path, header: header, area: area, shrink: shrink)
+            let region = try jpegRegion(
+                path, header: header, area: area, shrink: shrink, cell: (cellWidth, cellHeight))
         {
             image = try resampled(region, width: cellWidth, height: cellHeight)
         } else {
@@ -116,7 +117,7 @@ struct PhotoDecoder {
     /// `area` (in stored pixels) of a JPEG decoded at 1/`shrink`: the pixels ``cut(_:from:scaleX:scaleY:width:height:)``
     /// would take from the whole photo opened at that shrink. `nil` for a JPEG it does not handle.
     private static func jpegRegion(
-        _ path: String, header: Header, area: Rect, shrink: Int
+        _ path: String, header: Header, area: Rect, shrink: Int, cell: (width: Int, height: Int)
     ) throws(VipsError) -> VipsImage? {
         // The size libvips' loader gives at 1/shrink: libjpeg's, less a last partial pixel.
         let width = max(1, header.storedWidth / shrink)
@@ -124,8 +125,15 @@ struct PhotoDecoder {
         let piece = pieceRect(
             of: area, scaleX: Double(width) / Double(header.storedWidth),
             scaleY: Double(height) / Double(header.storedHeight), within: (width, height))
+        // Shrunk by the reader as it is decoded, in a sixth of libvips' resize time at half its
+        // CPU (see reduce.c); a piece to enlarge, or to shrink further, goes to libvips.
+        let most = VipsImage.reducesAtMost
+        let reducible =
+            cell.width <= piece.width && cell.height <= piece.height && piece.width <= most * cell.width
+            && piece.height <= most * cell.height
         return try VipsImage.jpegRegion(
-            path, shrink: shrink, x: piece.x, y: piece.y, width: piece.width, height: piece.height)
+            path, shrink: shrink, x: piece.x, y: piece.y, width: piece.width, height: piece.height,
+            shrunkTo: reducible ? cell : nil)
     }
 
     /// `displayed` (a rectangle of the photo as shown, orientation applied) in the stored pixels'

@@ -65,13 +65,19 @@ final class VipsImage: @unchecked Sendable {
     /// (coordinates in that shrunk image), with only its columns transformed and no row below
     /// it read; the same pixels as ``openSequential(_:loader:shrink:)`` then ``extractArea(x:y:width:height:)``.
     /// `nil` for a file it does not handle (CMYK, 12-bit, a rectangle too big to keep): open
-    /// that one with ``openSequential(_:loader:shrink:)``.
+    /// that one with ``openSequential(_:loader:shrink:)``. With `size`, the rectangle comes
+    /// shrunk to it with a Lanczos-3 kernel once decoded (each side at most
+    /// ``reducesAtMost`` times smaller, none larger), a level or two from libvips' resize.
     static func jpegRegion(
-        _ path: String, shrink: Int, x: Int, y: Int, width: Int, height: Int
+        _ path: String, shrink: Int, x: Int, y: Int, width: Int, height: Int,
+        shrunkTo size: (width: Int, height: Int)? = nil
     ) throws(VipsError) -> VipsImage? {
         try Vips.start()
         var output: OpaquePointer?
-        let status = cvips_jpeg_region(path, Int32(shrink), Int32(x), Int32(y), Int32(width), Int32(height), &output)
+        let (outWidth, outHeight) = size ?? (width, height)
+        let status = cvips_jpeg_region(
+            path, Int32(shrink), Int32(x), Int32(y), Int32(width), Int32(height), Int32(outWidth), Int32(outHeight),
+            &output)
         if status == 1 { return nil }
         guard status == 0, let output else {
             if let output { cvips_unref(output) }
@@ -80,7 +86,10 @@ final class VipsImage: @unchecked Sendable {
         return VipsImage(handle: output)
     }
 
-    /// How many ``jpegRegion(_:shrink:x:y:width:height:)`` images have begun decoding in this
+    /// How many times smaller ``jpegRegion(_:shrink:x:y:width:height:shrunkTo:)`` may make each side.
+    static let reducesAtMost = Int(CVIPS_REDUCE_MAX_SHRINK)
+
+    /// How many ``jpegRegion(_:shrink:x:y:width:height:shrunkTo:)`` images have begun decoding in this
     /// process.
     static var jpegRegionsStarted: Int { Int(cvips_jpeg_regions_started()) }
 

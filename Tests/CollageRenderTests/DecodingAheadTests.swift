@@ -43,7 +43,10 @@ struct DecodingAheadTests {
         let ahead = try render("ahead.png", decodingAhead: true)
         // Without it the photos decode as the file is written, strip by strip.
         let lazy = try render("lazy.png", decodingAhead: false)
-        #expect(ahead.pixels == lazy.pixels)
+        // Decoded ahead, a JPEG's crop is shrunk by the region reader's own resampler, which
+        // rounds unlike libvips'.
+        let (largest, mean) = JPEGRegionTests.difference(ahead.pixels, lazy.pixels)
+        #expect(largest <= 10 && mean < 0.2, "\(largest), \(mean)")
         #expect((ahead.width, ahead.height) == (1200, 1200))
     }
 

@@ -62,7 +62,20 @@ int cvips_load_sequential(const char *path, const char *loader, int shrink, CVip
 /// file's ICC profile; the pixels are those of jpegload at that shrink, then cropped. Truncated
 /// files fail. Returns 1, with nothing made, for a file this does not handle (CMYK, 12-bit, not
 /// a JPEG, a rectangle larger than CVIPS_JPEG_REGION_MAX_BYTES): open it with libvips then.
-int cvips_jpeg_region(const char *path, int shrink, int x, int y, int width, int height, CVipsImage **out);
+/// With `out_width` x `out_height` smaller than the rectangle (by at most
+/// CVIPS_REDUCE_MAX_SHRINK each way), the image is the rectangle shrunk to that size by
+/// cvips_reduce_lanczos3 once it is decoded, and the decoded rows are let go then.
+int cvips_jpeg_region(const char *path, int shrink, int x, int y, int width, int height, int out_width,
+                      int out_height, CVipsImage **out);
+/// The largest shrink cvips_reduce_lanczos3 takes, each way.
+#define CVIPS_REDUCE_MAX_SHRINK 4
+/// Shrinks `in_width` x `in_height` 8-bit pixels of `bands` (1-4) interleaved samples, rows
+/// `in_stride` bytes apart, to `out_width` x `out_height` (tightly packed in `out`) with a
+/// Lanczos-3 kernel on libvips' sampling grid, edges extended. Neither side may grow, nor shrink
+/// by more than CVIPS_REDUCE_MAX_SHRINK. Returns 0, or -1 (sizes out of range, out of memory).
+/// Samples may differ from libvips' reduce by a level or two: the rounding is not the same.
+int cvips_reduce_lanczos3(const unsigned char *in, size_t in_stride, int in_width, int in_height, int bands,
+                          unsigned char *out, int out_width, int out_height);
 /// How many cvips_jpeg_region images have begun decoding in this process (for tests).
 int cvips_jpeg_regions_started(void);
 /// Converts through the image's embedded ICC profile to 8-bit sRGB.
