@@ -97,12 +97,12 @@ static inline unsigned char settle(int32_t sum) {
 // Output row o (`samples` bytes) = the weighted sum of the input rows its taps give it. The
 // vector and the scalar code do the same integer arithmetic, so every sample comes out alike.
 static void reduce_rows(const unsigned char *in, size_t in_stride, unsigned char *out, size_t out_stride,
-                        int out_rows, size_t samples, const Taps *taps) {
+                        int first_row, int out_rows, size_t samples, const Taps *taps) {
     int pairs = taps->taps / 2;
-    for (int o = 0; o < out_rows; o++) {
+    for (int o = first_row; o < first_row + out_rows; o++) {
         const int *index = taps->index + (size_t)o * taps->taps;
         const int16_t *weight = taps->weight + (size_t)o * taps->taps;
-        unsigned char *target = out + (size_t)o * out_stride;
+        unsigned char *target = out + (size_t)(o - first_row) * out_stride;
         size_t i = 0;
 #if defined(__SSE2__)
         const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi32(1 << (WEIGHT_BITS - 1));
@@ -151,12 +151,10 @@ static inline __attribute__((always_inline)) __m128i products(const int16_t *fro
 // Each row of `rows` (`width` pixels of `bands` samples) reduced to `out_width` pixels. A row's
 // bands are first copied apart into 16-bit rows padded with its edge pixels, so each output
 // sample is the product of eight contiguous samples and eight weights at a time.
-static int reduce_columns(const unsigned char *in, size_t in_stride, int width, int rows, int bands,
-                          unsigned char *out, size_t out_stride, int out_width, const Taps *taps) {
+static void reduce_columns(const unsigned char *in, size_t in_stride, int width, int rows, int bands,
+                           unsigned char *out, size_t out_stride, int out_width, const Taps *taps, int16_t *planes) {
     int pad = taps->taps + 8;
     size_t padded = (size_t)width + 2 * (size_t)pad;
-    int16_t *planes = malloc(sizeof(int16_t) * padded * (size_t)bands);
-    if (!planes) return -1;
     for (int r = 0; r < rows; r++) {
         const unsigned char *row = in + (size_t)r * in_stride;
         for (int b = 0; b < bands; b++) {
@@ -208,8 +206,6 @@ static int reduce_columns(const unsigned char *in, size_t in_stride, int width, 
             }
         }
     }
-    free(planes);
-    return 0;
 }
 
 int cvips_reduce_lanczos3(const unsigned char *in, size_t in_stride, int in_width, int in_height, int bands,
@@ -220,16 +216,28 @@ int cvips_reduce_lanczos3(const unsigned char *in, size_t in_stride, int in_widt
         return -1;
     Taps down = {0}, across = {0};
     size_t wide = (size_t)in_width * (size_t)bands;
-    // The vertical pass's rows: the input's width, the output's height.
-    unsigned char *tall = malloc(wide * (size_t)out_height);
+    // Sixteen rows at a time go down then across, so the rows between the passes stay in the
+    // cache (and a whole image of them is never allocated: fresh pages cost as much to fault in
+    // as the arithmetic on them).
+    enum { STRIP = 16 };
+    unsigned char *strip = malloc(wide * STRIP);
     int status = -1;
-    if (tall && !taps_make(&down, in_height, out_height, 2) && !taps_make(&across, in_width, out_width, 8)) {
-        reduce_rows(in, in_stride, tall, wide, out_height, wide, &down);
-        status = reduce_columns(tall, wide, in_width, out_height, bands, out, (size_t)out_width * (size_t)bands,
-                                out_width, &across);
+    if (strip && !taps_make(&down, in_height, out_height, 2) && !taps_make(&across, in_width, out_width, 8)) {
+        int16_t *planes = malloc(sizeof(int16_t) * ((size_t)in_width + 2 * (size_t)(across.taps + 8)) * bands);
+        if (planes) {
+            size_t out_stride = (size_t)out_width * (size_t)bands;
+            for (int row = 0; row < out_height; row += STRIP) {
+                int rows = out_height - row < STRIP ? out_height - row : STRIP;
+                reduce_rows(in, in_stride, strip, wide, row, rows, wide, &down);
+                reduce_columns(strip, wide, in_width, rows, bands, out + (size_t)row * out_stride, out_stride,
+                               out_width, &across, planes);
+            }
+            free(planes);
+            status = 0;
+        }
     }
     taps_free(&down);
     taps_free(&across);
-    free(tall);
+    free(strip);
     return status;
 }

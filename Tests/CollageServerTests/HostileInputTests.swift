@@ -320,7 +320,10 @@ struct HostileInputTests {
         collage = try collage.applying(.rotateItem(id: "a", degrees: 10))
         let output = directory.appendingPathComponent("out.png")
         let cancellation = RenderCancellation()
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { cancellation.cancel() }
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.3)
+            cancellation.cancel()
+        }
         #expect(throws: RenderError.cancelled) {
             try CollageRenderer().render(
                 collage, photos: DirectoryPhotoSource(baseDirectory: directory),
@@ -345,7 +348,12 @@ struct HostileInputTests {
         }
         let output = directory.appendingPathComponent("out.jpg")
         let cancellation = RenderCancellation()
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { cancellation.cancel() }
+        // On a thread of its own: with the tests running side by side, Dispatch's shared threads
+        // can all be busy, and a cancel queued there came after the render had finished.
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.1)
+            cancellation.cancel()
+        }
         #expect(throws: RenderError.cancelled) {
             try CollageRenderer().render(
                 collage, photos: DirectoryPhotoSource(baseDirectory: directory),
