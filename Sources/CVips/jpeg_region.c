@@ -8,7 +8,9 @@
 // with the same pixels to the byte.
 //
 // The image is lazy: nothing is decoded until a region is asked for, and then only down to the
-// last row asked for, so a cancelled render stops between strips as it does with the loader.
+// last row asked for, so a cancelled render stops between strips as it does with the loader
+// (a rectangle to be shrunk is decoded and shrunk whole at the first request: a cancel waits
+// for that, a tenth of a second for a 12 MP photo's crop).
 // The decoded rows are kept until the image is closed (the whole rectangle, at most
 // CVIPS_JPEG_REGION_MAX_BYTES), so rows asked for twice by a resampler are not decoded again,
 // and any order of reading is served. That is why the renderer uses it only for cells it
@@ -205,7 +207,8 @@ static int region_decode_to(JpegRegion *region, int rows) {
 static int region_shrink(JpegRegion *region) {
     if (region->shrunk) return 0;
     if (region_decode_to(region, region->height)) return -1;
-    unsigned char *shrunk = region_alloc((size_t)region->out_width * (size_t)region->out_height * region->bands);
+    // Plain memory: rounded up to 2 MB pages, a dozen cells held at once took 16 MB more.
+    unsigned char *shrunk = malloc((size_t)region->out_width * (size_t)region->out_height * region->bands);
     const unsigned char *corner = region->pixels + (size_t)(region->x - region->first_column) * region->bands;
     if (!shrunk || cvips_reduce_lanczos3(corner, region->row_bytes, region->width, region->height, region->bands,
                                          shrunk, region->out_width, region->out_height)) {

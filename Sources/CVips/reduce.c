@@ -9,8 +9,10 @@
 // square crop shrinks to 895 px in half the time on one core.
 // The kernel and the sampling grid are libvips': output pixel i is centred on input position
 // (i + 0.5) * shrink - 0.5, the kernel is stretched by the shrink, its weights sum to one, and
-// the edge pixels repeat past the sides. libvips centres its kernel to the nearest 64th of a
-// pixel and rounds differently, so a sample may be a level or two apart (more at hard edges).
+// the edge pixels repeat past the sides. A sample is within a level of an exact Lanczos-3 that
+// rounds between its passes; libvips centres its kernel to the nearest 64th of a pixel, rounds
+// differently and cuts its kernel short at large shrinks, so its samples may be a few levels
+// apart (most at hard edges, and at shrinks near 4).
 #include "cvips.h"
 
 #include <math.h>
@@ -211,6 +213,7 @@ static void reduce_columns(const unsigned char *in, size_t in_stride, int width,
 int cvips_reduce_lanczos3(const unsigned char *in, size_t in_stride, int in_width, int in_height, int bands,
                           unsigned char *out, int out_width, int out_height) {
     if (in_width < 1 || in_height < 1 || out_width < 1 || out_height < 1 || bands < 1 || bands > 4 ||
+        in_stride < (size_t)in_width * (size_t)bands ||
         out_width > in_width || out_height > in_height || in_width > CVIPS_REDUCE_MAX_SHRINK * out_width ||
         in_height > CVIPS_REDUCE_MAX_SHRINK * out_height)
         return -1;

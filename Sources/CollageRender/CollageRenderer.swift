@@ -408,7 +408,8 @@ func vips<T>(_ what: String, _ body: () throws(VipsError) -> T) throws(RenderErr
 /// first photos decode while the later ones' headers are read and their colour transforms built
 /// (a thread takes the top one of those made so far). A render whose cells the memory reserve
 /// cannot hold stays lazy, so a huge print keeps its small footprint. Each decode is registered
-/// with the cancellation, which stops it mid-photo; a render that fails while its layers are made
+/// with the cancellation, which stops it mid-photo (or, for a JPEG crop shrunk whole, once that
+/// is done); a render that fails while its layers are made
 /// waits for the decodes under way (at most one a core) before it reports.
 final class DecodingAhead: Sendable {
     private let cancellation: RenderCancellation?

@@ -67,7 +67,8 @@ final class VipsImage: @unchecked Sendable {
     /// `nil` for a file it does not handle (CMYK, 12-bit, a rectangle too big to keep): open
     /// that one with ``openSequential(_:loader:shrink:)``. With `size`, the rectangle comes
     /// shrunk to it with a Lanczos-3 kernel once decoded (each side at most
-    /// ``reducesAtMost`` times smaller, none larger), a level or two from libvips' resize.
+    /// ``reducesAtMost`` times smaller, none larger), within a level of an exact Lanczos-3 and a few
+    /// from libvips' resize.
     static func jpegRegion(
         _ path: String, shrink: Int, x: Int, y: Int, width: Int, height: Int,
         shrunkTo size: (width: Int, height: Int)? = nil

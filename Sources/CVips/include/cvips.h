@@ -73,7 +73,8 @@ int cvips_jpeg_region(const char *path, int shrink, int x, int y, int width, int
 /// `in_stride` bytes apart, to `out_width` x `out_height` (tightly packed in `out`) with a
 /// Lanczos-3 kernel on libvips' sampling grid, edges extended. Neither side may grow, nor shrink
 /// by more than CVIPS_REDUCE_MAX_SHRINK. Returns 0, or -1 (sizes out of range, out of memory).
-/// Samples may differ from libvips' reduce by a level or two: the rounding is not the same.
+/// Samples are within a level of an exact Lanczos-3; libvips' reduce, which centres its kernel
+/// to a 64th of a pixel and cuts it short at large shrinks, may differ by a few levels.
 int cvips_reduce_lanczos3(const unsigned char *in, size_t in_stride, int in_width, int in_height, int bands,
                           unsigned char *out, int out_width, int out_height);
 /// How many cvips_jpeg_region images have begun decoding in this process (for tests).
