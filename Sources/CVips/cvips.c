@@ -911,32 +911,38 @@ static void make_tetrahedra(void) {
             }
 }
 
+#if defined(__SSE2__)
+// One pixel through the (padded) table: its four corners side by side in one register, each as 4
+// bytes (a node and the first byte of the next: the table is padded at its end so the last one can
+// be read), interpolated into the low four 16-bit lanes (red, green, blue, and a fourth to ignore),
+// each 0-255 and not yet packed into bytes.
+static inline __m128i lut_pixel(const unsigned char *restrict lut, const VipsPel *p) {
+    const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(LUT_STEP / 2),
+                  fifth = _mm_set1_epi16(13108);  // ⌊(x · 13108) / 65536⌋ = ⌊x / 5⌋ for every x up to 1,279
+    const unsigned char *near = lut + node_offset[0][p[0]] + node_offset[1][p[1]] + node_offset[2][p[2]];
+    const Tetrahedron *t =
+        &tetrahedra[(node_fraction[p[0]] * LUT_STEP + node_fraction[p[1]]) * LUT_STEP + node_fraction[p[2]]];
+    int corners[4];
+    memcpy(&corners[0], near, 4);
+    memcpy(&corners[1], near + t->second, 4);
+    memcpy(&corners[2], near + t->third, 4);
+    memcpy(&corners[3], near + STRIDE_R + STRIDE_G + STRIDE_B, 4);
+    __m128i packed = _mm_loadu_si128((const __m128i *)corners);
+    __m128i sum = _mm_add_epi16(
+        _mm_mullo_epi16(_mm_unpacklo_epi8(packed, zero), _mm_loadu_si128((const __m128i *)t->weights[0])),
+        _mm_mullo_epi16(_mm_unpackhi_epi8(packed, zero), _mm_loadu_si128((const __m128i *)t->weights[1])));
+    sum = _mm_add_epi16(_mm_add_epi16(sum, _mm_srli_si128(sum, 8)), half);
+    return _mm_mulhi_epu16(sum, fifth);
+}
+#endif
+
 // The colours of a row through the (padded) table: bytes in, bytes out, no floating point.
 static void lut_row(const unsigned char *restrict lut, const VipsPel *restrict in, VipsPel *restrict out, int width) {
     int i = 0;
 #if defined(__SSE2__)
-    // A pixel at a time, its four corners side by side in one register, each as 4 bytes (a node and the
-    // first byte of the next: the table is padded at its end so the last one can be read). All but the
-    // last pixel are stored as 4 bytes, the next pixel overwriting the fourth.
-    const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(LUT_STEP / 2),
-                  fifth = _mm_set1_epi16(13108);  // ⌊(x · 13108) / 65536⌋ = ⌊x / 5⌋ for every x up to 1,279
+    // All but the last pixel are stored as 4 bytes, the next pixel overwriting the fourth.
     for (; i < width - 1; i++) {
-        const VipsPel *p = in + i * 3;
-        const unsigned char *near = lut + node_offset[0][p[0]] + node_offset[1][p[1]] + node_offset[2][p[2]];
-        const Tetrahedron *t =
-            &tetrahedra[(node_fraction[p[0]] * LUT_STEP + node_fraction[p[1]]) * LUT_STEP + node_fraction[p[2]]];
-        int corners[4];
-        memcpy(&corners[0], near, 4);
-        memcpy(&corners[1], near + t->second, 4);
-        memcpy(&corners[2], near + t->third, 4);
-        memcpy(&corners[3], near + STRIDE_R + STRIDE_G + STRIDE_B, 4);
-        __m128i packed = _mm_loadu_si128((const __m128i *)corners);
-        __m128i sum = _mm_add_epi16(
-            _mm_mullo_epi16(_mm_unpacklo_epi8(packed, zero), _mm_loadu_si128((const __m128i *)t->weights[0])),
-            _mm_mullo_epi16(_mm_unpackhi_epi8(packed, zero), _mm_loadu_si128((const __m128i *)t->weights[1])));
-        sum = _mm_add_epi16(_mm_add_epi16(sum, _mm_srli_si128(sum, 8)), half);
-        __m128i bytes = _mm_packus_epi16(_mm_mulhi_epu16(sum, fifth), zero);
-        int pixel = _mm_cvtsi128_si32(bytes);
+        int pixel = _mm_cvtsi128_si32(_mm_packus_epi16(lut_pixel(lut, in + i * 3), _mm_setzero_si128()));
         memcpy(out + i * 3, &pixel, 4);
     }
 #endif
@@ -1059,25 +1065,9 @@ static void lut_grain_row(const unsigned char *restrict lut, const VipsPel *rest
                           int width, const signed char *grain, int column) {
     int i = 0;
 #if defined(__SSE2__)
-    const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(LUT_STEP / 2),
-                  fifth = _mm_set1_epi16(13108);  // as in lut_row
     for (; i < width - 1; i++) {
-        const VipsPel *p = in + i * 3;
-        const unsigned char *near = lut + node_offset[0][p[0]] + node_offset[1][p[1]] + node_offset[2][p[2]];
-        const Tetrahedron *t =
-            &tetrahedra[(node_fraction[p[0]] * LUT_STEP + node_fraction[p[1]]) * LUT_STEP + node_fraction[p[2]]];
-        int corners[4];
-        memcpy(&corners[0], near, 4);
-        memcpy(&corners[1], near + t->second, 4);
-        memcpy(&corners[2], near + t->third, 4);
-        memcpy(&corners[3], near + STRIDE_R + STRIDE_G + STRIDE_B, 4);
-        __m128i packed = _mm_loadu_si128((const __m128i *)corners);
-        __m128i sum = _mm_add_epi16(
-            _mm_mullo_epi16(_mm_unpacklo_epi8(packed, zero), _mm_loadu_si128((const __m128i *)t->weights[0])),
-            _mm_mullo_epi16(_mm_unpackhi_epi8(packed, zero), _mm_loadu_si128((const __m128i *)t->weights[1])));
-        sum = _mm_add_epi16(_mm_add_epi16(sum, _mm_srli_si128(sum, 8)), half);
-        __m128i grained = _mm_add_epi16(_mm_mulhi_epu16(sum, fifth), _mm_set1_epi16(grain[column]));
-        int pixel = _mm_cvtsi128_si32(_mm_packus_epi16(grained, zero));
+        __m128i grained = _mm_add_epi16(lut_pixel(lut, in + i * 3), _mm_set1_epi16(grain[column]));
+        int pixel = _mm_cvtsi128_si32(_mm_packus_epi16(grained, _mm_setzero_si128()));
         memcpy(out + i * 3, &pixel, 4);
         column = column == GRAIN_TILE - 1 ? 0 : column + 1;
     }
