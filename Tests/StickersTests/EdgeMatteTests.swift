@@ -270,6 +270,39 @@ extension EdgeMatteTests {
         #expect((20..<(height - 20)).allSatisfy { refined.alpha[$0 * width + 145] >= 240 })
     }
 
+    /// The same over a weave a pixel fine, in a photo three times the working copy's size: the
+    /// working copy averages the weave away, yet each full-size pixel swings with it. It was kept
+    /// as a haze a fifth opaque.
+    @Test func aHardEdgeOnAWeaveFinerThanTheWorkingCopyKeepsNoFringeOfIt() throws {
+        let (width, height, edge) = (3_000, 240, 1_500)
+        var photo = [UInt8](repeating: 0, count: width * height * 3)
+        var alpha = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                // A checkered weave of a dark and a light thread, each a pixel across.
+                let thread = Double((x + y) % 2)
+                let weave = [150 + 60 * thread, 110 + 50 * thread, 70 + 40 * thread]
+                let colour: [Double] = x < edge ? [40, 70, 150] : weave
+                photo.replaceSubrange(index * 3..<index * 3 + 3, with: colour.map { UInt8($0.rounded()) })
+                let ramp = max(0, min(1, Double(edge + 45 - x) / 90))
+                let drawnIn = x < edge ? 1 : 0.6 + 0.8 * thread
+                alpha[index] = UInt8(min(255, (ramp * drawnIn * 255).rounded()))
+            }
+        }
+        let refined = try EdgeMatte.refine(rgb: photo, alpha: alpha, width: width, height: height)
+        var (total, count) = (0.0, 0)
+        for y in 30..<(height - 30) {
+            for x in (edge + 9)..<(edge + 45) {
+                total += Double(refined.alpha[y * width + x])
+                count += 1
+            }
+        }
+        let haze = total / Double(count) / 255
+        #expect(haze < 0.06, "the weave 9 to 45 px past the edge is \(Int(haze * 100)) % opaque")
+        #expect((30..<(height - 30)).allSatisfy { refined.alpha[$0 * width + edge - 6] >= 240 })
+    }
+
     @Test func aStrandAGapAwayStaysAndASpeckThereGoes() throws {
         let (width, height) = (Self.width, Self.height)
         var photo = [UInt8](repeating: 0, count: width * height * 3)
