@@ -71,12 +71,14 @@ enum CellEffects {
 
     /// Puts an outline `width` pixels wide (white unless `color` says otherwise) around the
     /// opaque part of an RGBA image, grown outwards by embedding the image in a margin first.
-    /// Nothing of the image shows past the outline's outer edge: a faint haze reaching further
-    /// (fur's glow, a whisker's tip) would otherwise float outside the die-cut shape.
+    /// Parts thinner than a few pixels (whiskers, hairs) get no ring of their own and are drawn
+    /// as they are (see ``OutlineCore``). Nothing else of the image shows past the outline's
+    /// outer edge: a faint haze reaching further (fur's glow) would otherwise float outside the
+    /// die-cut shape.
     static func outline(
         _ image: VipsImage, width: Double, color: [Double] = [255, 255, 255, 255]
     ) throws(VipsError) -> (VipsImage, margin: Int) {
-        let (line, margin, coverage) = try ring(around: image, width: width, color: color)
+        let (line, margin, coverage) = try ring(around: image, width: width, color: color, leavingOutThinParts: true)
         let padded = try image.embed(x: margin, y: margin, width: line.width, height: line.height)
         // A sticker with nothing half opaque has no outline to bound it: it stays as it is.
         guard let coverage else { return (try line.compositing([(padded, 0, 0)]), margin) }
@@ -87,12 +89,13 @@ enum CellEffects {
     }
 
     /// The outline alone: `color` everywhere within `width` pixels of the image's at least half
-    /// opaque pixels (but for small islands of them far from the rest: see ``OutlineCore``), on
-    /// an image grown by the returned margin on every side; and the outline's
-    /// coverage (0–255, one band: 255 inside its outer edge, antialiased across it), `nil` when
-    /// no pixel is half opaque (there is no outline).
+    /// opaque pixels (but for small islands of them far from the rest, and with
+    /// `leavingOutThinParts` for parts thinner than a few pixels: see ``OutlineCore``), on an
+    /// image grown by the returned margin on every side; and where the image may show (0–255, one
+    /// band: 255 inside the outline's outer edge, antialiased across it, and on the thin parts
+    /// left out and a pixel around them), `nil` when no pixel is half opaque (there is no outline).
     static func ring(
-        around image: VipsImage, width: Double, color: [Double]
+        around image: VipsImage, width: Double, color: [Double], leavingOutThinParts: Bool = false
     ) throws(VipsError) -> (VipsImage, margin: Int, coverage: VipsImage?) {
         let margin = Int(width.rounded(.up)) + 2
         let canvasWidth = image.width + 2 * margin
@@ -101,20 +104,33 @@ enum CellEffects {
             .embed(x: margin, y: margin, width: canvasWidth, height: canvasHeight).pixels()
         // Distances from the subject's at least half opaque pixels; the line's edge is antialiased
         // over the pixel where the distance crosses the width.
-        let (squared, hasCore) = OutlineCore.squaredDistances(
-            alpha: alpha, width: canvasWidth, height: canvasHeight, ringWidth: width)
+        let thinRadius =
+            leavingOutThinParts ? OutlineCore.thinRadius(width: image.width, height: image.height, ringWidth: width) : 0
+        let core = OutlineCore.squaredDistances(
+            alpha: alpha, width: canvasWidth, height: canvasHeight, ringWidth: width, thinRadius: thinRadius)
         let opacity = (color.count > 3 ? color[3] : 255) / 255
         let reach = Float(width + 0.5)
-        let coverage = squared.map { squared -> UInt8 in
+        let coverage = core.squared.map { squared -> UInt8 in
             UInt8((min(1, max(0, reach - squared.squareRoot())) * 255).rounded())
         }
         let ring = opacity >= 1 ? coverage : coverage.map { UInt8((Double($0) * opacity).rounded()) }
         let line = try VipsImage.solid(width: canvasWidth, height: canvasHeight, values: Array(color.prefix(3)))
             .joining(VipsImage.fromPixels(ring, width: canvasWidth, height: canvasHeight, bands: 1))
-        return (
-            line, margin,
-            hasCore ? try VipsImage.fromPixels(coverage, width: canvasWidth, height: canvasHeight, bands: 1) : nil
-        )
+        guard core.hasCore else { return (line, margin, nil) }
+        var shown = coverage
+        if let thin = core.thin {
+            // A thin part shows whole, with the pixel around it that antialiases its edges.
+            for y in 0..<canvasHeight {
+                for x in 0..<canvasWidth where thin[y * canvasWidth + x] {
+                    for row in max(0, y - 1)...min(canvasHeight - 1, y + 1) {
+                        for column in max(0, x - 1)...min(canvasWidth - 1, x + 1) {
+                            shown[row * canvasWidth + column] = 255
+                        }
+                    }
+                }
+            }
+        }
+        return (line, margin, try VipsImage.fromPixels(shown, width: canvasWidth, height: canvasHeight, bands: 1))
     }
 
     /// The largest blur a shadow is computed with at full size; larger ones are computed on a

@@ -2,23 +2,61 @@
 /// of them lying apart from its main parts. A strand's tip that the matte kept past a gap (a
 /// whisker's end beside a cat's cheek) would otherwise get a ring of its own, a white blob
 /// floating beside the sticker where a die-cut shape has none.
+///
+/// A sticker's outline also leaves out the parts thinner than a few pixels (whiskers, single
+/// hairs, a fine grain the matte kept): ringed one by one, each became a fat white tube filled
+/// with the old background's haze, and a cat's cheek a starburst of them. They are drawn as they
+/// are, over the outline and past it, without a ring of their own.
 enum OutlineCore {
     /// The opacity from which a pixel belongs to the outline's core.
     static let threshold: UInt8 = 128
 
+    /// The distances a ring is drawn from, and which pixels are thin parts left out of its core.
+    struct Distances {
+        /// The squared distance from each pixel to the core, exact up to `ringWidth + 1`.
+        var squared: [Float]
+        /// Whether there is a core at all.
+        var hasCore: Bool
+        /// The pixels of thin parts joined to the core, left out of it (`nil` when none were).
+        var thin: [Bool]?
+    }
+
+    /// How thin a part of a sticker `width` × `height` with a ring `ringWidth` wide has no ring of
+    /// its own: the radius of the disc that does not fit in it. A 400th of the sticker's longer
+    /// side (5 px in a 2,000 px sticker: a whisker or a hair, not a stem or a finger), at most
+    /// half the ring's width; 0 (nothing left out) under a pixel.
+    static func thinRadius(width: Int, height: Int, ringWidth: Double) -> Double {
+        let radius = min(ringWidth / 2, Double(max(width, height)) / 400)
+        return radius >= 1 ? radius : 0
+    }
+
     /// The squared distance from each pixel of `alpha` (`width` × `height`, one band) to the
     /// outline's core: its half opaque pixels in a main part (at least a hundredth of the largest
     /// part's area), or in a part within `2 × ringWidth + 1` pixels of one, whose ring merges with
-    /// the part's into one shape. Exact up to `ringWidth + 1`, which is all a ring reads; the
-    /// second value says whether there is a core at all.
-    static func squaredDistances(alpha: [UInt8], width: Int, height: Int, ringWidth: Double) -> ([Float], Bool) {
+    /// the part's into one shape. With a `thinRadius` of a pixel or more, the core is the half
+    /// opaque pixels' morphological opening by a disc of that radius: what is thinner than the
+    /// disc is left out of the core, and returned as `thin` where it joins a part that has one.
+    static func squaredDistances(
+        alpha: [UInt8], width: Int, height: Int, ringWidth: Double, thinRadius: Double = 0
+    ) -> Distances {
         let count = width * height
-        guard count > 0, alpha.count == count else { return ([], false) }
-        let parts = alpha.withUnsafeBufferPointer { alpha in
-            PixelParts(width: width, height: height) { alpha[$0] >= threshold }
+        guard count > 0, alpha.count == count else { return Distances(squared: [], hasCore: false, thin: nil) }
+        let isOpaque = alpha.map { $0 >= threshold }
+        // The opening is the kernel (the pixels farther than the radius from any other pixel)
+        // grown back by the radius; in Euclidean distances, the distance to the opening is the
+        // distance to the kernel less the radius, so one field serves both.
+        var isKernel = isOpaque
+        if thinRadius >= 1 {
+            let inside = DistanceField.squaredDistances(width: width, height: height) { !isOpaque[$0] }
+            let reach = Float(thinRadius * thinRadius)
+            isKernel = inside.map { $0 > reach }
+        }
+        let parts = isKernel.withUnsafeBufferPointer { kernel in PixelParts(width: width, height: height) { kernel[$0] }
         }
         guard let largest = parts.areas.max() else {
-            return (DistanceField.squaredDistances(width: width, height: height) { _ in false }, false)
+            return Distances(
+                squared: DistanceField.squaredDistances(width: width, height: height) { _ in false }, hasCore: false,
+                thin: nil)
         }
         let isMain = parts.areas.map { $0 * 100 >= largest }
         var main = [Bool](repeating: false, count: count)
@@ -32,15 +70,16 @@ enum OutlineCore {
         }
         // An island near a main part joins the core: its pixels are stamped into the distances
         // out to the ring's reach (islands are few and small; a second distance field over the
-        // whole sticker cost a fifth of a 12 MP outlined lift).
-        let joining = Float((2 * ringWidth + 1) * (2 * ringWidth + 1))
+        // whole sticker cost a fifth of a 12 MP outlined lift). Distances here are to the kernel,
+        // a radius short of the opening's.
+        let joining = Float((2 * (ringWidth + thinRadius) + 1) * (2 * (ringWidth + thinRadius) + 1))
         var nearIslands = Set<Int>()
         for (index, run) in parts.runs.enumerated() where !isMain[parts.partOfRun[index]] {
             if (run.start..<run.end).contains(where: { distances[run.row * width + $0] <= joining }) {
                 nearIslands.insert(parts.partOfRun[index])
             }
         }
-        let stamp = Int((ringWidth + 1).rounded(.up))
+        let stamp = Int((ringWidth + thinRadius + 1).rounded(.up))
         distances.withUnsafeMutableBufferPointer { distances in
             for (index, run) in parts.runs.enumerated() where nearIslands.contains(parts.partOfRun[index]) {
                 for x in run.start..<run.end {
@@ -57,6 +96,37 @@ enum OutlineCore {
                 }
             }
         }
-        return (distances, true)
+        guard thinRadius >= 1 else { return Distances(squared: distances, hasCore: true, thin: nil) }
+        let radius = Float(thinRadius)
+        for index in distances.indices {
+            let beyond = max(0, distances[index].squareRoot() - radius)
+            distances[index] = beyond * beyond
+        }
+        return Distances(
+            squared: distances, hasCore: true,
+            thin: thinParts(isOpaque: isOpaque, distances: distances, width: width, height: height))
+    }
+
+    /// The half opaque pixels outside the core (a distance above 0) in parts of them that reach
+    /// the core: a whisker growing from a cheek, not a speck apart from the sticker.
+    private static func thinParts(isOpaque: [Bool], distances: [Float], width: Int, height: Int) -> [Bool]? {
+        let parts = isOpaque.withUnsafeBufferPointer { opaque in
+            PixelParts(width: width, height: height) { opaque[$0] }
+        }
+        var holdsCore = [Bool](repeating: false, count: parts.count)
+        for (index, run) in parts.runs.enumerated() where !holdsCore[parts.partOfRun[index]] {
+            if (run.start..<run.end).contains(where: { distances[run.row * width + $0] == 0 }) {
+                holdsCore[parts.partOfRun[index]] = true
+            }
+        }
+        var thin = [Bool](repeating: false, count: width * height)
+        var any = false
+        for (index, run) in parts.runs.enumerated() where holdsCore[parts.partOfRun[index]] {
+            for x in run.start..<run.end where distances[run.row * width + x] > 0 {
+                thin[run.row * width + x] = true
+                any = true
+            }
+        }
+        return any ? thin : nil
     }
 }

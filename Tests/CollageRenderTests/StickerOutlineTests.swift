@@ -143,3 +143,35 @@ extension StickerOutlineTests {
         #expect(alpha(30, 30) == 255 && alpha(52, 12) == 255)
     }
 }
+
+extension StickerOutlineTests {
+    /// A cat's whiskers in a large sticker: each ringed on its own, they became fat white tubes
+    /// and the cheek a starburst. Parts thinner than a 400th of the sticker get no ring and show
+    /// as they are, past the outline too; a part as wide as a finger keeps its ring.
+    @Test func thinPartsOfALargeStickerGetNoRingOfTheirOwn() throws {
+        let (w, h) = (1_600, 800)
+        var sticker = Bitmap(width: w, height: h, color: [0, 0, 0, 0])
+        for y in 0..<h {
+            for x in 0..<w {
+                let (dx, dy) = (Double(x) - 500, Double(y) - 400)
+                let body = (dx * dx + dy * dy).squareRoot() <= 300
+                let whisker = x >= 700 && x < 1_100 && (300...302).contains(y)
+                let finger = x >= 700 && x < 1_100 && (480..<520).contains(y)
+                if body || finger { sticker[x, y] = [200, 120, 60, 255] }
+                if whisker { sticker[x, y] = [250, 250, 250, 255] }
+            }
+        }
+        let outlined = try StickerEffects.apply(to: sticker, outlineWidth: 24, shadow: false)
+        let margin = (outlined.width - w) / 2
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { outlined[x + margin, y + margin] }
+        // The whisker, far past the body's ring, shows whole, with no white around it.
+        #expect(pixel(1_000, 301) == [250, 250, 250, 255])
+        #expect(pixel(1_000, 290)[3] == 0, "the whisker is ringed: \(pixel(1_000, 290))")
+        #expect(pixel(1_000, 312)[3] == 0, "the whisker is ringed: \(pixel(1_000, 312))")
+        // The finger keeps its ring, and the body its own.
+        #expect(pixel(1_000, 470) == [255, 255, 255, 255], "\(pixel(1_000, 470))")
+        #expect(pixel(1_110, 500) == [255, 255, 255, 255], "\(pixel(1_110, 500))")
+        #expect(pixel(500, 88) == [255, 255, 255, 255], "\(pixel(500, 88))")
+        #expect(pixel(500, 60)[3] == 0)
+    }
+}
