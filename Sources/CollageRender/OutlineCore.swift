@@ -22,11 +22,11 @@ enum OutlineCore {
     }
 
     /// How thin a part of a sticker `width` × `height` with a ring `ringWidth` wide has no ring of
-    /// its own: the radius of the disc that does not fit in it. A 400th of the sticker's longer
-    /// side (5 px in a 2,000 px sticker: a whisker or a hair, not a stem or a finger), at most
+    /// its own: the radius of the disc that does not fit in it. A 250th of the sticker's longer
+    /// side (8 px in a 2,000 px sticker: a whisker or a hair, not a stem or a finger), at most
     /// half the ring's width; 0 (nothing left out) under a pixel.
     static func thinRadius(width: Int, height: Int, ringWidth: Double) -> Double {
-        let radius = min(ringWidth / 2, Double(max(width, height)) / 400)
+        let radius = min(ringWidth / 2, Double(max(width, height)) / 250)
         return radius >= 1 ? radius : 0
     }
 

@@ -146,7 +146,7 @@ extension StickerOutlineTests {
 
 extension StickerOutlineTests {
     /// A cat's whiskers in a large sticker: each ringed on its own, they became fat white tubes
-    /// and the cheek a starburst. Parts thinner than a 400th of the sticker get no ring and show
+    /// and the cheek a starburst. Parts thinner than a 125th of the sticker get no ring and show
     /// as they are, past the outline too; a part as wide as a finger keeps its ring.
     @Test func thinPartsOfALargeStickerGetNoRingOfTheirOwn() throws {
         let (w, h) = (1_600, 800)
