@@ -127,3 +127,76 @@ def test_a_refined_sticker_keeps_its_place_in_a_turned_and_flipped_item(page):
     assert upright == {"x": 80, "y": 100, "width": 220, "height": 100}, upright
     assert letterboxed == {"x": 80, "y": 150, "width": 220, "height": 100}, letterboxed
     assert tiny == {"x": 135, "y": 117.5, "width": 40, "height": 20}, tiny
+
+
+def test_the_refine_brush_zooms_in_and_moves_about_for_fine_work(page):
+    """Zoomed in, the stage scrolls, the point under its centre stays put, Move drags the
+    picture without painting, a stroke lands on the picture's pixel under the pointer with a
+    brush as fine as the zoom makes it, and the zoom stops at 4 screen pixels a picture pixel."""
+    cid, sticker = collage_with_a_lifted_sticker(page, "Zoom")
+    edit(page, cid, [
+        {"op": "addItem", "id": "s1", "content": {"type": "sticker", "ref": sticker["id"]},
+         "frame": {"x": 520, "y": 260, "width": 420, "height": 420 * sticker["height"] / sticker["width"]}},
+    ])
+    reopen(page)
+    page.locator(".item.sticker").click()
+    page.click("#tab-stickers")
+    page.click("#refine-sticker")
+    expect(page.locator("#refine-done")).to_be_enabled(timeout=20000)
+    canvas = page.locator("#refine-canvas")
+    stage = page.locator("#refine-stage")
+    fitted = canvas.bounding_box()
+    expect(page.locator("#refine-zoom-value")).to_have_text("100 %")
+    assert page.locator("#refine-zoom-out").is_disabled()
+    assert not stage.evaluate("s => s.scrollWidth > s.clientWidth + 1"), "the fitted picture does not scroll"
+
+    # The stage's centre is a point of the picture; zoomed in twice, the same point stays there.
+    view = stage.bounding_box()
+    centre = (view["x"] + view["width"] / 2, view["y"] + view["height"] / 2)
+    point = ((centre[0] - fitted["x"]) / fitted["width"], (centre[1] - fitted["y"]) / fitted["height"])
+    page.click("#refine-zoom-in")
+    expect(page.locator("#refine-zoom-value")).to_have_text("200 %")
+    zoomed = canvas.bounding_box()
+    assert abs(zoomed["width"] - 2 * fitted["width"]) <= 2, (fitted, zoomed)
+    assert stage.evaluate("s => s.scrollWidth > s.clientWidth + 1 && s.scrollHeight > s.clientHeight + 1")
+    still = ((centre[0] - zoomed["x"]) / zoomed["width"], (centre[1] - zoomed["y"]) / zoomed["height"])
+    assert abs(still[0] - point[0]) < 0.01 and abs(still[1] - point[1]) < 0.01, (point, still)
+
+    # Move drags the picture and paints nothing.
+    page.click("#refine-dialog [data-brush=move]")
+    left = stage.evaluate("s => s.scrollLeft")
+    page.mouse.move(centre[0], centre[1])
+    page.mouse.down()
+    page.mouse.move(centre[0] - 60, centre[1], steps=4)
+    page.mouse.up()
+    assert abs(stage.evaluate("s => s.scrollLeft") - (left + 60)) <= 1
+    expect(canvas).to_have_attribute("data-strokes", "0")
+
+    # Erase at the centre: the preview is cleared at the picture's pixel under the pointer, and a
+    # brush of the slider's 12 screen pixels is a few picture pixels across at 200 %.
+    page.click("#refine-dialog [data-brush=erase]")
+    page.fill("#refine-size", "12")
+    box = canvas.bounding_box()
+    width, height = canvas.evaluate("c => [c.width, c.height]")
+    x = round((centre[0] - box["x"]) * width / box["width"])
+    y = round((centre[1] - box["y"]) * height / box["height"])
+    alpha = lambda px, py: canvas.evaluate(f"c => c.preview[({py} * c.width + {px}) * 4 + 3]")
+    assert alpha(x, y) > 0, "the centre of the picture is sticker"
+    page.mouse.click(*centre)
+    expect(canvas).to_have_attribute("data-strokes", "1")
+    assert alpha(x, y) < alpha(x, y - 12) or alpha(x, y) == 0, (alpha(x, y), alpha(x, y - 12))
+    assert alpha(x, y - 12) > 0, "the stroke is as small as the zoom makes it"
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, "refine-zoomed.png"))
+    # Further in, the zoom stops where a picture pixel is 4 screen pixels.
+    for _ in range(4):
+        if page.locator("#refine-zoom-in").is_disabled():
+            break
+        page.click("#refine-zoom-in")
+    assert page.locator("#refine-zoom-in").is_disabled()
+    width_now = canvas.bounding_box()["width"]
+    assert abs(width_now - 4 * width) <= 2, (width_now, width)
+    page.click("#refine-zoom-fit")
+    expect(page.locator("#refine-zoom-value")).to_have_text("100 %")
+    assert abs(canvas.bounding_box()["width"] - fitted["width"]) <= 1
+    page.click("#refine-cancel")

@@ -163,6 +163,15 @@ export class Refining {
     store.listen($('refine-size'), 'input', () => this.showBrushValues());
     store.listen($('refine-softness'), 'input', () => this.showBrushValues());
     store.listen($('refine-undo'), 'click', () => this.undo());
+    store.listen($('refine-zoom-in'), 'click', () => this.zoomTo(this.zoom * 2));
+    store.listen($('refine-zoom-out'), 'click', () => this.zoomTo(this.zoom / 2));
+    store.listen($('refine-zoom-fit'), 'click', () => this.zoomTo(1));
+    // Ctrl (or ⌘) and the wheel, which is also what a trackpad's pinch sends, zooms about the pointer.
+    store.listen($('refine-stage'), 'wheel', (event) => {
+      if (!(event.ctrlKey || event.metaKey) || !this.original) return;
+      event.preventDefault();
+      this.zoomTo(this.zoom * Math.exp(-event.deltaY / 300), [event.clientX, event.clientY]);
+    }, { passive: false });
     store.listen($('refine-cancel'), 'click', () => this.cancel());
     store.listen($('refine-done'), 'click', () => this.finish());
     store.listen(dialog, 'cancel', (event) => { event.preventDefault(); this.cancel(); });
@@ -170,6 +179,18 @@ export class Refining {
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'z') { event.preventDefault(); this.undo(); }
       else if (event.key === 'e' && !event.ctrlKey && !event.metaKey) this.setMode('erase');
       else if (event.key === 'r' && !event.ctrlKey && !event.metaKey) this.setMode('restore');
+      else if (event.key === 'm' && !event.ctrlKey && !event.metaKey) this.setMode('move');
+      else if (event.key === '+' || event.key === '=') this.zoomTo(this.zoom * 2);
+      else if (event.key === '-' || event.key === '−') this.zoomTo(this.zoom / 2);
+      else if (event.key === '0') this.zoomTo(1);
+      else if (event.key === ' ' && !event.repeat && event.target?.tagName !== 'BUTTON') {
+        // Space held moves the picture, as in drawing programs; the brush comes back on release.
+        event.preventDefault();
+        if (this.mode !== 'move') { this.heldMode = this.mode; this.setMode('move'); }
+      }
+    });
+    store.listen(dialog, 'keyup', (event) => {
+      if (event.key === ' ' && this.heldMode) { this.setMode(this.heldMode); this.heldMode = null; }
     });
     const canvas = $('refine-canvas');
     store.listen(canvas, 'pointerdown', (event) => this.strokeStart(event));
@@ -189,6 +210,8 @@ export class Refining {
     this.item = item;
     this.strokes = [];
     this.stroke = null;
+    this.pan = null;
+    this.zoom = 1;
     this.busy = false;
     const dialog = $('refine-dialog');
     $('refine-error').hidden = true;
@@ -236,18 +259,49 @@ export class Refining {
     }
   }
 
-  /** Sizes the canvas to fit the stage, keeping the sticker's shape. */
+  /**
+   * Sizes the canvas to the stage, keeping the sticker's shape: at a zoom of 1 the whole picture
+   * fits; zoomed in, it is larger and the stage scrolls, up to 4 screen pixels a picture pixel
+   * (and 8,000 screen pixels a side, the brush's ring above it being a canvas that size).
+   */
   layout() {
     const { width, height } = this.original;
     const stage = $('refine-stage');
     const room = { width: Math.max(200, stage.clientWidth - 16), height: Math.max(160, stage.clientHeight - 16) };
-    this.scale = Math.min(room.width / width, room.height / height, 4);
+    const fit = Math.min(room.width / width, room.height / height, 4);
+    const largest = Math.max(fit, Math.min(4, 8000 / Math.max(width, height)));
+    this.zoom = Math.min(Math.max(1, this.zoom || 1), largest / fit);
+    this.scale = fit * this.zoom;
+    $('refine-zoom-value').textContent = `${Math.round(this.zoom * 100)} %`;
+    $('refine-zoom-in').disabled = this.zoom >= largest / fit - 1e-6;
+    $('refine-zoom-out').disabled = this.zoom <= 1 + 1e-6;
+    $('refine-zoom-fit').disabled = this.zoom <= 1 + 1e-6;
     const canvas = $('refine-canvas');
     if (canvas.width !== width || canvas.height !== height) [canvas.width, canvas.height] = [width, height];
     canvas.style.width = `${Math.round(width * this.scale)}px`;
     canvas.style.height = `${Math.round(height * this.scale)}px`;
     const cursor = $('refine-cursor');
     [cursor.width, cursor.height] = [Math.round(width * this.scale), Math.round(height * this.scale)];
+  }
+
+  /**
+   * Zooms to `zoom` times the fitting size, keeping the picture's point under `anchor` (a
+   * pointer's client position; the stage's centre by default) where it was.
+   */
+  zoomTo(zoom, anchor) {
+    if (!this.original) return;
+    const stage = $('refine-stage');
+    const canvas = $('refine-canvas');
+    const before = canvas.getBoundingClientRect();
+    const view = stage.getBoundingClientRect();
+    const [x, y] = anchor ?? [view.left + view.width / 2, view.top + view.height / 2];
+    const [pictureX, pictureY] = [(x - before.left) / this.scale, (y - before.top) / this.scale];
+    this.zoom = zoom;
+    this.layout();
+    const after = canvas.getBoundingClientRect();
+    stage.scrollLeft += after.left + pictureX * this.scale - x;
+    stage.scrollTop += after.top + pictureY * this.scale - y;
+    this.drawCursor(null);
   }
 
   /** The brush's width in the sticker's pixels (the slider gives it in screen pixels). */
@@ -263,6 +317,7 @@ export class Refining {
 
   setMode(mode) {
     this.mode = mode;
+    $('refine-stage').classList.toggle('moving', mode === 'move');
     for (const button of $('refine-dialog').querySelectorAll('[data-brush]')) {
       button.setAttribute('aria-pressed', String(button.dataset.brush === mode));
     }
@@ -318,9 +373,14 @@ export class Refining {
 
   strokeStart(event) {
     // One stroke at a time: a second finger does not start another or bend this one.
-    if (!this.original || this.busy || this.stroke || event.button > 0) return;
+    if (!this.original || this.busy || this.stroke || this.pan || event.button > 0) return;
     event.preventDefault();
     $('refine-canvas').setPointerCapture(event.pointerId);
+    if (this.mode === 'move') {
+      const stage = $('refine-stage');
+      this.pan = { pointerId: event.pointerId, x: event.clientX, y: event.clientY, left: stage.scrollLeft, top: stage.scrollTop };
+      return;
+    }
     const softness = Number($('refine-softness').value) / 100;
     this.stroke = {
       mode: this.mode, size: this.brushSize(), softness, points: [this.pointOf(event)], pointerId: event.pointerId,
@@ -329,6 +389,14 @@ export class Refining {
   }
 
   strokeMove(event) {
+    if (this.pan) {
+      if (event.pointerId !== this.pan.pointerId) return;
+      const stage = $('refine-stage');
+      stage.scrollLeft = this.pan.left - (event.clientX - this.pan.x);
+      stage.scrollTop = this.pan.top - (event.clientY - this.pan.y);
+      return;
+    }
+    if (this.mode === 'move') return;
     if (this.stroke && event.pointerId !== this.stroke.pointerId) return;
     this.drawCursor(event);
     if (!this.stroke) return;
@@ -339,6 +407,10 @@ export class Refining {
   }
 
   strokeEnd(event) {
+    if (this.pan && event.pointerId === this.pan.pointerId) {
+      this.pan = null;
+      return;
+    }
     if (!this.stroke || event.pointerId !== this.stroke.pointerId) return;
     const { pointerId, ...stroke } = this.stroke;
     this.stroke = null;
@@ -360,7 +432,7 @@ export class Refining {
     const cursor = $('refine-cursor');
     const context = cursor.getContext('2d');
     context.clearRect(0, 0, cursor.width, cursor.height);
-    if (!event || !this.original) return;
+    if (!event || !this.original || this.mode === 'move') return;
     const rect = cursor.getBoundingClientRect();
     const radius = Number($('refine-size').value) / 2;
     const colour = this.mode === 'erase' ? '#e0245e' : '#17a34a';
