@@ -199,4 +199,43 @@ def test_the_refine_brush_zooms_in_and_moves_about_for_fine_work(page):
     page.click("#refine-zoom-fit")
     expect(page.locator("#refine-zoom-value")).to_have_text("100 %")
     assert abs(canvas.bounding_box()["width"] - fitted["width"]) <= 1
+
+    # Fit has disabled itself, yet the keys still reach the dialog, and none reaches the collage
+    # behind it: + zooms the picture, Delete and ] (turn) leave the sticker as it is.
+    before = sticker_item(page, cid)
+    page.keyboard.press("+")
+    expect(page.locator("#refine-zoom-value")).to_have_text("200 %")
+    page.keyboard.press("Delete")
+    page.keyboard.press("]")
+    assert sticker_item(page, cid) == before
+
+    # Space held moves the picture and paints nothing; on release the brush is back.
+    left, top = stage.evaluate("s => [s.scrollLeft, s.scrollTop]")
+    page.keyboard.down(" ")
+    page.mouse.move(centre[0], centre[1])
+    page.mouse.down()
+    page.mouse.move(centre[0] - 40, centre[1] - 30, steps=4)
+    page.mouse.up()
+    page.keyboard.up(" ")
+    assert stage.evaluate("s => [s.scrollLeft, s.scrollTop]") == [left + 40, top + 30]
+    expect(canvas).to_have_attribute("data-strokes", "1")
+    expect(page.locator("#refine-dialog [data-brush=erase]")).to_have_attribute("aria-pressed", "true")
+
+    # Two fingers spread apart zoom in about their midpoint, and paint nothing.
+    page.click("#refine-zoom-fit")
+    box = canvas.bounding_box()
+    mid = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    canvas.evaluate("""(c, [x, y]) => {
+      const fire = (type, id, px) => c.dispatchEvent(new PointerEvent(type, {
+        pointerId: id, pointerType: 'touch', clientX: px, clientY: y, bubbles: true, isPrimary: id === 21 }));
+      fire('pointerdown', 21, x - 20);
+      fire('pointerdown', 22, x + 20);
+      for (let step = 1; step <= 5; step++) { fire('pointermove', 21, x - 20 - 4 * step); fire('pointermove', 22, x + 20 + 4 * step); }
+      fire('pointerup', 22, x + 40);
+      fire('pointermove', 21, x - 90);
+      fire('pointerup', 21, x - 90);
+    }""", [mid[0], mid[1]])
+    # Twice as far apart: twice the size.
+    expect(page.locator("#refine-zoom-value")).to_have_text("200 %")
+    expect(canvas).to_have_attribute("data-strokes", "1")
     page.click("#refine-cancel")

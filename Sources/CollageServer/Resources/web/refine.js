@@ -149,6 +149,11 @@ async function pixelsOf(blob) {
 }
 
 /** The refine dialog for the selected sticker. */
+/** The point halfway between two client positions. */
+function midpoint(a, b) {
+  return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+}
+
 export class Refining {
   /** A view of the editor's store; `editor` names the other views it works with. */
   constructor(store, editor) {
@@ -156,41 +161,37 @@ export class Refining {
     this.editor = editor;
     this.mode = 'erase';
     const dialog = $('refine-dialog');
+    const stage = $('refine-stage');
+    // A tool or zoom button clicked with the pointer hands the keys back to the picture (Space
+    // then moves it, + zooms); one pressed from the keyboard keeps the focus where it is.
+    const thenPicture = (event) => { if (event.detail > 0) stage.focus({ preventScroll: true }); };
     store.listen($('refine-sticker'), 'click', () => this.open());
     for (const button of dialog.querySelectorAll('[data-brush]')) {
-      store.listen(button, 'click', () => this.setMode(button.dataset.brush));
+      store.listen(button, 'click', (event) => { this.setMode(button.dataset.brush); thenPicture(event); });
     }
     store.listen($('refine-size'), 'input', () => this.showBrushValues());
     store.listen($('refine-softness'), 'input', () => this.showBrushValues());
-    store.listen($('refine-undo'), 'click', () => this.undo());
-    store.listen($('refine-zoom-in'), 'click', () => this.zoomTo(this.zoom * 2));
-    store.listen($('refine-zoom-out'), 'click', () => this.zoomTo(this.zoom / 2));
-    store.listen($('refine-zoom-fit'), 'click', () => this.zoomTo(1));
+    store.listen($('refine-undo'), 'click', (event) => { this.undo(); thenPicture(event); });
+    store.listen($('refine-zoom-in'), 'click', (event) => { this.zoomTo(this.zoom * 2); thenPicture(event); });
+    store.listen($('refine-zoom-out'), 'click', (event) => { this.zoomTo(this.zoom / 2); thenPicture(event); });
+    store.listen($('refine-zoom-fit'), 'click', (event) => { this.zoomTo(1); thenPicture(event); });
     // Ctrl (or ⌘) and the wheel, which is also what a trackpad's pinch sends, zooms about the pointer.
-    store.listen($('refine-stage'), 'wheel', (event) => {
+    store.listen(stage, 'wheel', (event) => {
       if (!(event.ctrlKey || event.metaKey) || !this.original) return;
       event.preventDefault();
       this.zoomTo(this.zoom * Math.exp(-event.deltaY / 300), [event.clientX, event.clientY]);
     }, { passive: false });
+    store.listen(stage, 'scroll', () => { if (!this.stroke) this.drawCursor(null); });
     store.listen($('refine-cancel'), 'click', () => this.cancel());
     store.listen($('refine-done'), 'click', () => this.finish());
     store.listen(dialog, 'cancel', (event) => { event.preventDefault(); this.cancel(); });
-    store.listen(dialog, 'keydown', (event) => {
-      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'z') { event.preventDefault(); this.undo(); }
-      else if (event.key === 'e' && !event.ctrlKey && !event.metaKey) this.setMode('erase');
-      else if (event.key === 'r' && !event.ctrlKey && !event.metaKey) this.setMode('restore');
-      else if (event.key === 'm' && !event.ctrlKey && !event.metaKey) this.setMode('move');
-      else if (event.key === '+' || event.key === '=') this.zoomTo(this.zoom * 2);
-      else if (event.key === '-' || event.key === '−') this.zoomTo(this.zoom / 2);
-      else if (event.key === '0') this.zoomTo(1);
-      else if (event.key === ' ' && !event.repeat && event.target?.tagName !== 'BUTTON') {
-        // Space held moves the picture, as in drawing programs; the brush comes back on release.
-        event.preventDefault();
-        if (this.mode !== 'move') { this.heldMode = this.mode; this.setMode('move'); }
-      }
-    });
+    store.listen(dialog, 'keydown', (event) => this.key(event));
     store.listen(dialog, 'keyup', (event) => {
-      if (event.key === ' ' && this.heldMode) { this.setMode(this.heldMode); this.heldMode = null; }
+      if (event.key === ' ' && this.heldMode) {
+        event.preventDefault();
+        this.setMode(this.heldMode);
+        this.heldMode = null;
+      }
     });
     const canvas = $('refine-canvas');
     store.listen(canvas, 'pointerdown', (event) => this.strokeStart(event));
@@ -198,9 +199,40 @@ export class Refining {
     store.listen(canvas, 'pointerup', (event) => this.strokeEnd(event));
     store.listen(canvas, 'pointercancel', (event) => this.strokeEnd(event));
     store.listen(canvas, 'pointerleave', () => { if (!this.stroke) this.drawCursor(null); });
+    // A new size of the window keeps the picture's point at the view's centre where it was.
     store.listen(window, 'resize', () => {
-      if (this.original && $('refine-dialog').open) { this.layout(); this.draw(); }
+      if (this.original && $('refine-dialog').open) this.zoomTo(this.zoom);
     });
+  }
+
+  /** The dialog's keys: the brush modes, undo, the zoom, and Space held to move the picture. */
+  key(event) {
+    const mod = event.ctrlKey || event.metaKey;
+    const plain = !mod && !event.altKey;
+    if (mod && event.key.toLowerCase() === 'z') { event.preventDefault(); this.undo(); }
+    else if (plain && event.key === 'e') this.setMode('erase');
+    else if (plain && event.key === 'r') this.setMode('restore');
+    else if (plain && event.key === 'm') this.setMode('move');
+    // With Ctrl too (the browser's own zoom keys), the picture zooms and the page stays as it is.
+    else if (event.key === '+' || event.key === '=') { event.preventDefault(); this.zoomTo(this.zoom * 2); }
+    else if (event.key === '-' || event.key === '−') { event.preventDefault(); this.zoomTo(this.zoom / 2); }
+    else if (event.key === '0') { event.preventDefault(); this.zoomTo(1); }
+    else if (event.key === ' ' && !event.target?.closest?.('button')) {
+      // Space held moves the picture, as in drawing programs; the brush comes back on release.
+      // Not during a stroke, which would be bent into a straight line to where it ended.
+      event.preventDefault();
+      if (!event.repeat && !this.stroke && this.mode !== 'move') { this.heldMode = this.mode; this.setMode('move'); }
+    }
+  }
+
+  /**
+   * Keeps the keys in the dialog: a focused button that has just disabled itself (Fit at 100 %,
+   * Undo with no stroke left) drops the focus to the page, where the dialog hears no key.
+   */
+  keepFocus() {
+    const dialog = $('refine-dialog');
+    const active = document.activeElement;
+    if (dialog.open && (!active || active.disabled || !dialog.contains(active))) $('refine-stage').focus({ preventScroll: true });
   }
 
   /** Opens the dialog for the selected sticker item: its pixels over the photo it came from. */
@@ -211,8 +243,16 @@ export class Refining {
     this.strokes = [];
     this.stroke = null;
     this.pan = null;
+    this.pinch = null;
+    this.touches = new Map();
     this.zoom = 1;
     this.busy = false;
+    // Nothing of the last sticker shows, or takes a stroke, while this one loads.
+    this.original = null;
+    const canvas = $('refine-canvas');
+    [canvas.width, canvas.height] = [0, 0];
+    canvas.style.width = canvas.style.height = '';
+    $('refine-zoom-value').textContent = '100 %';
     const dialog = $('refine-dialog');
     $('refine-error').hidden = true;
     $('refine-done').disabled = true;
@@ -220,6 +260,7 @@ export class Refining {
     this.showBrushValues();
     this.setMode('erase');
     dialog.showModal();
+    $('refine-stage').focus({ preventScroll: true });
     try {
       const ref = encodeURIComponent(item.content.ref);
       const [sticker, photo] = await Promise.all([
@@ -261,15 +302,14 @@ export class Refining {
 
   /**
    * Sizes the canvas to the stage, keeping the sticker's shape: at a zoom of 1 the whole picture
-   * fits; zoomed in, it is larger and the stage scrolls, up to 4 screen pixels a picture pixel
-   * (and 8,000 screen pixels a side, the brush's ring above it being a canvas that size).
+   * fits; zoomed in, it is larger and the stage scrolls, up to 4 screen pixels a picture pixel.
    */
   layout() {
     const { width, height } = this.original;
     const stage = $('refine-stage');
     const room = { width: Math.max(200, stage.clientWidth - 16), height: Math.max(160, stage.clientHeight - 16) };
     const fit = Math.min(room.width / width, room.height / height, 4);
-    const largest = Math.max(fit, Math.min(4, 8000 / Math.max(width, height)));
+    const largest = Math.max(fit, 4);
     this.zoom = Math.min(Math.max(1, this.zoom || 1), largest / fit);
     this.scale = fit * this.zoom;
     $('refine-zoom-value').textContent = `${Math.round(this.zoom * 100)} %`;
@@ -280,8 +320,12 @@ export class Refining {
     if (canvas.width !== width || canvas.height !== height) [canvas.width, canvas.height] = [width, height];
     canvas.style.width = `${Math.round(width * this.scale)}px`;
     canvas.style.height = `${Math.round(height * this.scale)}px`;
+    // The ring's layer covers the view, at the screen's own resolution.
     const cursor = $('refine-cursor');
-    [cursor.width, cursor.height] = [Math.round(width * this.scale), Math.round(height * this.scale)];
+    const ratio = window.devicePixelRatio || 1;
+    [cursor.style.width, cursor.style.height] = [`${stage.clientWidth}px`, `${stage.clientHeight}px`];
+    [cursor.width, cursor.height] = [Math.round(stage.clientWidth * ratio), Math.round(stage.clientHeight * ratio)];
+    this.keepFocus();
   }
 
   /**
@@ -356,6 +400,7 @@ export class Refining {
     // The preview's own pixels, for the browser tests to hold against what Done stores.
     canvas.preview = pixels;
     $('refine-undo').disabled = this.strokes.length === 0;
+    this.keepFocus();
   }
 
   /**
@@ -372,10 +417,23 @@ export class Refining {
   }
 
   strokeStart(event) {
-    // One stroke at a time: a second finger does not start another or bend this one.
-    if (!this.original || this.busy || this.stroke || this.pan || event.button > 0) return;
+    if (!this.original || this.busy || event.button > 0) return;
     event.preventDefault();
-    $('refine-canvas').setPointerCapture(event.pointerId);
+    // A pointer the browser no longer counts as down cannot be captured; the gesture goes on without.
+    try { $('refine-canvas').setPointerCapture(event.pointerId); } catch { /* not capturable */ }
+    if (event.pointerType === 'touch') this.touches.set(event.pointerId, [event.clientX, event.clientY]);
+    // A second finger turns the gesture into a pinch: the first finger's stroke so far is
+    // dropped (it had not been applied), and the two zoom and move the picture.
+    if (this.touches.size === 2 && !this.pinch) {
+      this.stroke = null;
+      this.pan = null;
+      this.drawCursor(null);
+      const [a, b] = [...this.touches.values()];
+      this.pinch = { distance: Math.max(1, Math.hypot(a[0] - b[0], a[1] - b[1])), zoom: this.zoom, middle: midpoint(a, b) };
+      return;
+    }
+    // One stroke at a time: a third finger, or a pen beside a pinch, changes nothing.
+    if (this.stroke || this.pan || this.pinch) return;
     if (this.mode === 'move') {
       const stage = $('refine-stage');
       this.pan = { pointerId: event.pointerId, x: event.clientX, y: event.clientY, left: stage.scrollLeft, top: stage.scrollTop };
@@ -389,6 +447,19 @@ export class Refining {
   }
 
   strokeMove(event) {
+    if (this.touches.has(event.pointerId)) this.touches.set(event.pointerId, [event.clientX, event.clientY]);
+    if (this.pinch) {
+      if (this.touches.size < 2) return;
+      const [a, b] = [...this.touches.values()];
+      const middle = midpoint(a, b);
+      const stage = $('refine-stage');
+      // The picture follows the fingers' midpoint, and zooms about it by how far they spread.
+      stage.scrollLeft -= middle[0] - this.pinch.middle[0];
+      stage.scrollTop -= middle[1] - this.pinch.middle[1];
+      this.pinch.middle = middle;
+      this.zoomTo(this.pinch.zoom * Math.hypot(a[0] - b[0], a[1] - b[1]) / this.pinch.distance, middle);
+      return;
+    }
     if (this.pan) {
       if (event.pointerId !== this.pan.pointerId) return;
       const stage = $('refine-stage');
@@ -407,6 +478,12 @@ export class Refining {
   }
 
   strokeEnd(event) {
+    this.touches?.delete(event.pointerId);
+    if (this.pinch) {
+      // The pinch ends when its fingers have all lifted: the one left does not start painting.
+      if (this.touches.size === 0) this.pinch = null;
+      return;
+    }
     if (this.pan && event.pointerId === this.pan.pointerId) {
       this.pan = null;
       return;
@@ -427,20 +504,26 @@ export class Refining {
     this.drawCursor(event);
   }
 
-  /** A ring the brush's size under the pointer, on the layer above the picture. */
+  /** A ring the brush's size under the pointer, and the stroke so far, on the view's layer. */
   drawCursor(event) {
     const cursor = $('refine-cursor');
     const context = cursor.getContext('2d');
+    if (!context) return;
+    const ratio = window.devicePixelRatio || 1;
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
     context.clearRect(0, 0, cursor.width, cursor.height);
     if (!event || !this.original || this.mode === 'move') return;
-    const rect = cursor.getBoundingClientRect();
+    const view = cursor.getBoundingClientRect();
+    const picture = $('refine-canvas').getBoundingClientRect();
+    const [pointerX, pointerY] = [event.clientX - view.left, event.clientY - view.top];
     const radius = Number($('refine-size').value) / 2;
     const colour = this.mode === 'erase' ? '#e0245e' : '#17a34a';
     if (this.stroke) {
       // The stroke so far, as a translucent band: it is applied when the pointer lifts.
+      const [offsetX, offsetY] = [picture.left - view.left, picture.top - view.top];
       context.beginPath();
-      for (const [x, y] of this.stroke.points) context.lineTo(x * this.scale, y * this.scale);
-      context.lineTo(event.clientX - rect.left, event.clientY - rect.top);
+      for (const [x, y] of this.stroke.points) context.lineTo(offsetX + x * this.scale, offsetY + y * this.scale);
+      context.lineTo(pointerX, pointerY);
       context.lineCap = 'round';
       context.lineJoin = 'round';
       context.lineWidth = this.stroke.size * this.scale;
@@ -448,7 +531,7 @@ export class Refining {
       context.stroke();
     }
     context.beginPath();
-    context.arc(event.clientX - rect.left, event.clientY - rect.top, radius, 0, 2 * Math.PI);
+    context.arc(pointerX, pointerY, radius, 0, 2 * Math.PI);
     context.lineWidth = 1.5;
     context.strokeStyle = colour;
     context.stroke();
