@@ -175,3 +175,37 @@ extension StickerOutlineTests {
         #expect(pixel(500, 60)[3] == 0)
     }
 }
+
+extension StickerOutlineTests {
+    /// A star's point is not a hair: the thin end the disc cannot reach is ringed as before, so
+    /// no bare tip pokes through the outline. And a sticker drawn in lines thinner than the disc
+    /// (a bicycle, a signature) keeps its outline all along them.
+    @Test func pointsAndLineArtKeepTheirRing() throws {
+        let (w, h) = (1_600, 800)
+        var star = Bitmap(width: w, height: h, color: [0, 0, 0, 0])
+        var lines = Bitmap(width: w, height: h, color: [0, 0, 0, 0])
+        for y in 0..<h {
+            for x in 0..<w {
+                let (dx, dy) = (Double(x) - 500, Double(y) - 400)
+                // A point 30° wide, from the disc's edge 200 px out to the right.
+                let inPoint = dx > 0 && dx < 500 && abs(dy) <= (500 - dx) * tan(Double.pi / 12)
+                if (dx * dx + dy * dy).squareRoot() <= 300 || inPoint { star[x, y] = [200, 120, 60, 255] }
+                if (200..<1_400).contains(x) && (y % 100 < 6 || x % 200 < 6) && (200..<600).contains(y) {
+                    lines[x, y] = [30, 30, 30, 255]
+                }
+            }
+        }
+        let outlinedStar = try StickerEffects.apply(to: star, outlineWidth: 24, shadow: false)
+        let margin = (outlinedStar.width - w) / 2
+        // Past the point's tip (x 999): the ring, white, as the disc has.
+        #expect(
+            outlinedStar[1_010 + margin, 400 + margin] == [255, 255, 255, 255],
+            "\(outlinedStar[1_010 + margin, 400 + margin])")
+        #expect(outlinedStar[1_030 + margin, 400 + margin][3] == 0)
+        let outlinedLines = try StickerEffects.apply(to: lines, outlineWidth: 24, shadow: false)
+        // Beside a 6 px line, away from any crossing: the ring.
+        #expect(
+            outlinedLines[650 + margin, 315 + margin] == [255, 255, 255, 255],
+            "\(outlinedLines[650 + margin, 315 + margin])")
+    }
+}

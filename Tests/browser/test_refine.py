@@ -196,18 +196,22 @@ def test_the_refine_brush_zooms_in_and_moves_about_for_fine_work(page):
     assert page.locator("#refine-zoom-in").is_disabled()
     width_now = canvas.bounding_box()["width"]
     assert abs(width_now - 4 * width) <= 2, (width_now, width)
-    page.click("#refine-zoom-fit")
+    # Fit pressed from the keyboard disables itself, yet the keys still reach the dialog.
+    page.focus("#refine-zoom-fit")
+    page.keyboard.press("Enter")
     expect(page.locator("#refine-zoom-value")).to_have_text("100 %")
     assert abs(canvas.bounding_box()["width"] - fitted["width"]) <= 1
-
-    # Fit has disabled itself, yet the keys still reach the dialog, and none reaches the collage
-    # behind it: + zooms the picture, Delete and ] (turn) leave the sticker as it is.
-    before = sticker_item(page, cid)
     page.keyboard.press("+")
     expect(page.locator("#refine-zoom-value")).to_have_text("200 %")
+    # Even with the focus on the page, no key reaches the collage behind the dialog: Delete and
+    # ] (turn) leave the sticker as it is.
+    before = sticker_item(page, cid)
+    page.evaluate("document.activeElement.blur()")
     page.keyboard.press("Delete")
     page.keyboard.press("]")
+    page.wait_for_timeout(500)
     assert sticker_item(page, cid) == before
+    page.focus("#refine-stage")
 
     # Space held moves the picture and paints nothing; on release the brush is back.
     left, top = stage.evaluate("s => [s.scrollLeft, s.scrollTop]")
@@ -217,7 +221,8 @@ def test_the_refine_brush_zooms_in_and_moves_about_for_fine_work(page):
     page.mouse.move(centre[0] - 40, centre[1] - 30, steps=4)
     page.mouse.up()
     page.keyboard.up(" ")
-    assert stage.evaluate("s => [s.scrollLeft, s.scrollTop]") == [left + 40, top + 30]
+    moved = stage.evaluate("s => [s.scrollLeft, s.scrollTop]")
+    assert abs(moved[0] - left - 40) <= 1 and abs(moved[1] - top - 30) <= 1, (left, top, moved)
     expect(canvas).to_have_attribute("data-strokes", "1")
     expect(page.locator("#refine-dialog [data-brush=erase]")).to_have_attribute("aria-pressed", "true")
 

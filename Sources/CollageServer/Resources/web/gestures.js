@@ -339,7 +339,7 @@ export class Gestures {
     if (event.target.closest('input, select, textarea, dialog')) return;
     // Behind a modal dialog the collage is out of reach: a key pressed while the dialog's focus
     // fell to the page (a button that disabled itself) must not move or delete what lies behind.
-    if (document.querySelector('dialog[open]')) return;
+    if (document.querySelector('dialog:modal')) return;
     const mod = event.ctrlKey || event.metaKey;
     if (mod && event.key.toLowerCase() === 'z') {
       event.preventDefault();

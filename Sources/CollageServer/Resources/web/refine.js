@@ -148,12 +148,12 @@ async function pixelsOf(blob) {
   return context.getImageData(0, 0, canvas.width, canvas.height);
 }
 
-/** The refine dialog for the selected sticker. */
 /** The point halfway between two client positions. */
 function midpoint(a, b) {
   return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
 }
 
+/** The refine dialog for the selected sticker. */
 export class Refining {
   /** A view of the editor's store; `editor` names the other views it works with. */
   constructor(store, editor) {
@@ -193,12 +193,13 @@ export class Refining {
         this.heldMode = null;
       }
     });
-    const canvas = $('refine-canvas');
-    store.listen(canvas, 'pointerdown', (event) => this.strokeStart(event));
-    store.listen(canvas, 'pointermove', (event) => this.strokeMove(event));
-    store.listen(canvas, 'pointerup', (event) => this.strokeEnd(event));
-    store.listen(canvas, 'pointercancel', (event) => this.strokeEnd(event));
-    store.listen(canvas, 'pointerleave', () => { if (!this.stroke) this.drawCursor(null); });
+    // The stage hears the pointers, so a second finger on the margin around the picture pinches
+    // too; strokes start on the picture only.
+    store.listen(stage, 'pointerdown', (event) => this.strokeStart(event));
+    store.listen(stage, 'pointermove', (event) => this.strokeMove(event));
+    store.listen(stage, 'pointerup', (event) => this.strokeEnd(event));
+    store.listen(stage, 'pointercancel', (event) => this.strokeEnd(event));
+    store.listen(stage, 'pointerleave', () => { if (!this.stroke) this.drawCursor(null); });
     // A new size of the window keeps the picture's point at the view's centre where it was.
     store.listen(window, 'resize', () => {
       if (this.original && $('refine-dialog').open) this.zoomTo(this.zoom);
@@ -245,6 +246,7 @@ export class Refining {
     this.pan = null;
     this.pinch = null;
     this.touches = new Map();
+    this.heldMode = null;
     this.zoom = 1;
     this.busy = false;
     // Nothing of the last sticker shows, or takes a stroke, while this one loads.
@@ -307,7 +309,9 @@ export class Refining {
   layout() {
     const { width, height } = this.original;
     const stage = $('refine-stage');
-    const room = { width: Math.max(200, stage.clientWidth - 16), height: Math.max(160, stage.clientHeight - 16) };
+    // The stage's whole box, scrollbars included: a zoomed picture's scrollbars would make the
+    // fitting size smaller each time.
+    const room = { width: Math.max(200, stage.offsetWidth - 16), height: Math.max(160, stage.offsetHeight - 16) };
     const fit = Math.min(room.width / width, room.height / height, 4);
     const largest = Math.max(fit, 4);
     this.zoom = Math.min(Math.max(1, this.zoom || 1), largest / fit);
@@ -323,8 +327,10 @@ export class Refining {
     // The ring's layer covers the view, at the screen's own resolution.
     const cursor = $('refine-cursor');
     const ratio = window.devicePixelRatio || 1;
-    [cursor.style.width, cursor.style.height] = [`${stage.clientWidth}px`, `${stage.clientHeight}px`];
-    [cursor.width, cursor.height] = [Math.round(stage.clientWidth * ratio), Math.round(stage.clientHeight * ratio)];
+    const [viewWidth, viewHeight] = [stage.clientWidth, stage.clientHeight];
+    [cursor.style.width, cursor.style.height] = [`${viewWidth}px`, `${viewHeight}px`];
+    const [pixelsWide, pixelsHigh] = [Math.round(viewWidth * ratio), Math.round(viewHeight * ratio)];
+    if (cursor.width !== pixelsWide || cursor.height !== pixelsHigh) [cursor.width, cursor.height] = [pixelsWide, pixelsHigh];
     this.keepFocus();
   }
 
@@ -360,7 +366,10 @@ export class Refining {
   }
 
   setMode(mode) {
+    // Not in the middle of a stroke: it would be bent into a straight line to where it ended.
+    if (this.stroke) return;
     this.mode = mode;
+    this.drawCursor(null);
     $('refine-stage').classList.toggle('moving', mode === 'move');
     for (const button of $('refine-dialog').querySelectorAll('[data-brush]')) {
       button.setAttribute('aria-pressed', String(button.dataset.brush === mode));
@@ -418,22 +427,24 @@ export class Refining {
 
   strokeStart(event) {
     if (!this.original || this.busy || event.button > 0) return;
+    const onPicture = event.target === $('refine-canvas');
+    if (event.pointerType !== 'touch' && !onPicture && this.mode !== 'move') return;
     event.preventDefault();
     // A pointer the browser no longer counts as down cannot be captured; the gesture goes on without.
-    try { $('refine-canvas').setPointerCapture(event.pointerId); } catch { /* not capturable */ }
+    try { $('refine-stage').setPointerCapture(event.pointerId); } catch { /* not capturable */ }
     if (event.pointerType === 'touch') this.touches.set(event.pointerId, [event.clientX, event.clientY]);
     // A second finger turns the gesture into a pinch: the first finger's stroke so far is
     // dropped (it had not been applied), and the two zoom and move the picture.
-    if (this.touches.size === 2 && !this.pinch) {
+    if (this.touches.size >= 2) {
       this.stroke = null;
       this.pan = null;
       this.drawCursor(null);
-      const [a, b] = [...this.touches.values()];
-      this.pinch = { distance: Math.max(1, Math.hypot(a[0] - b[0], a[1] - b[1])), zoom: this.zoom, middle: midpoint(a, b) };
+      this.startPinch();
       return;
     }
-    // One stroke at a time: a third finger, or a pen beside a pinch, changes nothing.
+    // One stroke at a time: a pen beside a pinch, or a stroke begun off the picture, changes nothing.
     if (this.stroke || this.pan || this.pinch) return;
+    if (this.mode !== 'move' && !onPicture) return;
     if (this.mode === 'move') {
       const stage = $('refine-stage');
       this.pan = { pointerId: event.pointerId, x: event.clientX, y: event.clientY, left: stage.scrollLeft, top: stage.scrollTop };
@@ -444,6 +455,12 @@ export class Refining {
       mode: this.mode, size: this.brushSize(), softness, points: [this.pointOf(event)], pointerId: event.pointerId,
     };
     this.drawCursor(event);
+  }
+
+  /** Starts a pinch (or starts it again when its fingers change) from the first two fingers down. */
+  startPinch() {
+    const [a, b] = [...this.touches.values()];
+    this.pinch = { distance: Math.max(1, Math.hypot(a[0] - b[0], a[1] - b[1])), zoom: this.zoom, middle: midpoint(a, b) };
   }
 
   strokeMove(event) {
@@ -467,8 +484,8 @@ export class Refining {
       stage.scrollTop = this.pan.top - (event.clientY - this.pan.y);
       return;
     }
-    if (this.mode === 'move') return;
     if (this.stroke && event.pointerId !== this.stroke.pointerId) return;
+    if (!this.stroke && this.mode === 'move') return;
     this.drawCursor(event);
     if (!this.stroke) return;
     const point = this.pointOf(event);
@@ -481,7 +498,9 @@ export class Refining {
     this.touches?.delete(event.pointerId);
     if (this.pinch) {
       // The pinch ends when its fingers have all lifted: the one left does not start painting.
+      // With two still down (a third finger had landed), it goes on from where they are.
       if (this.touches.size === 0) this.pinch = null;
+      else if (this.touches.size >= 2) this.startPinch();
       return;
     }
     if (this.pan && event.pointerId === this.pan.pointerId) {
@@ -509,9 +528,10 @@ export class Refining {
     const cursor = $('refine-cursor');
     const context = cursor.getContext('2d');
     if (!context) return;
-    const ratio = window.devicePixelRatio || 1;
-    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    const ratio = cursor.width / Math.max(1, cursor.clientWidth);
+    context.setTransform(1, 0, 0, 1, 0, 0);
     context.clearRect(0, 0, cursor.width, cursor.height);
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
     if (!event || !this.original || this.mode === 'move') return;
     const view = cursor.getBoundingClientRect();
     const picture = $('refine-canvas').getBoundingClientRect();
