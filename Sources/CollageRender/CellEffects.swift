@@ -71,8 +71,8 @@ enum CellEffects {
 
     /// Puts an outline `width` pixels wide (white unless `color` says otherwise) around the
     /// opaque part of an RGBA image, grown outwards by embedding the image in a margin first.
-    /// Parts thinner than a few pixels (whiskers, hairs) get no ring of their own and are drawn
-    /// as they are (see ``OutlineCore``). Nothing else of the image shows past the outline's
+    /// Hair-like parts thinner than a 125th of the sticker (whiskers, hairs) get no ring of their
+    /// own and are drawn as they are (see ``OutlineCore``). Nothing else of the image shows past the outline's
     /// outer edge: a faint haze reaching further (fur's glow) would otherwise float outside the
     /// die-cut shape.
     static func outline(
