@@ -72,10 +72,10 @@ enum OutlineCore {
         var distances = main.withUnsafeBufferPointer { main in
             DistanceField.squaredDistances(width: width, height: height) { main[$0] }
         }
-        // An island near a main part joins the core: its pixels are stamped into the distances
-        // out to the ring's reach (islands are few and small; a second distance field over the
-        // whole sticker cost a fifth of a 12 MP outlined lift). Distances here are to the kernel,
-        // a radius short of the opening's.
+        // An island near a main part joins the core, stamped into the distances out to the
+        // ring's reach (islands are few and small; a second distance field over the whole
+        // sticker cost a fifth of a 12 MP outlined lift). Distances here are to the kernel, a
+        // radius short of the opening's.
         let joining = Float((2 * (ringWidth + thinRadius) + 1) * (2 * (ringWidth + thinRadius) + 1))
         var nearIslands = Set<Int>()
         for (index, run) in parts.runs.enumerated() where !isMain[parts.partOfRun[index]] {
@@ -83,22 +83,10 @@ enum OutlineCore {
                 nearIslands.insert(parts.partOfRun[index])
             }
         }
-        let stamp = Int((ringWidth + thinRadius + 1).rounded(.up))
-        distances.withUnsafeMutableBufferPointer { distances in
-            for (index, run) in parts.runs.enumerated() where nearIslands.contains(parts.partOfRun[index]) {
-                for x in run.start..<run.end {
-                    for dy in -stamp...stamp {
-                        let row = run.row + dy
-                        guard row >= 0, row < height else { continue }
-                        for dx in -stamp...stamp {
-                            let column = x + dx
-                            guard column >= 0, column < width else { continue }
-                            let squared = Float(dx * dx + dy * dy)
-                            if squared < distances[row * width + column] { distances[row * width + column] = squared }
-                        }
-                    }
-                }
-            }
+        isKernel.withUnsafeBufferPointer { kernel in
+            stamp(
+                parts, where: { nearIslands.contains($0) }, marked: { kernel[$0] }, into: &distances, width: width,
+                height: height, reach: Int((ringWidth + thinRadius + 1).rounded(.up)))
         }
         guard thinRadius >= 1 else { return Distances(squared: distances, hasCore: true, thin: nil) }
         let radius = Float(thinRadius)
@@ -147,40 +135,46 @@ enum OutlineCore {
             )
             return (tall * tall + wide * wide).squareRoot() < reach
         }
-        // Only a part's edge pixels are stamped: its inside lies within the disc's radius of
-        // them, well inside the ring, and stamping every pixel cost a ring's square each.
-        var edge: [Int] = []
-        var anyLeft = false
-        for (index, run) in parts.runs.enumerated() {
-            guard isBlunt[parts.partOfRun[index]] else {
-                anyLeft = true
-                continue
-            }
-            for x in run.start..<run.end {
-                let above = run.row > 0 && thin[(run.row - 1) * width + x]
-                let below = run.row + 1 < height && thin[(run.row + 1) * width + x]
-                if x == run.start || x == run.end - 1 || !above || !below { edge.append(run.row * width + x) }
-            }
-        }
+        let anyLeft = isBlunt.contains(false)
+        stamp(
+            parts, where: { isBlunt[$0] }, marked: { thin[$0] }, into: &distances, width: width, height: height,
+            reach: Int((ringWidth + 1).rounded(.up)))
         for (index, run) in parts.runs.enumerated() where isBlunt[parts.partOfRun[index]] {
+            for x in run.start..<run.end { thin[run.row * width + x] = false }
+        }
+        return anyLeft
+    }
+
+    /// Joins the `parts` for which `chosen(part)` holds to the core: their pixels' distances
+    /// become 0, and the squared distances to them are stamped out to `reach` pixels. Only their
+    /// edge pixels (those with a side neighbour not `marked`) are stamped: from outside a part
+    /// the nearest of its pixels is always one of them, and stamping every pixel cost a ring's
+    /// square each.
+    private static func stamp(
+        _ parts: PixelParts, where chosen: (Int) -> Bool, marked: (Int) -> Bool, into distances: inout [Float],
+        width: Int, height: Int, reach: Int
+    ) {
+        var edge: [Int] = []
+        for (index, run) in parts.runs.enumerated() where chosen(parts.partOfRun[index]) {
             for x in run.start..<run.end {
-                thin[run.row * width + x] = false
-                distances[run.row * width + x] = 0
+                let pixel = run.row * width + x
+                let above = run.row > 0 && marked(pixel - width)
+                let below = run.row + 1 < height && marked(pixel + width)
+                if x == run.start || x == run.end - 1 || !above || !below { edge.append(pixel) }
+                distances[pixel] = 0
             }
         }
-        let stamp = Int((ringWidth + 1).rounded(.up))
         distances.withUnsafeMutableBufferPointer { distances in
             for pixel in edge {
                 let (x, y) = (pixel % width, pixel / width)
-                for row in max(0, y - stamp)...min(height - 1, y + stamp) {
-                    for column in max(0, x - stamp)...min(width - 1, x + stamp) {
+                for row in max(0, y - reach)...min(height - 1, y + reach) {
+                    for column in max(0, x - reach)...min(width - 1, x + reach) {
                         let squared = Float((column - x) * (column - x) + (row - y) * (row - y))
                         if squared < distances[row * width + column] { distances[row * width + column] = squared }
                     }
                 }
             }
         }
-        return anyLeft
     }
 
     /// The half opaque pixels outside the core (a distance above 0) in parts of them that reach
