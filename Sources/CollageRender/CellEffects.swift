@@ -72,9 +72,9 @@ enum CellEffects {
     /// Puts an outline `width` pixels wide (white unless `color` says otherwise) around the
     /// opaque part of an RGBA image, grown outwards by embedding the image in a margin first.
     /// Hair-like parts thinner than a 125th of the sticker (whiskers, hairs) get no ring of their
-    /// own and are drawn as they are (see ``OutlineCore``). Nothing else of the image shows past the outline's
-    /// outer edge: a faint haze reaching further (fur's glow) would otherwise float outside the
-    /// die-cut shape.
+    /// own and are drawn as they are (see ``OutlineCore``). Nothing else of the image shows past
+    /// the outline's outer edge: a faint haze reaching further (fur's glow) would otherwise float
+    /// outside the die-cut shape.
     static func outline(
         _ image: VipsImage, width: Double, color: [Double] = [255, 255, 255, 255]
     ) throws(VipsError) -> (VipsImage, margin: Int) {
@@ -90,10 +90,11 @@ enum CellEffects {
 
     /// The outline alone: `color` everywhere within `width` pixels of the image's at least half
     /// opaque pixels (but for small islands of them far from the rest, and with
-    /// `leavingOutThinParts` for parts thinner than a few pixels: see ``OutlineCore``), on an
-    /// image grown by the returned margin on every side; and where the image may show (0–255, one
-    /// band: 255 inside the outline's outer edge, antialiased across it, and on the thin parts
-    /// left out and a pixel around them), `nil` when no pixel is half opaque (there is no outline).
+    /// `leavingOutThinParts` for hair-like parts thinner than a 125th of the image: see
+    /// ``OutlineCore``), on an image grown by the returned margin on every side; and where the
+    /// image may show (0–255, one band: 255 inside the outline's outer edge, antialiased across
+    /// it, and on the thin parts left out and a pixel around them), `nil` when no pixel is half
+    /// opaque (there is no outline).
     static func ring(
         around image: VipsImage, width: Double, color: [Double], leavingOutThinParts: Bool = false
     ) throws(VipsError) -> (VipsImage, margin: Int, coverage: VipsImage?) {
