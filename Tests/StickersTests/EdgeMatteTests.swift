@@ -303,6 +303,46 @@ extension EdgeMatteTests {
         #expect((30..<(height - 30)).allSatisfy { refined.alpha[$0 * width + edge - 6] >= 240 })
     }
 
+    /// A pale bench behind the subject, touching its edge, wider than the model's pixels, that
+    /// the model leaned to calling background; and a strand of the subject's colour growing out
+    /// beside it. The bench's colour lies nearer the subject's than the dark wall's, and the
+    /// projection made it solid (a motorcycle's sticker kept the bench and the boxes behind it):
+    /// it goes, and the strand, finer than the model sees, stays.
+    @Test func aWidePaleThingBehindTheSubjectGoesAndAStrandBesideItStays() throws {
+        let (width, height) = (Self.width, Self.height)
+        var photo = [UInt8](repeating: 0, count: width * height * 3)
+        var alpha = [UInt8](repeating: 0, count: width * height)
+        func inBench(_ x: Int, _ y: Int) -> Bool { (150..<195).contains(x) && (50..<100).contains(y) }
+        func inStrand(_ x: Int, _ y: Int) -> Bool { (160...161).contains(y) && (150..<200).contains(x) }
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                let texture = Double((x * 7 + y * 13) % 23) / 23
+                let colour: [Double] =
+                    x < 150 || inStrand(x, y)
+                    ? [200 + 30 * texture, 130 + 20 * texture, 60] : inBench(x, y) ? [205, 200, 190] : [30, 40, 80]
+                photo.replaceSubrange(index * 3..<index * 3 + 3, with: colour.map { UInt8($0.rounded()) })
+                // The model's mask: sure of the body, a soft ramp past its edge, and the bench
+                // and the strand at a third.
+                let ramp = max(0, min(1, Double(165 - x) / 30))
+                alpha[index] =
+                    x < 140 ? 255 : max(UInt8((ramp * 200).rounded()), inBench(x, y) || inStrand(x, y) ? 90 : 0)
+            }
+        }
+        let refined = try EdgeMatte.refine(rgb: photo, alpha: alpha, width: width, height: height)
+        var (bench, benchKept) = (0, 0)
+        for y in 55..<95 {
+            for x in 170..<190 {
+                bench += 1
+                if refined.alpha[y * width + x] >= 64 { benchKept += 1 }
+            }
+        }
+        #expect(benchKept * 20 <= bench, "\(benchKept) of the bench's \(bench) pixels are a quarter opaque or more")
+        let strandKept = (170..<195).filter { refined.alpha[160 * width + $0] >= 160 }.count
+        #expect(strandKept >= 20, "only \(strandKept) of the strand's 25 pixels past the edge are kept")
+        #expect((60..<90).allSatisfy { refined.alpha[$0 * width + 130] == 255 })
+    }
+
     @Test func aStrandAGapAwayStaysAndASpeckThereGoes() throws {
         let (width, height) = (Self.width, Self.height)
         var photo = [UInt8](repeating: 0, count: width * height * 3)
