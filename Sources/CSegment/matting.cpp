@@ -406,10 +406,19 @@ extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *
         // every field of strands, their gaps, for a wide part: the strands lost a tenth of their
         // alpha.)
         cv::Mat beyond(height, width, CV_8U, cv::Scalar(0)), doubt(height, width, CV_8U, cv::Scalar(0));
+        // In a photo at least twice the working copy's size a strand is several pixels wide,
+        // and a pixel's own noise (a phone's sensor, a JPEG's blocks) moved its projected alpha
+        // by a tenth and more: sand in the fur and specks past it. The projection reads each
+        // pixel through a 3 x 3 binomial blur there (the colour is still solved from the pixel).
+        bool denoise = scaleX <= 0.5f && scaleY <= 0.5f;
+        // The sure cells whose neighbours are all sure: no step can show between them.
+        cv::Mat inside;
+        cv::erode(subject, inside, cv::Mat());
         cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
             for (int y = rows.start; y < rows.end; y++) {
                 unsigned char *p = pixels.ptr<unsigned char>(y);
                 const unsigned char *sure = subject.ptr<unsigned char>(workRow[y]),
+                                    *inner = inside.ptr<unsigned char>(workRow[y]),
                                     *inBand = band.ptr<unsigned char>(workRow[y]);
                 for (int x = 0; x < width; x++, p += 4) {
                     // Below 3 % (7 of 255) the sure background's haze: nothing anyone sees.
@@ -417,15 +426,29 @@ extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *
                         p[3] = 0;
                         continue;
                     }
-                    if (sure[workColumn[x]]) {
+                    bool sureCell = sure[workColumn[x]];
+                    if (sureCell && (inner[workColumn[x]] || !inBand[workColumn[x]])) {
                         p[3] = 255;
                         continue;
                     }
                     // A faint strand the reduced copy averaged away into the background has no
                     // means read for it: it keeps the model's alpha and the photo's colour.
                     if (!inBand[workColumn[x]]) continue;
+                    // How sure the subject is here, read between the working copy's cells: a
+                    // photo larger than the copy would otherwise show the sure cells' edge as a
+                    // step of a cell's size in the alpha (255 beside 200 along a staircase).
+                    float sureness;
+                    sample_between(subjectWeight, 1, scaleX, scaleY, x, y, &sureness);
                     float i[3], f[3], b[3];
-                    for (int c = 0; c < 3; c++) i[c] = p[c] * (1.0f / 255.0f);
+                    if (denoise && x > 0 && y > 0 && x + 1 < width && y + 1 < height) {
+                        const unsigned char *up = p - pixels.step[0], *down = p + pixels.step[0];
+                        for (int c = 0; c < 3; c++)
+                            i[c] = (up[c - 4] + 2 * up[c] + up[c + 4] + 2 * p[c - 4] + 4 * p[c] + 2 * p[c + 4] +
+                                    down[c - 4] + 2 * down[c] + down[c + 4]) *
+                                   (1.0f / (16 * 255.0f));
+                    } else {
+                        for (int c = 0; c < 3; c++) i[c] = p[c] * (1.0f / 255.0f);
+                    }
                     sample_between(subjectColour, 3, scaleX, scaleY, x, y, f);
                     sample_between(backgroundColour, 3, scaleX, scaleY, x, y, b);
                     float texture[6], smooth;
@@ -457,6 +480,7 @@ extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *
                     float say = projection.confidence;
                     if (projection.alpha < model) say *= 0.01f / (0.01f + projection.offLine);
                     float share = say * projection.alpha + (1 - say) * model;
+                    share += sureness * (1 - share);
                     float leaning = 1 - p[3] * (1.0f / 128);
                     p[3] = (unsigned char)(share * 255 + 0.5f);
                     if (leaning > 0 && p[3] >= 64) {
@@ -492,8 +516,7 @@ extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *
         cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
             for (int y = rows.start; y < rows.end; y++) {
                 unsigned char *p = pixels.ptr<unsigned char>(y);
-                const unsigned char *sure = subject.ptr<unsigned char>(workRow[y]),
-                                    *inBand = band.ptr<unsigned char>(workRow[y]), *kept = beyond.ptr<unsigned char>(y),
+                const unsigned char *inBand = band.ptr<unsigned char>(workRow[y]), *kept = beyond.ptr<unsigned char>(y),
                                     *unsure = doubt.ptr<unsigned char>(y);
                 for (int x = 0; x < width; x++, p += 4) {
                     // The colour is solved with the alpha the projection found: what is taken off
@@ -508,7 +531,7 @@ extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *
                         p[0] = p[1] = p[2] = 0;
                         continue;
                     }
-                    if (sure[workColumn[x]] || !inBand[workColumn[x]]) continue;
+                    if (p[3] == 255 || !inBand[workColumn[x]]) continue;
                     float i[3], f[3], b[3];
                     for (int c = 0; c < 3; c++) i[c] = p[c] * (1.0f / 255.0f);
                     sample_between(subjectColour, 3, scaleX, scaleY, x, y, f);

@@ -1,3 +1,4 @@
+import CollageCore
 import CollageRender
 import Foundation
 import Stickers
@@ -341,6 +342,53 @@ extension EdgeMatteTests {
         let strandKept = (170..<195).filter { refined.alpha[160 * width + $0] >= 160 }.count
         #expect(strandKept >= 20, "only \(strandKept) of the strand's 25 pixels past the edge are kept")
         #expect((60..<90).allSatisfy { refined.alpha[$0 * width + 130] == 255 })
+    }
+
+    /// A photo three times the working copy's size, with a phone's sensor noise and a soft,
+    /// slanting edge wider than the model's: the alpha falls smoothly from the sure subject, with
+    /// no step of a working cell along a staircase (255 beside 219 before) and no sand of the
+    /// noise in it (each pixel's noise moved its alpha by a tenth).
+    @Test func aLargeNoisyPhotosSoftEdgeHasNoStaircaseAndNoSand() throws {
+        let (width, height) = (3_000, 240)
+        var photo = [UInt8](repeating: 0, count: width * height * 3)
+        var alpha = [UInt8](repeating: 0, count: width * height)
+        var generator = SplitMix64(seed: 7)
+        let (subject, background): ([Double], [Double]) = ([200, 120, 60], [60, 80, 140])
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                let across = Double(x) + 0.5 * Double(y) - 1_500
+                let shown = max(0, min(1, 0.5 - across / 160))
+                // Noise of about 4 levels, the same in each channel (a sum of uniforms).
+                let noise = (0..<4).map { _ in Double(generator.next() % 1_000) / 1_000 - 0.5 }.reduce(0, +) * 7
+                for channel in 0..<3 {
+                    let value = shown * subject[channel] + (1 - shown) * background[channel] + noise
+                    photo[index * 3 + channel] = UInt8(max(0, min(255, value.rounded())))
+                }
+                alpha[index] = UInt8((max(0, min(1, 0.5 - across / 50)) * 255).rounded())
+            }
+        }
+        let refined = try EdgeMatte.refine(rgb: photo, alpha: alpha, width: width, height: height)
+        var (drops, dropCount, steps, stepCount) = (0, 0, 0, 0)
+        for y in 0..<(height - 1) {
+            for x in 0..<(width - 1) {
+                let here = Int(refined.alpha[y * width + x])
+                let next = Int(refined.alpha[y * width + x + 1])
+                if here == 255 && next < 255 {
+                    drops += 255 - next
+                    dropCount += 1
+                }
+                let across = Double(x) + 0.5 * Double(y) - 1_500
+                if abs(across) < 40 {
+                    steps += abs(Int(refined.alpha[(y + 1) * width + x]) - here)
+                    stepCount += 1
+                }
+            }
+        }
+        let drop = Double(drops) / Double(max(1, dropCount))
+        let step = Double(steps) / Double(max(1, stepCount))
+        #expect(drop < 15, "the alpha drops by \(drop) from the last opaque pixel to the next")
+        #expect(step < 3, "the alpha moves by \(step) from a pixel to the one below it along the edge")
     }
 
     @Test func aStrandAGapAwayStaysAndASpeckThereGoes() throws {
