@@ -72,7 +72,8 @@ enum CellEffects {
     /// Puts an outline `width` pixels wide (white unless `color` says otherwise) around the
     /// opaque part of an RGBA image, grown outwards by embedding the image in a margin first.
     /// Hair-like parts thinner than a 125th of the sticker (whiskers, hairs) get no ring of their
-    /// own and are drawn as they are (see ``OutlineCore``). Nothing else of the image shows past
+    /// own and are drawn as they are, and the ring is closed by a disc as wide as it, so the
+    /// notches between parts are round (see ``OutlineCore``). Nothing else of the image shows past
     /// the outline's outer edge: a faint haze reaching further (fur's glow) would otherwise float
     /// outside the die-cut shape.
     static func outline(
@@ -90,11 +91,11 @@ enum CellEffects {
 
     /// The outline alone: `color` everywhere within `width` pixels of the image's at least half
     /// opaque pixels (but for small islands of them far from the rest, and with
-    /// `leavingOutThinParts` for hair-like parts thinner than a 125th of the image: see
-    /// ``OutlineCore``), on an image grown by the returned margin on every side; and where the
-    /// image may show (0–255, one band: 255 inside the outline's outer edge, antialiased across
-    /// it, and on the thin parts left out and a pixel around them), `nil` when no pixel is half
-    /// opaque (there is no outline).
+    /// `leavingOutThinParts`, a sticker's, for hair-like parts thinner than a 125th of the image,
+    /// and with the ring closed by a disc as wide: see ``OutlineCore``), on an image grown by the
+    /// returned margin on every side; and where the image may show (0–255, one band: 255 inside
+    /// the outline's outer edge, antialiased across it, and on the thin parts left out and a pixel
+    /// around them), `nil` when no pixel is half opaque (there is no outline).
     static func ring(
         around image: VipsImage, width: Double, color: [Double], leavingOutThinParts: Bool = false
     ) throws(VipsError) -> (VipsImage, margin: Int, coverage: VipsImage?) {
@@ -107,13 +108,15 @@ enum CellEffects {
         // over the pixel where the distance crosses the width.
         let thinRadius =
             leavingOutThinParts ? OutlineCore.thinRadius(width: image.width, height: image.height, ringWidth: width) : 0
+        // A sticker's ring is rounded where its parts' rings meet; a text's keeps its letters apart.
+        let roundingRadius = leavingOutThinParts ? width : 0
         let core = OutlineCore.squaredDistances(
-            alpha: alpha, width: canvasWidth, height: canvasHeight, ringWidth: width, thinRadius: thinRadius)
+            alpha: alpha, width: canvasWidth, height: canvasHeight, ringWidth: width, thinRadius: thinRadius,
+            roundingRadius: roundingRadius)
         let opacity = (color.count > 3 ? color[3] : 255) / 255
-        let reach = Float(width + 0.5)
-        let coverage = core.squared.map { squared -> UInt8 in
-            UInt8((min(1, max(0, reach - squared.squareRoot())) * 255).rounded())
-        }
+        let coverage = OutlineCore.coverage(
+            squared: core.squared, width: canvasWidth, height: canvasHeight, ringWidth: width,
+            roundingRadius: roundingRadius)
         let ring = opacity >= 1 ? coverage : coverage.map { UInt8((Double($0) * opacity).rounded()) }
         let line = try VipsImage.solid(width: canvasWidth, height: canvasHeight, values: Array(color.prefix(3)))
             .joining(VipsImage.fromPixels(ring, width: canvasWidth, height: canvasHeight, bands: 1))

@@ -6,7 +6,8 @@
 /// A sticker's outline also leaves out the parts thinner than a few pixels (whiskers, single
 /// hairs, a fine grain the matte kept): ringed one by one, each became a fat white tube filled
 /// with the old background's haze, and a cat's cheek a starburst of them. They are drawn as they
-/// are, over the outline and past it, without a ring of their own.
+/// are, over the outline and past it, without a ring of their own. Where two parts' rings meet,
+/// the ring is closed by a disc as wide as itself, so the notch between them is round.
 enum OutlineCore {
     /// The opacity from which a pixel belongs to the outline's core.
     static let threshold: UInt8 = 128
@@ -36,8 +37,9 @@ enum OutlineCore {
     /// the part's into one shape. With a `thinRadius` of a pixel or more, the core is the half
     /// opaque pixels' morphological opening by a disc of that radius: what is thinner than the
     /// disc is left out of the core, and returned as `thin` where it joins a part that has one.
+    /// The distances are exact `roundingRadius` further out too, for ``coverage(squared:width:height:ringWidth:roundingRadius:)``.
     static func squaredDistances(
-        alpha: [UInt8], width: Int, height: Int, ringWidth: Double, thinRadius: Double = 0
+        alpha: [UInt8], width: Int, height: Int, ringWidth: Double, thinRadius: Double = 0, roundingRadius: Double = 0
     ) -> Distances {
         let count = width * height
         guard count > 0, alpha.count == count else { return Distances(squared: [], hasCore: false, thin: nil) }
@@ -56,7 +58,8 @@ enum OutlineCore {
         guard let largest = parts.areas.max() else {
             // Nothing is thicker than the disc (line art, a signature): the plain rule rings it all.
             if thinRadius >= 1 {
-                return squaredDistances(alpha: alpha, width: width, height: height, ringWidth: ringWidth)
+                return squaredDistances(
+                    alpha: alpha, width: width, height: height, ringWidth: ringWidth, roundingRadius: roundingRadius)
             }
             return Distances(
                 squared: DistanceField.squaredDistances(width: width, height: height) { _ in false }, hasCore: false,
@@ -86,7 +89,7 @@ enum OutlineCore {
         isKernel.withUnsafeBufferPointer { kernel in
             stamp(
                 parts, where: { nearIslands.contains($0) }, marked: { kernel[$0] }, into: &distances, width: width,
-                height: height, reach: Int((ringWidth + thinRadius + 1).rounded(.up)))
+                height: height, reach: Int((ringWidth + roundingRadius + thinRadius + 1).rounded(.up)))
         }
         guard thinRadius >= 1 else { return Distances(squared: distances, hasCore: true, thin: nil) }
         let radius = Float(thinRadius)
@@ -102,12 +105,48 @@ enum OutlineCore {
         let opaqueCount = isOpaque.reduce(0) { $0 + ($1 ? 1 : 0) }
         let thinCount = thin.reduce(0) { $0 + ($1 ? 1 : 0) }
         if thinCount * 10 > opaqueCount {
-            return squaredDistances(alpha: alpha, width: width, height: height, ringWidth: ringWidth)
+            return squaredDistances(
+                alpha: alpha, width: width, height: height, ringWidth: ringWidth, roundingRadius: roundingRadius)
         }
         let anyLeft = ringBluntParts(
             thin: &thin, distances: &distances, width: width, height: height, ringWidth: ringWidth,
-            thinRadius: thinRadius)
+            thinRadius: thinRadius, stampReach: ringWidth + roundingRadius + 1)
         return Distances(squared: distances, hasCore: true, thin: anyLeft ? thin : nil)
+    }
+
+    /// The ring's opacity (0–255) from the squared distances to its core: full out to `ringWidth`
+    /// pixels, antialiased over the pixel where the distance crosses it. With a `roundingRadius`
+    /// the ring is closed by a disc of that radius: where two parts' rings meet (a clump of fur
+    /// on a whisker beside a cheek, two fingers) the notch between them is filled with a round
+    /// fillet, as a die-cut sticker's edge runs, instead of a sharp cusp or a lobe on a neck.
+    /// `squared` must be exact out to `ringWidth + roundingRadius`.
+    static func coverage(
+        squared: [Float], width: Int, height: Int, ringWidth: Double, roundingRadius: Double
+    ) -> [UInt8] {
+        let reach = Float(ringWidth + 0.5)
+        var coverage = squared.map { UInt8((min(1, max(0, reach - $0.squareRoot())) * 255).rounded()) }
+        guard roundingRadius >= 1, squared.count == width * height else { return coverage }
+        // The closing is the ring grown by the radius (exact in the distances) and shrunk back:
+        // the distance to what lies past the grown ring, less the radius. Past the canvas
+        // counts as outside, on a frame a pixel wide.
+        let grown = Float((ringWidth + roundingRadius) * (ringWidth + roundingRadius))
+        let (framedWidth, framedHeight) = (width + 2, height + 2)
+        let fromOutside = squared.withUnsafeBufferPointer { squared in
+            DistanceField.squaredDistances(width: framedWidth, height: framedHeight) { index in
+                let (x, y) = (index % framedWidth - 1, index / framedWidth - 1)
+                guard x >= 0, y >= 0, x < width, y < height else { return true }
+                return squared[y * width + x] > grown
+            }
+        }
+        let radius = Float(roundingRadius + 0.5)
+        for y in 0..<height {
+            for x in 0..<width {
+                let distance = fromOutside[(y + 1) * framedWidth + x + 1].squareRoot()
+                let closed = UInt8((min(1, max(0, distance - radius)) * 255).rounded())
+                if closed > coverage[y * width + x] { coverage[y * width + x] = closed }
+            }
+        }
+        return coverage
     }
 
     /// Rings the thin parts that are not drawn out like a hair (a star's point, a beak, a leaf's
@@ -116,7 +155,8 @@ enum OutlineCore {
     /// reaches three times the ring's width and the disc's radius across (a whisker does; the
     /// thin end of a 20° point reaches 6 radii, of a 40° one 3). Returns whether any thin part is left.
     private static func ringBluntParts(
-        thin: inout [Bool], distances: inout [Float], width: Int, height: Int, ringWidth: Double, thinRadius: Double
+        thin: inout [Bool], distances: inout [Float], width: Int, height: Int, ringWidth: Double, thinRadius: Double,
+        stampReach: Double
     ) -> Bool {
         let parts = thin.withUnsafeBufferPointer { thin in PixelParts(width: width, height: height) { thin[$0] } }
         var bounds = [(top: Int, bottom: Int, left: Int, right: Int)](
@@ -138,7 +178,7 @@ enum OutlineCore {
         let anyLeft = isBlunt.contains(false)
         stamp(
             parts, where: { isBlunt[$0] }, marked: { thin[$0] }, into: &distances, width: width, height: height,
-            reach: Int((ringWidth + 1).rounded(.up)))
+            reach: Int(stampReach.rounded(.up)))
         for (index, run) in parts.runs.enumerated() where isBlunt[parts.partOfRun[index]] {
             for x in run.start..<run.end { thin[run.row * width + x] = false }
         }

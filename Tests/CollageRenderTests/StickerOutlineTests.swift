@@ -26,30 +26,46 @@ struct StickerOutlineTests {
         return bitmap
     }
 
+    /// The ring is every pixel within the outline's width of the opaque ones, closed by a disc
+    /// as wide (the notches between two parts' rings filled with round fillets): checked against
+    /// both computed by brute force.
     @Test(arguments: [1.0, 3.5, 8.0])
-    func theOutlineCoversExactlyThePixelsWithinItsWidth(width: Double) throws {
+    func theOutlineCoversExactlyThePixelsWithinItsWidthAndItsClosing(width: Double) throws {
         let (w, h) = (70, 64)
         let sticker = Self.shape(width: w, height: h)
         let outlined = try StickerEffects.apply(to: sticker, outlineWidth: width, shadow: false)
         let margin = (outlined.width - w) / 2
-        let solid = (0..<(w * h)).filter { sticker.pixels[$0 * 4 + 3] >= 128 }.map { ($0 % w, $0 / w) }
-        var checked = 0
-        for y in 0..<outlined.height {
-            for x in 0..<outlined.width {
-                let (sx, sy) = (x - margin, y - margin)
+        let (cw, ch) = (outlined.width, outlined.height)
+        let solid = (0..<(w * h)).filter { sticker.pixels[$0 * 4 + 3] >= 128 }.map {
+            ($0 % w + margin, $0 / w + margin)
+        }
+        func distances(to points: [(Int, Int)]) -> [Double] {
+            (0..<(cw * ch)).map { index in
+                let (x, y) = (index % cw, index / cw)
                 var nearest = Int.max
-                for (px, py) in solid {
-                    let (dx, dy) = (px - sx, py - sy)
-                    nearest = min(nearest, dx * dx + dy * dy)
-                }
-                let distance = Double(nearest).squareRoot()
+                for (px, py) in points { nearest = min(nearest, (px - x) * (px - x) + (py - y) * (py - y)) }
+                return Double(nearest).squareRoot()
+            }
+        }
+        let fromSolid = distances(to: solid)
+        // The closing: the ring grown by the width (what lies within twice the width of the
+        // opaque pixels), then shrunk back by it; past the canvas is outside.
+        var outside = (0..<(cw * ch)).filter { fromSolid[$0] > 2 * width }.map { ($0 % cw, $0 / cw) }
+        for x in -1...cw { outside += [(x, -1), (x, ch)] }
+        for y in 0..<ch { outside += [(-1, y), (cw, y)] }
+        let fromOutside = distances(to: outside)
+        var checked = 0
+        for y in 0..<ch {
+            for x in 0..<cw {
+                let index = y * cw + x
                 let alpha = Int(outlined[x, y][3])
-                // Well inside the width: fully covered; a pixel and a half beyond: untouched.
-                if distance <= width - 0.5 {
-                    #expect(alpha == 255, "(\(sx), \(sy)) at \(distance) px has alpha \(alpha)")
+                // Well inside the ring or its closing: fully covered; a pixel and a half beyond
+                // both: untouched.
+                if fromSolid[index] <= width - 0.5 || fromOutside[index] >= width + 1.5 {
+                    #expect(alpha == 255, "(\(x - margin), \(y - margin)) has alpha \(alpha)")
                     checked += 1
-                } else if distance >= width + 1.5 {
-                    #expect(alpha == 0, "(\(sx), \(sy)) at \(distance) px has alpha \(alpha)")
+                } else if fromSolid[index] >= width + 1.5 && fromOutside[index] <= width {
+                    #expect(alpha == 0, "(\(x - margin), \(y - margin)) has alpha \(alpha)")
                     checked += 1
                 }
             }
