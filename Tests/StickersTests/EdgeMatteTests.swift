@@ -391,6 +391,35 @@ extension EdgeMatteTests {
         #expect(step < 3, "the alpha moves by \(step) from a pixel to the one below it along the edge")
     }
 
+    /// A glint walled in by the subject (a catchlight in a cat's eye, a pupil's rim), its colour
+    /// near the background's, where the model saw subject but was not sure: it stays opaque. The
+    /// projection called it background and the eye had a hole the new background showed through.
+    @Test func aGlintWalledInByTheSubjectIsNotAHole() throws {
+        let (width, height) = (Self.width, Self.height)
+        var photo = [UInt8](repeating: 0, count: width * height * 3)
+        var alpha = [UInt8](repeating: 0, count: width * height)
+        func inGlint(_ x: Int, _ y: Int) -> Bool { (96..<106).contains(x) && (110..<122).contains(y) }
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                let texture = Double((x * 7 + y * 13) % 23) / 23
+                let colour: [Double] =
+                    inGlint(x, y)
+                    ? [92, 80, 112] : x < 170 ? [200 + 30 * texture, 140 + 20 * texture, 70] : [90, 80, 110]
+                photo.replaceSubrange(index * 3..<index * 3 + 3, with: colour.map { UInt8($0.rounded()) })
+                // The model's mask: sure of the body's left part, fairly sure of the rest of it
+                // (the glint's side), a soft ramp past its edge.
+                let ramp = max(0, min(1, Double(185 - x) / 30))
+                alpha[index] = x < 50 ? 255 : x < 170 ? 225 : UInt8((ramp * 200).rounded())
+            }
+        }
+        let refined = try EdgeMatte.refine(rgb: photo, alpha: alpha, width: width, height: height)
+        let glint = (110..<122).flatMap { y in (96..<106).map { refined.alpha[y * width + $0] } }
+        let torn = glint.filter { $0 < 240 }.count
+        #expect(
+            torn == 0, "\(torn) of the glint's \(glint.count) pixels are see-through, the least \(glint.min() ?? 0)")
+    }
+
     @Test func aStrandAGapAwayStaysAndASpeckThereGoes() throws {
         let (width, height) = (Self.width, Self.height)
         var photo = [UInt8](repeating: 0, count: width * height * 3)
