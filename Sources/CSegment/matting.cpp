@@ -467,18 +467,27 @@ extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *
                     float spread = std::sqrt(projection.grain);
                     float textured = std::min(1.0f, std::max(0.0f, (spread - 0.02f) / 0.02f));
                     float floor = 1.5f * spread * textured;
+                    float fade = 1;
                     if (floor > 0) {
                         float t = std::min(1.0f, std::max(0.0f, (projection.alpha - floor) / floor));
-                        projection.alpha *= t * t * (3 - 2 * t);
+                        fade = t * t * (3 - 2 * t);
                     }
                     float steep = std::min(1.0f, std::max(0.0f, (smooth - 0.5f) * 4 + 0.5f));
                     model += std::min(1.0f, 4 * spread * textured) * (steep - model);
+                    // Where the model and the line both call the pixel subject, a texture wide enough
+                    // to reach it is no sign of background: it takes the projection's say instead of
+                    // its alpha. (The saucer's rim over the grained table, its spread 0.45, came out
+                    // half see-through. On the grain scenes the edge colour error fell 6.0 -> 3.4,
+                    // under alpha matting's 4.7; the strands' 31.45 -> 31.41.)
+                    bool bothSubject = model >= 0.5f && projection.alpha >= 0.5f;
+                    if (!bothSubject) projection.alpha *= fade;
                     // Below the model's alpha, a pixel 0.1 off the line (0.01 squared) halves the
                     // projection's say: where the model holds a pixel for subject, a colour the two
                     // means cannot explain is no reason to tear a hole. Above it the projection
                     // keeps its say, for strands the model's map blurred away.
                     float say = projection.confidence;
                     if (projection.alpha < model) say *= 0.01f / (0.01f + projection.offLine);
+                    if (bothSubject) say *= fade;
                     float share = say * projection.alpha + (1 - say) * model;
                     share += sureness * (1 - share);
                     float leaning = 1 - p[3] * (1.0f / 128);
