@@ -400,11 +400,9 @@ extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *
         // is sure subject or in the band through tables from full-size to working rows and columns.
         float scaleX = float(work.width) / width, scaleY = float(work.height) / height;
         // Each band pixel at full size: its alpha is the projection, mixed with the model's by how
-        // far apart the two colours are. What it keeps at least a quarter opaque where the model
-        // saw background is noted in `beyond`, and how little to believe it in `doubt`, for the
-        // wide parts of it to go (below). (Counting the fainter pixels too took the floor of
-        // every field of strands, their gaps, for a wide part: the strands lost a tenth of their
-        // alpha.)
+        // far apart the two colours are. What it keeps where the model saw background is noted
+        // in `beyond`, and how little to believe it in `doubt`, for the wide parts of it to go
+        // (below).
         cv::Mat beyond(height, width, CV_8U, cv::Scalar(0)), doubt(height, width, CV_8U, cv::Scalar(0));
         // In a photo at least twice the working copy's size a strand is several pixels wide,
         // and a pixel's own noise (a phone's sensor, a JPEG's blocks) moved its projected alpha
@@ -492,7 +490,7 @@ extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *
                     share += sureness * (1 - share);
                     float leaning = 1 - p[3] * (1.0f / 128);
                     p[3] = (unsigned char)(share * 255 + 0.5f);
-                    if (leaning > 0 && p[3] >= 64) {
+                    if (leaning > 0 && p[3]) {
                         beyond.ptr<unsigned char>(y)[x] = p[3];
                         // 0.1 off the line between the two means (0.01 squared): no mix of them.
                         float unlike = std::min(1.0f, projection.offLine / 0.01f);
@@ -516,7 +514,7 @@ extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *
         // or boxes, and the cat's cheek few flakes.)
         // A hole the projection opened inside the subject, walled in by what stays solid (a
         // catchlight in a cat's eye, a pupil's rim, a glint on chrome, their colours near the
-        // background's), where the model saw subject: the model's alpha comes back. A gap that
+        // background's), where the model saw subject: it is filled. A gap that
         // reaches the background (between strands, along the edge) stays as the projection
         // found it. Found on the working copy, each cell holding the least opaque of its pixels.
         cv::Mat weakest(work, CV_8U, cv::Scalar(255));
@@ -564,26 +562,81 @@ extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *
             for (int x = 0; x < work.width; x++)
                 if (!reachesOut[label[x]] && !thinWalled[label[x]]) w[x] = 1, anyHole = true;
         }
-        // With the hole's rim, less torn than the hole but still see-through (192 beside 255).
-        if (anyHole) cv::dilate(walledIn, walledIn, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+        // With the hole's rim, less torn than the hole but still see-through (192 beside 255); and
+        // softened over a cell, so no cell's edge shows where the filling stops.
+        cv::Mat filling;
+        if (anyHole) {
+            cv::dilate(walledIn, walledIn, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+            walledIn.convertTo(filling, CV_32F);
+            cv::GaussianBlur(filling, filling, cv::Size(0, 0), 1.0);
+        }
+        // A part is measured by its pixels at least half opaque: counting the fainter ones took
+        // the floor of every field of strands, their gaps, for a wide part (the strands lost a
+        // tenth of their alpha). Each working cell holds their mean.
+        // The doubt is read the same way, a cell's mean over what the line kept there: one
+        // pixel's colour is noisy, and a removal that followed it pixel by pixel cut slits.
+        cv::Mat sums(work, CV_32F, cv::Scalar(0)), counts(work, CV_32F, cv::Scalar(0));
+        cv::Mat doubts(work, CV_32F, cv::Scalar(0)), keptCounts(work, CV_32F, cv::Scalar(0));
+        for (int y = 0; y < height; y++) {
+            const unsigned char *kept = beyond.ptr<unsigned char>(y), *unsure = doubt.ptr<unsigned char>(y);
+            float *sum = sums.ptr<float>(workRow[y]), *count = counts.ptr<float>(workRow[y]);
+            float *cellDoubt = doubts.ptr<float>(workRow[y]), *keptCount = keptCounts.ptr<float>(workRow[y]);
+            for (int x = 0; x < width; x++) {
+                int cell = workColumn[x];
+                if (kept[x] >= 128) sum[cell] += kept[x];
+                count[cell] += 1;
+                if (kept[x]) {
+                    cellDoubt[cell] += unsure[x];
+                    keptCount[cell] += 1;
+                }
+            }
+        }
         cv::Mat wide;
-        cv::resize(beyond, wide, work, 0, 0, cv::INTER_AREA);
+        cv::divide(sums, counts, wide, 1.0 / 255.0);
+        cv::max(keptCounts, 1, keptCounts);
+        cv::divide(doubts, keptCounts, doubts, 1.0 / 255.0);
+        cv::GaussianBlur(doubts, doubts, cv::Size(0, 0), 1.0);
         int radius = std::max(1, int(1.5 * std::max(work.width, work.height) / CSEGMENT_MAP_SIDE + 0.5));
         cv::morphologyEx(wide, wide, cv::MORPH_OPEN,
                          cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * radius + 1, 2 * radius + 1)));
-        wide.convertTo(wide, CV_32F, 1.0 / 255.0);
+        // Grown by two cells, to take the part's soft rim with it (a ring of its haze was left
+        // standing round where it went), and blurred as far as the disc, so where the removal
+        // stops no edge shows in a haze.
+        cv::dilate(wide, wide, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+        cv::GaussianBlur(wide, wide, cv::Size(0, 0), radius);
+        // Only a part that reaches the sure background through what the model saw as background
+        // goes: one the subject walls in (a cat's dark nostril the model was unsure of), or that
+        // reaches only the photo's edge (a chin the frame cuts), is the subject's.
+        cv::Mat modelBackground = mask < 0.5f, regions;
+        int regionCount = cv::connectedComponents(modelBackground, regions, 8, CV_32S);
+        std::vector<unsigned char> reachesBackground(regionCount, 0);
+        for (int y = 0; y < work.height; y++) {
+            const int *region = regions.ptr<int>(y);
+            const unsigned char *g = background.ptr<unsigned char>(y);
+            for (int x = 0; x < work.width; x++)
+                if (g[x]) reachesBackground[region[x]] = 1;
+        }
+        for (int y = 0; y < work.height; y++) {
+            const int *region = regions.ptr<int>(y);
+            float *w = wide.ptr<float>(y);
+            for (int x = 0; x < work.width; x++)
+                if (!region[x] || !reachesBackground[region[x]]) w[x] = 0;
+        }
         // Then each band pixel's colour: what, mixed by its alpha with the background, gives the
         // photo back (the subject's mean where too little of it shows).
         cv::parallel_for_(cv::Range(0, height), [&](const cv::Range &rows) {
             for (int y = rows.start; y < rows.end; y++) {
                 unsigned char *p = pixels.ptr<unsigned char>(y);
-                const unsigned char *inBand = band.ptr<unsigned char>(workRow[y]), *kept = beyond.ptr<unsigned char>(y),
-                                    *unsure = doubt.ptr<unsigned char>(y);
+                const unsigned char *inBand = band.ptr<unsigned char>(workRow[y]), *kept = beyond.ptr<unsigned char>(y);
                 for (int x = 0; x < width; x++, p += 4) {
                     if (anyHole && walledIn.ptr<unsigned char>(workRow[y])[workColumn[x]]) {
-                        float model;
+                        // As far as the model was sure, from 0.6 (none) to 0.8 (whole): a hard
+                        // step where it crossed a line showed as a notch in a haze.
+                        float model, inside;
                         sample_between(mask, 1, scaleX, scaleY, x, y, &model);
-                        if (model >= 0.8f) p[3] = 255;
+                        sample_between(filling, 1, scaleX, scaleY, x, y, &inside);
+                        float fill = inside * std::min(1.0f, std::max(0.0f, (model - 0.6f) / 0.2f));
+                        p[3] = (unsigned char)(p[3] + fill * (255 - p[3]) + 0.5f);
                     }
                     // The colour is solved with the alpha the projection found: what is taken off
                     // a wide part is a thing of the background, not more of it mixed in.
@@ -591,7 +644,9 @@ extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *
                     if (p[3] && kept[x]) {
                         float part;
                         sample_between(wide, 1, scaleX, scaleY, x, y, &part);
-                        p[3] -= (unsigned char)(unsure[x] * (1.0f / 255) * std::min(float(kept[x]), part * 255) + 0.5f);
+                        float unsure;
+                        sample_between(doubts, 1, scaleX, scaleY, x, y, &unsure);
+                        p[3] -= (unsigned char)(std::min(1.0f, unsure) * std::min(float(kept[x]), part * 255) + 0.5f);
                     }
                     if (!p[3]) {
                         p[0] = p[1] = p[2] = 0;

@@ -38,6 +38,31 @@ struct EdgeMatteTests {
         return (photo, alpha, foreground)
     }
 
+    /// A photo and a model's mask of the suite's size, painted a pixel at a time: `colour(x, y)`
+    /// (RGB, 0–255) and `model(x, y)` (the mask's alpha).
+    static func painted(
+        colour: (Int, Int) -> [Double], model: (Int, Int) -> UInt8
+    ) -> (
+        photo: [UInt8], alpha: [UInt8]
+    ) {
+        var photo = [UInt8](repeating: 0, count: width * height * 3)
+        var alpha = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                photo.replaceSubrange(index * 3..<index * 3 + 3, with: colour(x, y).map { UInt8($0.rounded()) })
+                alpha[index] = model(x, y)
+            }
+        }
+        return (photo, alpha)
+    }
+
+    /// The subject's orange, with a texture of its own.
+    static func orange(_ x: Int, _ y: Int, green: Double = 140, blue: Double = 70) -> [Double] {
+        let texture = Double((x * 7 + y * 13) % 23) / 23
+        return [200 + 30 * texture, green + 20 * texture, blue]
+    }
+
     /// The mean colour error, over the partly transparent pixels of the truth, of `colours` at
     /// `alpha` composited over a blue background against the true foreground composited there.
     static func edgeError(
@@ -194,30 +219,20 @@ extension EdgeMatteTests {
         #expect(cut.sticker[40, 120][3] == 255)
     }
 
-    /// Past a strand that touches the subject, a pixel's gap away, lie another strand and a round
-    /// speck, both in the subject's colour: the strand stays, the speck goes.
     /// A dark feature at the subject's edge (a nose, a pupil, a chrome headlight in shadow), far
     /// from the subject's mean colour and near the background's brightness, that the model holds
     /// for subject: the sticker keeps it whole. Colours alone call it background, and it tore.
     @Test func aDarkPartTheModelHoldsForSubjectIsNotTornOut() throws {
         let (width, height) = (Self.width, Self.height)
-        var photo = [UInt8](repeating: 0, count: width * height * 3)
-        var alpha = [UInt8](repeating: 0, count: width * height)
         func inNose(_ x: Int, _ y: Int) -> Bool { (135..<165).contains(x) && (90..<150).contains(y) }
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = y * width + x
-                let texture = Double((x * 7 + y * 13) % 23) / 23
-                let colour: [Double] =
-                    inNose(x, y)
-                    ? [110, 40, 12] : x < 150 ? [200 + 30 * texture, 170 + 20 * texture, 140] : [30, 40, 80]
-                photo.replaceSubrange(index * 3..<index * 3 + 3, with: colour.map { UInt8($0.rounded()) })
-                // The model's mask: sure of the body, fairly sure of the nose, a soft ramp past
-                // the body's edge.
-                let ramp = max(0, min(1, Double(170 - x) / 40))
-                alpha[index] = x < 130 ? 255 : inNose(x, y) ? 205 : UInt8((ramp * 200).rounded())
-            }
-        }
+        // The model's mask: sure of the body, fairly sure of the nose, a soft ramp past the edge.
+        let (photo, alpha) = Self.painted(
+            colour: { x, y in
+                inNose(x, y) ? [110, 40, 12] : x < 150 ? Self.orange(x, y, green: 170, blue: 140) : [30, 40, 80]
+            },
+            model: { x, y in
+                x < 130 ? 255 : inNose(x, y) ? 205 : UInt8((max(0, min(1, Double(170 - x) / 40)) * 200).rounded())
+            })
         let mask = try SubjectMask(alpha: alpha, width: width, height: height)
         let image = try #require(Bitmap(width: width, height: height, channels: 3, pixels: photo))
         let cut = try StickerMaker.cutOut(from: image, mask: mask, options: StickerOptions(margin: 0))
@@ -277,19 +292,14 @@ extension EdgeMatteTests {
     /// had a rim half see-through.
     @Test func aRimTheModelWasUnsureOfStaysWholeOnStrongGrain() throws {
         let (width, height) = (Self.width, Self.height)
-        var photo = [UInt8](repeating: 0, count: width * height * 3)
-        var alpha = [UInt8](repeating: 0, count: width * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = y * width + x
+        let (photo, alpha) = Self.painted(
+            colour: { x, y in
                 let line = 0.5 + 0.5 * sin(Double(x + 2 * y) * 2 * Double.pi / 9)
-                let wood = [120 + 110 * line, 60 + 80 * line, 20 + 60 * line]
-                let colour: [Double] = x < 150 ? [170, 45, 15] : wood
-                photo.replaceSubrange(index * 3..<index * 3 + 3, with: colour.map { UInt8($0.rounded()) })
-                let ramp = max(0, min(1, Double(165 - x) / 30))
-                alpha[index] = x < 110 ? 255 : x < 150 ? 225 : UInt8((ramp * 225).rounded())
-            }
-        }
+                return x < 150 ? [170, 45, 15] : [120 + 110 * line, 60 + 80 * line, 20 + 60 * line]
+            },
+            model: { x, _ in
+                x < 110 ? 255 : x < 150 ? 225 : UInt8((max(0, min(1, Double(165 - x) / 30)) * 225).rounded())
+            })
         let refined = try EdgeMatte.refine(rgb: photo, alpha: alpha, width: width, height: height)
         let rim = (20..<(height - 20)).flatMap { y in (125..<146).map { refined.alpha[y * width + $0] } }
         let seeThrough = rim.filter { $0 < 230 }.count
@@ -336,25 +346,19 @@ extension EdgeMatteTests {
     /// it goes, and the strand, finer than the model sees, stays.
     @Test func aWidePaleThingBehindTheSubjectGoesAndAStrandBesideItStays() throws {
         let (width, height) = (Self.width, Self.height)
-        var photo = [UInt8](repeating: 0, count: width * height * 3)
-        var alpha = [UInt8](repeating: 0, count: width * height)
         func inBench(_ x: Int, _ y: Int) -> Bool { (150..<195).contains(x) && (50..<100).contains(y) }
         func inStrand(_ x: Int, _ y: Int) -> Bool { (160...161).contains(y) && (150..<200).contains(x) }
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = y * width + x
-                let texture = Double((x * 7 + y * 13) % 23) / 23
-                let colour: [Double] =
-                    x < 150 || inStrand(x, y)
-                    ? [200 + 30 * texture, 130 + 20 * texture, 60] : inBench(x, y) ? [205, 200, 190] : [30, 40, 80]
-                photo.replaceSubrange(index * 3..<index * 3 + 3, with: colour.map { UInt8($0.rounded()) })
-                // The model's mask: sure of the body, a soft ramp past its edge, and the bench
-                // and the strand at a third.
-                let ramp = max(0, min(1, Double(165 - x) / 30))
-                alpha[index] =
-                    x < 140 ? 255 : max(UInt8((ramp * 200).rounded()), inBench(x, y) || inStrand(x, y) ? 90 : 0)
-            }
-        }
+        // The model's mask: sure of the body, a soft ramp past its edge, the bench and the strand
+        // at a third.
+        let (photo, alpha) = Self.painted(
+            colour: { x, y in
+                x < 150 || inStrand(x, y)
+                    ? Self.orange(x, y, green: 130, blue: 60) : inBench(x, y) ? [205, 200, 190] : [30, 40, 80]
+            },
+            model: { x, y in
+                let ramp = UInt8((max(0, min(1, Double(165 - x) / 30)) * 200).rounded())
+                return x < 140 ? 255 : max(ramp, inBench(x, y) || inStrand(x, y) ? 90 : 0)
+            })
         let refined = try EdgeMatte.refine(rgb: photo, alpha: alpha, width: width, height: height)
         var (bench, benchKept) = (0, 0)
         for y in 55..<95 {
@@ -421,23 +425,14 @@ extension EdgeMatteTests {
     /// projection called it background and the eye had a hole the new background showed through.
     @Test func aGlintWalledInByTheSubjectIsNotAHole() throws {
         let (width, height) = (Self.width, Self.height)
-        var photo = [UInt8](repeating: 0, count: width * height * 3)
-        var alpha = [UInt8](repeating: 0, count: width * height)
         func inGlint(_ x: Int, _ y: Int) -> Bool { (96..<106).contains(x) && (110..<122).contains(y) }
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = y * width + x
-                let texture = Double((x * 7 + y * 13) % 23) / 23
-                let colour: [Double] =
-                    inGlint(x, y)
-                    ? [92, 80, 112] : x < 170 ? [200 + 30 * texture, 140 + 20 * texture, 70] : [90, 80, 110]
-                photo.replaceSubrange(index * 3..<index * 3 + 3, with: colour.map { UInt8($0.rounded()) })
-                // The model's mask: sure of the body's left part, fairly sure of the rest of it
-                // (the glint's side), a soft ramp past its edge.
-                let ramp = max(0, min(1, Double(185 - x) / 30))
-                alpha[index] = x < 50 ? 255 : x < 170 ? 225 : UInt8((ramp * 200).rounded())
-            }
-        }
+        // The model's mask: sure of the body's left part, fairly sure of the rest of it (the
+        // glint's side), a soft ramp past its edge.
+        let (photo, alpha) = Self.painted(
+            colour: { x, y in inGlint(x, y) ? [92, 80, 112] : x < 170 ? Self.orange(x, y) : [90, 80, 110] },
+            model: { x, _ in
+                x < 50 ? 255 : x < 170 ? 225 : UInt8((max(0, min(1, Double(185 - x) / 30)) * 200).rounded())
+            })
         let refined = try EdgeMatte.refine(rgb: photo, alpha: alpha, width: width, height: height)
         let glint = (110..<122).flatMap { y in (96..<106).map { refined.alpha[y * width + $0] } }
         let torn = glint.filter { $0 < 240 }.count
@@ -445,6 +440,8 @@ extension EdgeMatteTests {
             torn == 0, "\(torn) of the glint's \(glint.count) pixels are see-through, the least \(glint.min() ?? 0)")
     }
 
+    /// Past a strand that touches the subject, a pixel's gap away, lie another strand and a round
+    /// speck, both in the subject's colour: the strand stays, the speck goes.
     @Test func aStrandAGapAwayStaysAndASpeckThereGoes() throws {
         let (width, height) = (Self.width, Self.height)
         var photo = [UInt8](repeating: 0, count: width * height * 3)
