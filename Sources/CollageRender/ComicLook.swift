@@ -100,13 +100,11 @@ struct ComicLook {
     func subjectRim(_ pixels: [UInt8], blurredAlpha blurred: [UInt8]) -> [Bool] {
         let weight = Self.outlineWeight(width: width, height: height)
         // Pixels past the sticker's border count as clear, so a subject cut by the border is outlined there too.
-        let depths = DistanceField.squaredDistances(width: width + 2, height: height + 2) { index in
-            let (x, y) = (index % (width + 2) - 1, index / (width + 2) - 1)
-            return x < 0 || y < 0 || x >= width || y >= height || pixels[(y * width + x) * 4 + 3] < 128
+        let depths = DistanceField.squaredDistances(width: width, height: height, pastEdge: true) { index in
+            pixels[index * 4 + 3] < 128
         }
-        let outside = DistanceField.squaredDistances(width: width + 2, height: height + 2) { index in
-            let (x, y) = (index % (width + 2) - 1, index / (width + 2) - 1)
-            return x >= 0 && y >= 0 && x < width && y < height && pixels[(y * width + x) * 4 + 3] >= 128
+        let outside = DistanceField.squaredDistances(width: width, height: height, pastEdge: false) { index in
+            pixels[index * 4 + 3] >= 128
         }
         var rim = [Bool](repeating: false, count: width * height)
         for y in 0..<height {
@@ -115,7 +113,7 @@ struct ComicLook {
                 // Below half opacity, next to the subject, lies the outline's soft outer edge; a
                 // faint area farther out (a veil, glass) keeps its colours.
                 guard pixels[index * 4 + 3] >= 128 else {
-                    rim[index] = outside[(y + 1) * (width + 2) + x + 1] <= 4
+                    rim[index] = outside[index] <= 4
                     continue
                 }
                 let gx = Double(blurred[y * width + min(width - 1, x + 1)]) - Double(blurred[y * width + max(0, x - 1)])
@@ -124,7 +122,7 @@ struct ComicLook {
                 let length = (gx * gx + gy * gy).squareRoot()
                 let facing = length > 1e-9 ? -(gx * 0.6 + gy * 0.8) / length : 0
                 let reach = weight * (0.75 + 0.85 * max(0, facing))
-                rim[index] = Double(depths[(y + 1) * (width + 2) + x + 1]) < reach * reach
+                rim[index] = Double(depths[index]) < reach * reach
             }
         }
         return rim

@@ -64,6 +64,26 @@ public enum DistanceField {
         return field
     }
 
+    /// The same on an image framed by a pixel on every side that counts as marked when
+    /// `pastEdge` holds (a subject cut by the image's border is measured from the border too):
+    /// the field has the image's own size.
+    public static func squaredDistances(
+        width: Int, height: Int, pastEdge: Bool, isMarked: (Int) -> Bool
+    ) -> [Float] {
+        guard width > 0, height > 0 else { return [] }
+        let framedWidth = width + 2
+        let framed = squaredDistances(width: framedWidth, height: height + 2) { index in
+            let (x, y) = (index % framedWidth - 1, index / framedWidth - 1)
+            guard x >= 0, y >= 0, x < width, y < height else { return pastEdge }
+            return isMarked(y * width + x)
+        }
+        var field = [Float](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width { field[y * width + x] = framed[(y + 1) * framedWidth + x + 1] }
+        }
+        return field
+    }
+
     /// One line: for each position q, the minimum over p of (q − p)² + f(p).
     private static func envelope(
         _ f: UnsafeMutableBufferPointer<Double>, count: Int, into result: UnsafeMutableBufferPointer<Double>,

@@ -37,7 +37,8 @@ enum OutlineCore {
     /// the part's into one shape. With a `thinRadius` of a pixel or more, the core is the half
     /// opaque pixels' morphological opening by a disc of that radius: what is thinner than the
     /// disc is left out of the core, and returned as `thin` where it joins a part that has one.
-    /// The distances are exact `roundingRadius` further out too, for ``coverage(squared:width:height:ringWidth:roundingRadius:)``.
+    /// The distances are exact `roundingRadius` further out too, for
+    /// ``coverage(squared:width:height:ringWidth:roundingRadius:)``.
     static func squaredDistances(
         alpha: [UInt8], width: Int, height: Int, ringWidth: Double, thinRadius: Double = 0, roundingRadius: Double = 0
     ) -> Distances {
@@ -128,23 +129,15 @@ enum OutlineCore {
         guard roundingRadius >= 1, squared.count == width * height else { return coverage }
         // The closing is the ring grown by the radius (exact in the distances) and shrunk back:
         // the distance to what lies past the grown ring, less the radius. Past the canvas
-        // counts as outside, on a frame a pixel wide.
+        // counts as outside.
         let grown = Float((ringWidth + roundingRadius) * (ringWidth + roundingRadius))
-        let (framedWidth, framedHeight) = (width + 2, height + 2)
         let fromOutside = squared.withUnsafeBufferPointer { squared in
-            DistanceField.squaredDistances(width: framedWidth, height: framedHeight) { index in
-                let (x, y) = (index % framedWidth - 1, index / framedWidth - 1)
-                guard x >= 0, y >= 0, x < width, y < height else { return true }
-                return squared[y * width + x] > grown
-            }
+            DistanceField.squaredDistances(width: width, height: height, pastEdge: true) { squared[$0] > grown }
         }
         let radius = Float(roundingRadius + 0.5)
-        for y in 0..<height {
-            for x in 0..<width {
-                let distance = fromOutside[(y + 1) * framedWidth + x + 1].squareRoot()
-                let closed = UInt8((min(1, max(0, distance - radius)) * 255).rounded())
-                if closed > coverage[y * width + x] { coverage[y * width + x] = closed }
-            }
+        for index in coverage.indices {
+            let closed = UInt8((min(1, max(0, fromOutside[index].squareRoot() - radius)) * 255).rounded())
+            if closed > coverage[index] { coverage[index] = closed }
         }
         return coverage
     }

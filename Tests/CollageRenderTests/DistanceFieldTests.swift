@@ -35,6 +35,21 @@ struct DistanceFieldTests {
         #expect(DistanceField.squaredDistances(width: 0, height: 5) { _ in true }.isEmpty)
     }
 
+    /// With the pixels past the edge marked, a pixel is at most its distance to the border plus
+    /// one away; with them clear, only the image's own marks count.
+    @Test func theFrameCountsOnlyWhenAsked() {
+        let (width, height) = (12, 7)
+        let marked = (0..<width * height).map { $0 == 3 * width + 5 }
+        let framed = DistanceField.squaredDistances(width: width, height: height, pastEdge: true) { marked[$0] }
+        let unframed = DistanceField.squaredDistances(width: width, height: height, pastEdge: false) { marked[$0] }
+        #expect(unframed == measured(width: width, height: height, marked: marked))
+        for index in 0..<width * height {
+            let (x, y) = (index % width, index / width)
+            let border = min(x, y, width - 1 - x, height - 1 - y) + 1
+            #expect(framed[index] == min(unframed[index], Float(border * border)), "(\(x), \(y))")
+        }
+    }
+
     @Test func aColumnWithNothingMarkedTakesItsNeighbours() {
         // Only the first column is marked: every pixel's distance is its column's, squared.
         let field = DistanceField.squaredDistances(width: 9, height: 4) { $0 % 9 == 0 }
