@@ -137,6 +137,22 @@ static bool strand_like(const cv::Mat &statistics, int label) {
     return statistics.at<int>(label, cv::CC_STAT_AREA) * 100 <= 15 * side * side;
 }
 
+// Each working cell's most (or least) opaque full-size pixel of `pixels` (RGBA), through the
+// tables from full-size rows and columns to the working copy's of size `work`.
+static cv::Mat cell_alpha(const cv::Mat &pixels, cv::Size work, const std::vector<int> &workRow,
+                          const std::vector<int> &workColumn, bool most) {
+    cv::Mat cells(work, CV_8U, cv::Scalar(most ? 0 : 255));
+    for (int y = 0; y < pixels.rows; y++) {
+        const unsigned char *p = pixels.ptr<unsigned char>(y);
+        unsigned char *row = cells.ptr<unsigned char>(workRow[y]);
+        for (int x = 0; x < pixels.cols; x++) {
+            unsigned char &cell = row[workColumn[x]];
+            cell = most ? std::max(cell, p[4 * x + 3]) : std::min(cell, p[4 * x + 3]);
+        }
+    }
+    return cells;
+}
+
 // Keeps only what is joined to the sure subject. The projection can make a separate patch of
 // the band opaque (a bokeh disc the model left faint, a speck of background the colour of the
 // subject), and an outline would then ring it. Parts are found on the working copy's grid, each
@@ -145,15 +161,7 @@ static bool strand_like(const cv::Mat &statistics, int label) {
 // touches a kept cell (the soft end of a strand). Everything else becomes clear.
 static void keep_attached(cv::Mat &pixels, const cv::Mat &subject, const std::vector<int> &workRow,
                           const std::vector<int> &workColumn) {
-    cv::Mat strongest(subject.size(), CV_8U, cv::Scalar(0));
-    for (int y = 0; y < pixels.rows; y++) {
-        const unsigned char *p = pixels.ptr<unsigned char>(y);
-        unsigned char *cells = strongest.ptr<unsigned char>(workRow[y]);
-        for (int x = 0; x < pixels.cols; x++) {
-            unsigned char &cell = cells[workColumn[x]];
-            cell = std::max(cell, p[4 * x + 3]);
-        }
-    }
+    cv::Mat strongest = cell_alpha(pixels, subject.size(), workRow, workColumn, true);
     const int threshold = 26;
     cv::Mat strong = strongest >= threshold;
     // A part touching the sure subject is kept. So is a strand (drawn out, a dozen cells or
@@ -334,15 +342,7 @@ struct Holes {
 static Holes filled_holes(const cv::Mat &pixels, const cv::Mat &background, const std::vector<int> &workRow,
                           const std::vector<int> &workColumn, double unit) {
     cv::Size work = background.size();
-    cv::Mat weakest(work, CV_8U, cv::Scalar(255));
-    for (int y = 0; y < pixels.rows; y++) {
-        const unsigned char *p = pixels.ptr<unsigned char>(y);
-        unsigned char *cells = weakest.ptr<unsigned char>(workRow[y]);
-        for (int x = 0; x < pixels.cols; x++) {
-            unsigned char &cell = cells[workColumn[x]];
-            cell = std::min(cell, p[4 * x + 3]);
-        }
-    }
+    cv::Mat weakest = cell_alpha(pixels, work, workRow, workColumn, false);
     cv::Mat open = weakest < 192, holes;
     int holeCount = cv::connectedComponents(open, holes, 8, CV_32S);
     std::vector<unsigned char> reachesOut(holeCount, 0);
