@@ -131,10 +131,14 @@ static inline Projection project(const float *image, const float *foreground, co
 
 // Whether a part is drawn out like a strand rather than round like a speck or a patch: its area
 // is at most 15 % of the square on its longest side (a strand 2 cells wide and 14 long fills
-// 14 % of it, a disc 79 %).
+// 14 % of it, a disc 79 %), and it is thin, at most 2.5 cells wide on average along its length
+// (taken as its box's diagonal, so a strand lying slantwise is not counted wider). A bar of a
+// bench or the edge of a shelf a gap away from a motorcycle, 3-4 px wide, was drawn out too.
 static bool strand_like(const cv::Mat &statistics, int label) {
-    int side = std::max(statistics.at<int>(label, cv::CC_STAT_WIDTH), statistics.at<int>(label, cv::CC_STAT_HEIGHT));
-    return statistics.at<int>(label, cv::CC_STAT_AREA) * 100 <= 15 * side * side;
+    int width = statistics.at<int>(label, cv::CC_STAT_WIDTH), height = statistics.at<int>(label, cv::CC_STAT_HEIGHT);
+    int side = std::max(width, height), area = statistics.at<int>(label, cv::CC_STAT_AREA);
+    bool thin = area <= 2.5 * std::hypot(double(width), double(height));
+    return thin && area * 100 <= 15 * side * side;
 }
 
 // Each working cell's most (or least) opaque full-size pixel of `pixels` (RGBA), through the

@@ -440,15 +440,17 @@ extension EdgeMatteTests {
             torn == 0, "\(torn) of the glint's \(glint.count) pixels are see-through, the least \(glint.min() ?? 0)")
     }
 
-    /// Past a strand that touches the subject, a pixel's gap away, lie another strand and a round
-    /// speck, both in the subject's colour: the strand stays, the speck goes.
-    @Test func aStrandAGapAwayStaysAndASpeckThereGoes() throws {
+    /// Past a strand that touches the subject, a pixel's gap away, lie another strand, a round
+    /// speck and a bar 4 px thick (a bench's slat, a shelf's edge), all in the subject's colour:
+    /// the strand stays, the speck and the bar go.
+    @Test func aStrandAGapAwayStaysAndASpeckOrABarThereGoes() throws {
         let (width, height) = (Self.width, Self.height)
         var photo = [UInt8](repeating: 0, count: width * height * 3)
         var alpha = [UInt8](repeating: 0, count: width * height)
         let speck = (x: 175.0, y: 108.0, radius: 5.0)
         func inStrand(_ x: Int, _ y: Int) -> Bool { (100...101).contains(y) && (160...185).contains(x) }
         func inParted(_ x: Int, _ y: Int) -> Bool { (100...101).contains(y) && (187...215).contains(x) }
+        func inBar(_ x: Int, _ y: Int) -> Bool { (130...133).contains(y) && (161...196).contains(x) }
         func inSpeck(_ x: Int, _ y: Int) -> Bool {
             ((Double(x) - speck.x) * (Double(x) - speck.x) + (Double(y) - speck.y) * (Double(y) - speck.y))
                 .squareRoot() <= speck.radius
@@ -456,7 +458,7 @@ extension EdgeMatteTests {
         for y in 0..<height {
             for x in 0..<width {
                 let index = y * width + x
-                let subject = x < 160 || inStrand(x, y) || inParted(x, y) || inSpeck(x, y)
+                let subject = x < 160 || inStrand(x, y) || inParted(x, y) || inSpeck(x, y) || inBar(x, y)
                 let colour: [UInt8] = subject ? [210, 140, 70] : [20, 24, 40]
                 photo.replaceSubrange(index * 3..<index * 3 + 3, with: colour)
                 // The model's mask: sure of the body, a faint haze over the rest out to x = 240.
@@ -466,15 +468,17 @@ extension EdgeMatteTests {
         let mask = try SubjectMask(alpha: alpha, width: width, height: height)
         let image = try #require(Bitmap(width: width, height: height, channels: 3, pixels: photo))
         let cut = try StickerMaker.cutOut(from: image, mask: mask, options: StickerOptions(margin: 0))
-        var (partedKept, speckKept) = (0, 0)
+        var (partedKept, speckKept, barKept) = (0, 0, 0)
         for y in 0..<cut.sticker.height {
             for x in 0..<cut.sticker.width where cut.sticker[x, y][3] > 25 {
                 if inParted(x + cut.x, y + cut.y) { partedKept += 1 }
                 if inSpeck(x + cut.x, y + cut.y) { speckKept += 1 }
+                if inBar(x + cut.x, y + cut.y) { barKept += 1 }
             }
         }
         #expect(partedKept >= 50, "only \(partedKept) of the parted strand's 58 pixels are kept")
         #expect(speckKept == 0, "\(speckKept) pixels of the speck are kept")
+        #expect(barKept == 0, "\(barKept) of the bar's 144 pixels are kept")
     }
 }
 
