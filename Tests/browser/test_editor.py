@@ -681,6 +681,42 @@ def test_a_sticker_with_outline_and_shadow_is_the_export(page):
         exported.save("/tmp/sticker-export.png")
 
 
+def test_a_press_on_a_stickers_clear_part_reaches_the_photo_below(page):
+    """A sticker lying on a photo takes the pointer only where it is drawn: its frame's clear
+    corners belong to the photo a person sees there, for a click and for a photo dropped there."""
+    cid, sticker = collage_with_a_lifted_sticker(page, "Through")
+    doc = api(page, f"/api/collages/{cid}")["collage"]
+    photo = doc["items"][0]
+    f = photo["frame"]
+    width = f["width"] * 0.8
+    height = width * sticker["height"] / sticker["width"]
+    edit(page, cid, [{"op": "addItem", "id": "s1", "content": {"type": "sticker", "ref": sticker["id"]},
+                      "frame": {"x": f["x"] + (f["width"] - width) / 2, "y": f["y"] + (f["height"] - height) / 2,
+                                "width": width, "height": height}}])
+    reopen(page)
+    expect(page.locator(".item.sticker img")).to_have_attribute("src", re.compile(r"^blob:"), timeout=20000)
+    box = page.locator(".item.sticker").bounding_box()
+    corner = (box["x"] + box["width"] * 0.03, box["y"] + box["height"] * 0.03)
+    middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.click(*middle)
+    expect(page.locator(".selection")).to_have_attribute("data-id", "s1")
+    # The sticker is selected and its frame's corner is clear: the press is the photo's.
+    page.mouse.click(*corner)
+    expect(page.locator(".selection")).to_have_attribute("data-id", photo["id"])
+    page.mouse.click(*middle)
+    expect(page.locator(".selection")).to_have_attribute("data-id", "s1")
+    # Dragged by its clear corner, the photo moves, not the sticker.
+    before = {item["id"]: item["frame"] for item in api(page, f"/api/collages/{cid}")["collage"]["items"]}
+    page.mouse.move(*corner)
+    page.mouse.down()
+    page.mouse.move(corner[0] + 30, corner[1] + 20, steps=5)
+    page.mouse.up()
+    saved(page)
+    after = {item["id"]: item["frame"] for item in api(page, f"/api/collages/{cid}")["collage"]["items"]}
+    assert after["s1"] == before["s1"], "the sticker stayed where it was"
+    assert after[photo["id"]] != before[photo["id"]], "the photo under the clear corner moved"
+
+
 def test_a_see_through_background_is_the_export(page):
     """On a transparent canvas the photos agree with the export, and where the export is see-through
     the canvas shows its checkerboard, not a colour of its own."""

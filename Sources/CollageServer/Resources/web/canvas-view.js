@@ -2,7 +2,7 @@
 // the selection above it, and stickers with the renderer's own pixels.
 import { api } from './api.js';
 import { parseBackground, standInColour } from './background.js';
-import { outlineClipPath, sourceRect } from './geometry.js';
+import { outlineClipPath, rotate, sourceRect } from './geometry.js';
 import { textCSS } from './text.js';
 import { $ } from './ui.js';
 
@@ -13,6 +13,21 @@ function wordsWidth(block) {
   measuring.font = `${block.italic ? 'italic ' : ''}${block.weight ?? 400} ${block.size}px "${block.font}", sans-serif`;
   const spacing = (block.letterSpacing ?? 0) * block.size;
   return Math.max(...block.text.split('\n').map((line) => measuring.measureText(line).width + spacing * [...line].length), 1);
+}
+
+/**
+ * Where a drawing is opaque, for hit-testing: its alpha reduced to at most 256 pixels a side
+ * (enough to tell a sticker's body from its clear corners, and small beside the drawing).
+ */
+function opacityMap(bitmap) {
+  const k = Math.min(1, 256 / Math.max(bitmap.width, bitmap.height, 1));
+  const width = Math.max(1, Math.round(bitmap.width * k)), height = Math.max(1, Math.round(bitmap.height * k));
+  const context = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true });
+  context.drawImage(bitmap, 0, 0, width, height);
+  const rgba = context.getImageData(0, 0, width, height).data;
+  const alpha = new Uint8Array(width * height);
+  for (let i = 0; i < alpha.length; i++) alpha[i] = rgba[4 * i + 3];
+  return { width, height, alpha };
 }
 
 /** The canvas: draws the collage from the store, exactly as the renderer lays it out. */
@@ -433,12 +448,44 @@ export class CanvasView {
       const drawn = {
         url: URL.createObjectURL(blob), offsetX, offsetY, width: bitmap.width, height: bitmap.height,
         scale: Number(response.headers.get('X-Collage-Scale') ?? pixels), frame: { ...item.frame },
+        opacity: item.content.type === 'sticker' ? opacityMap(bitmap) : null,
       };
       bitmap.close();
       return drawn;
     } catch {
       return null;
     }
+  }
+
+  /**
+   * Whether a canvas point inside a sticker's frame falls where its drawing (outline and shadow
+   * included) is clear, so a press there reaches what lies below it, as the eye does: a photo
+   * seen past the sticker's body is the photo's. Within 6 screen pixels of a drawn pixel is still
+   * the sticker, so a thin part stays easy to take hold of; until its drawing has arrived, the
+   * whole frame is the sticker's.
+   */
+  seesThrough(item, point) {
+    if (item.content.type !== 'sticker') return false;
+    const drawn = this.stickerPixels.latest.get(item.id);
+    const map = drawn?.opacity;
+    if (!map || !(item.frame.width > 0 && item.frame.height > 0)) return false;
+    const f = item.frame;
+    const local = rotate(point.x, point.y, f.x + f.width / 2, f.y + f.height / 2, -item.rotation);
+    // Drawn pixels per point, as the drawing is stretched to the frame.
+    const kx = (drawn.scale * drawn.frame.width) / f.width, ky = (drawn.scale * drawn.frame.height) / f.height;
+    const reach = 6 / this.viewScale;
+    const diagonal = reach * Math.SQRT1_2;
+    const around = [[0, 0], [reach, 0], [-reach, 0], [0, reach], [0, -reach],
+      [diagonal, diagonal], [-diagonal, diagonal], [diagonal, -diagonal], [-diagonal, -diagonal]];
+    for (const [dx, dy] of around) {
+      const x = ((local.x - f.x + dx) * kx - drawn.offsetX) * (map.width / drawn.width);
+      const y = ((local.y - f.y + dy) * ky - drawn.offsetY) * (map.height / drawn.height);
+      const column = Math.floor(x), row = Math.floor(y);
+      if (column < 0 || row < 0 || column >= map.width || row >= map.height) continue;
+      // A tenth opaque: the faintest haze of an edge is not the sticker.
+      if (map.alpha[row * map.width + column] >= 26) return false;
+    }
+    return true;
   }
 
   /** Keeps the newest styled stickers; an image no item still shows is released. */

@@ -15,7 +15,11 @@ export class Gestures {
     return { x: (event.clientX - box.left) / this.editor.canvas.viewScale, y: (event.clientY - box.top) / this.editor.canvas.viewScale };
   }
 
-  itemAt(point, except) { return topmostItem(this.hitItems(this.store.collage.items), point, except); }
+  /** The item a person sees at a canvas point: the topmost whose frame holds it, past a sticker's clear parts. */
+  itemAt(point, except) {
+    const items = this.hitItems(this.store.collage.items).filter((item) => !this.editor.canvas.seesThrough(item, point));
+    return topmostItem(items, point, except);
+  }
 
   /** Items with the outlines the server resolved for shaped photos, for hit-testing. */
   hitItems(items) {
@@ -116,9 +120,16 @@ export class Gestures {
     if (event.target.closest('.slot-empty button')) return;
     // The selection's handles sit above every item, so they are found first.
     const element = event.target.closest('.selection') ?? event.target.closest('.item');
-    if (!element) { this.editor.lifter.stopLiftMode(); this.store.select(null); this.editor.toolbar.setCropMode(false); return; }
-    const item = this.store.collage.items.find((candidate) => candidate.id === element.dataset.id);
+    const letGo = () => { this.editor.lifter.stopLiftMode(); this.store.select(null); this.editor.toolbar.setCropMode(false); };
+    if (!element) { letGo(); return; }
+    let item = this.store.collage.items.find((candidate) => candidate.id === element.dataset.id);
     if (!item) return;
+    // A sticker's element is its whole frame; a press on a clear part of it is for what shows
+    // there (the photo it was lifted from, the background), as in the export.
+    if (!element.classList.contains('selection') && this.editor.canvas.seesThrough(item, this.toPoints(event))) {
+      item = this.itemAt(this.toPoints(event));
+      if (!item) { letGo(); return; }
+    }
     event.preventDefault();
     if (this.store.liftMode) {
       // The click lifts from the chosen photo wherever it lands on it, even through a sticker.
