@@ -291,6 +291,8 @@ def test_on_a_phone_the_canvas_spans_the_width_under_the_top_bar_and_every_targe
         tabs = page.locator(".tabs").bounding_box()
         box = toast.bounding_box()
         assert box["y"] + box["height"] <= tabs["y"], (box, tabs)
+        # Nor over Undo, Redo and Export, where a person goes right after a lift or a delete.
+        assert box["y"] >= top_bar["y"] + top_bar["height"], (box, top_bar)
         shoot(page, "phone-canvas")
     finally:
         context.close()

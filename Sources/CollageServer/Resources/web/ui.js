@@ -201,6 +201,10 @@ export function toast(text, kind = 'info', action = null) {
     card.append(button);
   }
   card.append(close);
+  // On a phone the messages hang under the top bars (the title's and the one with Undo and
+  // Export), whose height depends on the view and the font: never over a button.
+  const bars = [...document.querySelectorAll('header.bar, .editor-top')].map((bar) => bar.getBoundingClientRect());
+  region.style.setProperty('--under-bars', `${Math.max(0, ...bars.map((box) => box.bottom)) + 8}px`);
   region.append(card);
   // Only the newest few stay: a burst of failed files must not cover the canvas.
   while (region.children.length > 4) region.firstElementChild.remove();
