@@ -12,8 +12,9 @@ struct ComicLook {
     static let drawingSide = 360
     /// The most pixels the plan has, for stickers much longer than they are wide.
     static let drawingPixels = 300_000
-    /// The flat colours a comic keeps, and the fewer a halftone print does.
-    static let comicColours = 10
+    /// The flat colours a comic keeps (with 10, whether a cat's olive eyes kept a colour of their
+    /// own depended on the sticker's size), and the fewer a halftone print does.
+    static let comicColours = 12
     static let halftoneColours = 6
     /// The ink of every line.
     static let ink: (UInt8, UInt8, UInt8) = (24, 22, 28)
@@ -129,8 +130,11 @@ struct ComicLook {
     }
 
     /// `count` colours for the opaque pixels of `colours` (RGB floats, 0–255): k-means on an even
-    /// sample, started from colours spread along the sample's light, so the same sticker always
-    /// gets the same palette.
+    /// sample, in Oklab (see ``perceived(_:)``), where equal steps look about equally different.
+    /// It starts from the sample's most different colours (each the farthest from those already
+    /// taken), so a small part unlike the rest (a cat's eyes and pupils, a ribbon on a dark coat)
+    /// gets a colour of its own rather than being averaged into the large areas' browns. The same
+    /// sticker always gets the same palette.
     static func palette(_ colours: [Float], alpha: [Float], count: Int) -> [[Double]] {
         // An even sample of the opaque pixels themselves: striding over all pixels in row order
         // could keep to a few columns when the stride shares factors with the width.
@@ -141,28 +145,78 @@ struct ComicLook {
             return [Double(colours[index * 3]), Double(colours[index * 3 + 1]), Double(colours[index * 3 + 2])]
         }
         guard !sample.isEmpty else { return [[128, 128, 128]] }
-        let sorted = sample.sorted { $0[0] + $0[1] + $0[2] < $1[0] + $1[1] + $1[2] }
-        var centres = (0..<count).map { sorted[min(sorted.count - 1, ($0 * 2 + 1) * sorted.count / (2 * count))] }
-        for _ in 0..<8 {
-            var sums = [[Double]](repeating: [0, 0, 0, 0], count: centres.count)
-            for colour in sample {
-                let nearest = nearestIndex((colour[0], colour[1], colour[2]), in: centres)
-                for channel in 0..<3 { sums[nearest][channel] += colour[channel] }
-                sums[nearest][3] += 1
+        let lab = sample.map { perceived(($0[0], $0[1], $0[2])) }
+        // The first centre is the colour nearest the mean; each next one the sample's colour
+        // farthest from every centre so far.
+        let mean = lab.reduce((0.0, 0.0, 0.0)) { ($0.0 + $1.0, $0.1 + $1.1, $0.2 + $1.2) }
+        let n = Double(lab.count)
+        var centres = [lab[nearestIndex((mean.0 / n, mean.1 / n, mean.2 / n), in: lab)]]
+        var nearest = lab.map { distance($0, centres[0]) }
+        while centres.count < min(count, lab.count) {
+            guard let farthest = nearest.indices.max(by: { nearest[$0] < nearest[$1] }), nearest[farthest] > 0 else {
+                break
             }
-            for index in centres.indices where sums[index][3] > 0 {
-                centres[index] = (0..<3).map { sums[index][$0] / sums[index][3] }
+            centres.append(lab[farthest])
+            for index in lab.indices { nearest[index] = min(nearest[index], distance(lab[index], lab[farthest])) }
+        }
+        var members = [Int](repeating: 0, count: lab.count)
+        for _ in 0..<10 {
+            for index in lab.indices { members[index] = nearestIndex(lab[index], in: centres) }
+            var sums = [(Double, Double, Double, Double)](repeating: (0, 0, 0, 0), count: centres.count)
+            for (index, colour) in lab.enumerated() {
+                let member = members[index]
+                sums[member] = (
+                    sums[member].0 + colour.0, sums[member].1 + colour.1, sums[member].2 + colour.2, sums[member].3 + 1
+                )
+            }
+            for index in centres.indices where sums[index].3 > 0 {
+                centres[index] = (
+                    sums[index].0 / sums[index].3, sums[index].1 / sums[index].3, sums[index].2 / sums[index].3
+                )
             }
         }
-        return centres
+        // Each colour is its members' mean in the sticker's own RGB.
+        var sums = [[Double]](repeating: [0, 0, 0, 0], count: centres.count)
+        for (index, colour) in sample.enumerated() {
+            for channel in 0..<3 { sums[members[index]][channel] += colour[channel] }
+            sums[members[index]][3] += 1
+        }
+        return sums.filter { $0[3] > 0 }.map { sum in (0..<3).map { sum[$0] / sum[3] } }
     }
 
-    static func nearestIndex(_ colour: (Double, Double, Double), in palette: [[Double]]) -> Int {
-        var (best, distance) = (0, Double.infinity)
+    /// An sRGB colour (0–255 a channel) in Oklab, its two colour axes (green–red, blue–yellow)
+    /// stretched threefold. A comic's flats shade the large areas in steps of light anyway; what
+    /// it must not lose is a small part's hue. At Oklab's own weights a cat's olive eyes joined its
+    /// fur's browns and a portrait's red ribbons the skin's orange; at twice the weights the
+    /// ribbons were red but the eyes still brown; at three times each kept a colour of its own.
+    static func perceived(_ colour: (Double, Double, Double)) -> (Double, Double, Double) {
+        func linear(_ value: Double) -> Double {
+            let unit = min(1, max(0, value / 255))
+            return unit <= 0.04045 ? unit / 12.92 : pow((unit + 0.055) / 1.055, 2.4)
+        }
+        let (r, g, b) = (linear(colour.0), linear(colour.1), linear(colour.2))
+        let l = cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b)
+        let m = cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b)
+        let s = cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b)
+        let hue = 3.0
+        return (
+            0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s,
+            hue * (1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s),
+            hue * (0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s)
+        )
+    }
+
+    static func distance(_ a: (Double, Double, Double), _ b: (Double, Double, Double)) -> Double {
+        let (x, y, z) = (a.0 - b.0, a.1 - b.1, a.2 - b.2)
+        return x * x + y * y + z * z
+    }
+
+    /// The entry of `palette` nearest `colour`, both in the same space.
+    static func nearestIndex(_ colour: (Double, Double, Double), in palette: [(Double, Double, Double)]) -> Int {
+        var (best, least) = (0, Double.infinity)
         for (index, entry) in palette.enumerated() {
-            let (r, g, b) = (entry[0] - colour.0, entry[1] - colour.1, entry[2] - colour.2)
-            let d = r * r + g * g + b * b
-            if d < distance { (best, distance) = (index, d) }
+            let d = distance(colour, entry)
+            if d < least { (best, least) = (index, d) }
         }
         return best
     }
@@ -267,9 +321,11 @@ private struct Plan {
     /// that takes away specks of one colour inside another, and those colours slightly blurred.
     func flats(_ smoothed: [Float], palette: [[Double]]) -> (labels: [Int], colours: [Float]) {
         var labels = [Int](repeating: 0, count: width * height)
+        // Matched in the space the palette was found in.
+        let entries = palette.map { ComicLook.perceived(($0[0], $0[1], $0[2])) }
         for index in labels.indices {
             let colour = (Double(smoothed[index * 3]), Double(smoothed[index * 3 + 1]), Double(smoothed[index * 3 + 2]))
-            labels[index] = ComicLook.nearestIndex(colour, in: palette)
+            labels[index] = ComicLook.nearestIndex(ComicLook.perceived(colour), in: entries)
         }
         for _ in 0..<2 {
             var next = labels

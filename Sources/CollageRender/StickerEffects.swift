@@ -5,12 +5,17 @@ import CollageCore
 public enum StickerEffects {
     /// The generation of how every effect is drawn, for keys of pictures that hold several
     /// (a collage's thumbnail, the editor's drawn items): raised whenever one is drawn anew.
-    public static let drawingGeneration = "looks3"
+    public static let drawingGeneration = "looks4"
 
     /// The name of the way `effect` is drawn now, for keys of what is made with it: a sticker
     /// or picture drawn before the effect was redrawn is made again rather than reused.
     public static func drawingVersion(of effect: StickerEffect) -> String {
-        effect == .comic ? "comic2" : effect.rawValue
+        switch effect {
+        // Their palettes are found in Oklab since 6 December (a small part's hue kept).
+        case .comic: "comic3"
+        case .halftone: "halftone2"
+        default: effect.rawValue
+        }
     }
 
     /// `image` (RGBA) with `effect` drawn on it, a white outline `outlineWidth` pixels wide around

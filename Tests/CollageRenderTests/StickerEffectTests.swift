@@ -57,7 +57,7 @@ struct StickerEffectTests {
         let comic = try render(.comic)
         let colours = Set(Self.inside(comic).map(\.rgb))
         #expect(plain.count > 1_000, "the sticker has many colours of its own: \(plain.count)")
-        #expect(colours.count <= 12, "a comic's flat colours (and its ink): \(colours.count)")
+        #expect(colours.count <= 13, "a comic's 12 flat colours and its ink: \(colours.count)")
         // Ink on the rim: dark pixels in the outer 3 pixels of the disc, all the way round.
         var inked = 0
         for step in 0..<36 {
@@ -117,6 +117,35 @@ struct StickerEffectTests {
         let comic = try fixtures.render(collage, "out.png", options: RenderOptions(size: .scale(1), format: .png))
         let stripe = comic[175, 300]
         #expect(stripe[0] > 150 && stripe[2] < 100, "the stripe stays red: \(stripe)")
+    }
+
+    @Test func comicKeepsTheHueOfSmallPartsUnlikeTheRest() throws {
+        // Fur in many browns, lit from the top (a cat's face), with an olive eye (the sample cat's)
+        // and its black pupil: two small parts a palette of the browns' averages made brown.
+        var sticker = Bitmap(width: 240, height: 240, color: [0, 0, 0, 0])
+        for y in 0..<240 {
+            for x in 0..<240 {
+                let (dx, dy) = (Double(x) - 119.5, Double(y) - 119.5)
+                guard dx * dx + dy * dy <= 8100 else { continue }
+                let shade = 1.15 - 0.5 * Double(y) / 239 + 0.08 * sin(Double(x) * 0.7 + Double(y) * 0.3)
+                let eye = (Double(x) - 85) * (Double(x) - 85) + (Double(y) - 100) * (Double(y) - 100)
+                if eye <= 49 {
+                    sticker[x, y] = [15, 14, 18, 255]
+                } else if eye <= 196 {
+                    sticker[x, y] = [113, 98, 52, 255]
+                } else {
+                    sticker[x, y] = [
+                        UInt8(min(255, 190 * shade)), UInt8(min(255, 135 * shade)), UInt8(min(255, 90 * shade)), 255,
+                    ]
+                }
+            }
+        }
+        let comic = try render(.comic, sticker: sticker)
+        let iris = comic[85, 89]
+        let pupil = comic[85, 100]
+        // The fur's green is 0.71 of its red, the eye's 0.87.
+        #expect(Double(iris[1]) > 0.8 * Double(iris[0]), "the eye stays olive, not brown: \(iris)")
+        #expect(pupil.prefix(3).allSatisfy { $0 < 60 }, "the pupil stays black: \(pupil)")
     }
 
     @Test func comicLeavesAVeilTranslucentRatherThanInked() throws {
