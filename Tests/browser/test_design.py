@@ -252,6 +252,20 @@ def test_on_a_phone_the_canvas_is_the_hero_and_touch_moves_pinches_and_turns(pho
         page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.wait_for_timeout(300)
         page.screenshot(path=str(ROOT / "docs/images/editor-phone.jpg"), type="jpeg", quality=80)
+    # A selected photo's tools each show their words (no hover names an icon), all on screen.
+    box = page.locator(".item").first.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator("#item-tools")).to_be_visible()
+    tools = page.evaluate("""[...document.querySelectorAll('#item-tools button')].filter((b) => !b.hidden).map((b) => {
+      const box = b.getBoundingClientRect();
+      return { id: b.id, words: b.textContent.trim(), size: parseFloat(getComputedStyle(b).fontSize),
+               left: box.left, right: box.right, fits: b.scrollWidth <= b.clientWidth + 1 };
+    })""")
+    assert len(tools) >= 8, tools
+    for tool in tools:
+        assert tool["words"] and tool["size"] >= 10, f"{tool['id']} shows its words: {tool}"
+        assert tool["left"] >= 0 and tool["right"] <= PHONE["width"] and tool["fits"], f"{tool['id']} is whole on screen: {tool}"
+    page.locator("#stage").click(position={"x": 5, "y": 5})
     # A tab opens a sheet; the canvas makes room and stays whole.
     page.click("#tab-layouts")
     expect(page.locator("#panel-layouts")).to_be_visible()

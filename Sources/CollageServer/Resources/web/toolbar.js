@@ -163,6 +163,9 @@ export class Toolbar {
       // Where the tools with their words are wider than the stage (a tablet beside its panel),
       // they show their icons only, so none reaches past the stage.
       tools.classList.remove('compact');
+      // On a phone, in one row up to five tools, else two rows (a photo's ten make two of five).
+      const shown = [...tools.children].filter((button) => !button.hidden).length;
+      tools.style.setProperty('--tool-columns', String(shown <= 5 ? shown : Math.ceil(shown / 2)));
       if (tools.offsetWidth > $('stage').clientWidth - 16) tools.classList.add('compact');
       this.placeBeside(tools, item, 'above', frame, rotation);
     }
