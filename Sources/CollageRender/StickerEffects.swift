@@ -14,6 +14,8 @@ public enum StickerEffects {
         // Their palettes are found in Oklab since 6 December (a small part's hue kept).
         case .comic: "comic3"
         case .halftone: "halftone2"
+        // Its wide blur is taken on a reduced copy since 6 December (the same to the eye).
+        case .puffy: "puffy2"
         default: effect.rawValue
         }
     }

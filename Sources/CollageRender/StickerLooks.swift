@@ -21,15 +21,67 @@ enum StickerLooks {
                 .draw(&pixels, blurredAlpha: blurredAlpha)
         case .puffy:
             let sigma = max(1.5, 0.06 * Double(min(width, height)))
-            let heights = try rgba.extractBands(3, count: 1).gaussianBlur(sigma: sigma).castToUInt8().pixels()
-            let contact = try rgba.extractBands(3, count: 1).gaussianBlur(sigma: max(1, sigma * 0.3)).castToUInt8()
-                .pixels()
+            let alpha = try rgba.extractBands(3, count: 1)
+            let heights = try blurred(alpha, sigma: sigma)
+            let contact = try blurred(alpha, sigma: max(1, sigma * 0.3))
             puffy(&pixels, heights: heights, contact: contact, width: width, height: height)
         case .shiny: shiny(&pixels, width: width, height: height)
         }
         // Comic and Halftone make the silhouette firm and ink its soft edge themselves.
         if effect != .comic, effect != .halftone { fadeOnFaintPixels(&pixels, from: original) }
         return try VipsImage.fromPixels(pixels, width: width, height: height, bands: 4)
+    }
+
+    /// `alpha` (one band) blurred by `sigma`, 0–255 a pixel, at its size. A wide blur is taken on
+    /// a copy reduced until the blur is 4 of its pixels, then read back between that copy's pixels
+    /// along smooth cubic curves: what it gives is smooth at that scale anyway, and Puffy's blur
+    /// of a 3,000 px sticker (σ 150 px) took 6 s at full size. Read back that way the heights
+    /// also keep their fractions: in whole levels a large Puffy sticker's light showed their
+    /// steps as thin contour lines, and read back straight between pixels as facets.
+    static func blurred(_ alpha: VipsImage, sigma: Double) throws(VipsError) -> [Double] {
+        let (width, height) = (alpha.width, alpha.height)
+        let factor = sigma / 4
+        guard factor > 2 else { return try alpha.gaussianBlur(sigma: sigma).castToUInt8().pixels().map(Double.init) }
+        let small = try alpha.resize(horizontal: 1 / factor, vertical: 1 / factor).gaussianBlur(sigma: 4)
+            .castToUInt8()
+        let (smallWidth, smallHeight) = (small.width, small.height)
+        let values = try small.pixels()
+        // Along the rows first (each of the copy's rows to the full width), then down the columns.
+        let across = cubicTaps(count: width, from: smallWidth)
+        var wide = [Double](repeating: 0, count: smallHeight * width)
+        for row in 0..<smallHeight {
+            for (x, tap) in across.enumerated() {
+                var sum = 0.0
+                for k in 0..<4 { sum += tap.weights[k] * Double(values[row * smallWidth + tap.indices[k]]) }
+                wide[row * width + x] = sum
+            }
+        }
+        let down = cubicTaps(count: height, from: smallHeight)
+        var result = [Double](repeating: 0, count: width * height)
+        for (y, tap) in down.enumerated() {
+            for x in 0..<width {
+                var sum = 0.0
+                for k in 0..<4 { sum += tap.weights[k] * wide[tap.indices[k] * width + x] }
+                result[y * width + x] = min(255, max(0, sum))
+            }
+        }
+        return result
+    }
+
+    /// For each of `count` pixels spread over `source` ones, the four source pixels around it and
+    /// their Catmull-Rom weights (a cubic through the samples, its slope continuous).
+    static func cubicTaps(count: Int, from source: Int) -> [(indices: [Int], weights: [Double])] {
+        (0..<count).map { index in
+            let position = (Double(index) + 0.5) * Double(source) / Double(count) - 0.5
+            let base = Int(position.rounded(.down))
+            let t = position - Double(base)
+            let (t2, t3) = (t * t, t * t * t)
+            let weights = [
+                (-t3 + 2 * t2 - t) / 2, (3 * t3 - 5 * t2 + 2) / 2, (-3 * t3 + 4 * t2 + t) / 2, (t3 - t2) / 2,
+            ]
+            let indices = (-1...2).map { min(source - 1, max(0, base + $0)) }
+            return (indices, weights)
+        }
     }
 
     /// Below half opacity a pixel is the sticker's soft edge (a strand's tip, the last of a
@@ -53,7 +105,7 @@ enum StickerLooks {
 
     /// Lit from above as if inflated: the height is the blurred alpha, its slope turns the
     /// light, a soft highlight near the top, and a faint contact shadow just below.
-    static func puffy(_ pixels: inout [UInt8], heights: [UInt8], contact: [UInt8], width: Int, height: Int) {
+    static func puffy(_ pixels: inout [UInt8], heights: [Double], contact: [Double], width: Int, height: Int) {
         let light = (x: -0.35, y: -0.75, z: 0.56)
         let norm = (light.x * light.x + light.y * light.y + light.z * light.z).squareRoot()
         let (lx, ly, lz) = (light.x / norm, light.y / norm, light.z / norm)
@@ -66,7 +118,7 @@ enum StickerLooks {
                 let alpha = Double(pixels[index * 4 + 3])
                 if alpha == 0 {
                     // The contact shadow, in the room around the subject.
-                    let source = y - drop >= 0 ? Double(contact[(y - drop) * width + x]) : 0
+                    let source = y - drop >= 0 ? contact[(y - drop) * width + x] : 0
                     let shade = source * 0.3
                     if shade >= 1 {
                         (result[index * 4], result[index * 4 + 1], result[index * 4 + 2], result[index * 4 + 3]) = (
@@ -75,10 +127,10 @@ enum StickerLooks {
                     }
                     continue
                 }
-                let left = Double(heights[y * width + max(0, x - 1)])
-                let right = Double(heights[y * width + min(width - 1, x + 1)])
-                let up = Double(heights[max(0, y - 1) * width + x])
-                let down = Double(heights[min(height - 1, y + 1) * width + x])
+                let left = heights[y * width + max(0, x - 1)]
+                let right = heights[y * width + min(width - 1, x + 1)]
+                let up = heights[max(0, y - 1) * width + x]
+                let down = heights[min(height - 1, y + 1) * width + x]
                 var (nx, ny, nz) = (-(right - left) * strength, -(down - up) * strength, 1.0)
                 let length = (nx * nx + ny * ny + nz * nz).squareRoot()
                 (nx, ny, nz) = (nx / length, ny / length, nz / length)

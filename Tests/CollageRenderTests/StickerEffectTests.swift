@@ -198,6 +198,30 @@ struct StickerEffectTests {
         #expect(abs(light(puffy, 120, 120) - light(plain, 120, 120)) < 60)
     }
 
+    @Test func aLargePuffyStickersLightChangesSmoothlyWithoutContourLines() throws {
+        // A grey disc 900 px across: its dome's light should fall off smoothly from the lit top
+        // left; heights kept in whole levels showed each step as a thin line in the light.
+        let side = 900
+        var disc = Bitmap(width: side, height: side, color: [0, 0, 0, 0])
+        for y in 0..<side {
+            for x in 0..<side {
+                let (dx, dy) = (Double(x) - 449.5, Double(y) - 449.5)
+                if dx * dx + dy * dy <= 440 * 440 { disc[x, y] = [150, 150, 150, 255] }
+            }
+        }
+        let styled = try StickerEffects.apply(to: disc, outlineWidth: 0, shadow: false, effect: .puffy)
+        // Along a row across the dome's upper half, from its rim inwards, neighbours' light.
+        var jumps: [Int] = []
+        for x in 60..<840 {
+            let (a, b) = (styled[x, 250], styled[x + 1, 250])
+            guard a[3] == 255, b[3] == 255 else { continue }
+            jumps.append(abs(Int(a[0]) - Int(b[0])))
+        }
+        #expect(jumps.count > 700, "the row lies on the disc")
+        // Whole levels stepped by up to 60 between neighbours; smooth heights by 4 at most.
+        #expect((jumps.max() ?? 0) <= 6, "the light steps by \(jumps.max() ?? 0) levels between neighbours")
+    }
+
     @Test func shinySpreadsHuesAcrossTheSticker() throws {
         func hueSpread(_ image: Bitmap) -> Int {
             var hues = Set<Int>()
