@@ -717,6 +717,27 @@ def test_a_press_on_a_stickers_clear_part_reaches_the_photo_below(page):
     assert after[photo["id"]] != before[photo["id"]], "the photo under the clear corner moved"
 
 
+def test_an_empty_frames_plus_is_pressed_through_a_stickers_clear_corner(page):
+    """A sticker whose clear corner lies over an empty frame's "+" leaves the "+" to be pressed."""
+    cid, sticker = collage_with_a_lifted_sticker(page, "Plus")
+    doc = api(page, f"/api/collages/{cid}")["collage"]
+    second = doc["items"][1]
+    slot = second["frame"]
+    centre = (slot["x"] + slot["width"] / 2, slot["y"] + slot["height"] / 2)
+    width = slot["width"] * 0.6
+    # The rocket leaves its frame empty; the sticker's frame starts just above left of the "+".
+    edit(page, cid, [{"op": "removeItem", "id": second["id"]},
+                     {"op": "addItem", "id": "s1", "content": {"type": "sticker", "ref": sticker["id"]},
+                      "frame": {"x": centre[0] - 4, "y": centre[1] - 4, "width": width,
+                                "height": width * sticker["height"] / sticker["width"]}}])
+    reopen(page)
+    expect(page.locator(".item.sticker img")).to_have_attribute("src", re.compile(r"^blob:"), timeout=20000)
+    plus = page.locator(".slot-empty button").bounding_box()
+    page.mouse.click(plus["x"] + plus["width"] / 2, plus["y"] + plus["height"] / 2)
+    expect(page.locator("#tray-target")).to_be_visible()
+    expect(page.locator("#tray-target-text")).to_have_text("Choose a photo for frame 2")
+
+
 def test_a_see_through_background_is_the_export(page):
     """On a transparent canvas the photos agree with the export, and where the export is see-through
     the canvas shows its checkerboard, not a colour of its own."""

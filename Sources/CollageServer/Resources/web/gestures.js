@@ -21,6 +21,11 @@ export class Gestures {
     return topmostItem(items, point, except);
   }
 
+  /** The first element matching `selector` under the pointer, whatever lies above it. */
+  beneath(event, selector) {
+    return document.elementsFromPoint(event.clientX, event.clientY).map((element) => element.closest?.(selector)).find(Boolean) ?? null;
+  }
+
   /** Items with the outlines the server resolved for shaped photos, for hit-testing. */
   hitItems(items) {
     return items.map((item) => {
@@ -68,9 +73,10 @@ export class Gestures {
     // fill it, on a photo they replace it, anywhere else they are added as a tap adds them.
     const stage = $('stage');
     const dropTarget = (event) => {
-      const slot = event.target.closest?.('.slot-empty');
-      if (slot) return { slot: Number(slot.dataset.slot), element: slot };
       const item = this.itemAt(this.toPoints(event));
+      // An empty frame seen past a sticker's clear part takes the drop as well.
+      const slot = event.target.closest?.('.slot-empty') ?? (item ? null : this.beneath(event, '.slot-empty'));
+      if (slot) return { slot: Number(slot.dataset.slot), element: slot };
       if (item?.content.type === 'photo') {
         return { replace: item.id, element: $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`) };
       }
@@ -128,7 +134,13 @@ export class Gestures {
     // there (the photo it was lifted from, the background), as in the export.
     if (!element.classList.contains('selection') && this.editor.canvas.seesThrough(item, this.toPoints(event))) {
       item = this.itemAt(this.toPoints(event));
-      if (!item) { letGo(); return; }
+      if (!item) {
+        // An empty frame's "+" seen there is pressed, as if nothing lay above it.
+        const add = this.beneath(event, '.slot-empty button');
+        if (add) { event.preventDefault(); add.click(); return; }
+        letGo();
+        return;
+      }
     }
     event.preventDefault();
     if (this.store.liftMode) {
