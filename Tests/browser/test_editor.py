@@ -715,6 +715,16 @@ def test_a_press_on_a_stickers_clear_part_reaches_the_photo_below(page):
     after = {item["id"]: item["frame"] for item in api(page, f"/api/collages/{cid}")["collage"]["items"]}
     assert after["s1"] == before["s1"], "the sticker stayed where it was"
     assert after[photo["id"]] != before[photo["id"]], "the photo under the clear corner moved"
+    # A caption across the sticker's top, its words at the right end: its frame's empty left part
+    # is no more the caption's above the sticker's clear corner than elsewhere.
+    s1 = after["s1"]
+    edit(page, cid, [{"op": "addItem", "id": "t1", "content": {"type": "text", "text": "Hi", "align": "right", "size": 24},
+                      "frame": {"x": s1["x"], "y": s1["y"], "width": s1["width"], "height": s1["height"] * 0.2}}])
+    reopen(page)
+    expect(page.locator(".item.sticker img")).to_have_attribute("src", re.compile(r"^blob:"), timeout=20000)
+    box = page.locator(".item.sticker").bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.03, box["y"] + box["height"] * 0.03)
+    expect(page.locator(".selection")).to_have_attribute("data-id", photo["id"])
 
 
 def test_an_empty_frames_plus_is_pressed_through_a_stickers_clear_corner(page):

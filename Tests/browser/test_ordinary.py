@@ -293,6 +293,18 @@ def test_on_a_phone_the_canvas_spans_the_width_under_the_top_bar_and_every_targe
         assert box["y"] + box["height"] <= tabs["y"], (box, tabs)
         # Nor over Undo, Redo and Export, where a person goes right after a lift or a delete.
         assert box["y"] >= top_bar["y"] + top_bar["height"], (box, top_bar)
+        # A message still up from the library moves down when a collage opens under it.
+        page.evaluate("document.querySelectorAll('.toast').forEach((toast) => toast.remove())")
+        page.goto(page.url.split("#")[0] + "#/")
+        expect(page.locator("#create-form")).to_be_visible()
+        page.evaluate("import('/static/ui.js').then(({ toast }) => toast('From the library'))")
+        expect(page.locator(".toast")).to_be_visible()
+        page.click("#create-form button[type=submit]")
+        expect(page.locator("#editor-view")).to_be_visible()
+        page.wait_for_timeout(300)
+        bar = page.locator(".editor-top").bounding_box()
+        held = page.locator(".toast", has_text="From the library").bounding_box()
+        assert held["y"] >= bar["y"] + bar["height"], (held, bar)
         shoot(page, "phone-canvas")
     finally:
         context.close()

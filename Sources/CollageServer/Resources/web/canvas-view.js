@@ -459,12 +459,20 @@ export class CanvasView {
 
   /**
    * Whether a canvas point inside a sticker's frame falls where its drawing (outline and shadow
-   * included) is clear, so a press there reaches what lies below it, as the eye does: a photo
-   * seen past the sticker's body is the photo's. Within 6 screen pixels of a drawn pixel is still
-   * the sticker, so a thin part stays easy to take hold of; until its drawing has arrived, the
-   * whole frame is the sticker's.
+   * included) is clear, or inside a text's frame beside its words, so a press there reaches what
+   * lies below it, as the eye does: a photo seen past the sticker's body is the photo's. Within 6
+   * screen pixels of a drawn pixel is still the sticker, so a thin part stays easy to take hold
+   * of; until its drawing has arrived, the whole frame is the sticker's.
    */
   seesThrough(item, point) {
+    // A text takes the pointer only at its words (a click beside a short caption, in its wide
+    // frame, is for what lies below), the same through a sticker above it.
+    if (item.content.type === 'text') {
+      const words = $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"] .words`);
+      if (!words) return false;
+      const box = $('canvas').getBoundingClientRect();
+      return !document.elementsFromPoint(box.left + point.x * this.viewScale, box.top + point.y * this.viewScale).includes(words);
+    }
     if (item.content.type !== 'sticker') return false;
     const drawn = this.stickerPixels.latest.get(item.id);
     const map = drawn?.opacity;

@@ -170,6 +170,26 @@ export function ask({ title, message = '', value = undefined, confirm = 'OK', da
   });
 }
 
+let topBars = null;
+
+/**
+ * On a phone the messages hang under the top bars (the title's, and the editor's with Undo and
+ * Export), whose height depends on the view and the font: never over a button. The place is
+ * measured again whenever a bar changes size or shows (a message from the library is still up
+ * when a collage opens and its bar appears).
+ */
+function watchTopBars() {
+  const place = () => {
+    const bottoms = [...document.querySelectorAll('header.bar, .editor-top')].map((bar) => bar.getBoundingClientRect().bottom);
+    $('toasts').style.setProperty('--under-bars', `${Math.max(0, ...bottoms) + 8}px`);
+  };
+  if (!topBars) {
+    topBars = new ResizeObserver(place);
+    for (const bar of document.querySelectorAll('header.bar, .editor-top')) topBars.observe(bar);
+  }
+  place();
+}
+
 /**
  * A short message in the corner that stays a few seconds (errors longer) and can be closed:
  * for what finished in the background (an upload, an export, a lift) and what went wrong, so
@@ -201,10 +221,7 @@ export function toast(text, kind = 'info', action = null) {
     card.append(button);
   }
   card.append(close);
-  // On a phone the messages hang under the top bars (the title's and the one with Undo and
-  // Export), whose height depends on the view and the font: never over a button.
-  const bars = [...document.querySelectorAll('header.bar, .editor-top')].map((bar) => bar.getBoundingClientRect());
-  region.style.setProperty('--under-bars', `${Math.max(0, ...bars.map((box) => box.bottom)) + 8}px`);
+  watchTopBars();
   region.append(card);
   // Only the newest few stay: a burst of failed files must not cover the canvas.
   while (region.children.length > 4) region.firstElementChild.remove();
