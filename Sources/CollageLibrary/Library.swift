@@ -163,10 +163,21 @@ public final class Library: Sendable {
                     throw LibraryError.unwritable(path: path, reason: "SQLite could not switch to WAL mode")
                 }
                 try connection.execute("PRAGMA synchronous = NORMAL")
-                let version = try connection.scalar("PRAGMA user_version")
-                let application = try connection.scalar("PRAGMA application_id")
-                let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'") {
-                    row throws(LibraryError) in try row.text("name")
+                // The three in one read transaction, so they come from one moment: read one at a
+                // time, a library another process was creating showed its tables before its
+                // application id, and was refused as someone else's database.
+                try connection.run("BEGIN")
+                let version: SQLValue?, application: SQLValue?, tables: [String]
+                do throws(LibraryError) {
+                    version = try connection.scalar("PRAGMA user_version")
+                    application = try connection.scalar("PRAGMA application_id")
+                    tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'") {
+                        row throws(LibraryError) in try row.text("name")
+                    }
+                    try connection.run("COMMIT")
+                } catch {
+                    try? connection.execute("ROLLBACK")
+                    throw error
                 }
                 if case .integer(let version) = version, case .integer(let application) = application {
                     return (Int(version), Int32(truncatingIfNeeded: application), tables)
