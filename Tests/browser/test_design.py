@@ -265,6 +265,17 @@ def test_on_a_phone_the_canvas_is_the_hero_and_touch_moves_pinches_and_turns(pho
     for tool in tools:
         assert tool["words"] and tool["size"] >= 10, f"{tool['id']} shows its words: {tool}"
         assert tool["left"] >= 0 and tool["right"] <= PHONE["width"] and tool["fits"], f"{tool['id']} is whole on screen: {tool}"
+    # Messages hang across the top of a phone's stage: the tools move out of their way.
+    page.evaluate("import('/static/ui.js').then(({ toast }) => ['One', 'Two', 'Three', 'Four'].forEach((n) => toast(`${n} message`)))")
+    expect(page.locator(".toast", has_text="Four message")).to_be_visible()
+    page.wait_for_timeout(300)
+    bar = page.locator("#item-tools").bounding_box()
+    for index in range(page.locator(".toast").count()):
+        card = page.locator(".toast").nth(index).bounding_box()
+        apart = (bar["y"] >= card["y"] + card["height"] or bar["y"] + bar["height"] <= card["y"]
+                 or bar["x"] >= card["x"] + card["width"] or bar["x"] + bar["width"] <= card["x"])
+        assert apart, f"the tools {bar} lie under a message {card}"
+    page.evaluate("document.querySelectorAll('.toast').forEach((toast) => toast.remove())")
     page.locator("#stage").click(position={"x": 5, "y": 5})
     # A tab opens a sheet; the canvas makes room and stays whole.
     page.click("#tab-layouts")

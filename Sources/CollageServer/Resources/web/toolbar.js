@@ -46,6 +46,7 @@ export class Toolbar {
   }
 
   setUpToolbar() {
+    this.store.listen(window, 'toasts-changed', () => this.placeItemTools());
     // The skip link puts the keyboard on the first item (or the canvas when it is empty), not
     // on the page's hash.
     this.store.listen($('skip-to-canvas'), 'click', (event) => {
@@ -167,7 +168,8 @@ export class Toolbar {
       const shown = [...tools.children].filter((button) => !button.hidden).length;
       tools.style.setProperty('--tool-columns', String(shown <= 5 ? shown : Math.ceil(shown / 2)));
       if (tools.offsetWidth > $('stage').clientWidth - 16) tools.classList.add('compact');
-      this.placeBeside(tools, item, 'above', frame, rotation);
+      // Off the messages too: on a phone they hang across the top of the stage.
+      this.placeBeside(tools, item, 'above', frame, rotation, $('toasts'));
     }
     if (this.store.liftMode || this.store.cropMode) this.showModeHint();
   }
@@ -195,8 +197,11 @@ export class Toolbar {
     top = Math.min(Math.max(8, top), stage.height - height - 8);
     const left = Math.min(Math.max(8, cx - width / 2), stage.width - width - 8);
     if (avoid && !avoid.hidden) {
-      const other = { top: avoid.offsetTop, bottom: avoid.offsetTop + avoid.offsetHeight };
-      if (top < other.bottom + 6 && top + height > other.top - 6) {
+      // Where the other element lies in the stage, whether it is placed in it or fixed to the window.
+      const box = avoid.getBoundingClientRect();
+      const other = { top: box.top - stage.top, bottom: box.bottom - stage.top, left: box.left - stage.left, right: box.right - stage.left };
+      const across = left < other.right + 6 && left + width > other.left - 6;
+      if (box.height > 0 && across && top < other.bottom + 6 && top + height > other.top - 6) {
         top = other.top > stage.height / 2 ? other.top - height - 8 : other.bottom + 8;
       }
     }

@@ -208,7 +208,9 @@ export function toast(text, kind = 'info', action = null) {
   close.setAttribute('aria-label', 'Dismiss');
   close.textContent = '×';
   let acted = false;
-  const dismiss = () => { clearTimeout(timer); card.remove(); };
+  // The selected item's floating tools keep out of the messages' way (see Toolbar.placeItemTools).
+  const changed = () => window.dispatchEvent(new Event('toasts-changed'));
+  const dismiss = () => { clearTimeout(timer); card.remove(); changed(); };
   close.addEventListener('click', dismiss);
   card.append(message);
   // An action (Undo) keeps the message up a little longer, so there is time to press it.
@@ -223,6 +225,7 @@ export function toast(text, kind = 'info', action = null) {
   card.append(close);
   watchTopBars();
   region.append(card);
+  changed();
   // Only the newest few stay: a burst of failed files must not cover the canvas.
   while (region.children.length > 4) region.firstElementChild.remove();
   // The time to read it, paused while the pointer or the keyboard is on it.
