@@ -229,10 +229,10 @@ static void keep_attached(cv::Mat &pixels, const cv::Mat &subject, const std::ve
 
 // Adds the texture finer than a cell of the working copy, which its averaging removed, to
 // `squares` and `products` (see background_spread): for each cell marked in `cells` (the sure
-// background's, or the band's), the covariance of the full-size pixels it averages. A weave or a grain a pixel or two across in a
-// 12 MP photo is gone from the 1,024 px copy, yet each full-size pixel's projection still swings
-// with it (a 1 px weave behind a dish at 4,000 px kept a 17 % haze of it). Nothing is added
-// where the photo is the working copy's own size.
+// background's, or the band's), the covariance of the full-size pixels it averages. A weave or
+// a grain a pixel or two across in a 12 MP photo is gone from the 1,024 px copy, yet each
+// full-size pixel's projection still swings with it (a 1 px weave behind a dish at 4,000 px
+// kept a 17 % haze of it). Nothing is added where the photo is the working copy's own size.
 static void add_texture_within_cells(const cv::Mat &pixels, const cv::Mat &cells, const std::vector<int> &workRow,
                                      const std::vector<int> &workColumn, cv::Mat &squares, cv::Mat &products) {
     if (cells.size() == pixels.size()) return;
@@ -282,21 +282,26 @@ static void add_texture_within_cells(const cv::Mat &pixels, const cv::Mat &cells
     });
 }
 
+// The working copy less its blur (2 pixels a thousand, at least one): what the background's
+// fine texture and the photo's fine detail are both measured from.
+static cv::Mat less_its_blur(const cv::Mat &image, double unit) {
+    cv::Mat blurred;
+    cv::GaussianBlur(image, blurred, cv::Size(0, 0), std::max(1.0, 2 * unit));
+    return image - blurred;
+}
+
 // The fine texture of the background around each band pixel: the covariance of the photo less
-// its blur (variances of red, green and blue, then the red-green, red-blue and green-blue
+// its blur (`fine`, see less_its_blur) (variances of red, green and blue, then the red-green, red-blue and green-blue
 // products) with the texture inside each of its cells at full size (`pixels`, mapped by the
 // tables), over the same windows of sure background as its mean. A background out of focus,
 // or a wall far away, has little of it; a wooden table's grain, a weave or gravel has much, and
 // projected between the subject's and the background's colours its darker and lighter lines
 // read as strands of subject: the coffee sample's saucer had a streaky fringe of table grain.
-static cv::Mat background_spread(const cv::Mat &image, const cv::Mat &weight, double unit, const cv::Mat &needed,
+static cv::Mat background_spread(const cv::Mat &fine, const cv::Mat &weight, double unit, const cv::Mat &needed,
                                  const cv::Mat &pixels, const cv::Mat &background, const std::vector<int> &workRow,
                                  const std::vector<int> &workColumn) {
-    cv::Mat blurred, detail;
-    cv::GaussianBlur(image, blurred, cv::Size(0, 0), std::max(1.0, 2 * unit));
-    detail = image - blurred;
     std::vector<cv::Mat> planes;
-    cv::split(detail, planes);
+    cv::split(fine, planes);
     cv::Mat squares, products;
     cv::merge(std::vector<cv::Mat>{planes[0].mul(planes[0]), planes[1].mul(planes[1]), planes[2].mul(planes[2])},
               squares);
@@ -305,12 +310,12 @@ static cv::Mat background_spread(const cv::Mat &image, const cv::Mat &weight, do
     add_texture_within_cells(pixels, background, workRow, workColumn, squares, products);
     cv::Mat meanSquares = local_mean(squares, weight, unit, needed);
     cv::Mat meanProducts = local_mean(products, weight, unit, needed);
-    cv::Mat spread(image.size(), CV_32FC(6), cv::Scalar::all(0));
-    for (int y = 0; y < image.rows; y++) {
+    cv::Mat spread(fine.size(), CV_32FC(6), cv::Scalar::all(0));
+    for (int y = 0; y < fine.rows; y++) {
         const float *s = meanSquares.ptr<float>(y), *p = meanProducts.ptr<float>(y);
         const unsigned char *n = needed.ptr<unsigned char>(y);
         float *out = spread.ptr<float>(y);
-        for (int x = 0; x < image.cols; x++, s += 3, p += 3, out += 6) {
+        for (int x = 0; x < fine.cols; x++, s += 3, p += 3, out += 6) {
             if (!n[x]) continue;
             for (int c = 0; c < 3; c++) out[c] = s[c];
             out[3] = p[0];
@@ -322,16 +327,13 @@ static cv::Mat background_spread(const cv::Mat &image, const cv::Mat &weight, do
 }
 
 // How much fine detail the photo has around each pixel of the working copy: the root of the
-// blurred squared difference of the photo from its blur (with the texture inside each band cell
-// at full size, see add_texture_within_cells, so a hair finer than a cell of a 12 MP photo still
-// counts). A strand, a whisker or a weave is detail; the out-of-focus fur of a shoulder behind a
-// cat's face, a smooth wall or a bokeh disc has next to none.
-static cv::Mat detail_energy(const cv::Mat &image, double unit, const cv::Mat &pixels, const cv::Mat &band,
+// blurred square of the photo less its blur (`fine`, see less_its_blur), with the texture inside
+// each band cell at full size (see add_texture_within_cells), so a hair finer than a cell of a
+// 12 MP photo still counts. A strand, a whisker or a weave is detail; the out-of-focus fur of a
+// shoulder behind a cat's face, a smooth wall or a bokeh disc has next to none.
+static cv::Mat detail_energy(const cv::Mat &fine, double unit, const cv::Mat &pixels, const cv::Mat &band,
                              const std::vector<int> &workRow, const std::vector<int> &workColumn) {
-    cv::Mat blurred, difference;
-    cv::GaussianBlur(image, blurred, cv::Size(0, 0), std::max(1.0, 2 * unit));
-    difference = image - blurred;
-    cv::Mat squares = difference.mul(difference), products(image.size(), CV_32FC3, cv::Scalar::all(0));
+    cv::Mat squares = fine.mul(fine), products(fine.size(), CV_32FC3, cv::Scalar::all(0));
     add_texture_within_cells(pixels, band, workRow, workColumn, squares, products);
     std::vector<cv::Mat> planes;
     cv::split(squares, planes);
@@ -522,13 +524,14 @@ extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *
         std::vector<int> workColumn(width), workRow(height);
         for (int x = 0; x < width; x++) workColumn[x] = std::min(work.width - 1, int(int64_t(x) * work.width / width));
         for (int y = 0; y < height; y++) workRow[y] = std::min(work.height - 1, int(int64_t(y) * work.height / height));
+        cv::Mat fine = less_its_blur(image, unit);
         cv::Mat spread =
-            background_spread(image, backgroundWeight, unit, band, pixels, background, workRow, workColumn);
+            background_spread(fine, backgroundWeight, unit, band, pixels, background, workRow, workColumn);
         // The model's map with the photo's texture (which the guided filter gave it) blurred away,
         // for the edge to fall back on over a textured background.
         cv::Mat smoothMask;
         cv::GaussianBlur(mask, smoothMask, cv::Size(0, 0), std::max(1.0, 1.5 * unit));
-        cv::Mat detail = detail_energy(image, unit, pixels, band, workRow, workColumn);
+        cv::Mat detail = detail_energy(fine, unit, pixels, band, workRow, workColumn);
         // Two more looks at the background: band pixels that are clearly background (the gaps
         // between strands) join its mean, weighted by the fourth power of their share, so it
         // follows the background where it shows through. Only where the model leans to
