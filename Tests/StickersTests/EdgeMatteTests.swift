@@ -440,6 +440,30 @@ extension EdgeMatteTests {
             torn == 0, "\(torn) of the glint's \(glint.count) pixels are see-through, the least \(glint.min() ?? 0)")
     }
 
+    /// Fur of three colours (black, white and grey hairs, a raccoon's) over a body the model holds
+    /// at 0.9, cut by the frame on three sides, on green leaves below: the body stays opaque, near
+    /// its edge and deep inside. Each hair projected towards the fur's grey mean read as partly
+    /// leaves, and the body came out streaked and see-through.
+    @Test func furOfManyColoursIsNotSeeThrough() throws {
+        let (width, height) = (Self.width, Self.height)
+        let hairs: [[Double]] = [[28, 26, 30], [236, 234, 240], [128, 126, 136]]
+        let (photo, alpha) = Self.painted(
+            colour: { x, y in y < 180 ? hairs[(x + 2 * y) / 3 % 3] : [70, 150, 50] },
+            model: { x, y in
+                if y >= 180 { return UInt8((max(0, min(1, Double(190 - y) / 10)) * 200).rounded()) }
+                return x >= 250 && y < 100 ? 255 : 230
+            })
+        let refined = try EdgeMatte.refine(rgb: photo, alpha: alpha, width: width, height: height)
+        func seeThrough(_ rows: Range<Int>) -> (count: Int, of: Int) {
+            let body = rows.flatMap { y in (0..<240).map { refined.alpha[y * width + $0] } }
+            return (body.filter { $0 < 230 }.count, body.count)
+        }
+        let (deep, deepBody) = seeThrough(10..<60)
+        let (near, nearBody) = seeThrough(158..<176)
+        #expect(deep * 50 <= deepBody, "\(deep) of \(deepBody) pixels deep in the body are under 90 % opaque")
+        #expect(near * 20 <= nearBody, "\(near) of \(nearBody) pixels near the body's edge are under 90 % opaque")
+    }
+
     /// Past a strand that touches the subject, a pixel's gap away, lie another strand, a round
     /// speck and a bar 4 px thick (a bench's slat, a shelf's edge), all in the subject's colour:
     /// the strand stays, the speck and the bar go.
