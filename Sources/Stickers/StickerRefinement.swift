@@ -123,11 +123,16 @@ public enum StickerRefinement {
                             .squareRoot()
                         guard distance < radius else { continue }
                         var weight = distance <= hard ? 1 : smoothFall((distance - hard) / max(1e-6, radius - hard))
+                        let cell = y * width + x
                         if distance > radius / 2 {
                             let reference = (0..<3).map { from[$0] + (to[$0] - from[$0]) * along }
-                            weight *= likeness(photo, x, y, to: reference, channels: channels)
+                            let alike = likeness(photo, x, y, to: reference, channels: channels)
+                            // Erase keeps from the subject what is solid: a faint leftover of the
+                            // background (a shelf's edge behind a motorcycle) unlike the colour
+                            // under the stroke goes in the outer half too, as the ring promises.
+                            let solid = stroke.mode == .erase ? Double(pixels[cell * 4 + 3]) / 255 : 1
+                            weight *= 1 - (1 - alike) * solid
                         }
-                        let cell = y * width + x
                         weights[cell] = max(weights[cell], Float(weight))
                     }
                 }

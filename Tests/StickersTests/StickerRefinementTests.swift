@@ -55,6 +55,26 @@ struct StickerRefinementTests {
         #expect(plain[62, 40][3] < 128, "without an edge the brush takes what it covers: \(plain[62, 40])")
     }
 
+    @Test func erasesOuterHalfTakesAFaintLeftoverOfAnotherColour() throws {
+        // A dark shelf's edge on the light wall, kept faint by the lift (a quarter opaque), and a
+        // wide stroke down the wall beside it: the brush's outer half takes the leftover though its
+        // colour is not the wall's. Kept solid, the same edge would stay (see the test above).
+        var (photo, sticker) = Self.disc()
+        for y in 25..<55 {
+            for x in 85..<88 {
+                photo[x, y] = [40, 36, 30]
+                sticker[x, y] = [40, 36, 30, 60]
+            }
+        }
+        let stroke = BrushStroke(
+            mode: .erase, radius: 14, softness: 0.3, points: [Point(x: 78, y: 30), Point(x: 78, y: 50)])
+        let erased = try StickerRefinement.apply([stroke], to: sticker, photo: photo)
+        #expect(erased[86, 40][3] <= 20, "the faint leftover goes: \(erased[86, 40])")
+        for y in 25..<55 { for x in 85..<88 { sticker[x, y][3] = 255 } }
+        let solid = try StickerRefinement.apply([stroke], to: sticker, photo: photo)
+        #expect(solid[86, 40][3] >= 200, "a solid part of that colour stays: \(solid[86, 40])")
+    }
+
     @Test func theBrushReachesPastTheStickerWithinAPhonesCanvas() {
         // A quarter of the longer side, 16 to 512 pixels.
         #expect(StickerRefinement.reach(width: 400, height: 200) == 100)

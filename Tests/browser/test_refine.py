@@ -1,5 +1,5 @@
 """The refine brush: a sticker over its photo, Erase and Restore strokes drawn with the mouse,
-undo, and Done, which stores the refined sticker and shows it in the item (undo brings the first
+undo and redo, and Done, which stores the refined sticker and shows it in the item (undo brings the first
 back). The preview runs the server's own arithmetic, so what Done stores is what was shown."""
 import io
 import os
@@ -55,12 +55,23 @@ def test_a_sticker_is_refined_with_the_brush_and_the_item_shows_it(page):
     expect(canvas).to_have_attribute("data-strokes", "2")
     page.click("#refine-undo")
     expect(canvas).to_have_attribute("data-strokes", "1")
+    # Redo paints it again (Ctrl+Shift+Z, as in the editor, or the button), undo takes it back.
+    page.keyboard.press("Control+Shift+z")
+    expect(canvas).to_have_attribute("data-strokes", "2")
+    page.keyboard.press("Control+z")
+    expect(canvas).to_have_attribute("data-strokes", "1")
+    page.click("#refine-redo")
+    expect(canvas).to_have_attribute("data-strokes", "2")
+    page.click("#refine-undo")
+    expect(canvas).to_have_attribute("data-strokes", "1")
+    expect(page.locator("#refine-redo")).to_be_enabled()
     # Restore, left of the sticker's box: the photo there comes back, and the sticker grows.
     assert at_x >= 12, f"the sample sticker has room to its left: {at_x}"
     page.click("#refine-dialog [data-brush=restore]")
     page.fill("#refine-size", "16")
     page.mouse.click(box["x"] + at_x * 0.5 * box["width"] / area_width, y)
     expect(canvas).to_have_attribute("data-strokes", "2")
+    expect(page.locator("#refine-redo")).to_be_disabled()
     preview = canvas.evaluate("c => Array.from(c.preview.filter((_, i) => i % 4 === 3))")
     if SHOTS:
         page.screenshot(path=os.path.join(SHOTS, "refine-dialog.png"))

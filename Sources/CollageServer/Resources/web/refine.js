@@ -78,7 +78,11 @@ export function applyStroke(stroke, pixels, photo, width, height) {
             const difference = photo[(y * width + x) * 4 + channel] - reference;
             squared += difference * difference;
           }
-          weight *= 1 / (1 + squared / (EDGE_COLOUR_DISTANCE * EDGE_COLOUR_DISTANCE));
+          const alike = 1 / (1 + squared / (EDGE_COLOUR_DISTANCE * EDGE_COLOUR_DISTANCE));
+          // Erase keeps from the subject what is solid: a faint leftover of the background unlike
+          // the colour under the stroke goes in the outer half too (as the server computes it).
+          const solid = stroke.mode === 'erase' ? pixels[(y * width + x) * 4 + 3] / 255 : 1;
+          weight *= 1 - (1 - alike) * solid;
         }
         const cell = at(x, y);
         if (weight > weights[cell]) weights[cell] = weight;
@@ -172,6 +176,7 @@ export class Refining {
     store.listen($('refine-size'), 'input', () => this.showBrushValues());
     store.listen($('refine-softness'), 'input', () => this.showBrushValues());
     store.listen($('refine-undo'), 'click', (event) => { this.undo(); thenPicture(event); });
+    store.listen($('refine-redo'), 'click', (event) => { this.redo(); thenPicture(event); });
     store.listen($('refine-zoom-in'), 'click', (event) => { this.zoomTo(this.zoom * 2); thenPicture(event); });
     store.listen($('refine-zoom-out'), 'click', (event) => { this.zoomTo(this.zoom / 2); thenPicture(event); });
     store.listen($('refine-zoom-fit'), 'click', (event) => { this.zoomTo(1); thenPicture(event); });
@@ -210,7 +215,11 @@ export class Refining {
   key(event) {
     const mod = event.ctrlKey || event.metaKey;
     const plain = !mod && !event.altKey;
-    if (mod && event.key.toLowerCase() === 'z') { event.preventDefault(); this.undo(); }
+    // Ctrl+Shift+Z and Ctrl+Y redo, as in the editor.
+    if (mod && (event.key.toLowerCase() === 'y' || (event.shiftKey && event.key.toLowerCase() === 'z'))) {
+      event.preventDefault();
+      this.redo();
+    } else if (mod && event.key.toLowerCase() === 'z') { event.preventDefault(); this.undo(); }
     else if (plain && event.key === 'e') this.setMode('erase');
     else if (plain && event.key === 'r') this.setMode('restore');
     else if (plain && event.key === 'm') this.setMode('move');
@@ -242,6 +251,8 @@ export class Refining {
     if (!item || item.content.type !== 'sticker') return;
     this.item = item;
     this.strokes = [];
+    // Strokes taken back by undo, the last first, for redo; a new stroke forgets them.
+    this.undone = [];
     this.stroke = null;
     this.pan = null;
     this.pinch = null;
@@ -409,6 +420,7 @@ export class Refining {
     // The preview's own pixels, for the browser tests to hold against what Done stores.
     canvas.preview = pixels;
     $('refine-undo').disabled = this.strokes.length === 0;
+    $('refine-redo').disabled = this.undone.length === 0;
     this.keepFocus();
   }
 
@@ -516,6 +528,7 @@ export class Refining {
     stroke.size = round(stroke.size);
     stroke.points = stroke.points.map(([x, y]) => [round(x), round(y)]);
     this.strokes.push(stroke);
+    this.undone = [];
     $('refine-error').hidden = true;
     const { width, height } = this.original;
     applyStroke(stroke, this.current, this.photo.data, width, height);
@@ -559,9 +572,20 @@ export class Refining {
 
   undo() {
     if (!this.strokes?.length || this.busy) return;
-    this.strokes.pop();
+    this.undone.push(this.strokes.pop());
     $('refine-error').hidden = true;
     this.recompute();
+  }
+
+  /** Paints again the stroke the last undo took back. */
+  redo() {
+    if (!this.undone?.length || this.busy) return;
+    const stroke = this.undone.pop();
+    this.strokes.push(stroke);
+    $('refine-error').hidden = true;
+    const { width, height } = this.original;
+    applyStroke(stroke, this.current, this.photo.data, width, height);
+    this.draw();
   }
 
   /** Closes without storing anything: strokes are only thrown away when the person says so. */
