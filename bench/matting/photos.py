@@ -9,9 +9,9 @@ person to judge:
   cap or a chin that the model was unsure of;
 - time per photo with a warm model.
 Writes docs/images/matting-photos.jpg: each photo, ours and rembg --alpha-matting over blue.
-Photos: the samples (scikit-image's), and a portrait and a flower that matplotlib's and
-scikit-learn's wheels ship, which bench/matting/run extracts into .build/bench-photos (skipped,
-with a message, when they are not there)."""
+Photos: the samples (scikit-image's), and a portrait, a flower and a raccoon that matplotlib's,
+scikit-learn's and SciPy's wheels ship, which bench/matting/run extracts into .build/bench-photos
+(skipped, with a message, when they are not there)."""
 import json
 import os
 import statistics
@@ -40,6 +40,7 @@ PHOTOS = [
     os.path.join(ROOT, "samples", "horse.png"),
     os.path.join(FETCHED, "grace_hopper.jpg"),
     os.path.join(FETCHED, "flower.jpg"),
+    os.path.join(FETCHED, "raccoon.png"),
 ]
 
 
