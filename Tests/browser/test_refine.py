@@ -113,6 +113,45 @@ def test_a_sticker_is_refined_with_the_brush_and_the_item_shows_it(page):
     assert sticker_item(page, cid)["content"]["ref"] == sticker["id"]
 
 
+def test_the_selected_stickers_own_tools_open_the_refine_brush(page):
+    # Found where the sticker is, not only in the Stickers tab: its floating tools offer Refine,
+    # which a photo's do not.
+    cid, sticker = collage_with_a_lifted_sticker(page, "Refine from the tools")
+    edit(page, cid, [
+        {"op": "addItem", "id": "s1", "content": {"type": "sticker", "ref": sticker["id"]},
+         "frame": {"x": 520, "y": 260, "width": 300, "height": 300 * sticker["height"] / sticker["width"]}},
+    ])
+    # A laptop's window, whose height the dialog fits without scrolling as a whole.
+    page.set_viewport_size({"width": 1280, "height": 757})
+    reopen(page)
+    page.locator(".item.sticker").click()
+    refine = page.locator("#item-tools #refine-item")
+    expect(refine).to_be_visible()
+    refine.click()
+    expect(page.locator("#refine-dialog")).to_be_visible()
+    expect(page.locator("#refine-done")).to_be_enabled(timeout=20000)
+    # Photo (P) shows the sticker alone on the checkerboard and back: away from the sticker the
+    # canvas holds nothing then, and the faint photo again after.
+    canvas = page.locator("#refine-canvas")
+    corner = "c => c.getContext('2d').getImageData(1, 1, 1, 1).data[3]"
+    assert canvas.evaluate(corner) > 0, "the photo shows round the sticker"
+    page.click("#refine-photo")
+    expect(page.locator("#refine-photo")).to_have_attribute("aria-pressed", "false")
+    assert canvas.evaluate(corner) == 0, "the sticker alone"
+    page.keyboard.press("p")
+    expect(page.locator("#refine-photo")).to_have_attribute("aria-pressed", "true")
+    assert canvas.evaluate(corner) > 0
+    overflow = page.evaluate("(() => { const d = document.getElementById('refine-dialog'); return d.scrollHeight - d.clientHeight; })()")
+    assert overflow <= 1, f"the dialog scrolls by {overflow} px"
+    stage = page.locator("#refine-stage").bounding_box()
+    assert stage["height"] >= 300, f"the picture keeps most of the height: {stage}"
+    page.click("#refine-cancel")
+    expect(page.locator("#refine-dialog")).to_be_hidden()
+    page.locator(".item.photo").first.click()
+    expect(page.locator("#item-tools")).to_be_visible()
+    expect(refine).to_be_hidden()
+
+
 def test_a_refined_sticker_keeps_its_place_in_a_turned_and_flipped_item(page):
     # A 400 × 200 sticker shown at half size in a frame turned a quarter clockwise; refining it
     # grew it 40 px to the left. In the item's own frame the new box reaches 20 pt further left,

@@ -170,6 +170,7 @@ export class Refining {
     // then moves it, + zooms); one pressed from the keyboard keeps the focus where it is.
     const thenPicture = (event) => { if (event.detail > 0) stage.focus({ preventScroll: true }); };
     store.listen($('refine-sticker'), 'click', () => this.open());
+    store.listen($('refine-item'), 'click', () => this.open());
     for (const button of dialog.querySelectorAll('[data-brush]')) {
       store.listen(button, 'click', (event) => { this.setMode(button.dataset.brush); thenPicture(event); });
     }
@@ -177,6 +178,7 @@ export class Refining {
     store.listen($('refine-softness'), 'input', () => this.showBrushValues());
     store.listen($('refine-undo'), 'click', (event) => { this.undo(); thenPicture(event); });
     store.listen($('refine-redo'), 'click', (event) => { this.redo(); thenPicture(event); });
+    store.listen($('refine-photo'), 'click', (event) => { this.togglePhoto(); thenPicture(event); });
     store.listen($('refine-zoom-in'), 'click', (event) => { this.zoomTo(this.zoom * 2); thenPicture(event); });
     store.listen($('refine-zoom-out'), 'click', (event) => { this.zoomTo(this.zoom / 2); thenPicture(event); });
     store.listen($('refine-zoom-fit'), 'click', (event) => { this.zoomTo(1); thenPicture(event); });
@@ -223,6 +225,7 @@ export class Refining {
     else if (plain && event.key === 'e') this.setMode('erase');
     else if (plain && event.key === 'r') this.setMode('restore');
     else if (plain && event.key === 'm') this.setMode('move');
+    else if (plain && event.key === 'p') this.togglePhoto();
     // With Ctrl too (the browser's own zoom keys), the picture zooms and the page stays as it is.
     else if (event.key === '+' || event.key === '=') { event.preventDefault(); this.zoomTo(this.zoom * 2); }
     else if (event.key === '-' || event.key === '−') { event.preventDefault(); this.zoomTo(this.zoom / 2); }
@@ -253,6 +256,8 @@ export class Refining {
     this.strokes = [];
     // Strokes taken back by undo, the last first, for redo; a new stroke forgets them.
     this.undone = [];
+    this.showPhoto = true;
+    $('refine-photo').setAttribute('aria-pressed', 'true');
     this.stroke = null;
     this.pan = null;
     this.pinch = null;
@@ -407,13 +412,17 @@ export class Refining {
     [layer.width, layer.height] = [width, height];
     const layerContext = layer.getContext('2d');
     context.clearRect(0, 0, width, height);
-    layerContext.putImageData(this.photo, 0, 0);
-    context.globalAlpha = 0.35;
-    context.drawImage(layer, 0, 0);
-    context.globalAlpha = 1;
-    // What is not part of the sticker is tinted, so kept and erased are told apart at a glance.
-    context.fillStyle = 'rgba(224, 36, 94, 0.28)';
-    context.fillRect(0, 0, width, height);
+    // Without the photo the sticker shows alone on the checkerboard: a faint leftover of the
+    // background is then told from the photo it lies on.
+    if (this.showPhoto) {
+      layerContext.putImageData(this.photo, 0, 0);
+      context.globalAlpha = 0.35;
+      context.drawImage(layer, 0, 0);
+      context.globalAlpha = 1;
+      // What is not part of the sticker is tinted, so kept and erased are told apart at a glance.
+      context.fillStyle = 'rgba(224, 36, 94, 0.28)';
+      context.fillRect(0, 0, width, height);
+    }
     layerContext.putImageData(new ImageData(pixels, width, height), 0, 0);
     context.drawImage(layer, 0, 0);
     canvas.dataset.strokes = String(this.strokes.length);
@@ -575,6 +584,13 @@ export class Refining {
     this.undone.push(this.strokes.pop());
     $('refine-error').hidden = true;
     this.recompute();
+  }
+
+  /** Shows or hides the photo under the sticker. */
+  togglePhoto() {
+    this.showPhoto = !this.showPhoto;
+    $('refine-photo').setAttribute('aria-pressed', String(this.showPhoto));
+    this.draw();
   }
 
   /** Paints again the stroke the last undo took back. */

@@ -148,6 +148,7 @@ export class Toolbar {
     $('crop').hidden = !photo;
     $('shape-item').hidden = !photo;
     $('frame-item').hidden = !photo;
+    $('refine-item').hidden = item?.content.type !== 'sticker';
     $('lift').hidden = !photo || !this.store.app.stickers;
     $('lift').disabled = !photo || !this.store.app.stickers || !!this.editor.lifter.lifting;
     if (!photo && this.store.cropMode) this.setCropMode(false);
