@@ -231,6 +231,29 @@ def phone(browser, server):
         yield page
 
 
+def test_on_a_phone_a_selected_items_tools_keep_off_it_and_off_the_messages(phone):
+    # Messages hang across the top of a phone's stage and push the tools down; for a photo lower
+    # down that put them over the photo itself (a sticker just lifted lay under its tools, pushed
+    # down by "Sticker added"). They go below the photo instead.
+    page = phone
+    new_collage(page, layout="grid2x2")
+    add_photos(page, ["coffee.png", "chelsea.png", "rocket.jpg"])
+    expect(page.locator(".item")).to_have_count(3)
+    box = page.locator(".item").nth(2).bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator("#item-tools")).to_be_visible()
+    page.evaluate("import('/static/ui.js').then(({ toast }) => ['One', 'Two'].forEach((n) => toast(`${n} message`)))")
+    expect(page.locator(".toast", has_text="Two message")).to_be_visible()
+    page.wait_for_timeout(300)
+    bar = page.locator("#item-tools").bounding_box()
+    photo = page.locator(".item").nth(2).bounding_box()
+    assert bar["y"] >= photo["y"] + photo["height"] or bar["y"] + bar["height"] <= photo["y"], (
+        f"the tools {bar} cover the selected photo {photo}")
+    for index in range(page.locator(".toast").count()):
+        card = page.locator(".toast").nth(index).bounding_box()
+        assert bar["y"] >= card["y"] + card["height"] or bar["y"] + bar["height"] <= card["y"], (bar, card)
+
+
 def test_on_a_phone_the_canvas_is_the_hero_and_touch_moves_pinches_and_turns(phone):
     page = phone
     new_collage(page, layout="grid2x2")

@@ -7,6 +7,7 @@ import os
 from PIL import Image
 from playwright.sync_api import expect
 
+from test_design import phone, touch  # noqa: F401 (the phone page, and a finger through DevTools)
 from test_editor import api, collage_with_a_lifted_sticker, edit, reopen, saved
 
 SHOTS = os.environ.get("COLLAGE_BROWSER_SHOTS")
@@ -294,3 +295,40 @@ def test_the_refine_brush_zooms_in_and_moves_about_for_fine_work(page):
     expect(page.locator("#refine-zoom-value")).to_have_text("200 %")
     expect(canvas).to_have_attribute("data-strokes", "1")
     page.click("#refine-cancel")
+
+
+def drag_a_finger(page, x, y):
+    """One finger from (x, y) 35 px left and 28 up, quickly, as a flick that could start a fling."""
+    touch(page, "touchStart", [(x, y)])
+    for step in range(1, 8):
+        touch(page, "touchMove", [(x - 5 * step, y - 4 * step)])
+    touch(page, "touchEnd", [])
+
+
+def test_on_a_phone_a_tool_tapped_just_after_a_drag_takes(phone):
+    # A quick drag on the canvas or in the refine picture, then at once a tap on a tool: the tap
+    # is a tap. It was swallowed (as stopping a fling of the page) every time, on both.
+    page = phone
+    cid, sticker = collage_with_a_lifted_sticker(page, "Tap after drag")
+    edit(page, cid, [
+        {"op": "addItem", "id": "s1", "content": {"type": "sticker", "ref": sticker["id"]},
+         "frame": {"x": 300, "y": 200, "width": 500, "height": 500 * sticker["height"] / sticker["width"]}},
+    ])
+    reopen(page)
+    page.locator(".item.sticker").tap()
+    flip = page.locator("#flip-item")
+    for flipped in ("true", "false"):
+        box = page.locator(".item.sticker").bounding_box()
+        drag_a_finger(page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        flip.tap()
+        expect(flip).to_have_attribute("aria-pressed", flipped, timeout=1500)
+    page.locator("#refine-item").tap()
+    expect(page.locator("#refine-done")).to_be_enabled(timeout=20000)
+    page.locator("#refine-zoom-in").tap()
+    for brush in ("move", "restore", "move", "erase"):
+        stage = page.locator("#refine-stage").bounding_box()
+        if brush != "move":
+            drag_a_finger(page, stage["x"] + stage["width"] / 2, stage["y"] + stage["height"] / 2)
+        button = page.locator(f"#refine-dialog [data-brush={brush}]")
+        button.tap()
+        expect(button).to_have_attribute("aria-pressed", "true", timeout=1500)

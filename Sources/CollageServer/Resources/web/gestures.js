@@ -51,6 +51,16 @@ export class Gestures {
     this.store.listen(window, 'pointerup', (event) => this.pointerUp(event));
     this.store.listen(window, 'pointercancel', (event) => this.pointerUp(event));
     this.store.listen(canvas, 'wheel', (event) => this.wheel(event), { passive: false });
+    // A finger dragging, pinching or turning an item is no scroll for the browser to fling on:
+    // with one running (touch-action alone did not stop it), the next tap on a tool only
+    // stopped the fling, and Flip tapped just after a drag did nothing. The moves are heard on
+    // the element the finger came down on: the item is drawn again as it moves, and the moves
+    // of a detached element reach no ancestor.
+    // (One listener for all, so an element touched again does not gather more of them.)
+    const holdStill = (move) => { if (move.cancelable) move.preventDefault(); };
+    this.store.listen(canvas, 'touchstart', (event) => {
+      event.target.addEventListener('touchmove', holdStill, { passive: false });
+    }, { passive: false });
     this.store.listen(canvas, 'focusin', (event) => {
       const element = event.target.closest('.item');
       if (element && element.dataset.id !== this.store.selected) {

@@ -203,6 +203,10 @@ export class Refining {
     // The stage hears the pointers, so a second finger on the margin around the picture pinches
     // too; strokes start on the picture only.
     store.listen(stage, 'pointerdown', (event) => this.strokeStart(event));
+    // A finger's stroke or drag is no scroll for the browser to fling on: with one running
+    // (touch-action alone did not stop it), the next tap on a tool only stopped the fling, and
+    // Restore tapped just after a Move drag did not switch the brush.
+    store.listen(stage, 'touchmove', (event) => event.preventDefault(), { passive: false });
     store.listen(stage, 'pointermove', (event) => this.strokeMove(event));
     store.listen(stage, 'pointerup', (event) => this.strokeEnd(event));
     store.listen(stage, 'pointercancel', (event) => this.strokeEnd(event));

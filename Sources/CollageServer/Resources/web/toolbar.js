@@ -202,8 +202,16 @@ export class Toolbar {
       const box = avoid.getBoundingClientRect();
       const other = { top: box.top - stage.top, bottom: box.bottom - stage.top, left: box.left - stage.left, right: box.right - stage.left };
       const across = left < other.right + 6 && left + width > other.left - 6;
-      if (box.height > 0 && across && top < other.bottom + 6 && top + height > other.top - 6) {
+      const clearOf = (at) => at + height <= other.top - 6 || at >= other.bottom + 6 || !across;
+      if (box.height > 0 && !clearOf(top)) {
         top = other.top > stage.height / 2 ? other.top - height - 8 : other.bottom + 8;
+        // Pushed past the messages onto the item itself (a sticker just lifted, under "Sticker
+        // added"), the element goes to the item's other side when that side has room.
+        const onItem = top < cy + halfH && top + height > cy - halfH;
+        const fits = (at) => at >= 8 && at + height <= stage.height - 8 && clearOf(at);
+        const below = cy + halfH + 12, above = cy - halfH - 12 - height;
+        if (onItem && fits(below)) top = below;
+        else if (onItem && fits(above)) top = above;
       }
     }
     top = Math.min(Math.max(8, top), stage.height - height - 8);
