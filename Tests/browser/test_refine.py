@@ -13,18 +13,27 @@ from test_editor import api, collage_with_a_lifted_sticker, edit, reopen, saved
 SHOTS = os.environ.get("COLLAGE_BROWSER_SHOTS")
 
 
+def collage_with_a_placed_sticker(page, title, frame, more=()):
+    """A collage with a sticker lifted from its coffee photo placed as item "s1" at `frame`
+    (x, y, width; its height as the sticker's), `more` edits after it, and the page reopened on it."""
+    cid, sticker = collage_with_a_lifted_sticker(page, title)
+    x, y, width = frame
+    edit(page, cid, [
+        {"op": "addItem", "id": "s1", "content": {"type": "sticker", "ref": sticker["id"]},
+         "frame": {"x": x, "y": y, "width": width, "height": width * sticker["height"] / sticker["width"]}},
+        *more,
+    ])
+    reopen(page)
+    return cid, sticker
+
+
 def sticker_item(page, cid):
     return next(i for i in api(page, f"/api/collages/{cid}")["collage"]["items"] if i["id"] == "s1")
 
 
 def test_a_sticker_is_refined_with_the_brush_and_the_item_shows_it(page):
-    cid, sticker = collage_with_a_lifted_sticker(page, "Refine")
-    edit(page, cid, [
-        {"op": "addItem", "id": "s1", "content": {"type": "sticker", "ref": sticker["id"]},
-         "frame": {"x": 520, "y": 260, "width": 420, "height": 420 * sticker["height"] / sticker["width"]}},
-        {"op": "setStickerStyle", "id": "s1", "style": {"outline": 8, "shadow": False}},
-    ])
-    reopen(page)
+    cid, sticker = collage_with_a_placed_sticker(
+        page, "Refine", (520, 260, 420), [{"op": "setStickerStyle", "id": "s1", "style": {"outline": 8, "shadow": False}}])
     page.locator(".item.sticker").click()
     page.click("#tab-stickers")
     page.click("#refine-sticker")
@@ -117,14 +126,9 @@ def test_a_sticker_is_refined_with_the_brush_and_the_item_shows_it(page):
 def test_the_selected_stickers_own_tools_open_the_refine_brush(page):
     # Found where the sticker is, not only in the Stickers tab: its floating tools offer Refine,
     # which a photo's do not.
-    cid, sticker = collage_with_a_lifted_sticker(page, "Refine from the tools")
-    edit(page, cid, [
-        {"op": "addItem", "id": "s1", "content": {"type": "sticker", "ref": sticker["id"]},
-         "frame": {"x": 520, "y": 260, "width": 300, "height": 300 * sticker["height"] / sticker["width"]}},
-    ])
     # A laptop's window, whose height the dialog fits without scrolling as a whole.
     page.set_viewport_size({"width": 1280, "height": 757})
-    reopen(page)
+    collage_with_a_placed_sticker(page, "Refine from the tools", (520, 260, 300))
     page.locator(".item.sticker").click()
     refine = page.locator("#item-tools #refine-item")
     expect(refine).to_be_visible()
@@ -184,12 +188,7 @@ def test_the_refine_brush_zooms_in_and_moves_about_for_fine_work(page):
     """Zoomed in, the stage scrolls, the point under its centre stays put, Move drags the
     picture without painting, a stroke lands on the picture's pixel under the pointer with a
     brush as fine as the zoom makes it, and the zoom stops at 4 screen pixels a picture pixel."""
-    cid, sticker = collage_with_a_lifted_sticker(page, "Zoom")
-    edit(page, cid, [
-        {"op": "addItem", "id": "s1", "content": {"type": "sticker", "ref": sticker["id"]},
-         "frame": {"x": 520, "y": 260, "width": 420, "height": 420 * sticker["height"] / sticker["width"]}},
-    ])
-    reopen(page)
+    cid, sticker = collage_with_a_placed_sticker(page, "Zoom", (520, 260, 420))
     page.locator(".item.sticker").click()
     page.click("#tab-stickers")
     page.click("#refine-sticker")
@@ -309,12 +308,7 @@ def test_on_a_phone_a_tool_tapped_just_after_a_drag_takes(phone):
     # A quick drag on the canvas or in the refine picture, then at once a tap on a tool: the tap
     # is a tap. It was swallowed (as stopping a fling of the page) every time, on both.
     page = phone
-    cid, sticker = collage_with_a_lifted_sticker(page, "Tap after drag")
-    edit(page, cid, [
-        {"op": "addItem", "id": "s1", "content": {"type": "sticker", "ref": sticker["id"]},
-         "frame": {"x": 300, "y": 200, "width": 500, "height": 500 * sticker["height"] / sticker["width"]}},
-    ])
-    reopen(page)
+    cid, sticker = collage_with_a_placed_sticker(page, "Tap after drag", (300, 200, 500))
     page.locator(".item.sticker").tap()
     flip = page.locator("#flip-item")
     for flipped in ("true", "false"):
