@@ -524,6 +524,37 @@ struct EdgeMatteDegenerateTests {
         }
     }
 
+    /// Photos and masks as no test above draws them: random sizes up to 48 px, a few flat
+    /// colours (a subject of one colour left the subject's palette empty, and the matte read past
+    /// it), masks sure, unsure, empty or mixed by blocks. Each is refined without trouble, and an
+    /// empty mask stays empty.
+    @Test func randomPhotosAndMasksAreRefinedWithoutTrouble() throws {
+        var generator = SplitMix64(seed: 33)
+        let colours: [[UInt8]] = [[0, 0, 0], [255, 255, 255], [200, 40, 30], [200, 40, 31], [30, 160, 60]]
+        let levels: [UInt8] = [0, 7, 8, 100, 128, 242, 243, 255]
+        for _ in 0..<300 {
+            let width = Int.random(in: 1...48, using: &generator)
+            let height = Int.random(in: 1...48, using: &generator)
+            let block = Int.random(in: 1...12, using: &generator)
+            let flat = Bool.random(using: &generator)
+            var photo = [UInt8](repeating: 0, count: width * height * 3)
+            var alpha = [UInt8](repeating: 0, count: width * height)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let index = y * width + x
+                    let cell = (y / block) * 7 + x / block
+                    let colour = flat ? colours[0] : colours[(cell * 3 + y) % colours.count]
+                    photo.replaceSubrange(index * 3..<index * 3 + 3, with: colour)
+                    alpha[index] = levels[(cell * 5 + Int(generator.next() % 2)) % levels.count]
+                }
+            }
+            if Int.random(in: 0..<6, using: &generator) == 0 { alpha = alpha.map { _ in 0 } }
+            let refined = try EdgeMatte.refine(rgb: photo, alpha: alpha, width: width, height: height)
+            #expect(refined.alpha.count == width * height && refined.colours.count == width * height * 3)
+            if alpha.allSatisfy({ $0 == 0 }) { #expect(refined.alpha.allSatisfy { $0 == 0 }) }
+        }
+    }
+
     @Test func aPhotoAndMaskOfDifferentSizesAreRefused() {
         #expect(throws: StickerError.self) {
             try EdgeMatte.refine(rgb: [0, 0, 0], alpha: [0, 0], width: 1, height: 1)
