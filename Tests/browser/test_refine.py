@@ -318,6 +318,12 @@ def test_on_a_phone_a_tool_tapped_just_after_a_drag_takes(phone):
         expect(flip).to_have_attribute("aria-pressed", flipped, timeout=1500)
     page.locator("#refine-item").tap()
     expect(page.locator("#refine-done")).to_be_enabled(timeout=20000)
+    # The dialog fits the phone, Undo and Redo side by side, the picture the widest part.
+    assert page.evaluate("(() => { const d = document.getElementById('refine-dialog'); return d.scrollHeight <= d.clientHeight + 1; })()")
+    undo, redo = page.locator("#refine-undo").bounding_box(), page.locator("#refine-redo").bounding_box()
+    assert abs(undo["y"] - redo["y"]) < 2, (undo, redo)
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, "refine-phone.png"))
     page.locator("#refine-zoom-in").tap()
     for brush in ("move", "restore", "move", "erase"):
         stage = page.locator("#refine-stage").bounding_box()
