@@ -198,44 +198,35 @@ static cv::Mat cell_alpha(const cv::Mat &pixels, cv::Size work, const std::vecto
     return cells;
 }
 
-// Keeps only what is joined to the sure subject. The projection can make a separate patch of
-// the band opaque (a bokeh disc the model left faint, a speck of background the colour of the
-// subject), and an outline would then ring it. Parts are found on the working copy's grid, each
-// cell holding the most opaque of its pixels so that a hair-thin strand still joins its cells; a
-// cell at least 10 % opaque is kept when its part holds sure subject, and a fainter one when it
-// touches a kept cell (the soft end of a strand). Everything else becomes clear.
-static void keep_attached(cv::Mat &pixels, const cv::Mat &subject, const std::vector<int> &workRow,
-                          const std::vector<int> &workColumn) {
-    cv::Mat strongest = cell_alpha(pixels, subject.size(), workRow, workColumn, true);
-    const int threshold = 26;
+// A strand somebody sees, kept across gaps or on its own: some of it at least 60 % opaque, a
+// dozen cells or more, drawn out (see strand_like).
+static const int speck = 12, seen = 160;
+
+// Which cells of `strongest` (each cell's most opaque pixel) are kept: those at least
+// `threshold` opaque in a part that holds sure subject, and the parts of a strand (drawn out, a
+// dozen cells or more, some of it at least 60 % opaque) joined to such a part across gaps of
+// less than two cells, through other parts, specks among them: a strand parted from the next by
+// a thin gap. A round part there is a piece of the background (specks of the wall behind a
+// motorcycle, of the shadow under a cup). What is left of a thing of the background once its
+// wide part went (the folds of a suit, faint lines a fifth opaque) is drawn out too, and is not
+// seen enough to be kept.
+static cv::Mat attached_cells(const cv::Mat &strongest, const cv::Mat &subject, int threshold) {
     cv::Mat strong = strongest >= threshold;
-    // A part touching the sure subject is kept. So is a strand (drawn out, a dozen cells or
-    // more) joined to it across gaps of less than two cells, through other parts, specks among
-    // them: a strand parted from the next by a thin gap. A round part there is a piece of the
-    // background (specks of the wall behind a motorcycle, of the shadow under a cup).
     cv::Mat parts, statistics, centroids, joined, groups;
     int count = cv::connectedComponentsWithStats(strong, parts, statistics, centroids, 8, CV_32S);
     cv::dilate(strong, joined, cv::Mat());
     int groupCount = cv::connectedComponents(joined, groups, 8, CV_32S);
-    std::vector<unsigned char> attached(count, 0), groupAttached(groupCount, 0);
+    std::vector<unsigned char> attached(count, 0), groupAttached(groupCount, 0), peak(count, 0);
     for (int y = 0; y < parts.rows; y++) {
         const int *label = parts.ptr<int>(y), *group = groups.ptr<int>(y);
-        const unsigned char *sure = subject.ptr<unsigned char>(y);
-        for (int x = 0; x < parts.cols; x++)
+        const unsigned char *sure = subject.ptr<unsigned char>(y), *cells = strongest.ptr<unsigned char>(y);
+        for (int x = 0; x < parts.cols; x++) {
+            peak[label[x]] = std::max(peak[label[x]], cells[x]);
             if (sure[x] && label[x]) {
                 attached[label[x]] = 1;
                 groupAttached[group[x]] = 1;
             }
-    }
-    // Such a strand is one somebody sees: some of it at least 60 % opaque. What is left of a
-    // thing of the background once its wide part went (the folds of a suit, faint lines a fifth
-    // opaque) is drawn out too, and floated beside the sticker.
-    const int speck = 12, seen = 160;
-    std::vector<unsigned char> peak(count, 0);
-    for (int y = 0; y < parts.rows; y++) {
-        const int *label = parts.ptr<int>(y);
-        const unsigned char *cells = strongest.ptr<unsigned char>(y);
-        for (int x = 0; x < parts.cols; x++) peak[label[x]] = std::max(peak[label[x]], cells[x]);
+        }
     }
     for (int y = 0; y < parts.rows; y++) {
         const int *label = parts.ptr<int>(y), *group = groups.ptr<int>(y);
@@ -251,6 +242,65 @@ static void keep_attached(cv::Mat &pixels, const cv::Mat &subject, const std::ve
         unsigned char *k = kept.ptr<unsigned char>(y);
         for (int x = 0; x < parts.cols; x++) k[x] = attached[label[x]] ? 255 : 0;
     }
+    return kept;
+}
+
+// Keeps only what is joined to the sure subject. The projection can make a separate patch of
+// the band opaque (a bokeh disc the model left faint, a speck of background the colour of the
+// subject), and an outline would then ring it. Parts are found on the working copy's grid, each
+// cell holding the most opaque of its pixels so that a hair-thin strand still joins its cells; a
+// cell at least 10 % opaque is kept when it is attached (see attached_cells), and a fainter one
+// when it touches a kept cell (the soft end of a strand). Everything else becomes clear.
+static void keep_attached(cv::Mat &pixels, const cv::Mat &subject, const std::vector<int> &workRow,
+                          const std::vector<int> &workColumn) {
+    cv::Mat strongest = cell_alpha(pixels, subject.size(), workRow, workColumn, true);
+    const int threshold = 26;
+    cv::Mat kept = attached_cells(strongest, subject, threshold);
+    // A piece at least a quarter opaque that hangs on the subject only by fainter threads is a
+    // thing behind it that the model's haze joined to it (the motorcycle kept over a hundred
+    // pieces of the shelves and the bench so, a quarter to two-thirds opaque): it goes with its
+    // faint rim and the threads it hung by, unless it is a strand, and what it held up is
+    // measured again without it. What is a quarter opaque all the way from the subject stays, a
+    // soft edge too.
+    const int solid = 64;
+    cv::Mat firm = (strongest >= solid) & kept, pieces, statistics, centroids;
+    int pieceCount = cv::connectedComponentsWithStats(firm, pieces, statistics, centroids, 8, CV_32S);
+    std::vector<unsigned char> anchored(pieceCount, 0), peak(pieceCount, 0);
+    anchored[0] = 1;
+    for (int y = 0; y < pieces.rows; y++) {
+        const int *label = pieces.ptr<int>(y);
+        const unsigned char *sure = subject.ptr<unsigned char>(y), *cells = strongest.ptr<unsigned char>(y);
+        for (int x = 0; x < pieces.cols; x++) {
+            if (sure[x]) anchored[label[x]] = 1;
+            peak[label[x]] = std::max(peak[label[x]], cells[x]);
+        }
+    }
+    bool anyLoose = false;
+    for (int label = 1; label < pieceCount; label++) {
+        if (!anchored[label] && statistics.at<int>(label, cv::CC_STAT_AREA) >= speck && peak[label] >= seen &&
+            strand_like(statistics, label))
+            anchored[label] = 1;
+        anyLoose = anyLoose || !anchored[label];
+    }
+    cv::Mat loose(subject.size(), CV_8U, cv::Scalar(0));
+    if (anyLoose) {
+        for (int y = 0; y < pieces.rows; y++) {
+            const int *label = pieces.ptr<int>(y);
+            unsigned char *l = loose.ptr<unsigned char>(y);
+            for (int x = 0; x < pieces.cols; x++) l[x] = anchored[label[x]] ? 0 : 255;
+        }
+        cv::Mat rim;
+        cv::dilate(loose, rim, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(7, 7)));
+        for (int y = 0; y < pieces.rows; y++) {
+            const unsigned char *r = rim.ptr<unsigned char>(y), *cells = strongest.ptr<unsigned char>(y);
+            unsigned char *l = loose.ptr<unsigned char>(y);
+            for (int x = 0; x < pieces.cols; x++)
+                if (r[x] && cells[x] < solid) l[x] = 255;
+        }
+        cv::Mat without = strongest.clone();
+        without.setTo(0, loose);
+        kept = attached_cells(without, subject, threshold);
+    }
     // The faint ends of strands fade out over a few cells past their last opaque one.
     cv::Mat near;
     cv::dilate(kept, near, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(7, 7)));
@@ -258,11 +308,12 @@ static void keep_attached(cv::Mat &pixels, const cv::Mat &subject, const std::ve
         for (int y = rows.start; y < rows.end; y++) {
             unsigned char *p = pixels.ptr<unsigned char>(y);
             const unsigned char *strong = strongest.ptr<unsigned char>(workRow[y]),
-                                *keep = kept.ptr<unsigned char>(workRow[y]), *touch = near.ptr<unsigned char>(workRow[y]);
+                                *keep = kept.ptr<unsigned char>(workRow[y]), *touch = near.ptr<unsigned char>(workRow[y]),
+                                *gone = loose.ptr<unsigned char>(workRow[y]);
             for (int x = 0; x < pixels.cols; x++, p += 4) {
                 if (!p[3]) continue;
                 int cell = workColumn[x];
-                if (strong[cell] >= threshold ? !keep[cell] : !touch[cell]) p[0] = p[1] = p[2] = p[3] = 0;
+                if (gone[cell] || (strong[cell] >= threshold ? !keep[cell] : !touch[cell])) p[0] = p[1] = p[2] = p[3] = 0;
             }
         }
     });

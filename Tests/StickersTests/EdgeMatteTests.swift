@@ -440,6 +440,44 @@ extension EdgeMatteTests {
             torn == 0, "\(torn) of the glint's \(glint.count) pixels are see-through, the least \(glint.min() ?? 0)")
     }
 
+    /// A round piece of the subject's colour past its edge (a box on a shelf behind a motorcycle)
+    /// joined to it only by a faint thread, a fifth opaque (the model's haze), goes; a soft edge
+    /// fading from the subject to the wall stays as soft. The piece hung on by the thread before.
+    @Test func aPieceHangingByAFaintThreadGoesAndASoftEdgeStays() throws {
+        let (width, height) = (Self.width, Self.height)
+        let green: [Double] = [40, 200, 60]
+        func mix(_ share: Double, _ x: Int, _ y: Int) -> [Double] {
+            zip(Self.orange(x, y), green).map { share * $0 + (1 - share) * $1 }
+        }
+        func inPiece(_ x: Int, _ y: Int) -> Bool { (150..<166).contains(x) && (112..<128).contains(y) }
+        let (photo, alpha) = Self.painted(
+            colour: { x, y in
+                if x < 100 { return Self.orange(x, y) }
+                if inPiece(x, y) { return Self.orange(x, y) }
+                if (116..<124).contains(y) && x < 150 {
+                    // Ramps up to the subject and to the piece, a fifth opaque between.
+                    return mix(max(0.2, 1 - 0.08 * Double(x - 100), 1 - 0.08 * Double(149 - x)), x, y)
+                }
+                if (180..<200).contains(y) && x < 130 { return mix(Double(130 - x) / 30, x, y) }
+                return green
+            },
+            model: { x, y in
+                // Unsure (0.6) of the piece, the thread and the soft edge; sure of the rest.
+                if x < 100 { return 255 }
+                let thread = (116..<124).contains(y) && x < 150, edge = (180..<200).contains(y) && x < 130
+                return inPiece(x, y) || thread || edge ? 150 : 0
+            })
+        let refined = try EdgeMatte.refine(rgb: photo, alpha: alpha, width: width, height: height)
+        let piece = (114..<126).flatMap { y in (152..<164).map { Int(refined.alpha[y * width + $0]) } }
+        #expect(piece.max() ?? 0 < 26, "the piece keeps alpha up to \(piece.max() ?? 0)")
+        // The faint thread itself may stay, as faint as it was.
+        #expect(refined.alpha[120 * width + 125] < 80)
+        // The soft edge: about half opaque half-way along its fade, a quarter three-quarters along.
+        let half = Int(refined.alpha[190 * width + 115]), quarter = Int(refined.alpha[190 * width + 122])
+        #expect((100...160).contains(half), "half-way along the soft edge: \(half)")
+        #expect((40...100).contains(quarter), "three-quarters along it: \(quarter)")
+    }
+
     /// Fur of three colours (black, white and grey hairs, a raccoon's) over a body the model holds
     /// at 0.9, cut by the frame on three sides, on green leaves below: the body stays opaque, near
     /// its edge and deep inside. Each hair projected towards the fur's grey mean read as partly
