@@ -583,12 +583,12 @@ static inline float squared_distance(const cv::Vec3f &a, const cv::Vec3f &b) {
 // black or white hair projected towards that mean reads as partly background (see csegment_matte).
 static std::vector<cv::Vec3f> subject_palette(const cv::Mat &image, const cv::Mat &subject, int count) {
     std::vector<cv::Vec3f> samples;
-    int step = std::max(1, cv::countNonZero(subject) / 4096), seen = 0;
+    int step = std::max(1, cv::countNonZero(subject) / 4096), counted = 0;
     for (int y = 0; y < image.rows; y++) {
         const cv::Vec3f *row = image.ptr<cv::Vec3f>(y);
         const unsigned char *sure = subject.ptr<unsigned char>(y);
         for (int x = 0; x < image.cols; x++)
-            if (sure[x] && seen++ % step == 0) samples.push_back(row[x]);
+            if (sure[x] && counted++ % step == 0) samples.push_back(row[x]);
     }
     std::vector<cv::Vec3f> centres;
     if (samples.empty()) return centres;
