@@ -13,12 +13,6 @@
 using csegment::guarded;
 using csegment::working_size;
 
-static cv::Mat three_channels(const cv::Mat &plane) {
-    cv::Mat out;
-    cv::cvtColor(plane, out, cv::COLOR_GRAY2RGB);
-    return out;
-}
-
 // A value between pixels of `plane` (float, `channels` deep), for pixel (x, y) of an image
 // `scale` times larger, by bilinear interpolation.
 static inline void sample_between(const cv::Mat &plane, int channels, float scaleX, float scaleY, int x, int y,
@@ -33,61 +27,133 @@ static inline void sample_between(const cv::Mat &plane, int channels, float scal
         out[c] = (p00[c] * (1 - fx) + p01[c] * fx) * (1 - fy) + (p10[c] * (1 - fx) + p11[c] * fx) * fy;
 }
 
-// The weighted mean colour around each pixel (normalised convolution), taken at the smallest
-// of the scales where enough weighted pixels lie near: close to the subject the mean follows the
-// nearby colours, deep in the edge band it reaches as far as it must. Each scale blurs a copy
-// reduced in step with its blur (each made from the last), so the widest costs no more than the
-// narrowest. Only the pixels in `needed` get a mean (the rest stay 0), read from the reduced
-// copies between their pixels, and the scales stop once they all have one.
-static cv::Mat local_mean(const cv::Mat &image, const cv::Mat &weight, double unit, const cv::Mat &needed) {
-    cv::Mat values = image.mul(three_channels(weight)), weights = weight.clone();
-    cv::Mat mean(image.size(), CV_32FC3, cv::Scalar::all(0));
-    cv::Mat found(image.size(), CV_32F, cv::Scalar(0));
+// Where pixel (x, y) of an image `scale` times larger lies between the pixels of a smaller
+// plane: its four neighbours' offsets and their weights, found once for every plane of that size
+// it is read from (see sample_between, which it matches to the bit).
+struct Between {
+    size_t p00, p01, p10, p11;
+    float fx, fy;
+
+    Between(cv::Size plane, float scaleX, float scaleY, int x, int y) {
+        float u = std::max(0.0f, (x + 0.5f) * scaleX - 0.5f), v = std::max(0.0f, (y + 0.5f) * scaleY - 0.5f);
+        int x0 = std::min(int(u), plane.width - 1), y0 = std::min(int(v), plane.height - 1);
+        int x1 = std::min(x0 + 1, plane.width - 1), y1 = std::min(y0 + 1, plane.height - 1);
+        fx = u - x0;
+        fy = v - y0;
+        p00 = size_t(y0) * plane.width + x0;
+        p01 = size_t(y0) * plane.width + x1;
+        p10 = size_t(y1) * plane.width + x0;
+        p11 = size_t(y1) * plane.width + x1;
+    }
+
+    // The value between the pixels of a continuous one-channel float plane.
+    float read(const float *plane) const {
+        return (plane[p00] * (1 - fx) + plane[p01] * fx) * (1 - fy) + (plane[p10] * (1 - fx) + plane[p11] * fx) * fy;
+    }
+};
+
+// The weighted mean of each of `images` around each pixel (normalised convolution), all with the
+// same `weight`, taken at the smallest of the scales where enough weighted pixels lie near:
+// close to the subject the mean follows the nearby colours, deep in the edge band it reaches as
+// far as it must. Each scale blurs a copy reduced in step with its blur (each made from the last),
+// so the widest costs no more than the narrowest. Only the pixels in `needed` get a mean (the
+// rest stay 0), read from the reduced copies between their pixels, and the scales stop once they
+// all have one. The images' planes and the weight are blurred side by side, on every core: the
+// means of a matte are most of its time, and several of them share a weight (the background's
+// colour and its texture).
+static std::vector<cv::Mat> local_means(const std::vector<cv::Mat> &images, const cv::Mat &weight, double unit,
+                                        const cv::Mat &needed) {
+    const cv::Size size = weight.size();
+    // Where each weighted plane's mean goes: its image and channel.
+    std::vector<cv::Mat> planes, means;
+    std::vector<std::pair<int, int>> targets;
+    for (size_t index = 0; index < images.size(); index++) {
+        std::vector<cv::Mat> split;
+        cv::split(images[index], split);
+        for (size_t channel = 0; channel < split.size(); channel++) {
+            planes.push_back(split[channel].mul(weight));
+            targets.emplace_back(int(index), int(channel));
+        }
+        means.emplace_back(size, CV_32FC(images[index].channels()), cv::Scalar::all(0));
+    }
+    const int valueCount = int(planes.size());
+    planes.push_back(weight.clone());
+    // The pixels still short of weight, as indices into the working copy.
+    std::vector<int> open;
+    for (int y = 0; y < size.height; y++) {
+        const unsigned char *n = needed.ptr<unsigned char>(y);
+        for (int x = 0; x < size.width; x++)
+            if (n[x]) open.push_back(y * size.width + x);
+    }
+    // What each pixel has gathered: its weight so far (of the 1 it needs), and each plane's sum.
+    cv::Mat found(size, CV_32F, cv::Scalar(0));
+    float *gathered = found.ptr<float>();
+    struct Sum {
+        float *at;
+        int stride;
+    };
+    std::vector<Sum> sums;
+    for (const auto &[image, channel] : targets)
+        sums.push_back({means[image].ptr<float>() + channel, means[image].channels()});
+    std::vector<cv::Mat> blurred(planes.size());
     // From 5 pixels per 1,000 across, doubling until every pixel needed has found enough weight
     // (or the blur spans the whole image: a side with no pixel at all keeps a mean of 0).
-    double widest = std::max(image.cols, image.rows);
+    double widest = std::max(size.width, size.height);
     int reduction = 1;
-    for (double sigma = std::max(1.0, 5 * unit);; sigma *= 2) {
+    for (double sigma = std::max(1.0, 5 * unit); !open.empty(); sigma *= 2) {
         // Blurs of two pixels or more at the reduced size are smooth enough to read between.
         int factor = std::max(1, int(sigma / 2));
-        if (factor > reduction) {
-            cv::Size reduced(std::max(1, image.cols / factor), std::max(1, image.rows / factor));
-            cv::resize(values, values, reduced, 0, 0, cv::INTER_AREA);
-            cv::resize(weights, weights, reduced, 0, 0, cv::INTER_AREA);
-            reduction = factor;
-        }
+        bool reduce = factor > reduction;
+        cv::Size reduced(std::max(1, size.width / factor), std::max(1, size.height / factor));
+        if (reduce) reduction = factor;
         // Three sigmas each side: wider windows only add weight from far away.
         double blur = sigma / reduction;
         int side = 2 * int(3 * blur) + 1;
-        cv::Mat blurredValues, blurredWeights;
-        cv::GaussianBlur(values, blurredValues, cv::Size(side, side), blur, 0, cv::BORDER_REPLICATE);
-        cv::GaussianBlur(weights, blurredWeights, cv::Size(side, side), blur, 0, cv::BORDER_REPLICATE);
-        float scaleX = float(values.cols) / image.cols, scaleY = float(values.rows) / image.rows;
-        bool complete = true;
-        for (int y = 0; y < image.rows; y++) {
-            const unsigned char *n = needed.ptr<unsigned char>(y);
-            cv::Vec3f *m = mean.ptr<cv::Vec3f>(y);
-            float *f = found.ptr<float>(y);
-            for (int x = 0; x < image.cols; x++) {
-                if (!n[x] || f[x] >= 0.999f) continue;
-                float v[3], w;
-                sample_between(blurredValues, 3, scaleX, scaleY, x, y, v);
-                sample_between(blurredWeights, 1, scaleX, scaleY, x, y, &w);
+        cv::parallel_for_(cv::Range(0, int(planes.size())), [&](const cv::Range &range) {
+            for (int k = range.start; k < range.end; k++) {
+                if (reduce) cv::resize(planes[k], planes[k], reduced, 0, 0, cv::INTER_AREA);
+                cv::GaussianBlur(planes[k], blurred[k], cv::Size(side, side), blur, 0, cv::BORDER_REPLICATE);
+            }
+        });
+        float scaleX = float(planes[0].cols) / size.width, scaleY = float(planes[0].rows) / size.height;
+        std::vector<const float *> blurredValues(valueCount);
+        for (int k = 0; k < valueCount; k++) blurredValues[k] = blurred[k].ptr<float>();
+        const float *blurredWeights = blurred[valueCount].ptr<float>();
+        cv::parallel_for_(cv::Range(0, int(open.size())), [&](const cv::Range &range) {
+            for (int i = range.start; i < range.end; i++) {
+                int x = open[i] % size.width, y = open[i] / size.width;
+                Between between(blurred[0].size(), scaleX, scaleY, x, y);
+                float w = between.read(blurredWeights);
+                float &f = gathered[open[i]];
                 // A twentieth of the window's weight is enough to trust its mean.
-                float take = std::min(1.0f, w * 20) * (1 - f[x]);
-                m[x] += cv::Vec3f(v[0], v[1], v[2]) * (take / (w + 1e-6f));
-                f[x] += take;
-                complete = complete && f[x] >= 0.999f;
+                float take = std::min(1.0f, w * 20) * (1 - f);
+                float scale = take / (w + 1e-6f);
+                for (int k = 0; k < valueCount; k++)
+                    sums[k].at[size_t(open[i]) * sums[k].stride] += between.read(blurredValues[k]) * scale;
+                f += take;
+            }
+        });
+        open.erase(std::remove_if(open.begin(), open.end(), [&](int index) { return gathered[index] >= 0.999f; }),
+                   open.end());
+        if (sigma > widest) break;
+    }
+    for (cv::Mat &mean : means) {
+        int channels = mean.channels();
+        for (int y = 0; y < size.height; y++) {
+            float *m = mean.ptr<float>(y);
+            const float *f = found.ptr<float>(y);
+            for (int x = 0; x < size.width; x++) {
+                double inverse = 1.0 / std::max(f[x], 1e-6f);
+                for (int c = 0; c < channels; c++) m[x * channels + c] = float(m[x * channels + c] * inverse);
             }
         }
-        if (complete || sigma > widest) break;
     }
-    for (int y = 0; y < image.rows; y++) {
-        cv::Vec3f *m = mean.ptr<cv::Vec3f>(y);
-        const float *f = found.ptr<float>(y);
-        for (int x = 0; x < image.cols; x++) m[x] /= std::max(f[x], 1e-6f);
-    }
-    return mean;
+    return means;
+}
+
+// The weighted mean of `image` around each pixel (see local_means).
+static cv::Mat local_mean(const cv::Mat &image, const cv::Mat &weight, double unit, const cv::Mat &needed) {
+    return local_means({image}, weight, unit, needed)[0];
 }
 
 // Where a pixel lies between the subject's colour F and the background's B (its projection on
@@ -382,32 +448,46 @@ static cv::Mat less_its_blur(const cv::Mat &image, double unit) {
     return image - blurred;
 }
 
-// The fine texture of the background around each band pixel: the covariance of the photo less
-// its blur (`fine`, see less_its_blur) (variances of red, green and blue, then the red-green, red-blue and green-blue
-// products) with the texture inside each of its cells at full size (`pixels`, mapped by the
-// tables), over the same windows of sure background as its mean. A background out of focus,
-// or a wall far away, has little of it; a wooden table's grain, a weave or gravel has much, and
-// projected between the subject's and the background's colours its darker and lighter lines
-// read as strands of subject: the coffee sample's saucer had a streaky fringe of table grain.
-static cv::Mat background_spread(const cv::Mat &fine, const cv::Mat &weight, double unit, const cv::Mat &needed,
-                                 const cv::Mat &pixels, const cv::Mat &background, const std::vector<int> &workRow,
-                                 const std::vector<int> &workColumn) {
-    std::vector<cv::Mat> planes;
-    cv::split(fine, planes);
+// The fine texture of the photo at each cell of the working copy, for the background's (see
+// background_spread): the squares of the photo less its blur (`fine`, see less_its_blur),
+// variances of red, green and blue, and their red-green, red-blue and green-blue products, with
+// the texture inside each cell of the sure background at full size (`pixels`, mapped by the
+// tables).
+struct Texture {
     cv::Mat squares, products;
-    cv::merge(std::vector<cv::Mat>{planes[0].mul(planes[0]), planes[1].mul(planes[1]), planes[2].mul(planes[2])},
-              squares);
-    cv::merge(std::vector<cv::Mat>{planes[0].mul(planes[1]), planes[0].mul(planes[2]), planes[1].mul(planes[2])},
-              products);
-    add_texture_within_cells(pixels, background, workRow, workColumn, squares, products);
-    cv::Mat meanSquares = local_mean(squares, weight, unit, needed);
-    cv::Mat meanProducts = local_mean(products, weight, unit, needed);
-    cv::Mat spread(fine.size(), CV_32FC(6), cv::Scalar::all(0));
+};
+static Texture photo_texture(const cv::Mat &fine, const cv::Mat &pixels, const cv::Mat &background,
+                             const std::vector<int> &workRow, const std::vector<int> &workColumn) {
+    Texture texture{cv::Mat(fine.size(), CV_32FC3), cv::Mat(fine.size(), CV_32FC3)};
     for (int y = 0; y < fine.rows; y++) {
-        const float *s = meanSquares.ptr<float>(y), *p = meanProducts.ptr<float>(y);
+        const float *f = fine.ptr<float>(y);
+        float *square = texture.squares.ptr<float>(y), *product = texture.products.ptr<float>(y);
+        for (int x = 0; x < fine.cols; x++, f += 3, square += 3, product += 3) {
+            square[0] = f[0] * f[0];
+            square[1] = f[1] * f[1];
+            square[2] = f[2] * f[2];
+            product[0] = f[0] * f[1];
+            product[1] = f[0] * f[2];
+            product[2] = f[1] * f[2];
+        }
+    }
+    add_texture_within_cells(pixels, background, workRow, workColumn, texture.squares, texture.products);
+    return texture;
+}
+
+// The fine texture of the background around each band pixel (`needed`): the photo's texture
+// (see photo_texture) over the same windows of sure background as its mean (`squares` and
+// `products`, its local means), six numbers a pixel. A background out of focus, or a wall far
+// away, has little of it; a wooden table's grain, a weave or gravel has much, and projected
+// between the subject's and the background's colours its darker and lighter lines read as
+// strands of subject: the coffee sample's saucer had a streaky fringe of table grain.
+static cv::Mat background_spread(const cv::Mat &squares, const cv::Mat &products, const cv::Mat &needed) {
+    cv::Mat spread(squares.size(), CV_32FC(6), cv::Scalar::all(0));
+    for (int y = 0; y < squares.rows; y++) {
+        const float *s = squares.ptr<float>(y), *p = products.ptr<float>(y);
         const unsigned char *n = needed.ptr<unsigned char>(y);
         float *out = spread.ptr<float>(y);
-        for (int x = 0; x < fine.cols; x++, s += 3, p += 3, out += 6) {
+        for (int x = 0; x < squares.cols; x++, s += 3, p += 3, out += 6) {
             if (!n[x]) continue;
             for (int c = 0; c < 3; c++) out[c] = s[c];
             out[3] = p[0];
@@ -663,15 +743,17 @@ extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *
         cv::Mat subjectWeight, backgroundWeight;
         subject.convertTo(subjectWeight, CV_32F, 1.0 / 255.0);
         background.convertTo(backgroundWeight, CV_32F, 1.0 / 255.0);
-        cv::Mat subjectColour = local_mean(image, subjectWeight, unit, band);
-        cv::Mat backgroundColour = local_mean(image, backgroundWeight, unit, band);
         // Tables from full-size rows and columns to the working copy's.
         std::vector<int> workColumn(width), workRow(height);
         for (int x = 0; x < width; x++) workColumn[x] = std::min(work.width - 1, int(int64_t(x) * work.width / width));
         for (int y = 0; y < height; y++) workRow[y] = std::min(work.height - 1, int(int64_t(y) * work.height / height));
         cv::Mat fine = less_its_blur(image, unit);
-        cv::Mat spread =
-            background_spread(fine, backgroundWeight, unit, band, pixels, background, workRow, workColumn);
+        Texture texture = photo_texture(fine, pixels, background, workRow, workColumn);
+        cv::Mat subjectColour = local_mean(image, subjectWeight, unit, band);
+        std::vector<cv::Mat> backgroundMeans =
+            local_means({image, texture.squares, texture.products}, backgroundWeight, unit, band);
+        cv::Mat backgroundColour = backgroundMeans[0];
+        cv::Mat spread = background_spread(backgroundMeans[1], backgroundMeans[2], band);
         // The model's map with the photo's texture (which the guided filter gave it) blurred away,
         // for the edge to fall back on over a textured background.
         cv::Mat smoothMask;
@@ -697,20 +779,22 @@ extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *
         // pulled the subject's colour towards it.
         for (int look = 0; look < 2; look++) {
             cv::Mat backgroundMore = backgroundWeight.clone();
-            for (int y = 0; y < work.height; y++) {
-                const float *i = image.ptr<float>(y), *f = subjectColour.ptr<float>(y),
-                            *b = backgroundColour.ptr<float>(y);
-                const unsigned char *s = subject.ptr<unsigned char>(y), *g = background.ptr<unsigned char>(y);
-                const float *model = mask.ptr<float>(y);
-                float *w = backgroundMore.ptr<float>(y);
-                for (int x = 0; x < work.width; x++) {
-                    if (s[x] || g[x]) continue;
-                    Projection p = project(i + 3 * x, f + 3 * x, b + 3 * x, spread.ptr<float>(y) + 6 * x);
-                    float away = (1 - p.alpha) * (1 - p.alpha);
-                    float leaning = std::min(1.0f, std::max(0.0f, (0.5f - model[x]) / 0.3f));
-                    w[x] = away * away * p.confidence * leaning;
+            cv::parallel_for_(cv::Range(0, work.height), [&](const cv::Range &rows) {
+                for (int y = rows.start; y < rows.end; y++) {
+                    const float *i = image.ptr<float>(y), *f = subjectColour.ptr<float>(y),
+                                *b = backgroundColour.ptr<float>(y);
+                    const unsigned char *s = subject.ptr<unsigned char>(y), *g = background.ptr<unsigned char>(y);
+                    const float *model = mask.ptr<float>(y);
+                    float *w = backgroundMore.ptr<float>(y);
+                    for (int x = 0; x < work.width; x++) {
+                        if (s[x] || g[x]) continue;
+                        Projection p = project(i + 3 * x, f + 3 * x, b + 3 * x, spread.ptr<float>(y) + 6 * x);
+                        float away = (1 - p.alpha) * (1 - p.alpha);
+                        float leaning = std::min(1.0f, std::max(0.0f, (0.5f - model[x]) / 0.3f));
+                        w[x] = away * away * p.confidence * leaning;
+                    }
                 }
-            }
+            });
             backgroundColour = local_mean(image, backgroundMore, unit, band);
         }
         // The means are read at full size between their pixels rather than from full-size
