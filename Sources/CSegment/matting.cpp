@@ -705,6 +705,74 @@ static std::vector<cv::Vec3f> subject_palette(const cv::Mat &image, const cv::Ma
     return centres;
 }
 
+// The cores of things the model saw apart from the rest and held for subject without ever
+// being sure of them (at least half, nowhere 0.95): with no sure pixel the matte had no colour
+// of the thing's own, and let it go whole as a part apart from the subject (the second candy
+// among sweets, which the model saw mottled between 0.35 and 0.85, vanished from a sticker that
+// kept the other nine). Each such thing at least ten of the model's pixels across (a speck or a
+// faint disc of light is no thing) is taken as far as the model saw it at a quarter, nearer to it
+// than to anything else it held (a shadow joined the candy to a sure one), and filled out to its
+// convex hull when it mostly fills that (the mottling bit holes into its edge); then its core,
+// two of the model's pixels in from there, is sure subject, and the matte finds its edge as any
+// other.
+static cv::Mat unsure_things(const cv::Mat &mask) {
+    cv::Mat held = mask >= 0.5f, parts, statistics, centroids;
+    int count = cv::connectedComponentsWithStats(held, parts, statistics, centroids, 8, CV_32S);
+    std::vector<float> peak(count, 0.0f);
+    for (int y = 0; y < mask.rows; y++) {
+        const int *label = parts.ptr<int>(y);
+        const float *m = mask.ptr<float>(y);
+        for (int x = 0; x < mask.cols; x++) peak[label[x]] = std::max(peak[label[x]], m[x]);
+    }
+    double modelPixel = double(std::max(mask.cols, mask.rows)) / CSEGMENT_MAP_SIDE;
+    double leastArea = (10 * modelPixel) * (10 * modelPixel);
+    std::vector<unsigned char> unsure(count, 0);
+    bool any = false;
+    for (int label = 1; label < count; label++)
+        if (peak[label] < 0.95f && statistics.at<int>(label, cv::CC_STAT_AREA) >= leastArea) {
+            unsure[label] = 1;
+            any = true;
+        }
+    cv::Mat cores(mask.size(), CV_8U, cv::Scalar(0));
+    if (!any) return cores;
+    // For every pixel, the held thing nearest to it (distanceTransform's labels number the held
+    // parts its own way: they are mapped back through a pixel of each).
+    cv::Mat distances, nearest;
+    cv::distanceTransform(~held, distances, nearest, cv::DIST_L2, 3, cv::DIST_LABEL_CCOMP);
+    double largestLabel = 0;
+    cv::minMaxLoc(nearest, nullptr, &largestLabel);
+    std::vector<int> thingOf(size_t(largestLabel) + 1, 0);
+    for (int y = 0; y < mask.rows; y++) {
+        const int *label = parts.ptr<int>(y), *near = nearest.ptr<int>(y);
+        for (int x = 0; x < mask.cols; x++)
+            if (label[x]) thingOf[near[x]] = label[x];
+    }
+    cv::Mat extents(mask.size(), CV_32S, cv::Scalar(0));
+    for (int y = 0; y < mask.rows; y++) {
+        const int *near = nearest.ptr<int>(y);
+        const float *m = mask.ptr<float>(y);
+        int *extent = extents.ptr<int>(y);
+        for (int x = 0; x < mask.cols; x++) extent[x] = m[x] >= 0.25f ? thingOf[near[x]] : 0;
+    }
+    for (int label = 1; label < count; label++) {
+        if (!unsure[label]) continue;
+        cv::Mat extent = extents == label;
+        std::vector<std::vector<cv::Point>> outlines;
+        cv::findContours(extent, outlines, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+        std::vector<cv::Point> points, hull;
+        for (const auto &outline : outlines) points.insert(points.end(), outline.begin(), outline.end());
+        if (points.size() >= 3) cv::convexHull(points, hull);
+        double area = cv::countNonZero(extent), hullArea = hull.size() >= 3 ? cv::contourArea(hull) : 0;
+        if (hullArea > 0 && area >= 0.6 * hullArea)
+            cv::fillConvexPoly(cores, hull, cv::Scalar(255));
+        else
+            cores.setTo(255, parts == label);
+    }
+    int inset = std::max(1, int(2 * modelPixel + 0.5));
+    cv::erode(cores, cores, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * inset + 1, 2 * inset + 1)));
+    return cores;
+}
+
 extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *error, size_t error_size) {
     return guarded(error, error_size, [&]() {
         // One buffer, read and written in place: at 48 MP separate colour and alpha planes in
@@ -725,6 +793,7 @@ extern "C" int csegment_matte(unsigned char *rgba, int width, int height, char *
         // (0.95 and 0.03: the guided filter's soft ramp lies between; outside it the model's map
         // is flat.) A subject too thin to survive the erosion keeps its uneroded core.
         cv::Mat subject = mask >= 0.95f, background = mask <= 0.03f;
+        subject |= unsure_things(mask);
         int erosion = std::max(1, int(2 * unit + 0.5));
         cv::Mat eroded;
         cv::erode(subject, eroded,

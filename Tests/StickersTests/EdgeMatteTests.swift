@@ -219,6 +219,60 @@ extension EdgeMatteTests {
         #expect(cut.sticker[40, 120][3] == 255)
     }
 
+    /// Sweets on a white table: an orange one the model is sure of, and a blue one apart from it
+    /// that it held mottled between 0.35 and 0.85, as U²-Net-p sees a second thing it is unsure
+    /// of. Both are subjects; the blue one vanished whole from the clean sticker (no pixel of it
+    /// was sure, so it counted as a part apart from the subject), while the plain one kept it.
+    @Test func aSecondThingTheModelWasUnsureOfStaysWhole() throws {
+        let orange = (x: 90.0, y: 120.0, radius: 40.0), blue = (x: 220.0, y: 120.0, radius: 36.0)
+        func distance(_ x: Int, _ y: Int, _ disc: (x: Double, y: Double, radius: Double)) -> Double {
+            ((Double(x) - disc.x) * (Double(x) - disc.x) + (Double(y) - disc.y) * (Double(y) - disc.y))
+                .squareRoot()
+        }
+        let (photo, alpha) = Self.painted(
+            colour: { x, y in
+                let inOrange = max(0, min(1, orange.radius - distance(x, y, orange) + 0.5))
+                let inBlue = max(0, min(1, blue.radius - distance(x, y, blue) + 0.5))
+                let white: [Double] = [246, 246, 244]
+                return (0..<3).map { channel in
+                    let thing = inOrange > 0 ? [230.0, 110, 30][channel] : [40.0, 70, 220][channel]
+                    let share = max(inOrange, inBlue)
+                    return share * thing + (1 - share) * white[channel]
+                }
+            },
+            model: { x, y in
+                let inOrange = max(0, min(1, orange.radius - distance(x, y, orange) + 0.5))
+                let inBlue = max(0, min(1, blue.radius - distance(x, y, blue) + 0.5))
+                let mottled = 0.6 + 0.25 * sin(Double(x) * 0.31) * cos(Double(y) * 0.27)
+                return UInt8((255 * max(inOrange, inBlue * mottled)).rounded())
+            })
+        let mask = try SubjectMask(alpha: alpha, width: Self.width, height: Self.height)
+        let image = try #require(Bitmap(width: Self.width, height: Self.height, channels: 3, pixels: photo))
+        let cut = try StickerMaker.cutOut(from: image, mask: mask, options: StickerOptions(margin: 0))
+        func opacity(_ x: Int, _ y: Int) -> UInt8 {
+            let (column, row) = (x - cut.x, y - cut.y)
+            guard column >= 0, row >= 0, column < cut.sticker.width, row < cut.sticker.height else { return 0 }
+            return cut.sticker[column, row][3]
+        }
+        var inside = 0
+        var solid = 0
+        var outside = 0
+        for y in 0..<Self.height {
+            for x in 0..<Self.width {
+                let d = distance(x, y, blue)
+                if d <= blue.radius - 3 {
+                    inside += 1
+                    if opacity(x, y) >= 250 { solid += 1 }
+                } else if d >= blue.radius + 3, x > 150, opacity(x, y) > 0 {
+                    outside += 1
+                }
+            }
+        }
+        #expect(solid * 100 >= inside * 97, "\(solid) of the blue sweet's \(inside) inner pixels are solid")
+        #expect(outside == 0, "\(outside) pixels of the table around the blue sweet are kept")
+        #expect(opacity(90, 120) == 255)
+    }
+
     /// A dark feature at the subject's edge (a nose, a pupil, a chrome headlight in shadow), far
     /// from the subject's mean colour and near the background's brightness, that the model holds
     /// for subject: the sticker keeps it whole. Colours alone call it background, and it tore.
@@ -617,10 +671,20 @@ extension EdgeMatteDegenerateTests {
         return (mask, refined.alpha, refined.colours)
     }
 
-    @Test func aSubjectThatIsHazeAllOverIsLeftAsTheModelSawIt() throws {
-        // Nothing reaches 0.95: the subject's colour is unknown, so nothing is measured against it.
-        let result = try Self.refine { $0 < 32 ? 230 : 0 }
+    @Test func aSubjectThatIsFaintHazeAllOverIsLeftAsTheModelSawIt() throws {
+        // Nothing reaches half: the model saw no thing, so nothing is measured against it.
+        let result = try Self.refine { $0 < 32 ? 100 : 0 }
         #expect(result.after == result.before)
+    }
+
+    @Test func aSubjectTheModelHeldButWasNeverSureOfComesOutSolid() throws {
+        // Nothing reaches 0.95, but the model held the left half at 0.9 all over: a thing it
+        // was unsure of, not a veil. It was left 10 % see-through.
+        let result = try Self.refine { $0 < 32 ? 230 : 0 }
+        for y in [4, 24, 44] {
+            for x in [2, 16, 28] { #expect(result.after[y * 64 + x] == 255, "(\(x), \(y))") }
+            for x in [36, 50, 62] { #expect(result.after[y * 64 + x] == 0, "(\(x), \(y))") }
+        }
     }
 
     @Test func hazeReachingEverySideIsLeftAsTheModelSawIt() throws {
