@@ -9,9 +9,10 @@ person to judge:
   cap or a chin that the model was unsure of;
 - time per photo with a warm model.
 Writes docs/images/matting-photos.jpg: each photo, ours and rembg --alpha-matting over blue.
-Photos: the samples (scikit-image's), and a portrait, a flower and a raccoon that matplotlib's,
-scikit-learn's and SciPy's wheels ship, which bench/matting/run extracts into .build/bench-photos
-(skipped, with a message, when they are not there)."""
+Photos: the samples (scikit-image's); a portrait, a flower and a raccoon that matplotlib's,
+scikit-learn's and SciPy's wheels ship; and a mandrill, an apple, a butterfly, a squirrel, sweets
+and things on a desk from Debian's opencv-doc package; bench/matting/fetch-photos extracts them
+into .build/bench-photos (skipped, with a message, when they are not there)."""
 import json
 import os
 import statistics
@@ -41,7 +42,16 @@ PHOTOS = [
     os.path.join(FETCHED, "grace_hopper.jpg"),
     os.path.join(FETCHED, "flower.jpg"),
     os.path.join(FETCHED, "raccoon.png"),
+    os.path.join(FETCHED, "baboon.jpg"),
+    os.path.join(FETCHED, "apple.jpg"),
+    os.path.join(FETCHED, "butterfly.jpg"),
+    os.path.join(FETCHED, "squirrel_cls.jpg"),
+    os.path.join(FETCHED, "smarties.png"),
+    os.path.join(FETCHED, "stuff.jpg"),
 ]
+# Photos of several things (sweets, things on a desk): their pieces apart are the things, not
+# strays, so they are counted but left out of the stray parts' sum.
+SEVERAL_THINGS = {"smarties.png", "stuff.jpg"}
 
 
 def stray_parts(alpha):
@@ -96,7 +106,7 @@ def main():
         print(f"bench/matting photos: skipping {os.path.relpath(path, ROOT)} (not fetched)")
     paths = [path for path in PHOTOS if path not in missing]
     if not paths:
-        print("bench/matting photos: no photos to lift; run scripts/fetch-samples")
+        print("bench/matting photos: no photos to lift; run scripts/fetch-samples and bench/matting/fetch-photos")
         return 0
     mine, my_times = ours(paths)
     theirs, their_times = rembg(paths)
@@ -105,22 +115,27 @@ def main():
           f"{'AM %':>6} {'ms ours':>8} {'ms AM':>7}")
     for path, a, b, ta, tb in zip(paths, mine, theirs, my_times, their_times):
         size = Image.open(path).size
-        print(f"{os.path.basename(path):22} {size[0]:>4} x {size[1]:<4} {stray_parts(a[..., 3] / 255):11d} "
+        several = " (things)" if os.path.basename(path) in SEVERAL_THINGS else ""
+        print(f"{os.path.basename(path) + several:22} {size[0]:>4} x {size[1]:<4} {stray_parts(a[..., 3] / 255):11d} "
               f"{stray_parts(b[..., 3] / 255):9d} {see_through(a[..., 3] / 255):19.1f} "
               f"{see_through(b[..., 3] / 255):6.1f} {ta:8.0f} {tb:7.0f}")
-    strays = sum(stray_parts(a[..., 3] / 255) for a in mine)
+    strays = sum(stray_parts(a[..., 3] / 255) for path, a in zip(paths, mine)
+                 if os.path.basename(path) not in SEVERAL_THINGS)
     # The first lift warms the model in each method; the medians leave it out.
     ratio = statistics.median(my_times[1:] or my_times) / statistics.median(their_times[1:] or their_times)
     record("matting.photos.stray_parts", strays, "parts")
     record("matting.photos.time_over_alpha_matting", ratio, "time ratio")
     print(f"ours / rembg --alpha-matting on the photos: time {ratio:.2f}; stray parts, ours: {strays}")
-    side, gap = 300, 10
-    sheet = Image.new("RGB", (3 * (side + gap), len(paths) * (side + gap)), (255, 255, 255))
-    for row, (path, a, b) in enumerate(zip(paths, mine, theirs)):
+    # Two photos a row, each as photo | ours | alpha matting, with a wider gap between the two.
+    side, gap, between = 300, 10, 40
+    rows = (len(paths) + 1) // 2
+    sheet = Image.new("RGB", (6 * (side + gap) + between, rows * (side + gap)), (255, 255, 255))
+    for index, (path, a, b) in enumerate(zip(paths, mine, theirs)):
+        row, half = divmod(index, 2)
         for column, picture in enumerate([Image.open(path).convert("RGB"), over_blue(a), over_blue(b)]):
             tile = fitted(picture, side)
-            sheet.paste(tile, (column * (side + gap) + (side - tile.width) // 2,
-                               row * (side + gap) + (side - tile.height) // 2))
+            left = (3 * half + column) * (side + gap) + half * between
+            sheet.paste(tile, (left + (side - tile.width) // 2, row * (side + gap) + (side - tile.height) // 2))
     target = os.path.join(ROOT, "docs", "images", "matting-photos.jpg")
     sheet.save(target, quality=85)
     print(f"wrote {os.path.relpath(target, ROOT)}: photo | ours | rembg --alpha-matting")
