@@ -32,7 +32,15 @@ extension Collage {
             }
             try validate(placed.frame)
             try validateText(of: placed)
-            items.append(placed)
+            // Stickers and text decorate the photos: a photo added later goes in just above the
+            // other photos, not over them (a photo added to a smart layout hid half the sticker
+            // just refined on it).
+            if case .photo = content {
+                let abovePhotos = items.lastIndex { if case .photo = $0.content { true } else { false } }
+                items.insert(placed, at: abovePhotos.map { $0 + 1 } ?? 0)
+            } else {
+                items.append(placed)
+            }
         case .duplicateItem(let id, let newID):
             let index = try indexOf(id)
             guard item(newID) == nil else { throw .duplicateItem(newID) }

@@ -1,8 +1,9 @@
 /// One change to a collage. Every change a person or a script makes is one of these, applied by
 /// ``Collage/applying(_:)``; the web editor, the command line and undo all go through it.
 public enum Edit: Hashable, Sendable {
-    /// Adds an item on top. With no frame, a photo takes the first empty template slot, and
-    /// anything else is centred at a default size.
+    /// Adds an item: a photo just above the other photos (under the stickers and text that
+    /// decorate them), anything else on top. With no frame, a photo takes the first empty
+    /// template slot, and anything else is centred at a default size.
     case addItem(id: String, content: ItemContent, frame: Rect?)
     /// Removes an item.
     case removeItem(id: String)

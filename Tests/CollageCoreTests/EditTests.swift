@@ -29,6 +29,31 @@ struct EditTests {
         #expect(collage.items[0].frame.center == collage.bounds.center, "the first one is centred")
     }
 
+    @Test func aPhotoAddedLaterGoesUnderTheStickersAndTextAboveTheOtherPhotos() throws {
+        // A photo added to a collage with a sticker on it covered half of the sticker.
+        var collage = try Fixtures.collage(template: "grid2x2", photos: 1)
+        collage = try collage.applying([
+            .addItem(id: "s", content: .sticker("cat.png"), frame: nil),
+            .addItem(id: "t", content: .text(TextBlock(text: "Hello")), frame: nil),
+            .addItem(id: "late", content: .photo("late.jpg"), frame: nil),
+            .addItem(id: "placed", content: .photo("placed.jpg"), frame: Rect(x: 10, y: 10, width: 300, height: 200)),
+        ])
+        #expect(collage.items.map(\.id) == [collage.items[0].id, "late", "placed", "s", "t"])
+        #expect(collage.item("late")?.slot == 1)
+        // Stickers and text still go on top, and a photo brought forward stays where it is put.
+        collage = try collage.applying([
+            .reorder(id: "late", move: .front), .addItem(id: "s2", content: .sticker("dog.png"), frame: nil),
+        ])
+        #expect(collage.items.suffix(2).map(\.id) == ["late", "s2"])
+        // With no photo yet, the first goes under what is already there.
+        var empty = Collage(id: "e", title: "e", created: .now, canvas: Size(width: 1200, height: 900))
+        empty = try empty.applying([
+            .addItem(id: "s", content: .sticker("cat.png"), frame: nil),
+            .addItem(id: "p", content: .photo("p.jpg"), frame: nil),
+        ])
+        #expect(empty.items.map(\.id) == ["p", "s"])
+    }
+
     @Test func aDuplicateIsTheSameItemJustAboveAndAStepAwayFreeOfItsSlot() throws {
         var collage = try Fixtures.collage(template: "grid2x2", photos: 2)
         let original = collage.items[0]
