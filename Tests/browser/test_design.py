@@ -254,6 +254,31 @@ def test_on_a_phone_a_selected_items_tools_keep_off_it_and_off_the_messages(phon
         assert bar["y"] >= card["y"] + card["height"] or bar["y"] + bar["height"] <= card["y"], (bar, card)
 
 
+def test_on_a_phone_lift_mode_is_for_a_finger(phone):
+    # A finger has no Enter or Escape: the hint said "Click the subject... Enter lifts every
+    # subject, Esc cancels", with no way to do either. It says Tap, and offers both as buttons.
+    page = phone
+    if not api(page, "/api/session")["stickers"]:
+        pytest.skip("the subject model is not installed (scripts/fetch-model)")
+    new_collage(page, layout="sideBySide")
+    add_photos(page, ["coffee.png"])
+    photo = page.locator(".item.photo").first
+    box = photo.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.locator("#lift").tap()
+    hint = page.locator("#mode-hint")
+    expect(hint).to_contain_text("Tap the subject")
+    expect(hint).not_to_contain_text("Enter")
+    expect(page.locator("#status")).to_have_text("Tap the subject to lift it")
+    page.locator("#lift-cancel").tap()
+    expect(hint).to_be_hidden()
+    assert not photo.evaluate("e => e.classList.contains('lift-target')")
+    expect(page.locator(".item.sticker")).to_have_count(0)
+    page.locator("#lift").tap()
+    page.locator("#lift-every").tap()
+    expect(page.locator(".item.sticker")).to_have_count(1, timeout=30000)
+
+
 def test_on_a_phone_the_canvas_is_the_hero_and_touch_moves_pinches_and_turns(phone):
     page = phone
     new_collage(page, layout="grid2x2")

@@ -140,6 +140,10 @@ def test_the_selected_stickers_own_tools_open_the_refine_brush(page):
     canvas = page.locator("#refine-canvas")
     corner = "c => c.getContext('2d').getImageData(1, 1, 1, 1).data[3]"
     assert canvas.evaluate(corner) > 0, "the photo shows round the sticker"
+    # Round the sticker the photo is grey and dimmed, whatever its colours, so a red or pink
+    # part the sticker keeps is told from what it leaves out (a pink tint hid a kept red rib).
+    red, green, blue, _ = canvas.evaluate("c => Array.from(c.getContext('2d').getImageData(1, 1, 1, 1).data)")
+    assert max(red, green, blue) - min(red, green, blue) <= 16 and max(red, green, blue) < 160, (red, green, blue)
     page.click("#refine-photo")
     expect(page.locator("#refine-photo")).to_have_attribute("aria-pressed", "false")
     assert canvas.evaluate(corner) == 0, "the sticker alone"
@@ -155,6 +159,29 @@ def test_the_selected_stickers_own_tools_open_the_refine_brush(page):
     page.locator(".item.photo").first.click()
     expect(page.locator("#item-tools")).to_be_visible()
     expect(refine).to_be_hidden()
+
+
+def test_escape_asks_before_throwing_strokes_away_and_enter_keeps_them(page):
+    # The question's focus was on Discard: Escape, then Enter, threw the strokes away.
+    collage_with_a_placed_sticker(page, "Keep the strokes", (520, 260, 300))
+    page.locator(".item.sticker").click()
+    page.locator("#item-tools #refine-item").click()
+    expect(page.locator("#refine-done")).to_be_enabled(timeout=20000)
+    canvas = page.locator("#refine-canvas")
+    box = canvas.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(canvas).to_have_attribute("data-strokes", "1")
+    page.keyboard.press("Escape")
+    expect(page.locator("#ask-dialog")).to_be_visible()
+    expect(page.locator("#ask-cancel")).to_have_text("Keep editing")
+    expect(page.locator("#ask-cancel")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#ask-dialog")).to_be_hidden()
+    expect(page.locator("#refine-dialog")).to_be_visible()
+    expect(canvas).to_have_attribute("data-strokes", "1")
+    page.keyboard.press("Escape")
+    page.click("#ask-confirm")
+    expect(page.locator("#refine-dialog")).to_be_hidden()
 
 
 def test_a_refined_sticker_keeps_its_place_in_a_turned_and_flipped_item(page):

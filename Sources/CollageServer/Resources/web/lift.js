@@ -18,7 +18,9 @@ export class Lifting {
     this.store.setMode('lift', true);
     $('canvas').classList.add('lift-mode');
     $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"]`)?.classList.add('lift-target');
-    setStatus('Click the subject to lift it (Enter lifts every subject, Escape cancels)');
+    setStatus(window.matchMedia('(pointer: coarse)').matches
+      ? 'Tap the subject to lift it'
+      : 'Click the subject to lift it (Enter lifts every subject, Escape cancels)');
     this.editor.toolbar.showModeHint();
   }
 

@@ -10,6 +10,25 @@ import { $, ask, toast } from './ui.js';
 /** How unlike the stroke's colour a pixel in the brush's outer half may be and still be half affected. */
 const EDGE_COLOUR_DISTANCE = 60;
 
+/**
+ * The photo around a sticker as the brush shows it: grey and dimmed, so what the sticker keeps
+ * (in its own colours, at full strength) is told at a glance from what it leaves out, whatever
+ * its colours. A pink tint over the rest hid a kept red rib of a leaf and a pink lighter.
+ */
+function dimmedGrey(photo) {
+  const { width, height, data } = photo;
+  const grey = new Uint8ClampedArray(data.length);
+  for (let index = 0; index < data.length; index += 4) {
+    // Rec. 709 luma, at 0.38 of its brightness over a dark slate (40, 44, 54).
+    const luma = 0.2126 * data[index] + 0.7152 * data[index + 1] + 0.0722 * data[index + 2];
+    grey[index] = 40 + 0.38 * luma;
+    grey[index + 1] = 44 + 0.38 * luma;
+    grey[index + 2] = 54 + 0.38 * luma;
+    grey[index + 3] = 255;
+  }
+  return new ImageData(grey, width, height);
+}
+
 /** The photo's mean colour over the 5 × 5 pixels around a point, as the server takes it. */
 function meanColour(photo, width, height, [px, py]) {
   const cx = Math.min(width - 1, Math.max(0, Math.trunc(px)));
@@ -311,6 +330,7 @@ export class Refining {
       $('refine-canvas').dataset.stickerAt = `${atX},${atY}`;
       this.original = area;
       this.photo = photoPixels;
+      this.surround = dimmedGrey(photoPixels);
       this.current = new Uint8ClampedArray(area.data);
       this.layout();
       this.draw();
@@ -404,7 +424,7 @@ export class Refining {
     this.draw();
   }
 
-  /** The sticker as the strokes so far leave it, over the photo shown faintly and tinted. */
+  /** The sticker as the strokes so far leave it, over the photo dimmed and grey. */
   draw() {
     if (!this.original) return;
     const { width, height } = this.original;
@@ -418,15 +438,7 @@ export class Refining {
     context.clearRect(0, 0, width, height);
     // Without the photo the sticker shows alone on the checkerboard: a faint leftover of the
     // background is then told from the photo it lies on.
-    if (this.showPhoto) {
-      layerContext.putImageData(this.photo, 0, 0);
-      context.globalAlpha = 0.35;
-      context.drawImage(layer, 0, 0);
-      context.globalAlpha = 1;
-      // What is not part of the sticker is tinted, so kept and erased are told apart at a glance.
-      context.fillStyle = 'rgba(224, 36, 94, 0.28)';
-      context.fillRect(0, 0, width, height);
-    }
+    if (this.showPhoto) context.putImageData(this.surround, 0, 0);
     layerContext.putImageData(new ImageData(pixels, width, height), 0, 0);
     context.drawImage(layer, 0, 0);
     canvas.dataset.strokes = String(this.strokes.length);
@@ -615,7 +627,7 @@ export class Refining {
       const count = this.strokes.length;
       const sure = await ask({
         title: 'Discard your strokes?', message: `The ${count} stroke${count === 1 ? '' : 's'} on this sticker will be lost.`,
-        confirm: 'Discard', danger: true,
+        confirm: 'Discard', cancel: 'Keep editing', danger: true,
       });
       if (!sure) return;
     }
@@ -628,6 +640,7 @@ export class Refining {
     this.item = null;
     this.original = null;
     this.photo = null;
+    this.surround = null;
     $('refine-dialog').close();
   }
 

@@ -125,11 +125,32 @@ export class Toolbar {
   /** The hint beside the selected photo while a mode (lift, crop) changes what a click does. */
   showModeHint() {
     const hint = $('mode-hint');
-    const text = this.store.liftMode
-      ? 'Click the subject to lift it · Enter lifts every subject · Esc cancels'
-      : this.store.cropMode ? 'Drag to move the photo in its frame · scroll or pinch to zoom · Esc when done' : '';
+    const touch = window.matchMedia('(pointer: coarse)').matches;
+    let text = '';
+    if (this.store.liftMode) {
+      text = touch ? 'Tap the subject to lift it' : 'Click the subject to lift it · Enter lifts every subject · Esc cancels';
+    } else if (this.store.cropMode) {
+      text = 'Drag to move the photo in its frame · scroll or pinch to zoom · Esc when done';
+    }
     hint.textContent = text;
     hint.hidden = !text;
+    if (this.store.liftMode) {
+      // A finger has no Enter or Escape: the hint offers both as buttons (to the mouse too).
+      const actions = document.createElement('span');
+      actions.className = 'mode-hint-actions';
+      const every = document.createElement('button');
+      every.type = 'button';
+      every.id = 'lift-every';
+      every.textContent = 'Every subject';
+      every.addEventListener('click', () => this.editor.lifter.liftAt(this.store.selectedItem(), null));
+      const cancel = document.createElement('button');
+      cancel.type = 'button';
+      cancel.id = 'lift-cancel';
+      cancel.textContent = 'Cancel';
+      cancel.addEventListener('click', () => this.editor.lifter.stopLiftMode());
+      actions.append(every, cancel);
+      hint.append(actions);
+    }
     if (text) this.placeBeside(hint, this.store.selectedItem(), 'below', undefined, undefined, $('item-tools'));
   }
 

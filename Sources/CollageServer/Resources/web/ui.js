@@ -125,9 +125,10 @@ export const newID = () => `i${Date.now().toString(36)}${Math.random().toString(
 /**
  * Asks in a styled dialog instead of the browser's `prompt` or `confirm`. With `value` it shows a
  * text field and resolves to the trimmed text (an empty one is refused in the dialog); without,
- * it resolves to `true`. Cancel, Escape or a click outside resolve to `null`.
+ * it resolves to `true`. The cancel button (named by `cancel`), Escape or a click outside
+ * resolve to `null`. A `danger`ous choice (red) starts with the focus on the cancel button.
  */
-export function ask({ title, message = '', value = undefined, confirm = 'OK', danger = false }) {
+export function ask({ title, message = '', value = undefined, confirm = 'OK', cancel = 'Cancel', danger = false }) {
   const dialog = $('ask-dialog');
   const input = $('ask-input');
   const error = $('ask-error');
@@ -136,6 +137,7 @@ export function ask({ title, message = '', value = undefined, confirm = 'OK', da
   $('ask-message').hidden = !message;
   const button = $('ask-confirm');
   button.textContent = confirm;
+  $('ask-cancel').textContent = cancel;
   button.classList.toggle('danger', danger);
   input.hidden = value === undefined;
   input.value = value ?? '';
@@ -166,7 +168,9 @@ export function ask({ title, message = '', value = undefined, confirm = 'OK', da
     dialog.addEventListener('close', onClose);
     dialog.addEventListener('click', onBackdrop);
     dialog.showModal();
-    if (value !== undefined) { input.focus(); input.select(); } else button.focus();
+    // Enter does what the focused button says: never the dangerous choice unasked (Escape then
+    // Enter threw a refine's strokes away).
+    if (value !== undefined) { input.focus(); input.select(); } else (danger ? $('ask-cancel') : button).focus();
   });
 }
 
