@@ -161,6 +161,33 @@ def test_the_selected_stickers_own_tools_open_the_refine_brush(page):
     expect(refine).to_be_hidden()
 
 
+def test_the_brush_shows_where_it_works_exactly_and_where_it_keeps_to_edges(page):
+    # One ring promised the brush's whole width, yet its outer half spares what is unlike the
+    # colour under its centre: a stroke a little off a leaf's rib left a sliver of it. A solid
+    # ring shows the inner half, a dashed one the outer, and a cross the centre.
+    collage_with_a_placed_sticker(page, "Rings", (520, 260, 300))
+    page.locator(".item.sticker").click()
+    page.locator("#item-tools #refine-item").click()
+    expect(page.locator("#refine-done")).to_be_enabled(timeout=20000)
+    page.fill("#refine-size", "80")
+    stage = page.locator("#refine-stage").bounding_box()
+    x, y = stage["x"] + stage["width"] / 2, stage["y"] + stage["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.move(x + 1, y)
+    cursor = page.locator("#refine-cursor")
+    view = cursor.bounding_box()
+    drawn = """(c, [x, y]) => {
+      const ratio = c.width / c.clientWidth;
+      const d = c.getContext('2d').getImageData(Math.round(x * ratio) - 2, Math.round(y * ratio) - 2, 5, 5).data;
+      let most = 0; for (let i = 3; i < d.length; i += 4) most = Math.max(most, d[i]); return most; }"""
+    at = lambda dx, dy: cursor.evaluate(drawn, [x + 1 - view["x"] + dx, y - view["y"] + dy])
+    assert at(0, 0) > 0, "a cross at the centre"
+    assert at(20, 0) > 0 and at(0, -20) > 0, "a ring at half the brush's radius"
+    assert at(40, 0) > 0 or at(0, 40) > 0, "a ring at its radius"
+    assert at(30, 0) == 0, "nothing between the rings"
+    page.click("#refine-cancel")
+
+
 def test_escape_asks_before_throwing_strokes_away_and_enter_keeps_them(page):
     # The question's focus was on Discard: Escape, then Enter, threw the strokes away.
     collage_with_a_placed_sticker(page, "Keep the strokes", (520, 260, 300))

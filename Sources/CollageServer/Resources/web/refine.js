@@ -588,11 +588,27 @@ export class Refining {
       context.strokeStyle = this.mode === 'erase' ? 'rgba(224, 36, 94, 0.35)' : 'rgba(23, 163, 74, 0.35)';
       context.stroke();
     }
-    context.beginPath();
-    context.arc(pointerX, pointerY, radius, 0, 2 * Math.PI);
-    context.lineWidth = 1.5;
-    context.strokeStyle = colour;
-    context.stroke();
+    // The brush as it works: within the solid inner ring it does exactly what is asked; out to
+    // the dashed ring only on pixels of the colour under the cross (a ring of one line promised
+    // its whole width, and a stroke a little off a leaf's rib left a sliver of it).
+    const arm = Math.min(4, radius / 4);
+    // Each line over a white one, to be seen on a photo of the brush's own colour.
+    for (const [width, style] of [[3.5, 'rgba(255, 255, 255, 0.85)'], [1.5, colour]]) {
+      context.lineWidth = width;
+      context.strokeStyle = style;
+      context.setLineDash([4, 3]);
+      context.beginPath();
+      context.arc(pointerX, pointerY, radius, 0, 2 * Math.PI);
+      context.stroke();
+      context.setLineDash([]);
+      context.beginPath();
+      context.arc(pointerX, pointerY, radius / 2, 0, 2 * Math.PI);
+      context.moveTo(pointerX - arm, pointerY);
+      context.lineTo(pointerX + arm, pointerY);
+      context.moveTo(pointerX, pointerY - arm);
+      context.lineTo(pointerX, pointerY + arm);
+      context.stroke();
+    }
   }
 
   undo() {
