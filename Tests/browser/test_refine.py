@@ -188,6 +188,41 @@ def test_the_brush_shows_where_it_works_exactly_and_where_it_keeps_to_edges(page
     page.click("#refine-cancel")
 
 
+def test_a_slow_pinch_keeps_the_picture_under_the_fingers(page):
+    # Each step of a pinch rounded the scroll to a whole pixel and started from there: over a
+    # slow pinch the picture drifted away from the fingers (60 px at 3x on a phone, the stem out
+    # of view).
+    collage_with_a_placed_sticker(page, "Slow pinch", (520, 260, 300))
+    page.locator(".item.sticker").click()
+    page.locator("#item-tools #refine-item").click()
+    expect(page.locator("#refine-done")).to_be_enabled(timeout=20000)
+    canvas = page.locator("#refine-canvas")
+    box = canvas.bounding_box()
+    # A point a third of the way into the picture, between the fingers throughout.
+    x, y = box["x"] + box["width"] / 3, box["y"] + box["height"] / 3
+    point = ((x - box["x"]) / box["width"], (y - box["y"]) / box["height"])
+    canvas.evaluate("""(c, [x, y]) => {
+      const fire = (type, id, px, py) => c.dispatchEvent(new PointerEvent(type, {
+        pointerId: id, pointerType: 'touch', clientX: px, clientY: py, bubbles: true, isPrimary: id === 31 }));
+      fire('pointerdown', 31, x - 10, y - 7);
+      fire('pointerdown', 32, x + 10, y + 7);
+      // Spread slowly, a third of a pixel a step, to three times as far apart.
+      for (let step = 1; step <= 60; step++) {
+        const spread = 1 + step / 30;
+        fire('pointermove', 31, x - 10 * spread, y - 7 * spread);
+        fire('pointermove', 32, x + 10 * spread, y + 7 * spread);
+      }
+      fire('pointerup', 32, x + 30, y + 21);
+      fire('pointerup', 31, x - 30, y - 21);
+    }""", [x, y])
+    expect(page.locator("#refine-zoom-value")).to_have_text("300 %")
+    after = canvas.bounding_box()
+    under = ((x - after["x"]) / after["width"], (y - after["y"]) / after["height"])
+    drift = (abs(under[0] - point[0]) * after["width"], abs(under[1] - point[1]) * after["height"])
+    assert drift[0] <= 2 and drift[1] <= 2, f"the picture drifted {drift} px from the fingers"
+    page.click("#refine-cancel")
+
+
 def test_escape_asks_before_throwing_strokes_away_and_enter_keeps_them(page):
     # The question's focus was on Discard: Escape, then Enter, threw the strokes away.
     collage_with_a_placed_sticker(page, "Keep the strokes", (520, 260, 300))

@@ -376,16 +376,18 @@ export class Refining {
 
   /**
    * Zooms to `zoom` times the fitting size, keeping the picture's point under `anchor` (a
-   * pointer's client position; the stage's centre by default) where it was.
+   * pointer's client position; the stage's centre by default) where it was, or bringing the
+   * picture's `point` (in its pixels) under it.
    */
-  zoomTo(zoom, anchor) {
+  zoomTo(zoom, anchor, point) {
     if (!this.original) return;
     const stage = $('refine-stage');
     const canvas = $('refine-canvas');
     const before = canvas.getBoundingClientRect();
     const view = stage.getBoundingClientRect();
     const [x, y] = anchor ?? [view.left + view.width / 2, view.top + view.height / 2];
-    const [pictureX, pictureY] = [(x - before.left) / this.scale, (y - before.top) / this.scale];
+    // The picture's point to keep there: `point` when given (a pinch's, held from its start).
+    const [pictureX, pictureY] = point ?? [(x - before.left) / this.scale, (y - before.top) / this.scale];
     this.zoom = zoom;
     this.layout();
     const after = canvas.getBoundingClientRect();
@@ -497,7 +499,12 @@ export class Refining {
   /** Starts a pinch (or starts it again when its fingers change) from the first two fingers down. */
   startPinch() {
     const [a, b] = [...this.touches.values()];
-    this.pinch = { distance: Math.max(1, Math.hypot(a[0] - b[0], a[1] - b[1])), zoom: this.zoom, middle: midpoint(a, b) };
+    const middle = midpoint(a, b);
+    // The picture's point between the fingers, held for the whole pinch: each step starting from
+    // where the last left the scroll (rounded to a pixel) let the picture drift off the fingers.
+    const picture = $('refine-canvas').getBoundingClientRect();
+    const point = [(middle[0] - picture.left) / this.scale, (middle[1] - picture.top) / this.scale];
+    this.pinch = { distance: Math.max(1, Math.hypot(a[0] - b[0], a[1] - b[1])), zoom: this.zoom, point };
   }
 
   strokeMove(event) {
@@ -505,13 +512,9 @@ export class Refining {
     if (this.pinch) {
       if (this.touches.size < 2) return;
       const [a, b] = [...this.touches.values()];
-      const middle = midpoint(a, b);
-      const stage = $('refine-stage');
       // The picture follows the fingers' midpoint, and zooms about it by how far they spread.
-      stage.scrollLeft -= middle[0] - this.pinch.middle[0];
-      stage.scrollTop -= middle[1] - this.pinch.middle[1];
-      this.pinch.middle = middle;
-      this.zoomTo(this.pinch.zoom * Math.hypot(a[0] - b[0], a[1] - b[1]) / this.pinch.distance, middle);
+      const zoom = this.pinch.zoom * Math.hypot(a[0] - b[0], a[1] - b[1]) / this.pinch.distance;
+      this.zoomTo(zoom, midpoint(a, b), this.pinch.point);
       return;
     }
     if (this.pan) {
