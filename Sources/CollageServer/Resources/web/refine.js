@@ -293,7 +293,7 @@ export class Refining {
     const canvas = $('refine-canvas');
     [canvas.width, canvas.height] = [0, 0];
     canvas.style.width = canvas.style.height = '';
-    $('refine-zoom-value').textContent = '100 %';
+    $('refine-zoom-value').textContent = '';
     const dialog = $('refine-dialog');
     $('refine-error').hidden = true;
     $('refine-done').disabled = true;
@@ -356,7 +356,11 @@ export class Refining {
     const largest = Math.max(fit, 4);
     this.zoom = Math.min(Math.max(1, this.zoom || 1), largest / fit);
     this.scale = fit * this.zoom;
-    $('refine-zoom-value').textContent = `${Math.round(this.zoom * 100)} %`;
+    // The picture's size on screen, as other editors say it: 100 % is a picture pixel a screen
+    // pixel (the fitted picture said 100 % at a fifth of a 12 MP photo's size).
+    $('refine-zoom-value').textContent = `${Math.round(this.scale * 100)} %`;
+    // How many times its fitted size the picture is (for the browser tests).
+    $('refine-canvas').dataset.zoom = String(Math.round(this.zoom * 100) / 100);
     $('refine-zoom-in').disabled = this.zoom >= largest / fit - 1e-6;
     $('refine-zoom-out').disabled = this.zoom <= 1 + 1e-6;
     $('refine-zoom-fit').disabled = this.zoom <= 1 + 1e-6;
