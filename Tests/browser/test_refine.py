@@ -27,6 +27,15 @@ def collage_with_a_placed_sticker(page, title, frame, more=()):
     return cid, sticker
 
 
+def open_refine_on_a_placed_sticker(page, title):
+    """A collage with a sticker placed (see collage_with_a_placed_sticker), and the refine brush
+    opened on it from its own tools, ready for strokes."""
+    collage_with_a_placed_sticker(page, title, (520, 260, 300))
+    page.locator(".item.sticker").click()
+    page.locator("#item-tools #refine-item").click()
+    expect(page.locator("#refine-done")).to_be_enabled(timeout=20000)
+
+
 def sticker_item(page, cid):
     return next(i for i in api(page, f"/api/collages/{cid}")["collage"]["items"] if i["id"] == "s1")
 
@@ -175,10 +184,7 @@ def test_the_brush_shows_where_it_works_exactly_and_where_it_keeps_to_edges(page
     # One ring promised the brush's whole width, yet its outer half spares what is unlike the
     # colour under its centre: a stroke a little off a leaf's rib left a sliver of it. A solid
     # ring shows the inner half, a dashed one the outer, and a cross the centre.
-    collage_with_a_placed_sticker(page, "Rings", (520, 260, 300))
-    page.locator(".item.sticker").click()
-    page.locator("#item-tools #refine-item").click()
-    expect(page.locator("#refine-done")).to_be_enabled(timeout=20000)
+    open_refine_on_a_placed_sticker(page, "Rings")
     page.fill("#refine-size", "80")
     stage = page.locator("#refine-stage").bounding_box()
     x, y = stage["x"] + stage["width"] / 2, stage["y"] + stage["height"] / 2
@@ -202,10 +208,7 @@ def test_a_slow_pinch_keeps_the_picture_under_the_fingers(page):
     # Each step of a pinch rounded the scroll to a whole pixel and started from there: over a
     # slow pinch the picture drifted away from the fingers (60 px at 3x on a phone, the stem out
     # of view).
-    collage_with_a_placed_sticker(page, "Slow pinch", (520, 260, 300))
-    page.locator(".item.sticker").click()
-    page.locator("#item-tools #refine-item").click()
-    expect(page.locator("#refine-done")).to_be_enabled(timeout=20000)
+    open_refine_on_a_placed_sticker(page, "Slow pinch")
     canvas = page.locator("#refine-canvas")
     box = canvas.bounding_box()
     # A point a third of the way into the picture, between the fingers throughout.
@@ -235,10 +238,7 @@ def test_a_slow_pinch_keeps_the_picture_under_the_fingers(page):
 
 def test_escape_asks_before_throwing_strokes_away_and_enter_keeps_them(page):
     # The question's focus was on Discard: Escape, then Enter, threw the strokes away.
-    collage_with_a_placed_sticker(page, "Keep the strokes", (520, 260, 300))
-    page.locator(".item.sticker").click()
-    page.locator("#item-tools #refine-item").click()
-    expect(page.locator("#refine-done")).to_be_enabled(timeout=20000)
+    open_refine_on_a_placed_sticker(page, "Keep the strokes")
     canvas = page.locator("#refine-canvas")
     box = canvas.bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
