@@ -3,6 +3,7 @@ undo and redo, and Done, which stores the refined sticker and shows it in the it
 back). The preview runs the server's own arithmetic, so what Done stores is what was shown."""
 import io
 import os
+import re
 
 from PIL import Image
 from playwright.sync_api import expect
@@ -234,6 +235,32 @@ def test_a_slow_pinch_keeps_the_picture_under_the_fingers(page):
     drift = (abs(under[0] - point[0]) * after["width"], abs(under[1] - point[1]) * after["height"])
     assert drift[0] <= 2 and drift[1] <= 2, f"the picture drifted {drift} px from the fingers"
     page.click("#refine-cancel")
+
+
+def test_a_refined_sticker_never_shows_the_old_drawing_stretched_into_its_new_frame(page):
+    # Its frame changes shape with the refined sticker; until the new drawing came, the old one
+    # stood in stretched to the new frame (for up to 2 s after Done). The plain new sticker
+    # stands in now. The drawings are held back here, so the stand-in is what shows.
+    open_refine_on_a_placed_sticker(page, "No stretched flash")
+    canvas = page.locator("#refine-canvas")
+    box = canvas.bounding_box()
+    # Erase the sticker's right third: the refined sticker is narrower than the first.
+    page.fill("#refine-size", "120")
+    page.mouse.move(box["x"] + box["width"] * 0.8, box["y"] + 5)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * 0.8, box["y"] + box["height"] - 5, steps=8)
+    page.mouse.up()
+    expect(canvas).to_have_attribute("data-strokes", "1")
+    shown = page.locator(".item.sticker img").first
+    expect(shown).to_have_attribute("src", re.compile(r"^blob:"), timeout=10000)
+    old_drawing = shown.get_attribute("src")
+    page.route(re.compile(r"/items/[^/]+/drawn"), lambda route: route.abort())
+    page.click("#refine-done")
+    expect(page.locator(".toast", has_text="Sticker refined")).to_be_visible(timeout=20000)
+    for _ in range(10):
+        assert shown.get_attribute("src") != old_drawing, "the old drawing stands in for the refined sticker"
+        page.wait_for_timeout(100)
+    page.unroute(re.compile(r"/items/[^/]+/drawn"))
 
 
 def test_escape_asks_before_throwing_strokes_away_and_enter_keeps_them(page):

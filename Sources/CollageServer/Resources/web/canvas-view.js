@@ -406,8 +406,11 @@ export class CanvasView {
     const cache = this.stickerPixels;
     const latest = cache.latest.get(item.id);
     // A text's last drawing shows other words: while new ones are on their way, the placeholder.
-    // A sticker's last drawing, stretched, stands in well; a text's or photo's shows other words or colours.
-    if (latest && (item.content.type === 'sticker' || latest.look === look)) place(latest);
+    // A sticker's last drawing, stretched, stands in well; a text's or photo's shows other words
+    // or colours, and so does another sticker's (a refined one's frame is another shape: the old
+    // drawing flashed stretched into it), for which the plain new sticker stands in.
+    const sameSticker = item.content.type === 'sticker' && latest?.ref === item.content.ref;
+    if (latest && (sameSticker || latest.look === look)) place(latest);
     else clearPlaceholder = placeholder() ?? clearPlaceholder;
     if (frame !== item.frame) return;
     const known = cache.drawn.get(key);
@@ -418,6 +421,7 @@ export class CanvasView {
         cache.pending.delete(key);
         if (!drawn || this.store.closed) { if (drawn) URL.revokeObjectURL(drawn.url); return null; }
         drawn.look = look;
+        drawn.ref = item.content.ref;
         cache.drawn.set(key, drawn);
         this.evictStickerPixels();
         return drawn;
