@@ -275,6 +275,9 @@ def test_on_a_phone_lift_mode_is_for_a_finger(phone):
     assert not photo.evaluate("e => e.classList.contains('lift-target')")
     expect(page.locator(".item.sticker")).to_have_count(0)
     page.locator("#lift").tap()
+    for button in ("#lift-every", "#lift-cancel"):
+        size = page.locator(button).bounding_box()
+        assert size["height"] >= 44 and size["width"] >= 44, f"{button} is too small for a finger: {size}"
     page.locator("#lift-every").tap()
     expect(page.locator(".item.sticker")).to_have_count(1, timeout=30000)
 

@@ -80,6 +80,8 @@ export class Toolbar {
     });
     this.store.listen($('export-button'), 'click', () => this.editor.dialogs.openExport());
     this.store.listen($('lift'), 'click', () => this.editor.lifter.startLift());
+    this.store.listen($('lift-every'), 'click', () => this.editor.lifter.liftAt(this.store.selectedItem(), null));
+    this.store.listen($('lift-cancel'), 'click', () => this.editor.lifter.stopLiftMode());
   }
 
   /** Adds a copy of the selected item just above it, a step away, and selects the copy. */
@@ -132,25 +134,12 @@ export class Toolbar {
     } else if (this.store.cropMode) {
       text = 'Drag to move the photo in its frame · scroll or pinch to zoom · Esc when done';
     }
-    hint.textContent = text;
+    // Only the words change: the buttons stay, so a click that lands as the toolbar is drawn
+    // again (as every press does) still reaches them.
+    $('mode-hint-text').textContent = text;
+    // A finger has no Enter or Escape: lift mode offers both as buttons (to the mouse too).
+    $('lift-actions').hidden = !this.store.liftMode;
     hint.hidden = !text;
-    if (this.store.liftMode) {
-      // A finger has no Enter or Escape: the hint offers both as buttons (to the mouse too).
-      const actions = document.createElement('span');
-      actions.className = 'mode-hint-actions';
-      const every = document.createElement('button');
-      every.type = 'button';
-      every.id = 'lift-every';
-      every.textContent = 'Every subject';
-      every.addEventListener('click', () => this.editor.lifter.liftAt(this.store.selectedItem(), null));
-      const cancel = document.createElement('button');
-      cancel.type = 'button';
-      cancel.id = 'lift-cancel';
-      cancel.textContent = 'Cancel';
-      cancel.addEventListener('click', () => this.editor.lifter.stopLiftMode());
-      actions.append(every, cancel);
-      hint.append(actions);
-    }
     if (text) this.placeBeside(hint, this.store.selectedItem(), 'below', undefined, undefined, $('item-tools'));
   }
 
