@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image, ImageChops, ImageDraw, ImageStat
 from playwright.sync_api import sync_playwright, expect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -375,6 +375,44 @@ def test_lift_subject(page):
         page.locator(".item.sticker").click()
         page.wait_for_timeout(1500)  # the lift's particles have faded
         page.screenshot(path=str(ROOT / "docs/images/editor-sticker.jpg"), type="jpeg", quality=80)
+
+
+def test_a_small_subject_lands_at_its_size_in_the_photo_beside_where_it_was_tapped(page, tmp_path):
+    # A sweet tapped among many landed blown up to four fifths of its photo's frame, soft, at
+    # the frame's centre. It lands at the size the photo shows it, a step from where it was.
+    if not api(page, "/api/session")["stickers"]:
+        pytest.skip("the subject model is not installed (scripts/fetch-model)")
+    small = tmp_path / "one-sweet.png"
+    picture = Image.new("RGB", (1200, 900), (246, 244, 240))
+    ImageDraw.Draw(picture).ellipse([540, 270, 660, 390], fill=(235, 120, 30))
+    picture.save(small)
+    new_collage(page, layout="sideBySide")
+    page.set_input_files("#file-input", [str(small)])
+    expect(page.locator(".item")).to_have_count(1, timeout=30000)
+    saved(page)
+    cid = collage_id(page)
+    photo_item = api(page, f"/api/collages/{cid}")["collage"]["items"][0]
+    photo = page.locator(".item.photo").first
+    photo.click()
+    page.click("#lift")
+    # The sweet's centre, where the frame shows it (the photo is cropped to fill the frame).
+    entry = next(e for e in api(page, f"/api/collages/{cid}")["layout"]["items"] if e["id"] == photo_item["id"])
+    source, unit = entry["source"], entry["imageSize"]["width"] / 1200
+    photo_frame = photo_item["frame"]
+    points = photo_frame["width"] / source["width"]  # canvas points a source pixel
+    shown = 120 * unit * points
+    tapped = (photo_frame["x"] + (600 * unit - source["x"]) * points, photo_frame["y"] + (330 * unit - source["y"]) * points)
+    box = photo.bounding_box()
+    screen = box["width"] / photo_frame["width"]
+    page.mouse.click(box["x"] + (tapped[0] - photo_frame["x"]) * screen, box["y"] + (tapped[1] - photo_frame["y"]) * screen)
+    expect(page.locator(".item.sticker")).to_have_count(1, timeout=30000)
+    saved(page)
+    frame = api(page, f"/api/collages/{cid}")["collage"]["items"][-1]["frame"]
+    assert frame["width"] < 2 * shown, f"the sweet, {shown:.0f} points across in the photo, landed {frame['width']:.0f} wide"
+    assert frame["width"] < 0.5 * photo_frame["width"], (frame, photo_frame)
+    centre = (frame["x"] + frame["width"] / 2, frame["y"] + frame["height"] / 2)
+    distance = ((centre[0] - tapped[0]) ** 2 + (centre[1] - tapped[1]) ** 2) ** 0.5
+    assert 0 < distance < shown, f"it landed {distance:.0f} points from the sweet"
 
 
 def test_no_subject_says_so(page, server, tmp_path):

@@ -61,7 +61,7 @@ export class Lifting {
     try {
       const sticker = await api.lift(item.content.ref, body, cancel.signal);
       if (cancel.signal.aborted) throw new DOMException('cancelled', 'AbortError');
-      const landing = this.landingFrame(item, sticker);
+      const landing = this.landingFrame(item, sticker, point);
       // Gone to another collage meanwhile: the sticker is still added here, without the show.
       if (!this.store.closed) await this.bounceIn(item, sticker, landing);
       // Escape during the landing: nothing is added.
@@ -105,18 +105,26 @@ export class Lifting {
   }
 
   /**
-   * Where a lifted sticker lands: 80 % of its photo's frame, turned as the photo is, and moved
-   * down and to the right by a tenth of the frame's shorter side (along the photo's own axes).
-   * Exactly over its photo the sticker reads as a doubled, blurred subject; offset, it reads as
-   * a sticker peeled off the photo, and both stay easy to grab.
+   * Where a lifted sticker lands: at the size its subject has in the photo as the frame shows
+   * it, but no larger than 80 % of the frame (a sweet tapped among many was blown up six times to
+   * fill the frame, soft), turned as the photo is, and moved down and to the right (along the
+   * photo's own axes) from where it was tapped, or from the frame's centre, by a tenth of the
+   * frame's shorter side (at most a third of the sticker's size). Exactly over its photo the
+   * sticker reads as a doubled, blurred subject; offset, it reads as a sticker peeled off the
+   * photo, and both stay easy to grab.
    */
-  landingFrame(item, sticker) {
+  landingFrame(item, sticker, point) {
     const f = item.frame;
-    const k = Math.min((f.width * 0.8) / sticker.width, (f.height * 0.8) / sticker.height);
+    let k = Math.min((f.width * 0.8) / sticker.width, (f.height * 0.8) / sticker.height);
+    const media = this.store.doc.media[item.content.ref];
+    if (media) {
+      const source = sourceRect(media, f, item.crop ?? (media.focus ? { focus: media.focus, zoom: 1 } : null));
+      if (source.width > 0) k = Math.min(k, f.width / source.width);
+    }
     const width = Math.max(this.store.app.minimumItemSide, sticker.width * k), height = Math.max(this.store.app.minimumItemSide, sticker.height * k);
-    const shift = Math.min(f.width, f.height) * 0.1;
-    const cx = f.x + f.width / 2, cy = f.y + f.height / 2;
-    const centre = rotate(cx + shift, cy + shift, cx, cy, item.rotation);
+    const shift = Math.min(Math.min(f.width, f.height) * 0.1, Math.max(width, height) / 3);
+    const from = point ?? { x: f.x + f.width / 2, y: f.y + f.height / 2 };
+    const centre = rotate(from.x + shift, from.y + shift, from.x, from.y, item.rotation);
     return { x: centre.x - width / 2, y: centre.y - height / 2, width, height };
   }
 
