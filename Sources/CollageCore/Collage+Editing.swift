@@ -118,9 +118,12 @@ extension Collage {
             items[index].crop = nil
         case .applyTemplate(let id):
             guard let template = Template.named(id) else { throw .unknownTemplate(id) }
+            let before = photoFrames
             snap(into: template)
             arrangement = nil
+            carryStickers(from: before)
         case .arrange(let frames, let arrangement):
+            let before = photoFrames
             for (id, frame) in frames.sorted(by: { $0.key < $1.key }) {
                 let index = try indexOf(id)
                 try validate(frame)
@@ -141,6 +144,7 @@ extension Collage {
             }
             templateID = nil
             self.arrangement = arrangement
+            carryStickers(from: before)
         case .setStyle(let style):
             try validate(style, canvas: canvas)
             let before = template?.frames(for: self)
@@ -297,6 +301,46 @@ extension Collage {
     }
 
     /// Photos already in slots keep their order, then free photos follow from the back of the stack.
+    /// Every photo's frame, by id.
+    private var photoFrames: [String: Rect] {
+        var frames: [String: Rect] = [:]
+        for item in items {
+            if case .photo = item.content { frames[item.id] = item.frame }
+        }
+        return frames
+    }
+
+    /// Stickers that lie on a photo follow it when a layout moves the photos (a photo added to a
+    /// smart layout moved every photo, and the stickers stayed behind on the wrong ones). A
+    /// sticker goes with the photo under its centre that held at least half of it, the lowest of
+    /// them (a photo just added, above the others, is not yet where the sticker is), and keeps
+    /// its place and its share of that photo's frame. One that lies on no photo, or across
+    /// several, stays; so does one the move would take off the canvas, and every text (a title
+    /// is the collage's, not a photo's).
+    private mutating func carryStickers(from before: [String: Rect]) {
+        let photos = items.indices.filter { if case .photo = items[$0].content { true } else { false } }
+        for index in items.indices {
+            guard case .sticker = items[index].content else { continue }
+            let frame = items[index].frame
+            let holder = photos.first { photo in
+                guard let old = before[items[photo].id], old.contains(frame.center),
+                    let shared = old.intersection(frame)
+                else { return false }
+                return shared.width * shared.height >= frame.width * frame.height / 2
+            }
+            guard let holder, let old = before[items[holder].id] else { continue }
+            let new = items[holder].frame
+            guard new != old, old.width > 0, old.height > 0 else { continue }
+            let (scaleX, scaleY) = (new.width / old.width, new.height / old.height)
+            let centre = Point(
+                x: new.x + (frame.center.x - old.x) * scaleX, y: new.y + (frame.center.y - old.y) * scaleY)
+            let scale = (scaleX * scaleY).squareRoot()
+            let carried = Rect(center: centre, size: Size(width: frame.width * scale, height: frame.height * scale))
+            guard (try? validate(carried)) != nil else { continue }
+            items[index].frame = carried
+        }
+    }
+
     private mutating func snap(into template: Template) {
         let old = self.template
         templateID = template.id

@@ -25,11 +25,13 @@ public enum Edit: Hashable, Sendable {
     /// photo already in that slot swaps places with it, so dropping a photo on a filled slot
     /// never stacks two photos in one frame.
     case placeInSlot(id: String, slot: Int)
-    /// Follows a template: photos snap into its slots in order, extra photos stay free.
+    /// Follows a template: photos snap into its slots in order, extra photos stay free. A sticker
+    /// lying on a photo moves with it.
     case applyTemplate(id: String)
     /// Lays photos out in frames made for their shapes (``AutoLayout`` computes them): the collage
     /// follows no template, each listed item takes its frame upright and uncropped, and the
-    /// arrangement is kept so the same layout, or the next, can be made again.
+    /// arrangement is kept so the same layout, or the next, can be made again. A sticker lying on
+    /// a photo moves with it, keeping its place and share of the photo's frame.
     case arrange(frames: [String: Rect], arrangement: Arrangement)
     /// Changes background, spacing, padding and corner radius; slotted items re-flow.
     case setStyle(Style)

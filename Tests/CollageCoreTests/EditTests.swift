@@ -54,6 +54,48 @@ struct EditTests {
         #expect(empty.items.map(\.id) == ["p", "s"])
     }
 
+    @Test func stickersFollowTheirPhotosWhenALayoutMovesThem() throws {
+        // Two photos side by side, a sticker on each, one hanging off the canvas and a title.
+        var collage = try Fixtures.collage(template: nil, photos: 0)
+        collage = try collage.applying([
+            .addItem(id: "left", content: .photo("l.jpg"), frame: nil),
+            .addItem(id: "right", content: .photo("r.jpg"), frame: nil),
+            .arrange(
+                frames: [
+                    "left": Rect(x: 0, y: 0, width: 600, height: 1200),
+                    "right": Rect(x: 600, y: 0, width: 600, height: 1200),
+                ], arrangement: Arrangement()),
+            .addItem(id: "onLeft", content: .sticker("a.png"), frame: Rect(x: 100, y: 100, width: 200, height: 200)),
+            .addItem(id: "onRight", content: .sticker("b.png"), frame: Rect(x: 800, y: 900, width: 100, height: 100)),
+            .addItem(id: "hanging", content: .sticker("c.png"), frame: Rect(x: 1100, y: 500, width: 300, height: 100)),
+            .addItem(
+                id: "title", content: .text(TextBlock(text: "Hello")),
+                frame: Rect(x: 100, y: 500, width: 300, height: 80)),
+            // A photo added on top, where the left sticker is, then every photo laid out again:
+            // the left photo now fills the top half, the right one the bottom left quarter.
+            .addItem(id: "added", content: .photo("n.jpg"), frame: Rect(x: 0, y: 0, width: 600, height: 600)),
+            .arrange(
+                frames: [
+                    "left": Rect(x: 0, y: 0, width: 1200, height: 600),
+                    "right": Rect(x: 0, y: 600, width: 600, height: 600),
+                    "added": Rect(x: 600, y: 600, width: 600, height: 600),
+                ], arrangement: Arrangement()),
+        ])
+        // The left sticker keeps its place in the left photo, at its share of the photo's size.
+        let onLeft = try #require(collage.item("onLeft")).frame
+        #expect(onLeft.center == Point(x: 400, y: 100) && abs(onLeft.width - 200 * (2.0 * 0.5).squareRoot()) < 1e-9)
+        let onRight = try #require(collage.item("onRight")).frame
+        #expect(onRight.center == Point(x: 250, y: 1075))
+        #expect(abs(onRight.width - 100 * (0.5).squareRoot()) < 1e-9)
+        // Mostly on no photo, or a text: as they were.
+        #expect(collage.item("hanging")?.frame == Rect(x: 1100, y: 500, width: 300, height: 100))
+        #expect(collage.item("title")?.frame == Rect(x: 100, y: 500, width: 300, height: 80))
+        // A template's slots move them too.
+        let strip = try collage.applying(.applyTemplate(id: "strip"))
+        let photo = try #require(strip.item("left")).frame
+        #expect(photo.contains(try #require(strip.item("onLeft")).frame.center))
+    }
+
     @Test func aDuplicateIsTheSameItemJustAboveAndAStepAwayFreeOfItsSlot() throws {
         var collage = try Fixtures.collage(template: "grid2x2", photos: 2)
         let original = collage.items[0]
