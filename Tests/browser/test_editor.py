@@ -132,8 +132,11 @@ def test_library_create_rename_duplicate_delete(page):
     expect(page.locator("#empty-library")).to_be_visible()
     new_collage(page, "First")
     assert api(page, f"/api/collages/{collage_id(page)}")["collage"]["template"] == "grid2x2"
+    expect(page.locator("#status")).not_to_be_empty()
     page.click(".brand")
     expect(page.locator(".collage-card")).to_have_count(1)
+    # The editor's last word was about a collage no longer open ("Exported" stayed on).
+    expect(page.locator("#status")).to_be_empty()
     # Styled dialogs, not the browser's prompt and confirm (any of those would fail the test).
     page.on("dialog", lambda dialog: pytest.fail(f"a browser pop-up: {dialog.message}"))
     page.click("button[aria-label='Rename First']")

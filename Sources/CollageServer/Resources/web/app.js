@@ -12,6 +12,8 @@ async function showLibrary() {
   document.getElementById('editor-view').hidden = true;
   document.getElementById('library-view').hidden = false;
   document.body.dataset.view = 'library';
+  // The editor's last word ("Exported", "All changes saved") is about a collage no longer open.
+  if (state.editor) setStatus('');
   state.editor?.close();
   state.editor = null;
   document.title = 'Collage';
