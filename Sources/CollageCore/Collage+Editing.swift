@@ -148,8 +148,10 @@ extension Collage {
         case .setStyle(let style):
             try validate(style, canvas: canvas)
             let before = template?.frames(for: self)
+            let photos = photoFrames
             self.style = style
             reflow(from: before)
+            carryStickers(from: photos)
         case .setAspect(let aspect):
             let newCanvas = aspect.canvasSize(longSide: max(canvas.width, canvas.height))
             try validate(style, canvas: newCanvas)

@@ -90,10 +90,21 @@ struct EditTests {
         // Mostly on no photo, or a text: as they were.
         #expect(collage.item("hanging")?.frame == Rect(x: 1100, y: 500, width: 300, height: 100))
         #expect(collage.item("title")?.frame == Rect(x: 100, y: 500, width: 300, height: 80))
-        // A template's slots move them too.
-        let strip = try collage.applying(.applyTemplate(id: "strip"))
+        // A template's slots move them too, and so do its wider gaps.
+        var strip = try collage.applying(.applyTemplate(id: "strip"))
         let photo = try #require(strip.item("left")).frame
         #expect(photo.contains(try #require(strip.item("onLeft")).frame.center))
+        let share = { (collage: Collage) throws -> Double in
+            let (sticker, photo) = (
+                try #require(collage.item("onLeft")).frame, try #require(collage.item("left")).frame
+            )
+            return (sticker.center.x - photo.x) / photo.width
+        }
+        let before = try share(strip)
+        var style = strip.style
+        style.padding += 60
+        strip = try strip.applying(.setStyle(style))
+        #expect(abs(try share(strip) - before) < 1e-9)
     }
 
     @Test func aDuplicateIsTheSameItemJustAboveAndAStepAwayFreeOfItsSlot() throws {
