@@ -270,6 +270,11 @@ def test_on_a_phone_lift_mode_is_for_a_finger(phone):
     expect(hint).to_contain_text("Tap the subject")
     expect(hint).not_to_contain_text("Enter")
     expect(page.locator("#status")).to_have_text("Tap the subject to lift it")
+    if SCREENSHOTS:
+        for close in page.locator(".toast-close").all():
+            close.tap()
+        page.wait_for_timeout(400)  # the dimming fades in
+        page.screenshot(path=str(ROOT / "docs/images/editor-phone-lift.jpg"), type="jpeg", quality=80)
     page.locator("#lift-cancel").tap()
     expect(hint).to_be_hidden()
     assert not photo.evaluate("e => e.classList.contains('lift-target')")

@@ -9,7 +9,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from test_design import phone, touch  # noqa: F401 (the phone page, and a finger through DevTools)
-from test_editor import api, collage_with_a_lifted_sticker, edit, reopen, saved
+from test_editor import ROOT, SCREENSHOTS, api, collage_with_a_lifted_sticker, edit, reopen, saved
 
 SHOTS = os.environ.get("COLLAGE_BROWSER_SHOTS")
 
@@ -80,6 +80,9 @@ def test_a_sticker_is_refined_with_the_brush_and_the_item_shows_it(page):
         page.mouse.move(box["x"] + box["width"] * (0.15 + 0.07 * step), y)
     page.mouse.up()
     expect(canvas).to_have_attribute("data-strokes", "1")
+    if SCREENSHOTS:
+        page.mouse.move(box["x"] + box["width"] * 0.62, box["y"] + box["height"] * 0.3)
+        page.screenshot(path=str(ROOT / "docs/images/editor-refine.jpg"), type="jpeg", quality=80)
     # A second stroke, then undo: one stroke is left.
     page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.2)
     expect(canvas).to_have_attribute("data-strokes", "2")
