@@ -747,26 +747,39 @@ static cv::Mat unsure_things(const cv::Mat &mask) {
         for (int x = 0; x < mask.cols; x++)
             if (label[x]) thingOf[near[x]] = label[x];
     }
+    // Each thing's extent, and the box round it: a thing is worked on within its box, so a mask
+    // mottled into many things costs a pass over the image, not one a thing.
     cv::Mat extents(mask.size(), CV_32S, cv::Scalar(0));
+    std::vector<cv::Rect> boxes(count);
     for (int y = 0; y < mask.rows; y++) {
         const int *near = nearest.ptr<int>(y);
         const float *m = mask.ptr<float>(y);
         int *extent = extents.ptr<int>(y);
-        for (int x = 0; x < mask.cols; x++) extent[x] = m[x] >= 0.25f ? thingOf[near[x]] : 0;
+        for (int x = 0; x < mask.cols; x++) {
+            extent[x] = m[x] >= 0.25f ? thingOf[near[x]] : 0;
+            if (!unsure[extent[x]]) continue;
+            cv::Rect &box = boxes[extent[x]];
+            box = box.area() ? box | cv::Rect(x, y, 1, 1) : cv::Rect(x, y, 1, 1);
+        }
     }
     for (int label = 1; label < count; label++) {
-        if (!unsure[label]) continue;
-        cv::Mat extent = extents == label;
+        if (!unsure[label] || boxes[label].area() == 0) continue;
+        const cv::Rect box = boxes[label];
+        cv::Mat extent = extents(box) == label;
         std::vector<std::vector<cv::Point>> outlines;
-        cv::findContours(extent, outlines, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+        cv::findContours(extent, outlines, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE, box.tl());
         std::vector<cv::Point> points, hull;
         for (const auto &outline : outlines) points.insert(points.end(), outline.begin(), outline.end());
         if (points.size() >= 3) cv::convexHull(points, hull);
         double area = cv::countNonZero(extent), hullArea = hull.size() >= 3 ? cv::contourArea(hull) : 0;
-        if (hullArea > 0 && area >= 0.6 * hullArea)
+        if (hullArea > 0 && area >= 0.6 * hullArea) {
             cv::fillConvexPoly(cores, hull, cv::Scalar(255));
-        else
-            cores.setTo(255, parts == label);
+        } else {
+            const cv::Rect held(statistics.at<int>(label, cv::CC_STAT_LEFT), statistics.at<int>(label, cv::CC_STAT_TOP),
+                                statistics.at<int>(label, cv::CC_STAT_WIDTH), statistics.at<int>(label, cv::CC_STAT_HEIGHT));
+            cv::Mat core = cores(held);
+            core.setTo(255, parts(held) == label);
+        }
     }
     int inset = std::max(1, int(2 * modelPixel + 0.5));
     cv::erode(cores, cores, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * inset + 1, 2 * inset + 1)));
