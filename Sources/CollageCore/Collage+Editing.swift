@@ -36,8 +36,7 @@ extension Collage {
             // other photos, not over them (a photo added to a smart layout hid half the sticker
             // just refined on it).
             if case .photo = content {
-                let abovePhotos = items.lastIndex { if case .photo = $0.content { true } else { false } }
-                items.insert(placed, at: abovePhotos.map { $0 + 1 } ?? 0)
+                items.insert(placed, at: photoIndices.last.map { $0 + 1 } ?? 0)
             } else {
                 items.append(placed)
             }
@@ -305,11 +304,7 @@ extension Collage {
     /// Photos already in slots keep their order, then free photos follow from the back of the stack.
     /// Every photo's frame, by id.
     private var photoFrames: [String: Rect] {
-        var frames: [String: Rect] = [:]
-        for item in items {
-            if case .photo = item.content { frames[item.id] = item.frame }
-        }
-        return frames
+        Dictionary(photoIndices.map { (items[$0].id, items[$0].frame) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Stickers that lie on a photo follow it when a layout moves the photos (a photo added to a
@@ -320,7 +315,7 @@ extension Collage {
     /// several, stays; so does one the move would take off the canvas, and every text (a title
     /// is the collage's, not a photo's).
     private mutating func carryStickers(from before: [String: Rect]) {
-        let photos = items.indices.filter { if case .photo = items[$0].content { true } else { false } }
+        let photos = photoIndices
         for index in items.indices {
             guard case .sticker = items[index].content else { continue }
             let frame = items[index].frame

@@ -55,10 +55,14 @@ public struct Collage: Hashable, Sendable {
     /// The photos in the order a layout fills: slotted ones by slot, then the others back to front.
     public var photosInLayoutOrder: [CollageItem] { photoIndicesInLayoutOrder.map { items[$0] } }
 
+    /// The positions in ``items`` of the photos, back to front.
+    var photoIndices: [Int] {
+        items.indices.filter { if case .photo = items[$0].content { true } else { false } }
+    }
+
     /// The positions in ``items`` of the photos, in layout order.
     var photoIndicesInLayoutOrder: [Int] {
-        let photos = items.indices.filter { if case .photo = items[$0].content { true } else { false } }
-        return photos.sorted { lhs, rhs in
+        photoIndices.sorted { lhs, rhs in
             switch (items[lhs].slot, items[rhs].slot) {
             case (let left?, let right?): left < right
             case (.some, nil): true
