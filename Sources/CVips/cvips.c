@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <vips/vips.h>
+#include <vips/vector.h>
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_result = -1;
@@ -20,12 +21,19 @@ static void start_vips(void) {
     init_result = vips_init("collage");
     // Each render builds fresh pipelines; caching operations would only hold memory.
     vips_cache_set_max(0);
+    // libvips 8.14 compiles an Orc program for each resize, blur or morphology it builds, and
+    // Orc 0.4.33 frees a program's code memory without the lock its allocator takes. Two
+    // requests building pipelines at once (the editor asks for several pictures together) then
+    // corrupt the heap: `collage serve` died in liborc. libvips' own C loops run instead.
+    vips_vector_set_enabled(FALSE);
 }
 
 int cvips_init(void) {
     pthread_once(&init_once, start_vips);
     return init_result;
 }
+
+int cvips_vector_enabled(void) { return vips_vector_isenabled() ? 1 : 0; }
 
 // libvips loads its optional format modules (HEIF, JPEG XL, PDF, ImageMagick, OpenSlide) at
 // start-up, which pulls in dozens of large libraries: about 17 ms and 7 MB per process. Started

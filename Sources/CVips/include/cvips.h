@@ -18,6 +18,8 @@ int cvips_init(void);
 /// As cvips_init, but libvips' optional format modules (HEIF, JPEG XL, PDF, ImageMagick...)
 /// are loaded only when a file or saver needs one. Call first, while the process has one thread.
 int cvips_init_deferring_modules(void);
+/// 1 when libvips runs Orc-generated code; cvips_init turns that off (see cvips.c for why).
+int cvips_vector_enabled(void);
 /// The libvips version as "major.minor.micro".
 const char *cvips_version(void);
 /// How many threads libvips works with.
