@@ -175,20 +175,29 @@ enum SheetRoutes {
         if pdf {
             // Written once, a picture at a time, and sent from disk: a sheet of a hundred large
             // stickers costs one picture's memory, however often it is downloaded.
-            let file = SheetStore.pdfFile(of: request.parameter("id"))
+            let id = request.parameter("id")
+            let file = SheetStore.pdfFile(of: id)
             if !FileManager.default.fileExists(atPath: file.path) {
                 try app.exports.run { () throws(HTTPError) in
                     guard !FileManager.default.fileExists(atPath: file.path) else { return }
                     try APIRoutes.kit { () throws(Failure) in try sheet.writePDF(to: file, title: "Sticker sheet") }
                 }
             }
-            // A sheet let go while its PDF was written leaves no file behind once it is sent.
-            let kept = app.sheets.sheet(request.parameter("id")) != nil
+            // The sheet can be let go, and its PDF removed, at any moment from here on (a newer
+            // sheet, or another download of a sheet already let go): this response sends a link
+            // of its own, which keeps the bytes whatever happens to the shared name.
+            let own = ScratchSpace.folder.appendingPathComponent("sending-\(UUID().uuidString).pdf")
+            guard link(file.path, own.path) == 0 else {
+                throw HTTPError(
+                    .notFound, "no such sheet: make it again (the editor keeps the last \(SheetStore.kept))")
+            }
+            // A sheet let go while its PDF was written leaves no file behind.
+            if app.sheets.sheet(id) == nil { try? FileManager.default.removeItem(at: file) }
             return HTTPResponse(
                 headers: [
                     "Content-Type": "application/pdf",
                     "Content-Disposition": "attachment; filename=\"sticker-sheet.pdf\"",
-                ], file: BodyFile(file, isTemporary: !kept))
+                ], file: BodyFile(own, isTemporary: true))
         }
         let pageText = request.query["page"] ?? "1"
         guard let page = Int(pageText), page >= 1, page <= sheet.pageCount else {

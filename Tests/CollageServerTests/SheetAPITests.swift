@@ -105,6 +105,29 @@ struct SheetAPITests {
         }
     }
 
+    /// A download of a sheet's PDF sends a file of its own: the sheet can be let go (a newer
+    /// sheet pushes it out, and its PDF is removed) between the answer and the sending. It used
+    /// to send the shared file by name, and a soak of the server got "the file to send went
+    /// missing" (500) when that happened.
+    @Test func aSheetsPDFBeingSentSurvivesTheSheetBeingLetGo() throws {
+        let (client, ids) = try Self.clientWithStickers()
+        let made = try client.json("POST", "/api/sheets", #"{"stickers": ["\#(ids[0])", "\#(ids[1])"], "size": 30}"#)
+        let id = try #require(made.json["id"].string, "\(made.text)")
+        var request = HTTPRequest(method: "GET", path: "/api/sheets/\(id)/pdf", headers: ["host": AppClient.host])
+        request.parameters["id"] = id
+        let answer = try SheetRoutes.sheetFile(client.app, request, pdf: true)
+        let file = try #require(answer.bodyFile)
+        // What letting the sheet go does to its PDF.
+        try FileManager.default.removeItem(at: SheetStore.pdfFile(of: id))
+        let sent = try Data(contentsOf: file.url)
+        #expect(sent.starts(with: Data("%PDF".utf8)) && sent.suffix(6) == Data("%%EOF\n".utf8))
+        #expect(file.isTemporary, "the response's own file is removed once it is opened for sending")
+        try? FileManager.default.removeItem(at: file.url)
+        // Downloaded again, it is written again, whole.
+        let again = try client.send("GET", "/api/sheets/\(id)/pdf", headers: ["X-Collage-Token": client.token])
+        #expect(again.status == 200 && again.body == sent)
+    }
+
     @Test func aCollagesStickersPrintAsTheyLookOnIt() throws {
         let (client, ids) = try Self.clientWithStickers()
         let collage = try client.library.createCollage(title: "Looks", templateID: nil, aspect: .square, photoIDs: [])
