@@ -100,6 +100,12 @@ public final class CollageApp: Sendable {
     /// core, so one upload at a time; others wait their turn (a large one can take minutes).
     let imports = WorkGate(name: "photo imports", running: 1, waiting: 8, patience: .seconds(300))
 
+    /// Refuses expensive work from now on, queued or new, so that stopping waits only for the
+    /// jobs already running.
+    func stopAcceptingWork() {
+        for gate in [exports, thumbnails, lifts, imports] { gate.close() }
+    }
+
     /// Answers one request.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         var response: HTTPResponse

@@ -161,12 +161,14 @@ enum CollageImageRoutes {
         return .json(.object(["adjustments": CollageDocument.jsonValue(of: adjustments)]))
     }
 
-    /// A drawing's `?scale=` (default 1). The renderer checks its range, as it does for an
-    /// export; only the number is read here.
+    /// A drawing's `?scale=` (default 1), checked before the request queues for a turn to draw.
     static func drawingScale(_ request: HTTPRequest) throws(HTTPError) -> Double {
         let text = request.query["scale"] ?? "1"
-        guard let scale = Double(decimal: text) else {
-            throw HTTPError(.unprocessable, "scale: expected a number of pixels per point, got \"\(text.prefix(40))\"")
+        guard let scale = Double(decimal: text), Limits.exportScale.contains(scale) else {
+            throw HTTPError(
+                .unprocessable,
+                "scale: expected a number of pixels per point \(Limits.describe(Limits.exportScale)), got \"\(text.prefix(40))\""
+            )
         }
         return scale
     }

@@ -79,6 +79,7 @@ public final class CollageServer: Sendable {
 
     /// Stops accepting connections and waits for the requests in flight.
     public func stop() {
+        app.stopAcceptingWork()
         app.stopAnalysingPhotos()
         app.stopMakingPreviews()
         homeServer?.stop()

@@ -33,8 +33,9 @@ enum ServeCommand: Command {
         ],
         discussion: """
             Prints the editor's address, then serves until Ctrl-C, which lets requests in flight
-            finish and closes the library. Requests must name this address in their Host header
-            (no DNS rebinding), and changes need the page's token.
+            finish (exports and drawings still queued are refused with 503) and closes the
+            library. Requests must name this address in their Host header (no DNS rebinding),
+            and changes need the page's token.
 
             On your phone (--lan): the editor also listens on the home network, over HTTPS with a
             certificate made the first time and kept in the library folder (lan-certificate.pem).

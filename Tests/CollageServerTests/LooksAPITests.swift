@@ -91,7 +91,7 @@ struct LooksAPITests {
 
     @Test func aBackgroundIsDrawnForThePageAtABoundedSize() throws {
         let client = try AppClient()
-        let (id, _) = try collageWithAPhoto(client)
+        let (id, item) = try collageWithAPhoto(client)
         let version = try client.library.collage(id).version
         let saved = try client.json(
             "POST", "/api/collages/\(id)/edits",
@@ -105,6 +105,16 @@ struct LooksAPITests {
         #expect(background[0, 5][0] < 5 && background[background.width - 1, 5][0] > 250)
         #expect(try client.send("GET", "/api/collages/\(id)/background?scale=nan").status == 422)
         #expect(try client.send("GET", "/api/collages/nope/background").status == 404)
+
+        // A scale out of range is refused before the request queues for a turn to draw (it
+        // waited up to seconds behind other drawings in a soak): with no turn to be had, it is
+        // still told what is wrong.
+        client.app.thumbnails.close()
+        for path in ["/api/collages/\(id)/background?scale=1e300", "/api/collages/\(id)/items/\(item)/drawn?scale=0"] {
+            let refused = try client.send("GET", path)
+            #expect(refused.status == 422 && refused.text.contains("from 0.01 to 100"), "\(path): \(refused.text)")
+        }
+        #expect(try client.send("GET", "/api/collages/\(id)/background?scale=1").status == 503)
     }
 }
 
