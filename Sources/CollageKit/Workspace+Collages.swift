@@ -202,4 +202,10 @@ extension Workspace {
     public func collageThumbnailFile(key: String) -> URL {
         library.derivedFolder.appendingPathComponent("collage-thumbnails").appendingPathComponent("\(key).jpg")
     }
+
+    /// Removes the collage's small previews of the versions before `version`, once that
+    /// version's is made: the page never asks for them again.
+    public func removeCollageThumbnails(of id: String, before version: Int) {
+        library.removeCollageThumbnails(of: id, before: version)
+    }
 }

@@ -250,12 +250,14 @@ extension Library {
 
     /// Deletes a collage and its items. Photos stay until `cleanUp()` finds them unused.
     public func deleteCollage(_ id: String) throws(LibraryError) {
-        try database.write { connection throws(LibraryError) in
+        let deleted = try database.write { connection throws(LibraryError) -> String in
             let resolved = try resolveCollageID(id, connection)
             try connection.run("DELETE FROM collages WHERE id = ?", [resolved])
             try connection.run("DELETE FROM collage_history WHERE collage_id = ?", [resolved])
             recentCollages.forget(resolved)
+            return resolved
         }
+        removeCollageThumbnails(of: deleted)
     }
 
     // MARK: - Rows

@@ -478,11 +478,19 @@ extension Library {
         return true
     }
 
-    /// Removes the collage's thumbnails, of every version.
-    private func removeCollageThumbnails(of id: String) {
+    /// Removes the collage's thumbnails (kept as `ID-vVERSION-….jpg` under `derived/`) of the
+    /// versions before `version`, or of every version. A thumbnail is made for each version the
+    /// library page shows, so without this they pile up, one per edit.
+    public func removeCollageThumbnails(of id: String, before version: Int? = nil) {
         let folder = derivedFolder.appendingPathComponent("collage-thumbnails")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names where name.hasPrefix("\(id)-v") {
+        let prefix = "\(id)-v"
+        for name in names where name.hasPrefix(prefix) {
+            if let version {
+                guard let drawn = Int(name.dropFirst(prefix.count).prefix { $0.isNumber }), drawn < version else {
+                    continue
+                }
+            }
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         }
     }

@@ -102,6 +102,7 @@ enum CollageImageRoutes {
                     stored.collage, app: app, request: request,
                     options: RenderOptions(size: .longSide(480), format: .jpeg, quality: 80), to: file)
             }
+            app.workspace.removeCollageThumbnails(of: stored.collage.id, before: stored.version)
         }
         return try APIRoutes.fileResponse(file, type: "image/jpeg", tag: tag, immutable: false)
     }

@@ -95,6 +95,15 @@ struct APITests {
         #expect(thumbnail.status == 200 && thumbnail.headers["content-type"] == "image/jpeg")
         let etag = try #require(thumbnail.headers["etag"])
         #expect(try live.send("GET", "/api/collages/\(id)/thumbnail", headers: ["If-None-Match": etag]).status == 304)
+        // A thumbnail is kept for the version the library shows; the earlier versions' go as
+        // soon as a newer one is made (they piled up, one per edit), and all go with the collage.
+        let thumbnails = live.library.derivedFolder.appendingPathComponent("collage-thumbnails")
+        let kept = { (try? FileManager.default.contentsOfDirectory(atPath: thumbnails.path)) ?? [] }
+        #expect(kept().filter { $0.hasPrefix("\(id)-v4-") }.count == 1, "\(kept())")
+        _ = try live.json("PATCH", "/api/collages/\(id)", #"{"title": "Holiday"}"#)
+        _ = try live.json("PATCH", "/api/collages/\(id)", #"{"title": "Trip"}"#)
+        #expect(try live.send("GET", "/api/collages/\(id)/thumbnail").status == 200)
+        #expect(kept().filter { $0.hasPrefix("\(id)-") }.map { $0.prefix(id.count + 4) } == ["\(id)-v6-"], "\(kept())")
 
         let export = try live.send("GET", "/api/collages/\(id)/export?format=png&size=640")
         #expect(export.status == 200 && export.headers["content-type"] == "image/png")
@@ -104,6 +113,7 @@ struct APITests {
 
         #expect(try live.send("DELETE", "/api/collages/\(id)").status == 204)
         #expect(try live.send("GET", "/api/collages/\(id)").status == 404)
+        #expect(kept().filter { $0.hasPrefix("\(id)-") }.isEmpty, "\(kept())")
     }
 
     @Test func aNewCollageWithoutATitleIsNamedAfterTheDay() throws {
