@@ -306,6 +306,34 @@ extension EdgeMatteTests {
         #expect(torn * 20 <= nose, "\(torn) of the nose's \(nose) pixels are under half opaque")
     }
 
+    /// White fur whose lower part lies in its own shadow, as grey as the pale floor it stands on,
+    /// and which the model holds for subject without being sure of it: the shaded part stays
+    /// whole. The line between the subject's and the floor's colours read it as floor and bit a
+    /// see-through notch out of the subject's foot (bench/matting's bright floor).
+    @Test func aShadedPartOfTheSubjectAsPaleAsTheFloorIsNotTornOut() throws {
+        let (width, height) = (Self.width, Self.height)
+        func inSubject(_ x: Int, _ y: Int) -> Bool { (100..<220).contains(x) && (40..<200).contains(y) }
+        let white: [Double] = [245, 244, 240]
+        let shade: [Double] = [196, 194, 189]
+        let (photo, alpha) = Self.painted(
+            colour: { x, y in
+                if inSubject(x, y) {
+                    let shaded = max(0, min(1, Double(y - 150) / 30))
+                    return (0..<3).map { white[$0] + shaded * (shade[$0] - white[$0]) }
+                }
+                return y >= 170 ? [200, 198, 192] : [90, 40, 25]
+            },
+            model: { x, y in
+                if inSubject(x, y) { return y < 150 ? 255 : 200 }
+                let outside = max(max(100 - x, x - 219), max(40 - y, y - 199))
+                return UInt8((max(0, 1 - Double(outside) / 12) * 160).rounded())
+            })
+        let refined = try EdgeMatte.refine(rgb: photo, alpha: alpha, width: width, height: height)
+        let foot = (175..<196).flatMap { y in (130..<190).map { refined.alpha[y * width + $0] } }
+        let torn = foot.filter { $0 < 128 }.count
+        #expect(torn * 20 <= foot.count, "\(torn) of the shaded foot's \(foot.count) pixels are under half opaque")
+    }
+
     /// A glazed dish with a hard edge on a wooden table whose grain runs across the edge, and a
     /// model's soft edge that carries the grain (as the guided filter draws it in): the grain
     /// past the edge is not taken for strands. It was, as a streaky fringe a fifth opaque.

@@ -105,7 +105,7 @@ struct LibraryStickerTests {
         #expect(try model.analyse(photo, in: library) == .ready)
         // What an older version left: the mask, and nothing made ahead.
         let walk = FileManager.default.enumerator(at: library.maskCacheFolder, includingPropertiesForKeys: nil)
-        for case let made as URL in walk?.allObjects ?? [] where made.lastPathComponent.contains("-edges10-") {
+        for case let made as URL in walk?.allObjects ?? [] where made.lastPathComponent.contains("-edges11-") {
             try FileManager.default.removeItem(at: made)
         }
         #expect(model.readiness(of: photo, in: library) == .pending)
