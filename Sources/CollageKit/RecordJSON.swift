@@ -70,15 +70,18 @@ public enum RecordJSON {
         return .object(members)
     }
 
-    /// `{dryRun, removedFiles, freedBytes}` (in a dry run, what would be removed and freed).
+    /// `{dryRun, removedFiles, freedBytes, keptUnrecorded}` (in a dry run, what would be removed and
+    /// freed; kept: originals and sticker images no record names).
     public static func cleanup(_ report: CleanupReport) -> JSONValue {
         .object([
             "dryRun": .bool(report.dryRun),
             "removedFiles": .number(Double(report.removedFiles)), "freedBytes": .number(Double(report.freedBytes)),
+            "keptUnrecorded": .number(Double(report.keptUnrecorded)),
         ])
     }
 
-    /// `{healthy, repaired, missingPhotos, missingStickers, brokenItems, invalidCollages}`.
+    /// `{healthy, repaired, damagedCells, repairs, missingPhotos, missingStickers, unrecordedPhotos,
+    /// brokenItems, invalidCollages}`.
     public static func health(_ report: HealthReport) -> JSONValue {
         .object([
             "healthy": .bool(report.isHealthy), "repaired": .bool(report.repaired),
@@ -92,6 +95,7 @@ public enum RecordJSON {
             "repairs": .array(report.repairs.map(JSONValue.string)),
             "missingPhotos": .array(report.missingPhotos.map(JSONValue.string)),
             "missingStickers": .array(report.missingStickers.map(JSONValue.string)),
+            "unrecordedPhotos": .array(report.unrecordedPhotos.map(JSONValue.string)),
             "brokenItems": .array(
                 report.brokenItems.map { .object(["collage": .string($0.collage), "item": .string($0.item)]) }),
             "invalidCollages": .array(

@@ -3,11 +3,15 @@ import CollageRender
 import Foundation
 
 extension Library {
-    /// Removes what no one can reach: files in `photos/` and `derived/` without a record (left by
-    /// an interrupted import), and staging folders and half-written files older than an hour.
-    /// Never a photo record or its files: a photo someone put in their library is theirs until
-    /// they delete it, whether or not a collage shows it yet (an upload not placed, an import).
-    /// Nor a file an import or a render in another process is making.
+    /// Removes what no one can reach and can be made again: files in `derived/` without a record
+    /// (thumbnails, previews, masks), and staging folders and half-written files older than an
+    /// hour. Never a photo record or its files: a photo someone put in their library is theirs
+    /// until they delete it, whether or not a collage shows it yet (an upload not placed, an
+    /// import). Nor an original in `photos/` or a sticker's image that no record names: it may be
+    /// the only copy, left by an interrupted import or by a database that lost its rows (emptied,
+    /// replaced, rolled back), so it is counted (``CleanupReport/keptUnrecorded``) and kept for
+    /// ``checkHealth(repair:)`` to put back. Nor a file an import or a render in another process
+    /// is making.
     ///
     /// It runs inside one write transaction: imports place their files and insert their rows in
     /// a transaction too, so the two can never interleave (no record ever points at a file
@@ -28,15 +32,23 @@ extension Library {
                 row throws(LibraryError) in try row.optionalText("file_id")
             }.compactMap { $0 }
             let known = Set(photos).union(stickers).union(quarantined)
+            let stickerImages = derivedFolder.appendingPathComponent("stickers").standardizedFileURL.path + "/"
             for folder in [photosFolder, derivedFolder] {
                 for file in Self.files(under: folder) {
                     let name = file.lastPathComponent
                     // Hidden files are being written (a thumbnail rebuilt, a render saved): only an
                     // old one was abandoned.
-                    let orphan =
-                        name.hasPrefix(".")
-                        ? Self.modified(file) < staleBefore : !known.contains(String(name.prefix(64)))
-                    if orphan { remove(file, into: &report, dryRun: dryRun) }
+                    if name.hasPrefix(".") {
+                        if Self.modified(file) < staleBefore { remove(file, into: &report, dryRun: dryRun) }
+                    } else if !known.contains(String(name.prefix(64))) {
+                        let irreplaceable =
+                            folder == photosFolder || file.standardizedFileURL.path.hasPrefix(stickerImages)
+                        if irreplaceable {
+                            report.keptUnrecorded += 1
+                        } else {
+                            remove(file, into: &report, dryRun: dryRun)
+                        }
+                    }
                 }
             }
             let staging = (try? FileManager.default.contentsOfDirectory(atPath: stagingFolder.path)) ?? []
@@ -126,6 +138,9 @@ public struct HealthReport: Sendable {
     public var brokenBackgrounds: [(collage: String, photo: String)] = []
     /// Collages that cannot be rendered, with every problem.
     public var invalidCollages: [(collage: String, issues: [String])] = []
+    /// Originals in `photos/` that no record names (file names): photos the database lost, or
+    /// an import that was interrupted. `--repair` puts each back as a photo.
+    public var unrecordedPhotos: [String] = []
     /// Whether the report's records and items were repaired (`--repair`).
     public var repaired = false
     /// What `--repair` did with each row that had a damaged cell, a sentence a row: set aside
@@ -136,13 +151,13 @@ public struct HealthReport: Sendable {
     /// Whether nothing is wrong.
     public var isHealthy: Bool {
         damagedCells.isEmpty && missingPhotos.isEmpty && missingStickers.isEmpty && brokenItems.isEmpty
-            && invalidCollages.isEmpty
+            && invalidCollages.isEmpty && unrecordedPhotos.isEmpty
     }
 
     /// Whether `--repair` has something to do.
     public var isRepairable: Bool {
         !(damagedCells.isEmpty && missingPhotos.isEmpty && missingStickers.isEmpty && brokenItems.isEmpty
-            && brokenBackgrounds.isEmpty)
+            && brokenBackgrounds.isEmpty && unrecordedPhotos.isEmpty)
     }
 }
 
@@ -155,7 +170,9 @@ extension Library {
     /// that showed one made white (each such collage gets a new version). Collages that break the
     /// document rules otherwise are only reported,
     /// since which part to drop is the person's choice. One transaction: nothing changes unless
-    /// all of it does.
+    /// all of it does. Then, with `repair`, each original in `photos/` that no record names is
+    /// imported again from where it lies (a photo of its own; the collages that showed it, if the
+    /// database lost them, cannot be made again from the file).
     public func checkHealth(repair: Bool = false) throws(LibraryError) -> HealthReport {
         var report = HealthReport()
         try database.write { connection throws(LibraryError) in
@@ -163,6 +180,7 @@ extension Library {
             if repair, !report.damagedCells.isEmpty {
                 report.repairs = try setAside(report.damagedCells, in: connection)
             }
+            report.unrecordedPhotos = try unrecordedOriginals(in: connection).map(\.lastPathComponent)
             try findMissing(into: &report, in: connection)
             guard repair, report.isRepairable else { return }
             // A photo whose extension cell was damaged only seems missing: its file answers to its id.
@@ -194,7 +212,57 @@ extension Library {
             }
             report.repaired = true
         }
+        if repair, !report.unrecordedPhotos.isEmpty {
+            putBackUnrecordedPhotos(into: &report)
+            report.repaired = true
+        }
         return report
+    }
+
+    /// The originals in `photos/` that no photo, sticker or set-aside row names.
+    private func unrecordedOriginals(in connection: Connection) throws(LibraryError) -> [URL] {
+        // A damaged id (not text) names no file; `damagedCells` reports it.
+        let photos = try connection.query("SELECT id FROM photos WHERE typeof(id) = 'text'") {
+            row throws(LibraryError) in try row.text("id")
+        }
+        let quarantined = try connection.query("SELECT file_id FROM quarantine WHERE file_id IS NOT NULL") {
+            row throws(LibraryError) in try row.optionalText("file_id")
+        }.compactMap { $0 }
+        let known = Set(photos).union(quarantined)
+        return Self.files(under: photosFolder).filter {
+            let name = $0.lastPathComponent
+            return !name.hasPrefix(".") && !known.contains(String(name.prefix(64)))
+        }.sorted { $0.path < $1.path }
+    }
+
+    /// Imports again each original that no record names; what cannot be read stays where it is,
+    /// named in the report.
+    private func putBackUnrecordedPhotos(into report: inout HealthReport) {
+        guard !report.unrecordedPhotos.isEmpty else { return }
+        let files: [URL]
+        do {
+            files = try database.read { connection throws(LibraryError) in try unrecordedOriginals(in: connection) }
+        } catch {
+            report.repairs.append("could not look for photos without a record: \(error.description)")
+            return
+        }
+        var left: [String] = []
+        for file in files {
+            do {
+                let photo = try importPhoto(from: file).photo
+                // Bytes that no longer match their name are kept once, under their own hash.
+                if originalFile(of: photo).standardizedFileURL != file.standardizedFileURL {
+                    try? FileManager.default.removeItem(at: file)
+                }
+                report.repairs.append(
+                    "put back photo \(photo.id.prefix(12)) from \(file.lastPathComponent): its file was in the library without a record"
+                )
+            } catch {
+                left.append(file.lastPathComponent)
+                report.repairs.append("could not put back \(file.lastPathComponent): \(error.description)")
+            }
+        }
+        report.unrecordedPhotos = left
     }
 
     /// The checks of files and references, over the rows that can be read (a damaged one is

@@ -63,4 +63,7 @@ public struct CleanupReport: Hashable, Sendable {
     public var removedFiles: Int = 0
     /// Bytes freed on disk.
     public var freedBytes: Int = 0
+    /// Originals and sticker images that no record names, kept: they may be the only copy
+    /// (`collage doctor --repair` puts the photos back).
+    public var keptUnrecorded: Int = 0
 }

@@ -63,10 +63,12 @@ enum CleanUpCommand: Command {
             .flag("--json", "Print JSON"),
         ],
         discussion: """
-            Removes files in the library's folders that no record uses (left by an import that was
-            interrupted) and half-written files abandoned for over an hour. It never removes a
-            photo: every photo you imported or uploaded stays in the library, whether or not a
-            collage shows it yet.
+            Removes files that can be made again and that no record uses (thumbnails, previews and
+            masks left by an import that was interrupted) and half-written files abandoned for
+            over an hour. It never removes a photo: every photo you imported or uploaded stays in
+            the library, whether or not a collage shows it yet. An original photo or a sticker's
+            image that no record names (the library's database lost it, or an import was
+            interrupted) is kept and counted: 'collage doctor --repair' puts the photos back.
             """)
 
     static func run(_ arguments: ParsedArguments) throws(Failure) {
@@ -76,12 +78,24 @@ enum CleanUpCommand: Command {
         if arguments.has("--json") {
             Output.printJSON(RecordJSON.cleanup(report))
         } else {
-            let freed = ByteCountFormatter.string(fromByteCount: Int64(report.freedBytes), countStyle: .file)
-            let files = "\(report.removedFiles) leftover file\(report.removedFiles == 1 ? "" : "s")"
-            Output.print(
-                dryRun
-                    ? "Would remove \(files), freeing \(freed). Every photo stays."
-                    : "Removed \(files), freeing \(freed). Every photo stays.")
+            if report.removedFiles == 0 {
+                Output.print(
+                    dryRun ? "Nothing would be removed. Every photo stays." : "Nothing to remove. Every photo stays.")
+            } else {
+                let freed = ByteCountFormatter.string(fromByteCount: Int64(report.freedBytes), countStyle: .file)
+                let files = "\(report.removedFiles) leftover file\(report.removedFiles == 1 ? "" : "s")"
+                Output.print(
+                    dryRun
+                        ? "Would remove \(files), freeing \(freed). Every photo stays."
+                        : "Removed \(files), freeing \(freed). Every photo stays.")
+            }
+            if report.keptUnrecorded > 0 {
+                let count = report.keptUnrecorded
+                Output.print(
+                    "Kept \(count) photo or sticker file\(count == 1 ? "" : "s") that no record in the library names: "
+                        + "its database may have lost \(count == 1 ? "it" : "them"). 'collage doctor' lists the photos, and "
+                        + "'collage doctor --repair' puts them back in the library.")
+            }
         }
     }
 }
@@ -98,7 +112,7 @@ enum DoctorCommand: Command {
             .flag(
                 "--repair",
                 "Set aside rows with damaged cells, remove records whose files are missing, set aside the items that show "
-                    + "them, make a background that shows one white"
+                    + "them, make a background that shows one white, put back photo files that have no record"
             ),
             LibraryAccess.option, .flag("--json", "Print JSON"),
         ],
@@ -111,7 +125,9 @@ enum DoctorCommand: Command {
             reads it and nothing is lost; records whose files are missing are removed, the items
             that showed them set aside and a background that showed one made white (each such
             collage gets a new version); collages that break the document rules otherwise are
-            listed for you to fix or delete, never changed.
+            listed for you to fix or delete, never changed. A photo file in the library that no
+            record names (an import was interrupted, or the database lost its rows: emptied,
+            replaced or rolled back) is reported, and --repair imports it again as a photo.
             """)
 
     static func run(_ arguments: ParsedArguments) throws(Failure) {
@@ -120,8 +136,11 @@ enum DoctorCommand: Command {
         let report = try workspace.checkHealth(repair: repair)
         if arguments.has("--json") {
             Output.printJSON(RecordJSON.health(report))
-        } else if report.isHealthy {
+        } else if report.isHealthy, report.repairs.isEmpty {
             Output.print("The library is healthy.")
+        } else if report.isHealthy {
+            for repair in report.repairs { Output.print("Repaired: \(Output.escaped(repair))") }
+            Output.print("The library is healthy now.")
         } else {
             for cell in report.damagedCells { Output.print("\(Output.escaped(cell.description))") }
             // Ids and issues come from the library file, which may hold anything: shown escaped.
@@ -138,6 +157,14 @@ enum DoctorCommand: Command {
                     Output.escaped(
                         "collage \(collage.collage) cannot be rendered: \(collage.issues.joined(separator: "; "))"))
             }
+            let unrecorded = report.unrecordedPhotos
+            for name in unrecorded.prefix(20) {
+                Output.print(
+                    Output.escaped(
+                        "photos/\(name.prefix(2))/\(name): a photo file with no record in the library (an import was "
+                            + "interrupted, or the library's database lost it)"))
+            }
+            if unrecorded.count > 20 { Output.print("… and \(unrecorded.count - 20) more photo files with no record") }
             if report.repaired {
                 for repair in report.repairs { Output.print("Repaired: \(Output.escaped(repair))") }
                 Output.print(
@@ -145,10 +172,12 @@ enum DoctorCommand: Command {
                         + "missing removed, the items that showed them set aside, the backgrounds that showed them white."
                 )
             } else if report.isRepairable {
-                Output.print("Run 'collage doctor --repair' to set them aside (nothing is deleted that can be kept).")
+                Output.print(
+                    "Run 'collage doctor --repair' to set them aside and put the photos without a record back "
+                        + "(nothing is deleted that can be kept).")
             }
         }
-        let fixed = report.repaired && report.invalidCollages.isEmpty
+        let fixed = report.repaired && report.invalidCollages.isEmpty && report.unrecordedPhotos.isEmpty
         if !report.isHealthy, !fixed { throw .data("the library has the problems listed above") }
     }
 }

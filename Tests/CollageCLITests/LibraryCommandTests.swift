@@ -127,7 +127,7 @@ struct LibraryCommandTests {
         // No collage shows the photos now; they are still the person's.
         let dry = try space.run(["gc", "--dry-run"])
         #expect(
-            dry.status == 0 && dry.stdout.contains("Would remove 0 leftover files")
+            dry.status == 0 && dry.stdout.contains("Nothing would be removed")
                 && dry.stdout.contains("Every photo stays"))
         #expect(try space.json(["gc"]).member("removedFiles") == .number(0))
         #expect(try space.json(["photos"]).elements.count == 3)
@@ -175,6 +175,42 @@ struct LibraryCommandTests {
         #expect(result.status == 65)
         #expect(result.stderr.contains("\(database.path) is not a Collage library"))
         #expect(try String(contentsOf: database, encoding: .utf8) == "definitely not sqlite")
+    }
+
+    /// A library whose database lost its rows (emptied here; replaced or rolled back is the same)
+    /// keeps its photos' files: `gc` removed every one of them before, saying every photo stays.
+    /// `doctor` names them and `doctor --repair` puts them back.
+    @Test func photosADatabaseLostAreKeptAndPutBack() throws {
+        let space = try Workspace()
+        let files = [try space.photo("a.jpg", [200, 30, 30]), try space.photo("b.jpg", [30, 30, 200])]
+        #expect(try space.run(["import"] + files).status == 0)
+        let ids = Set(try space.json(["photos"]).elements.compactMap { $0.member("id")?.string })
+        #expect(ids.count == 2)
+        func originals() -> [String] {
+            let walk = FileManager.default.enumerator(atPath: space.library.appendingPathComponent("photos").path)
+            return (walk?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".jpg") }
+        }
+        #expect(originals().count == 2)
+        let database = space.library.appendingPathComponent("library.sqlite")
+        try Data().write(to: database)
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
+
+        let cleaned = try space.json(["gc"])
+        #expect(cleaned.member("keptUnrecorded") == .number(2))
+        #expect(originals().count == 2, "gc removed originals that no record names")
+        let said = try space.run(["gc", "--dry-run"])
+        #expect(
+            said.stdout.contains("Kept 2 photo or sticker files that no record in the library names"), "\(said.stdout)")
+
+        let checked = try space.run(["doctor"])
+        #expect(checked.status == 65)
+        #expect(checked.stdout.contains("a photo file with no record in the library"), "\(checked.stdout)")
+        let repaired = try space.run(["doctor", "--repair"])
+        #expect(repaired.status == 0, "\(repaired.stdout) \(repaired.stderr)")
+        #expect(repaired.stdout.contains("put back photo"), "\(repaired.stdout)")
+        #expect(Set(try space.json(["photos"]).elements.compactMap { $0.member("id")?.string }) == ids)
+        #expect(try space.run(["doctor"]).stdout.contains("The library is healthy"))
+        #expect(originals().count == 2)
     }
 
     @Test func theEnvironmentSelectsTheLibrary() throws {

@@ -163,22 +163,29 @@ struct LibraryPhotoTests {
         // …and removed once it has been abandoned for over an hour.
         let hoursAgo = Date().addingTimeInterval(-2 * 3600)
         try FileManager.default.setAttributes([.modificationDate: hoursAgo], ofItemAtPath: partial.path)
-        // A file no record names (an import interrupted after writing it) is a leftover too.
-        let orphan = library.photosFolder.appendingPathComponent("cd/" + String(repeating: "c", count: 64) + ".png")
+        // A thumbnail no record names (an import interrupted after writing it) is a leftover too…
+        let orphan = library.derivedFolder.appendingPathComponent(
+            "thumbnails/cd/" + String(repeating: "c", count: 64) + ".jpg")
         try FileManager.default.createDirectory(
             at: orphan.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(repeating: 9, count: 500).write(to: orphan)
+        // …but an original no record names may be the only copy of a photo: it stays.
+        let unrecorded = library.photosFolder.appendingPathComponent("ef/" + String(repeating: "e", count: 64) + ".png")
+        try FileManager.default.createDirectory(
+            at: unrecorded.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(repeating: 6, count: 300).write(to: unrecorded)
         // A dry run says what would go, and removes nothing.
         let dry = try library.cleanUp(dryRun: true)
-        #expect(dry.dryRun && dry.removedFiles == 2 && dry.freedBytes == 1500)
+        #expect(dry.dryRun && dry.removedFiles == 2 && dry.freedBytes == 1500 && dry.keptUnrecorded == 1)
         #expect(
             FileManager.default.fileExists(atPath: partial.path) && FileManager.default.fileExists(atPath: orphan.path))
         let report = try library.cleanUp()
         #expect(FileManager.default.fileExists(atPath: fresh.path))
-        #expect(report.freedBytes == 1500 && report.removedFiles == 2)
+        #expect(report.freedBytes == 1500 && report.removedFiles == 2 && report.keptUnrecorded == 1)
         #expect(
             !FileManager.default.fileExists(atPath: partial.path)
                 && !FileManager.default.fileExists(atPath: orphan.path))
+        #expect(FileManager.default.fileExists(atPath: unrecorded.path))
         // Every photo stays, the one no collage shows yet too (an upload not placed, an import).
         #expect(FileManager.default.fileExists(atPath: library.originalFile(of: unused).path))
         #expect(FileManager.default.fileExists(atPath: library.originalFile(of: used).path))
