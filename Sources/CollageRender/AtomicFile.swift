@@ -15,7 +15,8 @@ enum AtomicFile {
 
     /// As ``write(to:_:)``, for a save that fails with its own ``RenderError`` (an animation
     /// stopped part way, an encoder's message), which is passed on as it is.
-    static func writeRendered(to file: URL, _ save: (String) throws(RenderError) -> Void) throws(RenderError) {
+    static func writeRendered(to named: URL, _ save: (String) throws(RenderError) -> Void) throws(RenderError) {
+        let file = try OutputTarget.resolve(named)
         let directory = file.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
@@ -32,5 +33,35 @@ enum AtomicFile {
             try? FileManager.default.removeItem(at: temporary)
             throw .cannotWrite(file.path, reason: reason)
         }
+    }
+}
+
+/// The file an output's name stands for, checked before anything is written there.
+public enum OutputTarget {
+    /// Where to write an output named `file`: through a symbolic link to what it names (a
+    /// rename into place would replace the link itself), and never over a device, a pipe or a
+    /// folder, which a rename would replace with an image (`-o /dev/full` did, run as root).
+    /// - Throws: ``RenderError/cannotWrite(_:reason:)`` saying what the name is instead.
+    public static func resolve(_ file: URL) throws(RenderError) -> URL {
+        var target = file
+        // Link by link, so that a link to a file yet to be made names where to make it.
+        for _ in 0..<40 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: target.path) else {
+                break
+            }
+            target =
+                URL(fileURLWithPath: destination, relativeTo: target.deletingLastPathComponent()).standardizedFileURL
+        }
+        var status = stat()
+        guard stat(target.path, &status) == 0 else { return target }
+        let kind: String
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return target
+        case S_IFDIR: kind = "a folder"
+        case S_IFIFO: kind = "a named pipe"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "a device"
+        }
+        throw .cannotWrite(file.path, reason: "it is \(kind), not a file; name a file to write")
     }
 }

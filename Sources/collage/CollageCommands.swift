@@ -56,7 +56,7 @@ enum NewCommand: Command {
             Output.printJSON(RecordJSON.summary(stored))
         } else {
             Output.print(
-                "Created collage \(stored.collage.id) \"\(stored.collage.title)\" (\(layout), \(stored.collage.items.count) photos)"
+                "Created collage \(stored.collage.id) \"\(stored.collage.title)\" (\(layout), \(stored.collage.items.count) photo\(stored.collage.items.count == 1 ? "" : "s"))"
             )
         }
     }

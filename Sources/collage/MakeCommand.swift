@@ -72,6 +72,12 @@ enum MakeCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(Failure) {
         let output = try OutputArguments.parse(arguments)
+        try OutputGuard.refuseOverwriting(arguments.positionals, with: output.file, what: "the collage")
+        if let documentPath = arguments.value("--save-document") {
+            try OutputGuard.refuseOverwriting(
+                arguments.positionals + [output.file.path], with: URL(fileURLWithPath: documentPath),
+                flag: "--save-document", what: "the document")
+        }
         let model = try SmartCropArguments.model(arguments)
         let layout = arguments.value("--layout") ?? "grid2x2"
         let template = Template.named(layout)
@@ -195,8 +201,14 @@ enum MakeCommand: Command {
             )
         }
         if let documentPath = arguments.value("--save-document") {
+            let document = try OutputGuard.target(URL(fileURLWithPath: documentPath))
+            let folder = document.deletingLastPathComponent()
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw .cannotCreate("\(documentPath): the folder \(folder.path) does not exist")
+            }
             do {
-                try CollageDocument.encode(collage).write(to: URL(fileURLWithPath: documentPath), options: .atomic)
+                try CollageDocument.encode(collage).write(to: document, options: .atomic)
             } catch {
                 throw .cannotCreate("\(documentPath): \(error.localizedDescription)")
             }

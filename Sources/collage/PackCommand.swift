@@ -65,6 +65,16 @@ enum PackCommand: Command {
         guard !arguments.positionals.isEmpty else {
             throw .usage("name the stickers: PNG files from 'collage sticker', or library sticker ids")
         }
+        let folder = URL(fileURLWithPath: outputPath).standardizedFileURL.resolvingSymlinksInPath().path
+        for argument in arguments.positionals where FileManager.default.fileExists(atPath: argument) {
+            let parent = URL(fileURLWithPath: argument).standardizedFileURL.resolvingSymlinksInPath()
+                .deletingLastPathComponent().path
+            if parent == folder {
+                throw .usage(
+                    "-o \(outputPath) holds \(argument), one of the stickers to read, and the pack's files would "
+                        + "replace it: write the pack to a folder of its own")
+            }
+        }
         let sources = arguments.positionals.map { argument -> StickerPackRequest.Source in
             FileManager.default.fileExists(atPath: argument) || argument.contains("/") || argument.contains(".")
                 ? .file(URL(fileURLWithPath: argument)) : .sticker(argument)

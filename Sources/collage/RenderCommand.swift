@@ -25,8 +25,9 @@ enum RenderCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws(Failure) {
         let output = try OutputArguments.parse(arguments)
-        let model = try SmartCropArguments.model(arguments)
         let path = arguments.positionals[0]
+        try OutputGuard.refuseOverwriting([path], with: output.file, what: "the collage")
+        let model = try SmartCropArguments.model(arguments)
         let collage: Collage
         do {
             collage = try CollageDocument.decode(try readInput(path))

@@ -51,13 +51,22 @@ enum SheetCommand: Command {
         guard let outputPath = arguments.value("-o") ?? arguments.value("--output") else {
             throw .usage("an output file is required: -o sheet.pdf")
         }
-        let output = URL(fileURLWithPath: outputPath)
+        let output = try OutputGuard.target(URL(fileURLWithPath: outputPath))
         guard output.pathExtension.lowercased() == "pdf" else {
             throw .usage("a sheet is written as .pdf, got \"\(output.lastPathComponent)\"")
         }
-        let svg = arguments.value("--svg").map { URL(fileURLWithPath: $0) }
+        let svg = try arguments.value("--svg").map { path throws(Failure) in
+            try OutputGuard.target(URL(fileURLWithPath: path))
+        }
         if let svg, svg.pathExtension.lowercased() != "svg" {
             throw .usage("--svg writes an .svg file, got \"\(svg.lastPathComponent)\"")
+        }
+        let previewPrefix = output.deletingPathExtension().lastPathComponent + "-page-"
+        try OutputGuard.refuseOverwriting(arguments.positionals, with: output, what: "the sheet") { name in
+            name.hasPrefix(previewPrefix) && name.lowercased().hasSuffix(".png")
+        }
+        if let svg {
+            try OutputGuard.refuseOverwriting(arguments.positionals, with: svg, flag: "--svg", what: "the cut lines")
         }
         func length(_ flag: String) throws(Failure) -> Double? {
             try arguments.value("--" + flag).map { text throws(Failure) in
@@ -118,7 +127,7 @@ enum SheetCommand: Command {
         } else {
             let pages = "\(sheet.pageCount) page\(sheet.pageCount == 1 ? "" : "s")"
             Output.print(
-                "Wrote \(output.path): \(sheet.names.count) stickers on \(pages) (cut shapes cover \(coverage) % of the paper)"
+                "Wrote \(output.path): \(sheet.names.count) sticker\(sheet.names.count == 1 ? "" : "s") on \(pages) (cut shapes cover \(coverage) % of the paper)"
             )
             for file in previews + svgFiles { Output.print("Wrote \(file.path)") }
         }

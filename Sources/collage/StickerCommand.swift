@@ -95,6 +95,7 @@ enum StickerCommand: Command {
             throw .usage("an output file is required: -o sticker.png")
         }
         let output = URL(fileURLWithPath: outputPath)
+        try OutputGuard.refuseOverwriting([source], with: output, what: "the sticker")
         if arguments.value("--live") != nil {
             try runLive(arguments, photo: URL(fileURLWithPath: source), output: output)
             return

@@ -41,6 +41,52 @@ struct HostileCLITests {
         }
     }
 
+    /// An output never replaces what the command reads, nor a pipe or a folder of that name, and
+    /// a link is written through. `make a.jpg b.jpg -o a.jpg` replaced the photo with the collage,
+    /// and `-o /dev/full` (run as root) replaced the device with a JPEG.
+    @Test func anOutputNeverReplacesAnInputAPipeOrAFolder() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func file(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        try Bitmap(width: 300, height: 200, color: [200, 40, 40]).write(
+            to: URL(fileURLWithPath: file("a.png")), format: .png)
+        try Bitmap(width: 300, height: 200, color: [40, 40, 200]).write(
+            to: URL(fileURLWithPath: file("b.png")), format: .png)
+        try FileManager.default.copyItem(atPath: file("a.png"), toPath: file("x-page-1.png"))
+        let original = try Data(contentsOf: URL(fileURLWithPath: file("a.png")))
+        let refusals: [[String]] = [
+            ["make", file("a.png"), file("b.png"), "-o", file("a.png")],
+            ["make", file("a.png"), file("b.png"), "-o", file("c.png"), "--save-document", file("b.png")],
+            ["sticker", file("a.png"), "-o", file("a.png")],
+            ["sheet", file("x-page-1.png"), "-o", file("x.pdf")],
+            ["pack", "--for", "telegram", file("a.png"), "-o", directory.path],
+        ]
+        for arguments in refusals {
+            let result = try CommandRunner.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("one of the"), "\(arguments): \(result.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file("a.png"))) == original)
+        #expect(!FileManager.default.fileExists(atPath: file("c.png")))
+
+        #expect(mkfifo(file("pipe.jpg"), 0o600) == 0)
+        try FileManager.default.createDirectory(atPath: file("folder.jpg"), withIntermediateDirectories: false)
+        for (name, kind) in [("pipe.jpg", "a named pipe"), ("folder.jpg", "a folder")] {
+            let result = try CommandRunner.run(["make", file("a.png"), file("b.png"), "-o", file(name)])
+            #expect(result.status == 73 && result.stderr.contains("it is \(kind), not a file"), "\(result.stderr)")
+        }
+        let attributes = try FileManager.default.attributesOfItem(atPath: file("pipe.jpg"))
+        #expect(attributes[.type] as? FileAttributeType != .typeRegular, "the pipe was replaced by a file")
+
+        try FileManager.default.createSymbolicLink(atPath: file("link.jpg"), withDestinationPath: "made.jpg")
+        let linked = try CommandRunner.run([
+            "make", file("a.png"), file("b.png"), "-o", file("link.jpg"), "--size", "200",
+        ])
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: file("link.jpg")) == "made.jpg")
+        #expect(try Bitmap.read(URL(fileURLWithPath: file("made.jpg"))).width == 200)
+    }
+
     @Test func aMisspeltKernelSettingIsSaidNotIgnored() throws {
         let misspelt = try CommandRunner.run(["templates"], environment: ["COLLAGE_CONVOLUTION": "avx512\u{1B}[31m"])
         #expect(misspelt.status == 0)
