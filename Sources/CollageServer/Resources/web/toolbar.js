@@ -47,6 +47,25 @@ export class Toolbar {
 
   setUpToolbar() {
     this.store.listen(window, 'toasts-changed', () => this.placeItemTools());
+    // A tap that selects an item draws its tools at once, and on a phone they can land under the
+    // finger: the click that ends the tap then pressed the button drawn there (Replace opened by
+    // itself). A button of the tools takes no click that ends a press begun elsewhere a moment
+    // before; a click from the keyboard (detail 0) or from assistive technology (no press) is
+    // its own.
+    let pressed = null;
+    let pressedAt = 0;
+    this.store.listen(document, 'pointerdown', (event) => {
+      pressed = event.target;
+      pressedAt = event.timeStamp;
+    }, { capture: true });
+    this.store.listen($('item-tools'), 'click', (event) => {
+      const button = event.target.closest('button');
+      const ghost = button && event.detail > 0 && pressed && !button.contains(pressed)
+        && event.timeStamp - pressedAt < 1500;
+      if (!ghost) return;
+      event.stopImmediatePropagation();
+      event.preventDefault();
+    }, { capture: true });
     // The skip link puts the keyboard on the first item (or the canvas when it is empty), not
     // on the page's hash.
     this.store.listen($('skip-to-canvas'), 'click', (event) => {
