@@ -40,7 +40,12 @@ extension Workspace {
     /// The longer side, in pixels, of a photo's preview (`preview`) or thumbnail.
     public static func photoImageSide(preview: Bool) -> Int { preview ? Library.previewSize : Library.thumbnailSize }
 
-    /// The JPEG of a photo's preview (`preview`) or thumbnail, made again if it went missing.
+    /// The format of a photo's preview and thumbnail: `jpg`, or `webp` for a photo whose format
+    /// may be see-through (its transparency kept).
+    public static func photoImageFormat(of photo: PhotoRecord) -> String { Library.derivedExtension(of: photo) }
+
+    /// The picture of a photo's preview (`preview`) or thumbnail (see ``photoImageFormat(of:)``),
+    /// made again if it went missing.
     public func photoImage(of photo: PhotoRecord, preview: Bool) throws(Failure) -> URL {
         try reading { () throws(LibraryError) in
             preview ? try library.previewFile(of: photo) : try library.thumbnailFile(of: photo)

@@ -155,7 +155,13 @@ extension Library {
 
     func derivedPath(of photo: PhotoRecord, kind: String, size: Int) -> URL {
         derivedFolder.appendingPathComponent(kind).appendingPathComponent(String(photo.id.prefix(2)))
-            .appendingPathComponent("\(photo.id)-\(size).jpg")
+            .appendingPathComponent("\(photo.id)-\(size).\(Self.derivedExtension(of: photo))")
+    }
+
+    /// A JPEG for a photo that was one; a WebP, which keeps transparency, for a photo in a format
+    /// that may have it (a PNG with a see-through background was drawn on white in the editor).
+    public static func derivedExtension(of photo: PhotoRecord) -> String {
+        photo.format == "jpeg" ? "jpg" : "webp"
     }
 
     private func derivedFile(
@@ -185,6 +191,10 @@ extension Library {
             try ImageFiles.writeThumbnail(of: original, to: file, maxSide: size)
         } catch {
             throw .image(error.description)
+        }
+        // What an earlier version made as a JPEG for this photo is not shown again.
+        if file.pathExtension != "jpg" {
+            try? FileManager.default.removeItem(at: file.deletingPathExtension().appendingPathExtension("jpg"))
         }
         return file
     }

@@ -26,7 +26,8 @@ public enum ImageFiles {
     }
 
     /// Decodes `file` (all of it, so a corrupt file fails here) into a JPEG no larger than
-    /// `maxSide` on its longer side, upright and in sRGB, written atomically to `output`.
+    /// `maxSide` on its longer side, upright and in sRGB, written atomically to `output`; into a
+    /// WebP that keeps the photo's transparency when `output` ends in `.webp`.
     public static func writeThumbnail(
         of file: URL, to output: URL, maxSide: Int, quality: Int = 85, limits: RenderLimits = RenderLimits()
     ) throws(RenderError) {
@@ -39,14 +40,18 @@ public enum ImageFiles {
         do {
             var decoded = try PhotoDecoder.srgb(
                 VipsImage.thumbnail(file.path, width: width, height: height, convertProfile: header.hasProfile))
-            if decoded.bands == 4 { decoded = try decoded.flattenedOnWhite() }
+            // A see-through photo keeps its alpha where the output can (a WebP): the editor drew a
+            // transparent PNG on white that the export showed on the collage's background.
+            let keepsAlpha = output.pathExtension.lowercased() == "webp"
+            if decoded.bands == 4, !keepsAlpha { decoded = try decoded.flattenedOnWhite() }
             // A preview is shown and can be saved from the page: it keeps no EXIF (GPS place) either.
             image = try decoded.asNewSRGBPicture().copyToMemory()
         } catch {
             throw .unreadableImage(file.path, reason: PhotoDecoder.tidy(error.message, path: file.path))
         }
+        let format: OutputFormat = output.pathExtension.lowercased() == "webp" ? .webp : .jpeg
         try AtomicFile.write(to: output) { path throws(VipsError) in
-            try image.save(to: path, format: .jpeg, quality: quality)
+            try image.save(to: path, format: format, quality: quality)
         }
     }
 

@@ -17,11 +17,17 @@ enum PhotoRoutes {
         ) { app, request throws(HTTPError) in try upload(app, request) },
         Route(
             "GET", "/api/photos/{id}/thumbnail", "photoThumbnail", "A 512 px JPEG (ETag; immutable)",
-            responses: [200: "image/jpeg", 304: "unchanged", 404: "no such photo"]
+            responses: [
+                200: "image/jpeg, or image/webp for a photo that may be see-through", 304: "unchanged",
+                404: "no such photo",
+            ]
         ) { app, request throws(HTTPError) in try photoImage(app, request, preview: false) },
         Route(
             "GET", "/api/photos/{id}/preview", "photoPreview", "A 2,048 px JPEG (ETag; immutable)",
-            responses: [200: "image/jpeg", 304: "unchanged", 404: "no such photo"]
+            responses: [
+                200: "image/jpeg, or image/webp for a photo that may be see-through", 304: "unchanged",
+                404: "no such photo",
+            ]
         ) { app, request throws(HTTPError) in try photoImage(app, request, preview: true) },
     ]
 
@@ -108,12 +114,14 @@ enum PhotoRoutes {
 
     static func photoImage(_ app: CollageApp, _ request: HTTPRequest, preview: Bool) throws(HTTPError) -> HTTPResponse {
         let photo = try APIRoutes.kit { () throws(Failure) in try app.workspace.photo(request.parameter("id")) }
-        let tag = "\"\(photo.id)-\(Workspace.photoImageSide(preview: preview))\""
+        let format = Workspace.photoImageFormat(of: photo)
+        let tag = "\"\(photo.id)-\(Workspace.photoImageSide(preview: preview))-\(format)\""
         if request.headers["if-none-match"] == tag {
             return HTTPResponse(
                 status: .notModified, headers: ["ETag": tag, "Cache-Control": APIRoutes.immutableCache])
         }
         let file = try APIRoutes.kit { () throws(Failure) in try app.workspace.photoImage(of: photo, preview: preview) }
-        return try APIRoutes.fileResponse(file, type: "image/jpeg", tag: tag, immutable: true)
+        return try APIRoutes.fileResponse(
+            file, type: format == "webp" ? "image/webp" : "image/jpeg", tag: tag, immutable: true)
     }
 }

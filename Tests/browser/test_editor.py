@@ -825,6 +825,34 @@ def test_a_see_through_background_is_the_export(page):
     assert ImageStat.Stat(clear).mean[0] > 40, "a good part of the canvas is see-through"
 
 
+def test_a_see_through_photo_shows_the_background_as_the_export_does(page, tmp_path):
+    """A PNG with a clear background and a half-clear square, on a navy collage: the editor drew
+    it on white (its preview was a JPEG) while the export showed the navy through it."""
+    picture = Image.new("RGBA", (600, 400), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(picture)
+    draw.ellipse((40, 40, 300, 360), fill=(30, 200, 90, 255))
+    draw.rectangle((360, 120, 560, 320), fill=(220, 30, 30, 128))
+    path = tmp_path / "see-through.png"
+    picture.save(path)
+    new_collage(page, title="See-through photo", layout="sideBySide")
+    page.set_input_files("#file-input", [str(path)])
+    expect(page.locator(".item")).to_have_count(1, timeout=30000)
+    saved(page)
+    cid = collage_id(page)
+    edit(page, cid, [{"op": "setStyle", "style": {"background": "#1a2a6c", "spacing": 0, "padding": 0}}])
+    reopen(page)
+    shot, exported = canvas_and_export(page)
+    difference = ImageStat.Stat(ImageChops.difference(shot, exported)).mean
+    assert max(difference) < MEAN_DIFFERENCE_BOUND, difference
+    # Where the export shows the navy (round the photo's ellipse), so does the editor: not white.
+    navy = (0x1a, 0x2a, 0x6c)
+    red, green, blue = ImageChops.difference(exported, Image.new("RGB", exported.size, navy)).split()
+    where = ImageChops.lighter(ImageChops.lighter(red, green), blue).point(lambda v: 255 if v < 12 else 0)
+    assert ImageStat.Stat(where).mean[0] > 255 * 0.2, "the navy shows through a good part of the photo"
+    editor_there = ImageStat.Stat(shot, mask=where).mean
+    assert max(abs(a - b) for a, b in zip(editor_there, navy)) < 12, editor_there
+
+
 def test_a_collage_that_is_not_there_says_so_and_offers_the_way_back(page, server):
     page.goto(server["url"] + "#/c/nosuchcollage")
     missing = page.locator("#editor-missing")
