@@ -26,10 +26,14 @@ public enum CropMath {
         return Rect(x: x, y: y, width: size.width, height: size.height)
     }
 
-    /// The focus that keeps a subject's bounding box in view: its centre, so an off-centre face is
-    /// not cut at the frame's edge. Unit coordinates in, unit coordinates out.
-    public static func focus(keeping subject: Rect) -> Point {
-        Point(x: clamp(subject.center.x, 0, 1), y: clamp(subject.center.y, 0, 1))
+    /// Where a smart crop centres for a subject (unit coordinates of the photo in and out): its
+    /// centre of mass across, and down no lower than 35 % of the way from its top to its bottom.
+    /// A person's or an animal's head is at the top of them and their mass below it: a crop
+    /// round the centre of mass of an astronaut in a wide frame showed her from the chin down.
+    /// A subject that fits the frame whole still fits, for the frame is then taller than it.
+    public static func focus(centreOfMass: Point, bounds: Rect) -> Point {
+        let headroom = bounds.y + 0.35 * bounds.height
+        return Point(x: clamp(centreOfMass.x, 0, 1), y: clamp(min(centreOfMass.y, headroom), 0, 1))
     }
 
     private static func clamp(_ value: Double, _ lower: Double, _ upper: Double) -> Double {

@@ -77,7 +77,7 @@ public final class SubjectAnalyser: Sendable {
                         current.withLock { $0 = nil }
                         break
                     }
-                    try? library.storeFocus(.noSubject, photoID: photo.id, model: model.sha256)
+                    try? library.storeFocus(.noSubject, photoID: photo.id, model: model.focusKey)
                 }
                 if model.needsAnalysis(photo, in: library) {
                     given.withLock { _ = $0.insert(photo.id) }

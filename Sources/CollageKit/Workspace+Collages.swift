@@ -165,7 +165,7 @@ extension Workspace {
                 var focus: Point?
                 var pending = false
                 if let model {
-                    switch try? library.cachedFocus(photoID: photo.id, model: model.sha256) {
+                    switch try? library.cachedFocus(photoID: photo.id, model: model.focusKey) {
                     case .subject(let point)?: focus = point
                     case .noSubject?: break
                     case nil: pending = analysing

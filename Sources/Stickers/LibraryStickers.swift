@@ -84,8 +84,8 @@ extension SubjectModel {
         if isCancelled() { throw .image(.cancelled) }
         let mask = try cachedMask(of: image, photo: photo, in: library, refine: refine)
         // The focal point comes with the mask: smart crops of this photo need no model run.
-        if refine, (try? library.cachedFocus(photoID: photo.id, model: sha256)) == nil, let centre = mask.centreOfMass {
-            try? library.storeFocus(.subject(centre), photoID: photo.id, model: sha256)
+        if refine, (try? library.cachedFocus(photoID: photo.id, model: focusKey)) == nil, let centre = mask.cropFocus {
+            try? library.storeFocus(.subject(centre), photoID: photo.id, model: focusKey)
         }
         if isCancelled() { throw .image(.cancelled) }
         let cut = try StickerMaker.cutOut(from: image, mask: mask, options: options, path: photo.originalName)
@@ -304,7 +304,7 @@ public struct LibrarySubjectFocusSource: PhotoSource {
     /// Whether `photo`'s focus is still to be found by a model this source would use.
     public func focusIsPending(_ photo: PhotoRecord) -> Bool {
         guard let model else { return false }
-        return (try? library.cachedFocus(photoID: photo.id, model: model.sha256)) == nil
+        return (try? library.cachedFocus(photoID: photo.id, model: model.focusKey)) == nil
     }
 
     /// The file, as the library resolves it.
@@ -315,13 +315,13 @@ public struct LibrarySubjectFocusSource: PhotoSource {
         guard let model, case .photo(let reference) = content, let photo = try? library.photo(reference) else {
             return nil
         }
-        if let cached = try? library.cachedFocus(photoID: photo.id, model: model.sha256) {
+        if let cached = try? library.cachedFocus(photoID: photo.id, model: model.focusKey) {
             if case .subject(let point) = cached { return point }
             return nil
         }
         guard findsMissing else { return nil }
         let point = model.focusPoint(ofFile: file)
-        try? library.storeFocus(point.map { .subject($0) } ?? .noSubject, photoID: photo.id, model: model.sha256)
+        try? library.storeFocus(point.map { .subject($0) } ?? .noSubject, photoID: photo.id, model: model.focusKey)
         return point
     }
 }

@@ -24,7 +24,7 @@ extension SubjectModel {
         if FileManager.default.fileExists(atPath: placesFile(photoID: photo.id, in: library).path) {
             return .ready
         }
-        if case .noSubject? = try? library.cachedFocus(photoID: photo.id, model: sha256) { return .noSubject }
+        if case .noSubject? = try? library.cachedFocus(photoID: photo.id, model: focusKey) { return .noSubject }
         return .pending
     }
 
@@ -59,14 +59,14 @@ extension SubjectModel {
             if current == .pending { prepareLifts(of: image, mask: mask, photo: photo, in: library) }
             // The focal point too, while the mask is at hand: a collage of photos just analysed
             // is then cropped around their subjects without running the model again.
-            if (try? library.cachedFocus(photoID: photo.id, model: sha256)) == nil, let centre = mask.centreOfMass {
-                try? library.storeFocus(.subject(centre), photoID: photo.id, model: sha256)
+            if (try? library.cachedFocus(photoID: photo.id, model: focusKey)) == nil, let centre = mask.cropFocus {
+                try? library.storeFocus(.subject(centre), photoID: photo.id, model: focusKey)
             }
             return .ready
         } catch {
             guard case .noSubject = error else { throw error }
             // Remembered, so the photo is not analysed again on every start.
-            try? library.storeFocus(.noSubject, photoID: photo.id, model: sha256)
+            try? library.storeFocus(.noSubject, photoID: photo.id, model: focusKey)
             return .noSubject
         }
     }
@@ -83,7 +83,7 @@ extension SubjectModel {
     public func needsAnalysis(_ photo: PhotoRecord, in library: Library) -> Bool {
         switch readiness(of: photo, in: library) {
         case .pending: true
-        case .ready: (try? library.cachedFocus(photoID: photo.id, model: sha256)) == nil
+        case .ready: (try? library.cachedFocus(photoID: photo.id, model: focusKey)) == nil
         case .noSubject: false
         }
     }

@@ -25,11 +25,11 @@ public struct SubjectFocusSource<Base: PhotoSource>: PhotoSource {
         guard let cache, let data = try? Data(contentsOf: file, options: .mappedIfSafe) else {
             return model.focusPoint(ofFile: file) ?? base.automaticFocus(for: content, file: file)
         }
-        if let known = cache.focus(ofPhoto: data, model: model.sha256) {
+        if let known = cache.focus(ofPhoto: data, model: model.focusKey) {
             return known ?? base.automaticFocus(for: content, file: file)
         }
         let found = model.focusPoint(ofFile: file)
-        cache.store(found, ofPhoto: data, model: model.sha256)
+        cache.store(found, ofPhoto: data, model: model.focusKey)
         return found ?? base.automaticFocus(for: content, file: file)
     }
 }
@@ -38,9 +38,16 @@ extension SubjectModel {
     /// The longer side a photo is shrunk to before finding its subject: the model sees 320 px.
     public static let focusDecodeSide = 640
 
-    /// A photo's subject centre in unit coordinates, or `nil` when it has none or cannot be read.
+    /// Where a smart crop of a photo centres, in unit coordinates (see
+    /// ``CropMath/focus(centreOfMass:bounds:)``), or `nil` when it has no subject or cannot be read.
     public func focusPoint(ofFile file: URL) -> Point? {
-        guard let image = try? Bitmap.read(file, maxSide: Self.focusDecodeSide) else { return nil }
-        return try? focus(of: image, path: file.path).center
+        guard let image = try? Bitmap.read(file, maxSide: Self.focusDecodeSide),
+            let subject = try? focus(of: image, path: file.path)
+        else { return nil }
+        return CropMath.focus(centreOfMass: subject.center, bounds: subject.bounds)
     }
+
+    /// What the focal points kept for photos are filed under: the model, and the rule that makes
+    /// a point from its mask, so points made by an earlier rule are made again.
+    public var focusKey: String { "\(sha256)/top35" }
 }

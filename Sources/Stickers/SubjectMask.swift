@@ -61,8 +61,21 @@ public struct SubjectMask: Sendable {
 
     /// The subjects' centre of mass in unit coordinates of the photo (pixels at least half
     /// opaque, weighted by their opacity): the focal point smart crops keep in frame.
-    public var centreOfMass: Point? {
+    public var centreOfMass: Point? { massAndRows?.centre }
+
+    /// Where a smart crop of the photo centres (see ``CropMath/focus(centreOfMass:bounds:)``):
+    /// the centre of mass, kept near the subject's top when it is tall.
+    public var cropFocus: Point? {
+        guard let (centre, top, bottom) = massAndRows else { return nil }
+        let rows = Rect(x: 0, y: top, width: 1, height: bottom - top)
+        return CropMath.focus(centreOfMass: centre, bounds: rows)
+    }
+
+    /// The centre of mass of the pixels at least half opaque, and the unit heights of the first
+    /// and past the last row that holds one.
+    private var massAndRows: (centre: Point, top: Double, bottom: Double)? {
         var (total, sumX, sumY) = (0.0, 0.0, 0.0)
+        var (first, last) = (height, -1)
         alpha.withUnsafeBufferPointer { alpha in
             for y in 0..<height {
                 var (rowTotal, rowX) = (0.0, 0.0)
@@ -72,13 +85,15 @@ public struct SubjectMask: Sendable {
                     rowTotal += weight
                     rowX += weight * (Double(x) + 0.5)
                 }
+                if rowTotal > 0 { (first, last) = (min(first, y), y) }
                 total += rowTotal
                 sumX += rowX
                 sumY += rowTotal * (Double(y) + 0.5)
             }
         }
         guard total > 0 else { return nil }
-        return Point(x: sumX / total / Double(width), y: sumY / total / Double(height))
+        let centre = Point(x: sumX / total / Double(width), y: sumY / total / Double(height))
+        return (centre, Double(first) / Double(height), Double(last + 1) / Double(height))
     }
 
     /// The mask keeping only `chosen`: other subjects and stray specks become transparent.

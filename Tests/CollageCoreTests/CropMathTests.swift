@@ -33,7 +33,7 @@ struct CropMathTests {
     @Test func offCentreSubjectStaysInANarrowFrame() {
         // A subject at the left fifth of a landscape photo, in a narrow portrait frame.
         let subject = Rect(x: 0.1, y: 0.3, width: 0.15, height: 0.4)
-        let focus = CropMath.focus(keeping: subject)
+        let focus = CropMath.focus(centreOfMass: subject.center, bounds: subject)
         let image = Size(width: 3000, height: 2000)
         let rect = CropMath.sourceRect(
             imageSize: image, frameSize: Size(width: 300, height: 900), crop: Crop(focus: focus))
@@ -41,6 +41,26 @@ struct CropMathTests {
         #expect(rect.contains(subjectPixels))
         let centre = CropMath.sourceRect(imageSize: image, frameSize: Size(width: 300, height: 900))
         #expect(!centre.contains(subjectPixels), "a centre crop would cut the subject")
+    }
+
+    /// A person standing in a square photo, her head at the top and most of her below it (the
+    /// astronaut sample), in a wide frame: the crop keeps her head, where a crop round her centre
+    /// of mass showed her from the chin down. A subject the frame holds whole stays whole.
+    @Test func aSubjectTallerThanAWideFrameKeepsItsTop() {
+        let person = Rect(x: 0.2, y: 0.05, width: 0.6, height: 0.95)
+        let head = Rect(x: 1200, y: 500, width: 1200, height: 1300)
+        let image = Size(width: 6000, height: 6000)
+        let frame = Size(width: 1600, height: 1000)
+        let focus = CropMath.focus(centreOfMass: Point(x: 0.5, y: 0.62), bounds: person)
+        #expect(CropMath.sourceRect(imageSize: image, frameSize: frame, crop: Crop(focus: focus)).contains(head))
+        let byMass = CropMath.sourceRect(imageSize: image, frameSize: frame, crop: Crop(focus: Point(x: 0.5, y: 0.62)))
+        #expect(!byMass.contains(head), "the centre of mass cut the head off")
+        let small = Rect(x: 0.3, y: 0.4, width: 0.4, height: 0.4)
+        let kept = CropMath.focus(centreOfMass: Point(x: 0.5, y: 0.62), bounds: small)
+        let smallPixels = Rect(x: 1800, y: 2400, width: 2400, height: 2400)
+        #expect(
+            CropMath.sourceRect(imageSize: image, frameSize: frame, crop: Crop(focus: kept))
+                .contains(smallPixels))
     }
 
     @Test func hitTestingFindsTheTopmostItemHonouringRotation() throws {
