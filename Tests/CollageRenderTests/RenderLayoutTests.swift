@@ -117,6 +117,25 @@ struct RenderLayoutTests {
         #expect(try Self.header(fixtures.url("p.jpg"), field: "xres").hasPrefix("11.81"), "300 DPI is 11.81 px/mm")
     }
 
+    /// A paper's own shape prints at exactly its pixels: A4 at 300 DPI is 2,480 × 3,508, as a print
+    /// shop expects (its canvas of whole points, 0.06 % off the paper's shape, made it 2,479).
+    @Test(arguments: [
+        ("a4@300", 2480, 3508), ("a4@600", 4961, 7016), ("a3@300", 3508, 4961), ("letter@300", 2550, 3300),
+    ])
+    func aPaperShapedCollagePrintsAtThePapersPixels(paper: String, width: Int, height: Int) throws {
+        let fixtures = try RenderFixtures()
+        let photo = try fixtures.solid("p.png", [200, 100, 50])
+        let print = try #require(PrintSize(parsing: paper))
+        let canvas = try #require(print.aspectRatio?.canvasSize())
+        let collage = try RenderFixtures.collage(template: "grid2x2", photos: [photo], canvas: canvas)
+        let made = try CollageRenderer().render(
+            collage, photos: DirectoryPhotoSource(baseDirectory: fixtures.directory),
+            options: RenderOptions(size: .print(print)), to: fixtures.url("paper.jpg"))
+        #expect((made.width, made.height) == (width, height))
+        let image = try Bitmap.read(fixtures.url("paper.jpg"))
+        #expect((image.width, image.height) == (width, height))
+    }
+
     @Test(arguments: OutputFormat.allCases)
     func everyFormatWritesOrSaysWhyNot(format: OutputFormat) throws {
         let fixtures = try RenderFixtures()
