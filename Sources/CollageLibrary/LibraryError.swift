@@ -34,6 +34,12 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
     /// Undo or redo found no step to bring back.
     case emptyHistory(collage: String, action: String)
 
+    /// What to do with a library whose database file is damaged.
+    private static let recovery =
+        "Restore library.sqlite from a backup; or move it aside (keep it: most of it can still be read) and run "
+        + "'collage doctor --repair', which starts a new database and puts back every photo the library's photos "
+        + "folder holds (the collages stay in the damaged file)"
+
     /// A sentence saying what went wrong and what to do.
     public var description: String {
         switch self {
@@ -41,12 +47,19 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
             "cannot write \(path): the disk is full (\(reason)); free some space and try again"
         case .unwritable(let path, let reason):
             "cannot write the library at \(path) (\(reason)); choose another folder with --library or fix its permissions"
+        case .notALibrary(let path, let reason) where reason.hasPrefix("the database is damaged"):
+            "\(path) is damaged (\(reason.dropFirst("the database is damaged: ".count))); it was left untouched. "
+                + Self.recovery
         case .notALibrary(let path, let reason):
             "\(path) is not a Collage library (\(reason)); it was left untouched. Move it aside, or choose another "
                 + "folder with --library"
         case .newerSchema(let path, let found, let supported):
             "\(path) was written by a newer Collage (schema \(found); this one reads up to \(supported)). "
                 + "Update Collage; the library was left untouched"
+        case .database(let path, let error) where error.code == 11 && error.statement != nil:
+            // SQLITE_CORRUPT from SQLite itself: pages of the file are damaged, not a cell.
+            "the library's database \(path) is damaged (\(error.message), SQLite code 11, in \"\(error.statement ?? "")\"); "
+                + "nothing was changed. " + Self.recovery
         case .database(let path, let error):
             "database error in \(path): \(error.message) (SQLite code \(error.code)"
                 + (error.statement.map { ", in \"\($0)\")" } ?? ")")

@@ -213,6 +213,43 @@ struct LibraryCommandTests {
         #expect(originals().count == 2)
     }
 
+    /// A database whose pages are damaged (garbage written over them) says so and how to recover,
+    /// not SQLite's bare "database disk image is malformed"; moved aside, `doctor --repair` starts
+    /// a new one with every photo back.
+    @Test func aDatabaseWithDamagedPagesSaysHowToRecover() throws {
+        let space = try Workspace()
+        let files = [try space.photo("a.jpg", [200, 30, 30]), try space.photo("b.jpg", [30, 30, 200])]
+        #expect(try space.run(["new", "--title", "Trip"] + files).status == 0)
+        let ids = Set(try space.json(["photos"]).elements.compactMap { $0.member("id")?.string })
+        let database = space.library.appendingPathComponent("library.sqlite")
+        // Everything in the main file first (SQLite's own checkpoint, through Python's sqlite3),
+        // then its second page and on overwritten.
+        let checkpoint = Process()
+        checkpoint.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        checkpoint.arguments = [
+            "-c", "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('PRAGMA wal_checkpoint(TRUNCATE)')",
+            database.path,
+        ]
+        try checkpoint.run()
+        checkpoint.waitUntilExit()
+        #expect(checkpoint.terminationStatus == 0)
+        let handle = try FileHandle(forUpdating: database)
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: 4096)
+        try handle.write(contentsOf: Data((0..<Int(size) - 4096).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }))
+        try handle.close()
+        let listed = try space.run(["list"])
+        #expect(listed.status != 0)
+        #expect(
+            listed.stderr.contains("is damaged") && listed.stderr.contains("doctor --repair"), "\(listed.stderr)")
+        let aside = space.directory.appendingPathComponent("damaged.sqlite")
+        try FileManager.default.moveItem(at: database, to: aside)
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
+        let repaired = try space.run(["doctor", "--repair"])
+        #expect(repaired.status == 0, "\(repaired.stdout) \(repaired.stderr)")
+        #expect(Set(try space.json(["photos"]).elements.compactMap { $0.member("id")?.string }) == ids)
+    }
+
     @Test func theEnvironmentSelectsTheLibrary() throws {
         let space = try Workspace()
         let process = Process()
