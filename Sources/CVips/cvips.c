@@ -17,7 +17,18 @@
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_result = -1;
 
+// libvips warns on standard error as it decodes a damaged file ("VIPS-WARNING **: error in
+// tile 0 x 88", ten lines of them before Collage's own message naming the file and the
+// problem). The failure itself still reaches the caller as an error; the warnings are dropped.
+static void drop_warning(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain;
+    (void)level;
+    (void)message;
+    (void)data;
+}
+
 static void start_vips(void) {
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, drop_warning, NULL);
     init_result = vips_init("collage");
     // Each render builds fresh pipelines; caching operations would only hold memory.
     vips_cache_set_max(0);
