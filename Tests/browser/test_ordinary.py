@@ -361,6 +361,23 @@ def test_on_a_phone_the_tap_that_selects_a_photo_does_not_press_the_tool_drawn_u
     assert not errors, errors
 
 
+def test_a_layouts_preview_draws_its_slots_in_their_shapes(page):
+    """The Hearts layout's preview was four rounded rectangles, the Grid's twin, though applied
+    it is four hearts: each slot of a shaped layout is drawn in its shape."""
+    new_collage(page, "Shapes")
+    page.click("#tab-layouts")
+    hearts = page.locator("#layout-grid .layout-option[data-template=hearts] svg")
+    expect(hearts).to_be_visible()
+    assert hearts.locator("polygon").count() == 4 and hearts.locator("rect").count() == 0
+    # A heart's outline is no rectangle: it has many points, and its top dips between the lobes.
+    points = hearts.locator("polygon").first.get_attribute("points").split()
+    assert len(points) > 12, points
+    grid = page.locator("#layout-grid .layout-option[data-template=grid2x2] svg")
+    assert grid.locator("rect").count() == 4 and grid.locator("polygon").count() == 0
+    hearts.scroll_into_view_if_needed()
+    shoot(page, "layout-previews")
+
+
 def test_on_a_tablet_the_side_panel_is_whole_and_every_target_fits_a_finger(browser, server):
     context, page, errors = open_device(browser, server, {"width": 820, "height": 1180}, phone=False)
     try:

@@ -4,7 +4,7 @@ import { Editor } from './editor.js';
 import { isLocked, loadLicence, offerUnlock, premium } from './licence.js';
 import { setUpPairing } from './pairing.js';
 import { openSheet } from './sheet.js';
-import { ask, fillSelect, layoutButton, layoutPreview, showUploadProgress, toast, toastUploadFailures } from './ui.js';
+import { ask, fillSelect, knowShapes, layoutButton, layoutPreview, showUploadProgress, toast, toastUploadFailures } from './ui.js';
 
 const state = { templates: [], presets: [], editor: null, collages: [], deleting: new Map() };
 
@@ -331,6 +331,7 @@ async function start() {
   try {
     [state.templates, state.presets, state.looks, state.shapes] = await Promise.all([
       api.templates(), api.presets(), api.filters(), api.shapes()]);
+    knowShapes(state.shapes?.shapes ?? []);
     const session = await api.session();
     state.stickers = session.stickers;
     state.minimumItemSide = session.minimumItemSide;

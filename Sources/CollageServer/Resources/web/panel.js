@@ -331,6 +331,8 @@ export class Panels {
         const fill = parseBackground(value).kind;
         const roomy = fill === 'colour' || style.spacing >= 24 || style.padding >= 24 ? {} : { spacing: 30, padding: 30 };
         this.setStyle({ background: value, ...roomy }).then(() => {
+          // Said, so the photos moving is no surprise (a helper thought the sliders jumped).
+          if (roomy.spacing) toast(`Gaps widened to ${roomy.spacing} pt so the ${fill} shows; Undo puts them back`);
           const controls = { gradient: 'background-gradient', pattern: 'background-pattern' }[fill];
           if (controls && !$(controls).hidden) $(controls).scrollIntoView({ block: 'nearest' });
         });

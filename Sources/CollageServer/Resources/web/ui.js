@@ -1,8 +1,32 @@
 // Small DOM helpers shared by the library and the editor.
 
+/** Each photo shape from `/api/shapes` by id: its outline (unit x, y pairs in a frame 1.4 wide
+ * and 1 tall) and whether it keeps its proportions in any frame (a heart) or fills it (an ellipse). */
+const shapeOutlines = new Map();
+
+/** Keeps the shapes' outlines, for layouts whose slots have a shape (hearts, bubbles). */
+export function knowShapes(shapes) {
+  for (const shape of shapes) {
+    if (Array.isArray(shape.outline)) shapeOutlines.set(shape.id, { outline: shape.outline, keeps: !!shape.keepsProportions });
+  }
+}
+
+/** `shape`'s outline in `box` (SVG polygon points), as the renderer cuts a photo in a frame of that size. */
+function outlinePoints({ outline, keeps }, box) {
+  const xs = [], ys = [];
+  for (let i = 0; i + 1 < outline.length; i += 2) { xs.push(outline[i]); ys.push(outline[i + 1]); }
+  if (!keeps) return xs.map((x, i) => `${box.x + x * box.width},${box.y + ys[i] * box.height}`).join(' ');
+  // Drawn for a 1.4 × 1 frame: its own proportions, fitted and centred in this one.
+  const left = Math.min(...xs) * 1.4, right = Math.max(...xs) * 1.4, top = Math.min(...ys), bottom = Math.max(...ys);
+  const scale = Math.min(box.width / (right - left), box.height / (bottom - top));
+  const dx = box.x + (box.width - (right - left) * scale) / 2, dy = box.y + (box.height - (bottom - top) * scale) / 2;
+  return xs.map((x, i) => `${dx + (x * 1.4 - left) * scale},${dy + (ys[i] - top) * scale}`).join(' ');
+}
+
 /**
  * A layout drawn in a canvas's shape, each slot filled with one of `photos` (thumbnail URLs, in
- * slot order) and the rest grey: how the collage would look with it, not an abstract diagram.
+ * slot order) and the rest grey, in the slot's own shape (a heart): how the collage would look
+ * with it, not an abstract diagram.
  */
 export function layoutPreview(template, canvas, photos = []) {
   const ns = 'http://www.w3.org/2000/svg';
@@ -17,8 +41,16 @@ export function layoutPreview(template, canvas, photos = []) {
       x: slot.x * width + 1.5, y: slot.y * height + 1.5,
       width: Math.max(1, slot.width * width - 3), height: Math.max(1, slot.height * height - 3),
     };
-    const rect = document.createElementNS(ns, 'rect');
-    Object.entries({ ...box, rx: 2, fill: '#c7d2e4' }).forEach(([key, value]) => rect.setAttribute(key, value));
+    const cut = shapeOutlines.get(template.shapes?.[index]);
+    let rect;
+    if (cut && template.shapes[index] !== 'rectangle') {
+      rect = document.createElementNS(ns, 'polygon');
+      rect.setAttribute('points', outlinePoints(cut, box));
+      rect.setAttribute('fill', '#c7d2e4');
+    } else {
+      rect = document.createElementNS(ns, 'rect');
+      Object.entries({ ...box, rx: 2, fill: '#c7d2e4' }).forEach(([key, value]) => rect.setAttribute(key, value));
+    }
     svg.append(rect);
     if (!photos[index]) return;
     const clip = document.createElementNS(ns, 'clipPath');
