@@ -63,9 +63,17 @@ public enum CachedFocus: Hashable, Sendable {
 
 extension Library {
     /// The sticker with `id`.
+    /// The sticker with `id`, or with the only id starting with `id` (at least 6 characters): the
+    /// lists show ids 12 characters long, and a sheet or a pack named by one found nothing.
     public func sticker(_ id: String) throws(LibraryError) -> StickerRecord {
-        guard let record = try stickers(where: "id = ?", [id]).first else { throw .unknownSticker(id) }
-        return record
+        if let record = try stickers(where: "id = ?", [id]).first { return record }
+        guard id.count >= 6, id.allSatisfy(\.isHexDigit) else { throw .unknownSticker(id) }
+        let matches = try stickers(where: "id LIKE ?", [id.lowercased() + "%"])
+        guard matches.count == 1, let only = matches.first else {
+            throw matches.isEmpty
+                ? .unknownSticker(id) : .invalid("\"\(id)\" matches more than one sticker; give more of its id")
+        }
+        return only
     }
 
     /// Every sticker, newest first.

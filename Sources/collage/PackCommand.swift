@@ -65,6 +65,11 @@ enum PackCommand: Command {
         guard !arguments.positionals.isEmpty else {
             throw .usage("name the stickers: PNG files from 'collage sticker', or library sticker ids")
         }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: outputPath, isDirectory: &isFolder), !isFolder.boolValue {
+            throw .usage(
+                "-o \(outputPath) is a file; a pack is a folder of stickers: name a folder (it is made when missing)")
+        }
         let folder = URL(fileURLWithPath: outputPath).standardizedFileURL.resolvingSymlinksInPath().path
         for argument in arguments.positionals where FileManager.default.fileExists(atPath: argument) {
             let parent = URL(fileURLWithPath: argument).standardizedFileURL.resolvingSymlinksInPath()

@@ -257,4 +257,32 @@ struct PackCommandTests {
         #expect(report["stickers"][0]["source"].string == "sticker libsticker")
         #expect(report["stickers"][0]["width"].number == 408)
     }
+
+    /// The lists show a sticker's id in its first 12 characters; a pack or a sheet named by them
+    /// found "no sticker with id". A file given as the pack's folder is refused, in words.
+    @Test func aLibraryStickerIsFoundByTheStartOfItsIDAndAFileIsNoPackFolder() throws {
+        let folder = try TemporaryFolder("pack-prefix")
+        let root = folder.file("library")
+        let library = try Library(root: root)
+        let photo = try library.importPhoto(from: try TestPhotos.solid([90, 140, 200], to: folder.file("p.png"))).photo
+        var disc = Bitmap(width: 200, height: 200, color: [0, 0, 0, 0])
+        for y in 40..<160 { for x in 40..<160 { disc[x, y] = [20, 160, 90, 255] } }
+        let id = "ac1838599d0c" + String(repeating: "7", count: 20)
+        _ = try library.saveSticker(
+            id: id, photoID: photo.id, selection: "all", outlineWidth: 0, shadow: false, image: disc)
+        _ = try library.saveSticker(
+            id: "ac18385999" + String(repeating: "1", count: 22), photoID: photo.id, selection: "one", outlineWidth: 0,
+            shadow: false, image: disc)
+        library.close()
+        let shown = try CommandRunner.run(
+            ["pack", "--for", "telegram", "--library", root.path, "-o", folder.file("pack").path, "ac1838599d0c"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let both = try CommandRunner.run(
+            ["pack", "--for", "telegram", "--library", root.path, "-o", folder.file("pack2").path, "ac1838"])
+        #expect(both.status != 0 && both.stderr.contains("matches more than one sticker"), "\(both.stderr)")
+        let file = folder.file("p.png").path
+        let onFile = try CommandRunner.run(
+            ["pack", "--for", "telegram", "--library", root.path, "-o", file, "ac1838599d0c"])
+        #expect(onFile.status == 64 && onFile.stderr.contains("is a file; a pack is a folder"), "\(onFile.stderr)")
+    }
 }
