@@ -435,6 +435,26 @@ def test_new_from_photos_suggests_layouts_drawn_with_them(page):
     assert all("slot" in item for item in doc["items"]), "every photo has a frame of the layout"
 
 
+def test_new_from_photos_says_in_the_dialog_which_files_it_refused(page, tmp_path):
+    """A file that is no photo among the picks: why it was refused is said in the layout dialog.
+    It was a message in the corner, under the dialog's backdrop, cut to "able image (its format…"."""
+    broken = tmp_path / "holiday.jpg"
+    broken.write_bytes(b"this is not a picture at all")
+    page.set_input_files("#start-photos", [str(SAMPLES / "coffee.png"), str(SAMPLES / "chelsea.png"), str(broken)])
+    expect(page.locator("#suggest-dialog")).to_be_visible()
+    failures = page.locator("#suggest-failures")
+    expect(failures).to_be_visible(timeout=60000)
+    expect(failures).to_contain_text("holiday.jpg")
+    # Inside the dialog, on top: what is at its middle is the list itself.
+    box = failures.bounding_box()
+    dialog = page.locator("#suggest-dialog").bounding_box()
+    assert dialog["y"] <= box["y"] and box["y"] + box["height"] <= dialog["y"] + dialog["height"], (box, dialog)
+    on_top = page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.closest('#suggest-failures') !== null",
+                           [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+    assert on_top, "the refusal is drawn over, not under, the dialog"
+    page.keyboard.press("Escape")
+
+
 def test_new_from_photos_offers_layouts_while_the_photos_upload(page):
     # The upload is held back until the test lets it go: the layouts must not wait for it.
     held = []

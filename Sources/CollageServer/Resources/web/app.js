@@ -4,7 +4,9 @@ import { Editor } from './editor.js';
 import { isLocked, loadLicence, offerUnlock, premium } from './licence.js';
 import { setUpPairing } from './pairing.js';
 import { openSheet } from './sheet.js';
-import { ask, fillSelect, knowShapes, layoutButton, layoutPreview, showUploadProgress, toast, toastUploadFailures } from './ui.js';
+import {
+  ask, fillSelect, knowShapes, layoutButton, layoutPreview, listUploadFailures, showUploadProgress, toast, toastUploadFailures,
+} from './ui.js';
 
 const state = { templates: [], presets: [], editor: null, collages: [], deleting: new Map() };
 
@@ -199,6 +201,8 @@ async function startFromPhotos(files) {
   smart.hidden = true;
   document.getElementById('suggest-title').textContent = 'Choose a layout';
   document.getElementById('suggest-text').textContent = '';
+  const failures = document.getElementById('suggest-failures');
+  listUploadFailures(failures, null);
   progress.hidden = false;
   progress.querySelector('progress').value = 0;
   progress.querySelector('span').textContent = `Uploading ${files.length} photo${files.length === 1 ? '' : 's'}…`;
@@ -206,7 +210,9 @@ async function startFromPhotos(files) {
   const uploading = api.upload(files, showUploadProgress(progress, files, (fraction) => { progress.querySelector('progress').value = Math.round(fraction * 100); }));
   // Settles with the library's photos, or with null when the upload failed (said once, here).
   const uploaded = uploading.then((result) => {
-    toastUploadFailures(result);
+    // Said in the dialog while it is open: a message in the corner lay under its backdrop.
+    if (dialog.open) listUploadFailures(failures, result);
+    else toastUploadFailures(result);
     return result.photos ?? [];
   }, (error) => {
     dialog.close();

@@ -99,6 +99,25 @@ export function layoutButton(template, canvas, photos, { pressed = null, note = 
   return button;
 }
 
+/** The words for one file an upload refused (the server's message may name the file already). */
+function failureText(failure) {
+  return failure.message.startsWith(failure.file) ? failure.message : `${failure.file}: ${failure.message}`;
+}
+
+/**
+ * Lists, in `list` (a `ul`), why an upload refused what it refused: inside a dialog, where a
+ * message in the corner would lie under the dialog's backdrop. Hidden when nothing was refused.
+ */
+export function listUploadFailures(list, result) {
+  const failures = result?.errors ?? [];
+  list.replaceChildren(...failures.map((failure) => {
+    const item = document.createElement('li');
+    item.textContent = failureText(failure);
+    return item;
+  }));
+  list.hidden = failures.length === 0;
+}
+
 /** Says, file by file, why an upload refused what it refused (the server's message may name the file already). */
 /**
  * Lists `files` under an upload's progress bar in `container`, each with its own bar, so a slow
@@ -134,7 +153,7 @@ export function showUploadProgress(container, files, onTotal) {
 
 export function toastUploadFailures(result) {
   for (const failure of result?.errors ?? []) {
-    toast(failure.message.startsWith(failure.file) ? failure.message : `${failure.file}: ${failure.message}`, 'error');
+    toast(failureText(failure), 'error');
   }
 }
 
