@@ -237,10 +237,8 @@ struct PackCommandTests {
     }
 
     @Test func aLibraryStickerIsPackedByItsID() throws {
-        let folder = try TemporaryFolder("pack-library")
-        let root = folder.file("library")
-        let library = try Library(root: root)
-        let photo = try library.importPhoto(from: try TestPhotos.solid([90, 140, 200], to: folder.file("p.png"))).photo
+        let fixture = try LibraryWithAPhoto("pack-library")
+        let (folder, root, library, photo) = (fixture.folder, fixture.root, fixture.library, fixture.photo)
         var disc = Bitmap(width: 300, height: 300, color: [0, 0, 0, 0])
         for y in 0..<300 {
             for x in 0..<300 where (x - 150) * (x - 150) + (y - 150) * (y - 150) <= 120 * 120 {
@@ -261,10 +259,8 @@ struct PackCommandTests {
     /// The lists show a sticker's id in its first 12 characters; a pack or a sheet named by them
     /// found "no sticker with id". A file given as the pack's folder is refused, in words.
     @Test func aLibraryStickerIsFoundByTheStartOfItsIDAndAFileIsNoPackFolder() throws {
-        let folder = try TemporaryFolder("pack-prefix")
-        let root = folder.file("library")
-        let library = try Library(root: root)
-        let photo = try library.importPhoto(from: try TestPhotos.solid([90, 140, 200], to: folder.file("p.png"))).photo
+        let fixture = try LibraryWithAPhoto("pack-prefix")
+        let (folder, root, library, photo) = (fixture.folder, fixture.root, fixture.library, fixture.photo)
         var disc = Bitmap(width: 200, height: 200, color: [0, 0, 0, 0])
         for y in 40..<160 { for x in 40..<160 { disc[x, y] = [20, 160, 90, 255] } }
         let id = "ac1838599d0c" + String(repeating: "7", count: 20)

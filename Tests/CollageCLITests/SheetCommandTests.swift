@@ -51,10 +51,8 @@ struct SheetCommandTests {
     }
 
     @Test func aCollagesStickersArePrintedAsTheyLookAndALoneStickerIsNoted() throws {
-        let folder = try TemporaryFolder("sheet-cli-collage")
-        let root = folder.file("library")
-        let library = try Library(root: root)
-        let photo = try library.importPhoto(from: try TestPhotos.solid([90, 140, 200], to: folder.file("p.png"))).photo
+        let fixture = try LibraryWithAPhoto("sheet-cli-collage")
+        let (folder, root, library, photo) = (fixture.folder, fixture.root, fixture.library, fixture.photo)
         var plain = Bitmap(width: 300, height: 300, color: [0, 0, 0, 0])
         for y in 0..<300 {
             for x in 0..<300 where (x - 150) * (x - 150) + (y - 150) * (y - 150) <= 120 * 120 {
