@@ -77,6 +77,8 @@ def test_a_photo_dropped_on_another_in_a_smart_layout_trades_places(page):
     after = api(page, f"/api/collages/{cid}")["collage"]
     # The two photos traded places; no hole, nothing behind anything; the tree is the same.
     assert after["items"][0]["content"] == last["content"] and after["items"][3]["content"] == first["content"]
+    # The selection went with the photo dragged, to its new frame (it stayed with the frame).
+    assert page.evaluate("document.querySelector('.item.selected')?.dataset.id") == last["id"]
     assert after.get("arrangement") is not None, "still a smart layout"
     assert relations(after["items"]) == relations(before["items"])
     doc = api(page, f"/api/collages/{cid}")

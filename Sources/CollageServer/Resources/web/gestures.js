@@ -321,6 +321,9 @@ export class Gestures {
         this.store.commit([{ op: 'placeInSlot', id: item.id, slot: drop.slot }]);
       } else if (drop.swapWith) {
         this.store.commit([{ op: 'swapContents', first: item.id, second: drop.swapWith.id }]);
+        // The frames stay and their photos trade places: the selection goes with the photo that
+        // was dragged, now in the other frame (it stayed with the frame, on the other photo).
+        this.store.select(drop.swapWith.id);
       } else if (drop.back) {
         this.editor.canvas.render();
       } else {
