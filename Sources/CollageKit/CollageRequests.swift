@@ -53,7 +53,20 @@ public struct NewCollageRequest: Sendable, Equatable {
         // The title is checked by the rename edit that sets it, as every title is.
         let trimmed = title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         self.title = trimmed.isEmpty ? Self.defaultTitle() : trimmed
+        self.titleIsTheDay = trimmed.isEmpty
         self.photos = photos
+    }
+
+    /// Whether no title was given, so the collage is named after the day.
+    let titleIsTheDay: Bool
+
+    /// The day's title, numbered after the collages of the day already in `library` ("7 December
+    /// 2026 (2)"): three made on one day were three of one name in the library's grid.
+    func dayTitle(in library: Library) -> String {
+        guard let titles = try? Set(library.collages().map(\.title)), titles.contains(title) else { return title }
+        var number = 2
+        while titles.contains("\(title) (\(number))") { number += 1 }
+        return "\(title) (\(number))"
     }
 
     /// The title of a collage made on `day` that was given none: the day itself, as people
@@ -111,7 +124,8 @@ public struct NewCollageRequest: Sendable, Equatable {
         }
         do {
             return try library.createCollage(
-                title: title, templateID: template?.id, aspect: aspect, photoIDs: photos, finishing: finishing)
+                title: titleIsTheDay ? dayTitle(in: library) : title, templateID: template?.id, aspect: aspect,
+                photoIDs: photos, finishing: finishing)
         } catch {
             throw error.failure
         }

@@ -123,8 +123,11 @@ struct APITests {
         #expect(created.status == 201, "\(created.text)")
         let title = try #require(created.json["collage"]["title"].string)
         #expect([before, NewCollageRequest.defaultTitle()].contains(title) && title != "Untitled")
+        // The day's second and third collages are numbered: three of one name could not be told apart.
         let blank = try live.json("POST", "/api/collages", #"{"title": "   "}"#)
-        #expect(blank.json["collage"]["title"].string == title)
+        #expect(blank.json["collage"]["title"].string == "\(title) (2)")
+        let third = try live.json("POST", "/api/collages", #"{}"#)
+        #expect(third.json["collage"]["title"].string == "\(title) (3)")
         #expect(try live.json("POST", "/api/collages", #"{"title": "Trip"}"#).json["collage"]["title"].string == "Trip")
         // The day as people write it, in any time zone.
         let day = Date(timeIntervalSince1970: 1_796_299_200)  // 2026-12-03 12:00 UTC
