@@ -254,6 +254,37 @@ def test_filters_and_adjustments_are_chosen_on_the_photo_itself_and_are_the_expo
     assert item_of(page, cid, coffee)["look"]["filter"]["id"] == "film"
 
 
+def test_a_polaroid_taken_away_takes_the_shadow_it_brought(page):
+    """Polaroid comes with a shadow; None took the card away and left the shadow, which nobody
+    had asked for. A shadow changed since stays: it is the person's now."""
+    new_collage(page, "Card", "grid2x2")
+    page.set_input_files("#file-input", [str(SAMPLES / "chelsea.png")])
+    expect(page.locator(".item")).to_have_count(1, timeout=30000)
+    saved(page)
+    cid = page.url.split("#/c/")[1]
+    cat = api(page, f"/api/collages/{cid}")["collage"]["items"][0]["id"]
+    box = page.locator(f".item[data-id='{cat}']").bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.click("#frame-item")
+    page.click("#frame-styles button[data-frame='polaroid']")
+    saved(page)
+    expect(page.locator("#photo-shadow")).to_be_checked()
+    page.click("#frame-styles button[data-frame='']")
+    saved(page)
+    look = item_of(page, cid, cat).get("look", {})
+    assert "border" not in look and "shadow" not in look, look
+    expect(page.locator("#photo-shadow")).not_to_be_checked()
+    # Again, with the shadow moved further down before the card goes: the shadow stays.
+    page.click("#frame-styles button[data-frame='polaroid']")
+    saved(page)
+    page.fill("#photo-shadow-distance", "14")
+    saved(page)
+    page.click("#frame-styles button[data-frame='']")
+    saved(page)
+    look = item_of(page, cid, cat).get("look", {})
+    assert "border" not in look and look["shadow"]["y"] == 14, look
+
+
 def test_shapes_frames_and_shadows_are_picked_in_the_editor_take_clicks_inside_and_are_the_export(page):
     """The hearts layout cuts its photos to hearts; the toolbar's Shape and Frame open the Adjust
     tab where a star, a polaroid card and a drop shadow are picked. Clicks land only inside a

@@ -109,7 +109,16 @@ export class FramePanel {
   setFrameStyle(style) {
     const look = this.store.selectedItem()?.look ?? {};
     const border = look.border;
-    if (!style) { this.editor.panels.setLook({ border: null }); return; }
+    if (!style) {
+      // The shadow a polaroid brought goes with it, unless it was changed since: None took the
+      // card away and left its shadow, which nobody had asked for.
+      const shadow = look.shadow;
+      const cardShadow = border?.style === 'polaroid' && !!shadow
+        && ['blur', 'x', 'y'].every((key) => Number(shadow[key]) === defaultShadow[key])
+        && String(shadow.color).toLowerCase() === defaultShadow.color;
+      this.editor.panels.setLook({ border: null, ...(cardShadow ? { shadow: null } : {}) });
+      return;
+    }
     const width = border && border.style === style ? border.width : defaultWidths[style];
     const shadow = style === 'polaroid' && !look.shadow ? { shadow: { ...defaultShadow } } : {};
     this.editor.panels.setLook({ border: { style, width, color: border?.color ?? '#ffffff' }, ...shadow });
