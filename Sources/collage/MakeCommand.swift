@@ -195,6 +195,13 @@ enum MakeCommand: Command {
                 maximumCrop: autoOptions.maximumCrop, keepsOrder: autoOptions.keepsOrder)
         }
         let extra = arguments.positionals.count - (template?.slotCount ?? Int.max)
+        if let template, extra < 0 {
+            // Said, as too many photos are: half a print left blank was a surprise.
+            let empty = -extra
+            Output.printError(
+                "collage: note: \(template.id) has \(template.slotCount) slots; \(empty) \(empty == 1 ? "is" : "are") left "
+                    + "empty, showing the background (give more photos, or --layout auto to lay out just these)")
+        }
         if let template, extra > 0 {
             Output.printError(
                 "collage: note: \(template.id) has \(template.slotCount) slots; \(extra) more photo\(extra == 1 ? " was" : "s were") placed free in the middle"
