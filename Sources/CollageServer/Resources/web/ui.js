@@ -209,7 +209,10 @@ export function ask({ title, message = '', value = undefined, confirm = 'OK', ca
       if (!text) { error.textContent = 'A title cannot be empty.'; error.hidden = false; input.focus(); return; }
       finish(text);
     };
-    const onClose = () => finish(null);
+    // The close event of a question just answered comes a moment after it closed: a question
+    // asked again at once (Escape, Enter on Keep editing, Escape) was closed by it the moment it
+    // opened. A dialog open again when its close event comes was not closed by it.
+    const onClose = () => { if (!dialog.open) finish(null); };
     const onCancel = () => finish(null);
     // A click on the backdrop (the dialog element itself, outside its form) cancels.
     const onBackdrop = (event) => { if (event.target === dialog) finish(null); };
