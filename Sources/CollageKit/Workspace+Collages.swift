@@ -129,6 +129,9 @@ public struct CollageMedia: Sendable {
         public let focus: Point?
         /// The subject is still being found in the background: asked again, the focus may move.
         public let focusPending: Bool
+        /// The format of a photo's thumbnail and preview (see ``Workspace/photoImageFormat(of:)``),
+        /// `png` for a sticker.
+        public var imageFormat = "jpg"
     }
 
     /// By the reference the collage's items use.
@@ -165,7 +168,7 @@ extension Workspace {
                 var focus: Point?
                 var pending = false
                 if let model {
-                    switch try? library.cachedFocus(photoID: photo.id, model: model.focusKey) {
+                    switch model.cachedFocus(of: photo, in: library) {
                     case .subject(let point)?: focus = point
                     case .noSubject?: break
                     case nil: pending = analysing
@@ -173,7 +176,7 @@ extension Workspace {
                 }
                 media[reference] = CollageMedia.Medium(
                     kind: .photo, id: photo.id, width: photo.width, height: photo.height, focus: focus,
-                    focusPending: pending)
+                    focusPending: pending, imageFormat: Workspace.photoImageFormat(of: photo))
             case .sticker(let reference):
                 guard let sticker = try? library.sticker(reference) else { continue }
                 media[reference] = CollageMedia.Medium(

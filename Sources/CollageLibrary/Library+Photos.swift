@@ -50,7 +50,8 @@ extension Library {
         // Made from the file being imported, so a decoding error names the person's file.
         let derived = [("thumbnails", Self.thumbnailSize)] + (makingPreview ? [("previews", Self.previewSize)] : [])
         for (kind, size) in derived {
-            let made = staging.appendingPathComponent("\(kind)-\(size).jpg")
+            // Named as it will be kept: the name says the format (a see-through photo's is a WebP).
+            let made = staging.appendingPathComponent("\(kind)-\(size).\(Self.derivedExtension(of: record))")
             do {
                 try ImageFiles.writeThumbnail(of: file, to: made, maxSide: size)
             } catch {
@@ -158,10 +159,11 @@ extension Library {
             .appendingPathComponent("\(photo.id)-\(size).\(Self.derivedExtension(of: photo))")
     }
 
-    /// A JPEG for a photo that was one; a WebP, which keeps transparency, for a photo in a format
-    /// that may have it (a PNG with a see-through background was drawn on white in the editor).
+    /// A WebP, which keeps transparency, for a photo in a format where see-through photos are
+    /// common (a PNG with a see-through background was drawn on white in the editor); a JPEG
+    /// for the others (a camera's JPEG or HEIC, where the WebP would cost time for nothing).
     public static func derivedExtension(of photo: PhotoRecord) -> String {
-        photo.format == "jpeg" ? "jpg" : "webp"
+        ["png", "webp", "gif", "tiff"].contains(photo.format) ? "webp" : "jpg"
     }
 
     private func derivedFile(

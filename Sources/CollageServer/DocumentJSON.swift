@@ -14,8 +14,9 @@ enum DocumentJSON {
             ]
             switch medium.kind {
             case .photo:
-                entry["preview"] = .string("/api/photos/\(medium.id)/preview")
-                entry["thumbnail"] = .string("/api/photos/\(medium.id)/thumbnail")
+                let format = PhotoRoutes.formatQuery(medium.imageFormat)
+                entry["preview"] = .string("/api/photos/\(medium.id)/preview\(format)")
+                entry["thumbnail"] = .string("/api/photos/\(medium.id)/thumbnail\(format)")
                 // The renderer crops photos without a crop around this point; the page must too.
                 if let focus = medium.focus {
                     entry["focus"] = .object(["x": .number(focus.x), "y": .number(focus.y)])

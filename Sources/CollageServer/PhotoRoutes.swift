@@ -16,14 +16,16 @@ enum PhotoRoutes {
             ]
         ) { app, request throws(HTTPError) in try upload(app, request) },
         Route(
-            "GET", "/api/photos/{id}/thumbnail", "photoThumbnail", "A 512 px JPEG (ETag; immutable)",
+            "GET", "/api/photos/{id}/thumbnail", "photoThumbnail",
+            "A 512 px JPEG, or WebP with alpha for a PNG, WebP, GIF or TIFF (ETag; immutable)",
             responses: [
                 200: "image/jpeg, or image/webp for a photo that may be see-through", 304: "unchanged",
                 404: "no such photo",
             ]
         ) { app, request throws(HTTPError) in try photoImage(app, request, preview: false) },
         Route(
-            "GET", "/api/photos/{id}/preview", "photoPreview", "A 2,048 px JPEG (ETag; immutable)",
+            "GET", "/api/photos/{id}/preview", "photoPreview",
+            "A 2,048 px JPEG, or WebP with alpha for a PNG, WebP, GIF or TIFF (ETag; immutable)",
             responses: [
                 200: "image/jpeg, or image/webp for a photo that may be see-through", 304: "unchanged",
                 404: "no such photo",
@@ -52,11 +54,17 @@ enum PhotoRoutes {
 
     /// What the API adds to a photo's record: the URLs of its images.
     static func photoLinks(_ photo: PhotoRecord) -> [String: JSONValue] {
-        [
-            "thumbnail": .string("/api/photos/\(photo.id)/thumbnail"),
-            "preview": .string("/api/photos/\(photo.id)/preview"),
+        let format = formatQuery(Workspace.photoImageFormat(of: photo))
+        return [
+            "thumbnail": .string("/api/photos/\(photo.id)/thumbnail\(format)"),
+            "preview": .string("/api/photos/\(photo.id)/preview\(format)"),
         ]
     }
+
+    /// What a photo image's URL says of its format: nothing for a JPEG, `?format=webp` for a
+    /// WebP. The images are cached as immutable: a PNG's preview, a JPEG before, kept its URL, and
+    /// a browser would have shown the old white-backed JPEG for a year.
+    static func formatQuery(_ format: String) -> String { format == "webp" ? "?format=webp" : "" }
 
     static func upload(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let contentType = request.headers["content-type"] ?? ""

@@ -25,6 +25,25 @@ struct LibraryPhotoTests {
         #expect(preview.width == 2048)
     }
 
+    /// A see-through PNG's thumbnail and preview keep its transparency, made at import or later:
+    /// the editor drew them on white, while the export showed the background through the photo.
+    /// (Made at import, they were JPEGs under a WebP's name.) A JPEG's stay JPEGs.
+    @Test func aSeeThroughPhotosThumbnailAndPreviewKeepTheirTransparency() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        let file = fixtures.directory.appendingPathComponent("clear.png")
+        try Bitmap(width: 400, height: 300, color: [200, 40, 40, 0]).write(to: file, format: .png)
+        let photo = try library.importPhoto(from: file).photo
+        for made in [try library.thumbnailFile(of: photo), try library.previewFile(of: photo)] {
+            #expect(made.pathExtension == "webp")
+            #expect(try Data(contentsOf: made).prefix(4) == Data("RIFF".utf8), "\(made.lastPathComponent)")
+            let image = try Bitmap.read(made)
+            #expect(image.channels == 4 && image[10, 10][3] == 0, "\(made.lastPathComponent)")
+        }
+        let jpeg = try library.importPhoto(from: try fixtures.photo("camera.jpg", [20, 90, 160], format: .jpeg)).photo
+        #expect(try library.thumbnailFile(of: jpeg).pathExtension == "jpg")
+    }
+
     @Test func anImportCanLeaveThePreviewToBeMadeWhenFirstAskedFor() throws {
         let fixtures = try LibraryFixtures()
         let library = try fixtures.open()

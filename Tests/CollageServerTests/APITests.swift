@@ -116,6 +116,30 @@ struct APITests {
         #expect(kept().filter { $0.hasPrefix("\(id)-") }.isEmpty, "\(kept())")
     }
 
+    /// A see-through PNG's thumbnail and preview are WebPs with alpha, at URLs of their own: the
+    /// images are cached as immutable, and the white-backed JPEG an earlier version served at
+    /// the plain URL would have stayed in a browser for a year. A JPEG's stay JPEGs there.
+    @Test func aSeeThroughPhotosImagesAreWebPAtURLsOfTheirOwn() throws {
+        let live = try AppClient()
+        let folder = try TemporaryFolder("api-webp")
+        let file = folder.file("clear.png")
+        try Bitmap(width: 320, height: 240, color: [30, 160, 90, 0]).write(to: file, format: .png)
+        let upload = try live.upload([
+            ("clear.png", try Data(contentsOf: file)), ("camera.jpg", try live.photoData([200, 120, 20])),
+        ])
+        #expect(upload.status == 201, "\(upload.text)")
+        let png = upload.json["photos"][0], jpeg = upload.json["photos"][1]
+        let thumbnail = try #require(png["thumbnail"].string)
+        #expect(
+            thumbnail.hasSuffix("/thumbnail?format=webp") && png["preview"].string?.hasSuffix("?format=webp") == true)
+        let image = try live.send("GET", thumbnail)
+        #expect(image.status == 200 && image.headers["content-type"] == "image/webp")
+        #expect(image.body.prefix(4) == Data("RIFF".utf8))
+        #expect(jpeg["thumbnail"].string?.hasSuffix("/thumbnail") == true)
+        let photo = try live.send("GET", try #require(jpeg["thumbnail"].string))
+        #expect(photo.headers["content-type"] == "image/jpeg")
+    }
+
     @Test func aNewCollageWithoutATitleIsNamedAfterTheDay() throws {
         let live = try AppClient()
         let before = NewCollageRequest.defaultTitle()
