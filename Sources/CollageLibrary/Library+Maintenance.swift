@@ -175,10 +175,13 @@ extension Library {
     /// database lost them, cannot be made again from the file).
     public func checkHealth(repair: Bool = false) throws(LibraryError) -> HealthReport {
         var report = HealthReport()
+        // First, so that the items and backgrounds that show them find them again, rather than
+        // being set aside for showing a photo the library does not have.
+        if repair { putBackUnrecordedPhotos(into: &report) }
         try database.write { connection throws(LibraryError) in
             report.damagedCells = try connection.damagedCells()
             if repair, !report.damagedCells.isEmpty {
-                report.repairs = try setAside(report.damagedCells, in: connection)
+                report.repairs += try setAside(report.damagedCells, in: connection)
             }
             report.unrecordedPhotos = try unrecordedOriginals(in: connection).map(\.lastPathComponent)
             try findMissing(into: &report, in: connection)
@@ -212,10 +215,7 @@ extension Library {
             }
             report.repaired = true
         }
-        if repair, !report.unrecordedPhotos.isEmpty {
-            putBackUnrecordedPhotos(into: &report)
-            report.repaired = true
-        }
+        if repair, !report.repairs.isEmpty { report.repaired = true }
         return report
     }
 
@@ -229,16 +229,19 @@ extension Library {
             row throws(LibraryError) in try row.optionalText("file_id")
         }.compactMap { $0 }
         let known = Set(photos).union(quarantined)
+        // Named as an import names an original (its SHA-256, then its extension): a file of
+        // another name (a sync tool's Thumbs.db) is nobody's photo.
         return Self.files(under: photosFolder).filter {
             let name = $0.lastPathComponent
-            return !name.hasPrefix(".") && !known.contains(String(name.prefix(64)))
+            let id = name.prefix(64)
+            return id.count == 64 && id.allSatisfy(\.isHexDigit) && name.dropFirst(64).first == "."
+                && !known.contains(String(id))
         }.sorted { $0.path < $1.path }
     }
 
     /// Imports again each original that no record names; what cannot be read stays where it is,
     /// named in the report.
     private func putBackUnrecordedPhotos(into report: inout HealthReport) {
-        guard !report.unrecordedPhotos.isEmpty else { return }
         let files: [URL]
         do {
             files = try database.read { connection throws(LibraryError) in try unrecordedOriginals(in: connection) }
@@ -246,7 +249,6 @@ extension Library {
             report.repairs.append("could not look for photos without a record: \(error.description)")
             return
         }
-        var left: [String] = []
         for file in files {
             do {
                 let photo = try importPhoto(from: file).photo
@@ -258,11 +260,9 @@ extension Library {
                     "put back photo \(photo.id.prefix(12)) from \(file.lastPathComponent): its file was in the library without a record"
                 )
             } catch {
-                left.append(file.lastPathComponent)
                 report.repairs.append("could not put back \(file.lastPathComponent): \(error.description)")
             }
         }
-        report.unrecordedPhotos = left
     }
 
     /// The checks of files and references, over the rows that can be read (a damaged one is

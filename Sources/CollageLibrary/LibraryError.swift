@@ -36,9 +36,9 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
 
     /// What to do with a library whose database file is damaged.
     private static let recovery =
-        "Restore library.sqlite from a backup; or move it aside (keep it: most of it can still be read) and run "
-        + "'collage doctor --repair', which starts a new database and puts back every photo the library's photos "
-        + "folder holds (the collages stay in the damaged file)"
+        "Restore library.sqlite from a backup; or move it aside with its library.sqlite-wal and library.sqlite-shm "
+        + "(keep them: most of it can still be read) and run 'collage doctor --repair', which starts a new database "
+        + "and puts back every photo the library's photos folder holds (the collages stay in the damaged file)"
 
     /// A sentence saying what went wrong and what to do.
     public var description: String {

@@ -213,6 +213,33 @@ struct LibraryCommandTests {
         #expect(originals().count == 2)
     }
 
+    /// Photo rows lost while the collage showing them stayed (a database rolled back): `doctor
+    /// --repair` puts the photos back before it checks the collage, so the collage keeps them
+    /// rather than having them set aside as showing photos the library does not have.
+    @Test func photosPutBackStayInTheCollagesThatShowThem() throws {
+        let space = try Workspace()
+        let files = [try space.photo("a.jpg", [200, 30, 30]), try space.photo("b.jpg", [30, 30, 200])]
+        let created = try space.json(["new", "--title", "Kept"] + files)
+        let id = try #require(created.member("id")?.string)
+        let database = space.library.appendingPathComponent("library.sqlite")
+        let forget = Process()
+        forget.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        forget.arguments = [
+            "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('DELETE FROM photos'); c.commit()",
+            database.path,
+        ]
+        try forget.run()
+        forget.waitUntilExit()
+        #expect(forget.terminationStatus == 0)
+        #expect(try space.json(["photos"]).elements.isEmpty)
+        let repaired = try space.run(["doctor", "--repair"])
+        #expect(repaired.status == 0, "\(repaired.stdout) \(repaired.stderr)")
+        #expect(!repaired.stdout.contains("set aside"), "\(repaired.stdout)")
+        let shown = try space.json(["show", id])
+        #expect(shown.member("collage")?.member("items")?.elements.count == 2, "\(shown)")
+        #expect(try space.json(["photos"]).elements.count == 2)
+    }
+
     /// A database whose pages are damaged (garbage written over them) says so and how to recover,
     /// not SQLite's bare "database disk image is malformed"; moved aside, `doctor --repair` starts
     /// a new one with every photo back.
