@@ -84,7 +84,7 @@ extension SubjectModel {
         if isCancelled() { throw .image(.cancelled) }
         let mask = try cachedMask(of: image, photo: photo, in: library, refine: refine)
         // The focal point comes with the mask: smart crops of this photo need no model run.
-        if refine, (try? library.cachedFocus(photoID: photo.id, model: focusKey)) == nil, let centre = mask.cropFocus {
+        if refine, cachedFocus(of: photo, in: library) == nil, let centre = mask.cropFocus {
             try? library.storeFocus(.subject(centre), photoID: photo.id, model: focusKey)
         }
         if isCancelled() { throw .image(.cancelled) }
@@ -304,7 +304,7 @@ public struct LibrarySubjectFocusSource: PhotoSource {
     /// Whether `photo`'s focus is still to be found by a model this source would use.
     public func focusIsPending(_ photo: PhotoRecord) -> Bool {
         guard let model else { return false }
-        return (try? library.cachedFocus(photoID: photo.id, model: model.focusKey)) == nil
+        return model.cachedFocus(of: photo, in: library) == nil
     }
 
     /// The file, as the library resolves it.
@@ -315,7 +315,7 @@ public struct LibrarySubjectFocusSource: PhotoSource {
         guard let model, case .photo(let reference) = content, let photo = try? library.photo(reference) else {
             return nil
         }
-        if let cached = try? library.cachedFocus(photoID: photo.id, model: model.focusKey) {
+        if let cached = model.cachedFocus(of: photo, in: library) {
             if case .subject(let point) = cached { return point }
             return nil
         }

@@ -24,7 +24,7 @@ extension SubjectModel {
         if FileManager.default.fileExists(atPath: placesFile(photoID: photo.id, in: library).path) {
             return .ready
         }
-        if case .noSubject? = try? library.cachedFocus(photoID: photo.id, model: focusKey) { return .noSubject }
+        if case .noSubject? = cachedFocus(of: photo, in: library) { return .noSubject }
         return .pending
     }
 
@@ -59,7 +59,7 @@ extension SubjectModel {
             if current == .pending { prepareLifts(of: image, mask: mask, photo: photo, in: library) }
             // The focal point too, while the mask is at hand: a collage of photos just analysed
             // is then cropped around their subjects without running the model again.
-            if (try? library.cachedFocus(photoID: photo.id, model: focusKey)) == nil, let centre = mask.cropFocus {
+            if cachedFocus(of: photo, in: library) == nil, let centre = mask.cropFocus {
                 try? library.storeFocus(.subject(centre), photoID: photo.id, model: focusKey)
             }
             return .ready
@@ -83,7 +83,7 @@ extension SubjectModel {
     public func needsAnalysis(_ photo: PhotoRecord, in library: Library) -> Bool {
         switch readiness(of: photo, in: library) {
         case .pending: true
-        case .ready: (try? library.cachedFocus(photoID: photo.id, model: focusKey)) == nil
+        case .ready: cachedFocus(of: photo, in: library) == nil
         case .noSubject: false
         }
     }

@@ -1,4 +1,5 @@
 import CollageCore
+import CollageLibrary
 import CollageRender
 import Foundation
 
@@ -50,4 +51,13 @@ extension SubjectModel {
     /// What the focal points kept for photos are filed under: the model, and the rule that makes
     /// a point from its mask, so points made by an earlier rule are made again.
     public var focusKey: String { "\(sha256)/top35" }
+
+    /// The focal point kept for `photo` (see ``focusKey``). That a photo has no subject, kept
+    /// under the model alone by an earlier rule, still holds: no rule finds a point in it, and
+    /// every such photo would otherwise be run through the model again.
+    public func cachedFocus(of photo: PhotoRecord, in library: Library) -> CachedFocus? {
+        if let kept = try? library.cachedFocus(photoID: photo.id, model: focusKey) { return kept }
+        if case .noSubject? = try? library.cachedFocus(photoID: photo.id, model: sha256) { return .noSubject }
+        return nil
+    }
 }
