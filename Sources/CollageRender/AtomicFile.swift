@@ -43,14 +43,17 @@ public enum OutputTarget {
     /// folder, which a rename would replace with an image (`-o /dev/full` did, run as root).
     /// - Throws: ``RenderError/cannotWrite(_:reason:)`` saying what the name is instead.
     public static func resolve(_ file: URL) throws(RenderError) -> URL {
+        // Link by link, so that a link to a file yet to be made names where to make it; each link
+        // read from its folder's real path, so `..` in it climbs from where the link really is.
         var target = file
-        // Link by link, so that a link to a file yet to be made names where to make it.
-        for _ in 0..<40 {
-            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: target.path) else {
-                break
+        var links = 0
+        while let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: target.path) {
+            links += 1
+            guard links <= 40 else {
+                throw .cannotWrite(file.path, reason: "it is a loop of symbolic links; name a file to write")
             }
-            target =
-                URL(fileURLWithPath: destination, relativeTo: target.deletingLastPathComponent()).standardizedFileURL
+            let folder = target.deletingLastPathComponent().resolvingSymlinksInPath()
+            target = URL(fileURLWithPath: destination, relativeTo: folder).standardizedFileURL
         }
         var status = stat()
         guard stat(target.path, &status) == 0 else { return target }

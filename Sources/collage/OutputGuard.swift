@@ -16,10 +16,14 @@ enum OutputGuard {
         siblings: ((String) -> Bool)? = nil
     ) throws(Failure) {
         let target = identity(of: output.path)
-        let folder = output.standardizedFileURL.resolvingSymlinksInPath().deletingLastPathComponent().path
+        let resolvedOutput = output.standardizedFileURL.resolvingSymlinksInPath()
+        let folder = resolvedOutput.deletingLastPathComponent().path
         for input in inputs {
             let source = URL(fileURLWithPath: input)
-            if let target, identity(of: input) == target {
+            // The same file, or the same name of one still to be made (-o and --save-document
+            // naming one new file).
+            let sameName = source.standardizedFileURL.resolvingSymlinksInPath().path == resolvedOutput.path
+            if sameName || (target != nil && identity(of: input) == target) {
                 throw .usage(
                     "\(flag) \(output.path) is \(input), one of the files to read: write \(what) to another file")
             }

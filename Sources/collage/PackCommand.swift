@@ -70,14 +70,22 @@ enum PackCommand: Command {
             throw .usage(
                 "-o \(outputPath) is a file; a pack is a folder of stickers: name a folder (it is made when missing)")
         }
-        let folder = URL(fileURLWithPath: outputPath).standardizedFileURL.resolvingSymlinksInPath().path
+        // The pack's own files (01.png, tray.png, a .wastickers, and what a pack made there before
+        // listed) replace what has their names: a sticker to read among them is refused.
+        let folder = URL(fileURLWithPath: outputPath).standardizedFileURL.resolvingSymlinksInPath()
+        let listed = Set(
+            ((try? String(contentsOf: folder.appendingPathComponent(".collage-pack"), encoding: .utf8)) ?? "")
+                .split(separator: "\n").map(String.init))
         for argument in arguments.positionals where FileManager.default.fileExists(atPath: argument) {
-            let parent = URL(fileURLWithPath: argument).standardizedFileURL.resolvingSymlinksInPath()
-                .deletingLastPathComponent().path
-            if parent == folder {
+            let file = URL(fileURLWithPath: argument).standardizedFileURL.resolvingSymlinksInPath()
+            let name = file.lastPathComponent
+            let packName =
+                listed.contains(name) || name == "tray.png" || name.hasSuffix(".wastickers")
+                || (name.split(separator: ".").first?.allSatisfy(\.isNumber) == true)
+            if file.deletingLastPathComponent().path == folder.path, packName {
                 throw .usage(
-                    "-o \(outputPath) holds \(argument), one of the stickers to read, and the pack's files would "
-                        + "replace it: write the pack to a folder of its own")
+                    "-o \(outputPath) holds \(argument), one of the stickers to read, and the pack's file of that "
+                        + "name would replace it: write the pack to a folder of its own")
             }
         }
         let sources = arguments.positionals.map { argument -> StickerPackRequest.Source in

@@ -53,13 +53,14 @@ struct HostileCLITests {
         try Bitmap(width: 300, height: 200, color: [40, 40, 200]).write(
             to: URL(fileURLWithPath: file("b.png")), format: .png)
         try FileManager.default.copyItem(atPath: file("a.png"), toPath: file("x-page-1.png"))
+        try FileManager.default.copyItem(atPath: file("a.png"), toPath: file("01.png"))
         let original = try Data(contentsOf: URL(fileURLWithPath: file("a.png")))
         let refusals: [[String]] = [
             ["make", file("a.png"), file("b.png"), "-o", file("a.png")],
             ["make", file("a.png"), file("b.png"), "-o", file("c.png"), "--save-document", file("b.png")],
             ["sticker", file("a.png"), "-o", file("a.png")],
             ["sheet", file("x-page-1.png"), "-o", file("x.pdf")],
-            ["pack", "--for", "telegram", file("a.png"), "-o", directory.path],
+            ["pack", "--for", "telegram", file("01.png"), "-o", directory.path],
         ]
         for arguments in refusals {
             let result = try CommandRunner.run(arguments)
