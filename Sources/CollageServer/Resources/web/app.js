@@ -209,10 +209,18 @@ async function startFromPhotos(files) {
   dialog.showModal();
   const uploading = api.upload(files, showUploadProgress(progress, files, (fraction) => { progress.querySelector('progress').value = Math.round(fraction * 100); }));
   // Settles with the library's photos, or with null when the upload failed (said once, here).
+  // Said in the dialog while it is open (a message in the corner lay under its backdrop), and
+  // said again as messages once it closes (every file refused, or a layout already chosen),
+  // so no refusal goes unread.
+  let listed = null;
+  dialog.addEventListener('close', () => { if (listed) toastUploadFailures(listed); }, { once: true });
   const uploaded = uploading.then((result) => {
-    // Said in the dialog while it is open: a message in the corner lay under its backdrop.
-    if (dialog.open) listUploadFailures(failures, result);
-    else toastUploadFailures(result);
+    if (dialog.open && result?.errors?.length) {
+      listUploadFailures(failures, result);
+      listed = result;
+    } else {
+      toastUploadFailures(result);
+    }
     return result.photos ?? [];
   }, (error) => {
     dialog.close();
