@@ -30,7 +30,9 @@ public enum CropMath {
     /// centre of mass across, and down no lower than 35 % of the way from its top to its bottom.
     /// A person's or an animal's head is at the top of them and their mass below it: a crop
     /// round the centre of mass of an astronaut in a wide frame showed her from the chin down.
-    /// A subject that fits the frame whole still fits, for the frame is then taller than it.
+    /// A subject the frame holds with room to spare (the frame at least 1.3 times its height)
+    /// stays whole; in a frame only a little taller than the subject, its feet go, not its head,
+    /// since the focus cannot know the frame's size.
     public static func focus(centreOfMass: Point, bounds: Rect) -> Point {
         let headroom = bounds.y + 0.35 * bounds.height
         return Point(x: clamp(centreOfMass.x, 0, 1), y: clamp(min(centreOfMass.y, headroom), 0, 1))
