@@ -28,6 +28,21 @@ struct LibraryCommandTests {
             try CommandRunner.run(arguments + ["--library", library.path], stdin: stdin, environment: environment)
         }
 
+        /// Runs `statement` on the library's database with SQLite itself (through Python's sqlite3,
+        /// which every machine here has), as another program or a damaged disk would change it;
+        /// returns the exit status.
+        func sql(_ statement: String) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = [
+                "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()",
+                library.appendingPathComponent("library.sqlite").path, statement,
+            ]
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+
         /// Stores a valid test licence for the commands that follow.
         func unlock() throws {
             environment["XDG_CONFIG_HOME"] = try TestLicence.unlockedConfig(in: directory).path
@@ -221,16 +236,7 @@ struct LibraryCommandTests {
         let files = [try space.photo("a.jpg", [200, 30, 30]), try space.photo("b.jpg", [30, 30, 200])]
         let created = try space.json(["new", "--title", "Kept"] + files)
         let id = try #require(created.member("id")?.string)
-        let database = space.library.appendingPathComponent("library.sqlite")
-        let forget = Process()
-        forget.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        forget.arguments = [
-            "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('DELETE FROM photos'); c.commit()",
-            database.path,
-        ]
-        try forget.run()
-        forget.waitUntilExit()
-        #expect(forget.terminationStatus == 0)
+        #expect(try space.sql("DELETE FROM photos") == 0)
         #expect(try space.json(["photos"]).elements.isEmpty)
         let repaired = try space.run(["doctor", "--repair"])
         #expect(repaired.status == 0, "\(repaired.stdout) \(repaired.stderr)")
@@ -249,17 +255,8 @@ struct LibraryCommandTests {
         #expect(try space.run(["new", "--title", "Trip"] + files).status == 0)
         let ids = Set(try space.json(["photos"]).elements.compactMap { $0.member("id")?.string })
         let database = space.library.appendingPathComponent("library.sqlite")
-        // Everything in the main file first (SQLite's own checkpoint, through Python's sqlite3),
-        // then its second page and on overwritten.
-        let checkpoint = Process()
-        checkpoint.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        checkpoint.arguments = [
-            "-c", "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('PRAGMA wal_checkpoint(TRUNCATE)')",
-            database.path,
-        ]
-        try checkpoint.run()
-        checkpoint.waitUntilExit()
-        #expect(checkpoint.terminationStatus == 0)
+        // Everything in the main file first, then its second page and on overwritten.
+        #expect(try space.sql("PRAGMA wal_checkpoint(TRUNCATE)") == 0)
         let handle = try FileHandle(forUpdating: database)
         let size = try handle.seekToEnd()
         try handle.seek(toOffset: 4096)
