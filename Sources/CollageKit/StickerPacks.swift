@@ -282,6 +282,21 @@ extension StickerPackRequest {
     /// replaces exactly those files.
     static let listName = ".collage-pack"
 
+    /// Whether a pack made in `folder` may replace `file`: a file there named as a pack names its
+    /// own (numbered pictures, any messenger's icon, a `.wastickers` archive), or one a pack made
+    /// there before listed.
+    public static func mayReplace(_ file: URL, inPackFolder folder: URL) -> Bool {
+        let file = file.standardizedFileURL.resolvingSymlinksInPath()
+        let folder = folder.standardizedFileURL.resolvingSymlinksInPath()
+        guard file.deletingLastPathComponent().path == folder.path else { return false }
+        let name = file.lastPathComponent
+        let listed = ((try? String(contentsOf: folder.appendingPathComponent(listName), encoding: .utf8)) ?? "")
+            .split(separator: "\n").map(String.init)
+        let icons = Messenger.allCases.compactMap { $0.rules.icon?.name }
+        return listed.contains(name) || icons.contains(name) || name.hasSuffix(".wastickers")
+            || name.split(separator: ".").first?.allSatisfy(\.isNumber) == true
+    }
+
     /// A sticker's pixels, with alpha, checked to hold a subject.
     /// - Throws: ``Failure`` naming the sticker `name` (by default the file's): `noSubject` for a
     ///   picture that is clear all over, `invalidInput` for one without transparency or unreadable.

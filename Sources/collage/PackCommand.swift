@@ -70,23 +70,15 @@ enum PackCommand: Command {
             throw .usage(
                 "-o \(outputPath) is a file; a pack is a folder of stickers: name a folder (it is made when missing)")
         }
-        // The pack's own files (01.png, tray.png, a .wastickers, and what a pack made there before
-        // listed) replace what has their names: a sticker to read among them is refused.
-        let folder = URL(fileURLWithPath: outputPath).standardizedFileURL.resolvingSymlinksInPath()
-        let listed = Set(
-            ((try? String(contentsOf: folder.appendingPathComponent(".collage-pack"), encoding: .utf8)) ?? "")
-                .split(separator: "\n").map(String.init))
-        for argument in arguments.positionals where FileManager.default.fileExists(atPath: argument) {
-            let file = URL(fileURLWithPath: argument).standardizedFileURL.resolvingSymlinksInPath()
-            let name = file.lastPathComponent
-            let packName =
-                listed.contains(name) || name == "tray.png" || name.hasSuffix(".wastickers")
-                || (name.split(separator: ".").first?.allSatisfy(\.isNumber) == true)
-            if file.deletingLastPathComponent().path == folder.path, packName {
-                throw .usage(
-                    "-o \(outputPath) holds \(argument), one of the stickers to read, and the pack's file of that "
-                        + "name would replace it: write the pack to a folder of its own")
-            }
+        // The pack's own files replace what has their names: a sticker to read among them is refused.
+        for argument in arguments.positionals
+        where FileManager.default.fileExists(atPath: argument)
+            && StickerPackRequest.mayReplace(
+                URL(fileURLWithPath: argument), inPackFolder: URL(fileURLWithPath: outputPath))
+        {
+            throw .usage(
+                "-o \(outputPath) holds \(argument), one of the stickers to read, and the pack's file of that "
+                    + "name would replace it: write the pack to a folder of its own")
         }
         let sources = arguments.positionals.map { argument -> StickerPackRequest.Source in
             FileManager.default.fileExists(atPath: argument) || argument.contains("/") || argument.contains(".")
