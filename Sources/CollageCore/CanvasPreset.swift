@@ -84,6 +84,42 @@ public struct PrintSize: Hashable, Sendable, CustomStringConvertible {
     /// Parses `6x4in@300`, `150x100mm@300`, `15x10cm`, or a preset name such as `a4@300` or
     /// `letter`. The DPI defaults to 300.
     public init?(parsing text: String) {
+        guard let asked = Self.measure(text) else { return nil }
+        self.init(widthInches: asked.width, heightInches: asked.height, dpi: asked.dpi)
+    }
+
+    /// Why `text`, a print size as ``init(parsing:)`` reads it, is past the limits: a side or a
+    /// DPI out of range, or more pixels than an image may have, with the DPI at which that paper
+    /// fits. `nil` when `text` is no print size at all, or is within the limits.
+    public static func limitProblem(parsing text: String) -> String? {
+        guard let asked = measure(text), PrintSize(parsing: text) == nil else { return nil }
+        let quoted = "\"\(text.prefix(40))\""
+        guard Limits.printInches.contains(asked.width), Limits.printInches.contains(asked.height) else {
+            return "\(quoted): each side of a print must be \(Limits.describe(Limits.printInches)) inches"
+        }
+        guard Limits.dpi.contains(asked.dpi) else {
+            return "\(quoted): the DPI must be \(Limits.describe(Limits.dpi))"
+        }
+        let width = (asked.width * asked.dpi).rounded()
+        let height = (asked.height * asked.dpi).rounded()
+        let megapixels = Int((width * height / 1_000_000).rounded())
+        // The finest whole DPI whose pixels (rounded as the print's are) are within both limits.
+        var fitting = min(
+            (Double(Limits.maximumOutputPixels) / (asked.width * asked.height)).squareRoot(),
+            Double(Limits.maximumOutputSide) / max(asked.width, asked.height)
+        ).rounded(.down)
+        while fitting > Limits.dpi.lowerBound,
+            !Limits.allowsOutput(width: (asked.width * fitting).rounded(), height: (asked.height * fitting).rounded())
+        {
+            fitting -= 1
+        }
+        return "\(quoted) is \(Int(width)) × \(Int(height)) pixels (\(megapixels) megapixels), past the limit of "
+            + "\(Limits.maximumOutputPixels / 1_000_000) megapixels and \(Limits.maximumOutputSide) pixels a side; "
+            + "that paper fits at \(Int(fitting)) DPI or less"
+    }
+
+    /// The inches and DPI `text` asks for, before any limit is applied.
+    private static func measure(_ text: String) -> (width: Double, height: Double, dpi: Double)? {
         let lowered = text.lowercased().trimmingCharacters(in: .whitespaces)
         let pieces = lowered.split(separator: "@", omittingEmptySubsequences: false)
         guard pieces.count <= 2 else { return nil }
@@ -94,8 +130,7 @@ public struct PrintSize: Hashable, Sendable, CustomStringConvertible {
         }
         let sizeText = String(pieces[0])
         if let preset = CanvasPreset.all.first(where: { $0.id == sizeText }), let inches = preset.printInches {
-            self.init(widthInches: inches.width, heightInches: inches.height, dpi: dpi)
-            return
+            return (inches.width, inches.height, dpi)
         }
         let units: [(suffix: String, perInch: Double)] = [("in", 1), ("mm", 25.4), ("cm", 2.54)]
         guard let unit = units.first(where: { sizeText.hasSuffix($0.suffix) }) else { return nil }
@@ -103,7 +138,7 @@ public struct PrintSize: Hashable, Sendable, CustomStringConvertible {
         guard terms.count == 2, let width = Double(decimal: terms[0]), let height = Double(decimal: terms[1]) else {
             return nil
         }
-        self.init(widthInches: width / unit.perInch, heightInches: height / unit.perInch, dpi: dpi)
+        return (width / unit.perInch, height / unit.perInch, dpi)
     }
 
     /// The output size in whole pixels.

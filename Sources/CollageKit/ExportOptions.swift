@@ -40,6 +40,9 @@ public enum ExportOptions {
         }
         if let text = values["print"] {
             guard let print = PrintSize(parsing: text) else {
+                if let problem = PrintSize.limitProblem(parsing: text) {
+                    throw Failure(.invalidOption, problem, field: "print")
+                }
                 throw expected(
                     "print",
                     "WxH with a unit and an optional DPI, such as 6x4in@300 or a4@300 (DPI \(Limits.describe(Limits.dpi)), "

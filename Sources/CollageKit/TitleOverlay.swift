@@ -1,4 +1,5 @@
 import CollageCore
+import Foundation
 
 /// The title `collage make --title` puts on a collage: centred over the photos near the bottom
 /// edge, on a white pill so it reads over any photo, whatever the layout (a band would take room
@@ -24,6 +25,14 @@ public enum TitleOverlay {
     public static func adding(_ title: String, font: String? = nil, to collage: Collage) throws(Failure) -> Collage {
         let block = block(title, font: font, on: collage.canvas)
         if let problem = TextBlock.problem(inText: title) { throw Failure(.invalidOption, problem, field: "title") }
+        // It is the document's title too, which is shorter than a text may be: refused here, by
+        // its flag, rather than when the collage is drawn.
+        let length = title.trimmingCharacters(in: .whitespacesAndNewlines).count
+        guard length <= EditRules.maximumTitleLength else {
+            throw Failure(
+                .invalidOption, "expected at most \(EditRules.maximumTitleLength) characters, got \(length)",
+                field: "title")
+        }
         if TextFont.named(block.font) == nil {
             throw Failure(
                 .invalidOption, "expects one of \(TextFont.familyList), got \"\(block.font.prefix(60))\"",

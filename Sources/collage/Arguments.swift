@@ -55,6 +55,9 @@ struct ParsedArguments: Sendable {
         return parsed
     }
 
+    /// The two spellings of the output option, which name one value.
+    private static let outputSpellings = ["-o", "--output"]
+
     /// Splits `arguments` by `spec`. `--name=value` and `--name value` both work; `--` ends options.
     static func parse(_ arguments: [String], for spec: CommandSpec) throws(Failure) -> ParsedArguments {
         var parsed = ParsedArguments()
@@ -83,25 +86,38 @@ struct ParsedArguments: Sendable {
             if option.valueName == nil {
                 guard parts.count == 1 else { throw .usage("\(name) takes no value") }
                 parsed.flags.insert(name)
-            } else if parts.count == 2 {
-                parsed.values[name] = parts[1]
+                continue
+            }
+            let value: String
+            if parts.count == 2 {
+                value = parts[1]
             } else {
                 guard index < arguments.count else {
                     throw .usage("\(name) needs a value (\(option.valueName ?? "value"))")
                 }
-                parsed.values[name] = arguments[index]
+                value = arguments[index]
                 index += 1
             }
+            // A value given twice was the last one silently (`-o a.jpg … -o b.jpg` wrote only b.jpg).
+            let spellings = outputSpellings.contains(name) ? outputSpellings : [name]
+            if let earlier = spellings.lazy.compactMap({ parsed.values[$0] }).first {
+                throw .usage(
+                    "\(spellings.joined(separator: " or ")) was given twice (\"\(earlier.prefix(60))\" and "
+                        + "\"\(value.prefix(60))\"); give it once")
+            }
+            parsed.values[name] = value
         }
         if !parsed.has("--help"), !spec.positionals.contains(parsed.positionals.count) {
             let range = spec.positionals
+            func arguments(_ count: Int) -> String { "\(count) argument\(count == 1 ? "" : "s")" }
+            // Said from the side that was missed: "0 to 100 arguments" for 101 read as a riddle.
             let wanted =
-                if range.upperBound == Int.max {
-                    "at least \(range.lowerBound) argument\(range.lowerBound == 1 ? "" : "s")"
-                } else if range.lowerBound == range.upperBound {
-                    "\(range.lowerBound) argument\(range.lowerBound == 1 ? "" : "s")"
+                if range.lowerBound == range.upperBound {
+                    arguments(range.lowerBound)
+                } else if parsed.positionals.count < range.lowerBound {
+                    "at least \(arguments(range.lowerBound))"
                 } else {
-                    "\(range.lowerBound) to \(range.upperBound) arguments"
+                    "at most \(arguments(range.upperBound))"
                 }
             throw .usage("'collage \(spec.name)' takes \(wanted), got \(parsed.positionals.count)")
         }

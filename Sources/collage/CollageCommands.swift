@@ -14,7 +14,8 @@ enum NewCommand: Command {
             .value("--title", "TEXT", "The title (default: the day, such as \"3 December 2026\")"),
             .value(
                 "--layout", "ID",
-                "The template (default grid2x2; see 'collage templates'; premium ones need a licence), or auto"),
+                "The template (see 'collage templates'; premium ones need a licence), or auto; default: the free "
+                    + "grid with as many slots as photos (grid2x2 for 4, …), else auto"),
             .value("--aspect", "W:H", "Canvas shape, e.g. 1:1, 4:5, 16:9 or a preset such as a4 (default 1:1)"),
             .flag("--json", "Print the new collage's summary as JSON"),
         ] + AutoLayoutArguments.specs,
@@ -26,7 +27,8 @@ enum NewCommand: Command {
     )
 
     static func run(_ arguments: ParsedArguments) throws(Failure) {
-        let automatic = arguments.value("--layout") == NewCollageRequest.automatic
+        let layout = AutoLayoutArguments.layout(arguments, photos: arguments.positionals.count)
+        let automatic = layout == NewCollageRequest.automatic
         let arrangement = try AutoLayoutArguments.parse(arguments, auto: automatic).map {
             values throws(Failure) in try AutoLayoutArguments.request(values)
         }
@@ -37,7 +39,7 @@ enum NewCommand: Command {
             // Photos may be files, imported first; the request (and the premium gate) is checked
             // before anything is imported.
             let checked = try NewCollageRequest(
-                title: arguments.value("--title"), template: arguments.value("--layout"),
+                title: arguments.value("--title"), template: layout,
                 aspect: arguments.value("--aspect"))
             if let template = checked.template { try access.check(applying: template) }
             let photoIDs = try arguments.positionals.map { reference throws(Failure) -> String in
@@ -45,18 +47,18 @@ enum NewCommand: Command {
                 return try workspace.importPhoto(URL(fileURLWithPath: reference)).photo.id
             }
             request = try NewCollageRequest(
-                title: arguments.value("--title"), template: arguments.value("--layout"),
+                title: arguments.value("--title"), template: layout,
                 aspect: arguments.value("--aspect"), photos: photoIDs)
         } catch {
             throw error.spelled(["template": "layout"])
         }
         let stored = try workspace.create(request, arranging: arrangement)
-        let layout = request.template?.id ?? "laid out for its photos"
+        let layoutName = request.template?.id ?? "laid out for its photos"
         if arguments.has("--json") {
             Output.printJSON(RecordJSON.summary(stored))
         } else {
             Output.print(
-                "Created collage \(stored.collage.id) \"\(stored.collage.title)\" (\(layout), \(stored.collage.items.count) photo\(stored.collage.items.count == 1 ? "" : "s"))"
+                "Created collage \(stored.collage.id) \"\(stored.collage.title)\" (\(layoutName), \(stored.collage.items.count) photo\(stored.collage.items.count == 1 ? "" : "s"))"
             )
         }
     }

@@ -14,7 +14,9 @@ enum MakeCommand: Command {
         options: [
             .value(
                 "--layout", "ID",
-                "The template (see 'collage templates'; premium ones need a licence), or auto; default grid2x2"),
+                "The template (see 'collage templates'; premium ones need a licence), or auto; default: the free "
+                    + "grid with as many slots as photos (sideBySide for 2, strip 3, grid2x2 4, grid2x3 6, grid3x3 9, "
+                    + "grid3x4 12, grid4x4 16), else auto"),
             .value(
                 "--aspect", "W:H",
                 "Canvas shape: 1:1, 4:5, 16:9, a preset such as a4 (default 1:1, or the print's shape)"),
@@ -79,7 +81,7 @@ enum MakeCommand: Command {
                 flag: "--save-document", what: "the document")
         }
         let model = try SmartCropArguments.model(arguments)
-        let layout = arguments.value("--layout") ?? "grid2x2"
+        let layout = AutoLayoutArguments.layout(arguments, photos: arguments.positionals.count)
         let template = Template.named(layout)
         if template == nil, layout != autoLayout {
             throw .usage(

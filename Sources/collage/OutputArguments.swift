@@ -51,12 +51,14 @@ struct OutputArguments {
             throw .usage("--\(name) shapes an animation: add --animate")
         }
         for name in ExportOptions.names { values[name] = arguments.value("--\(name)") }
-        do {
-            let options = try ExportOptions.parse(values, fileName: path, progressive: arguments.has("--progressive"))
-            return OutputArguments(file: URL(fileURLWithPath: path), options: options)
-        } catch {
-            throw error
+        let options = try ExportOptions.parse(values, fileName: path, progressive: arguments.has("--progressive"))
+        // Said, as --progressive on a PNG is: a quality asked for and silently not used misleads.
+        if values["quality"] != nil, options.format == .png {
+            throw .usage(
+                "--quality sets how JPEG, WebP, HEIC and AVIF compress; a PNG is lossless, so leave it out "
+                    + "(or write a .jpg)")
         }
+        return OutputArguments(file: URL(fileURLWithPath: path), options: options)
     }
 }
 

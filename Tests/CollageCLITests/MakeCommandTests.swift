@@ -49,6 +49,46 @@ struct MakeCommandTests {
         #expect(result.stderr.contains("grid2x2 has 4 slots; 2 are left empty"), "\(result.stderr)")
     }
 
+    /// With no --layout every photo has a place: two side by side (a fixed 2 × 2 grid left half
+    /// of the collage blank), three in a strip, five laid out for their shapes; `new` alike.
+    @Test func withoutALayoutEveryPhotoHasAPlace() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let three = try photos(in: directory)
+        func make(_ photos: [String]) throws -> (Bitmap, String) {
+            let output = directory.appendingPathComponent("made\(photos.count).png")
+            let result = try CommandRunner.run(
+                ["make", "--size", "400", "--no-smart-crop"] + photos + ["-o", output.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            return (try Bitmap.read(output), result.stderr)
+        }
+        let (two, twoNotes) = try make(Array(three.prefix(2)))
+        #expect(!twoNotes.contains("note:"), "\(twoNotes)")
+        #expect(
+            close(two[100, 200], Self.colors[0], tolerance: 20) && close(two[300, 200], Self.colors[1], tolerance: 20))
+        #expect(close(two[300, 300], Self.colors[1], tolerance: 20), "no empty slot below: \(two[300, 300])")
+        // Five photos (the three colours, two of them twice): each colour covers a share of the
+        // canvas, none is left out or stacked free in the middle.
+        let (five, fiveNotes) = try make(three + Array(three.prefix(2)))
+        #expect(!fiveNotes.contains("note:"), "\(fiveNotes)")
+        for color in Self.colors {
+            var covered = 0
+            for y in stride(from: 0, to: five.height, by: 4) {
+                for x in stride(from: 0, to: five.width, by: 4) where close(five[x, y], color, tolerance: 20) {
+                    covered += 1
+                }
+            }
+            #expect(covered > 500, "\(color) covers \(covered) of 10,000 samples")
+        }
+        let library = directory.appendingPathComponent("library")
+        let created = try CommandRunner.run(["new", "--library", library.path] + three)
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stdout.contains("(strip, 3 photos)"), "\(created.stdout)")
+        // Asking for a hero asks for a layout made for the photos.
+        let hero = try CommandRunner.run(["new", "--library", library.path, "--hero", "2"] + three)
+        #expect(hero.stdout.contains("(laid out for its photos, 3 photos)"), "\(hero.stdout) \(hero.stderr)")
+    }
+
     @Test func aPrintSizeOfAnotherShapeSaysHowTheCollageIsFitted() throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -173,6 +213,33 @@ struct MakeCommandTests {
         #expect(result.status == status, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "nothing written")
+    }
+
+    /// Options whose mistake was silent or said vaguely.
+    static let optionMistakes: [(arguments: [String], status: Int32, message: String)] = [
+        // A value given twice was the last one, silently.
+        (["make", "a.jpg", "-o", "x.jpg", "--output", "y.jpg"], 64, "-o or --output was given twice"),
+        (["make", "--spacing", "3", "--spacing=4", "a.jpg", "-o", "x.jpg"], 64, "--spacing was given twice"),
+        (["make", "--quality", "80", "a.jpg", "-o", "x.png"], 64, "--quality sets how JPEG"),
+        // Which limit a print passes, and what fits instead.
+        (
+            ["make", "--print", "a3@1200", "a.jpg", "-o", "x.jpg"], 64,
+            "\"a3@1200\" is 14031 × 19843 pixels (278 megapixels), past the limit of 100 megapixels and "
+                + "32000 pixels a side; that paper fits at 719 DPI or less"
+        ),
+        (["make", "--print", "a4@5000", "a.jpg", "-o", "x.jpg"], 64, "\"a4@5000\": the DPI must be from 10 to 1200"),
+        // The title is the document's too: refused by its flag, not when the collage is drawn.
+        (
+            ["make", "--layout", "grid2x2", "--title", String(repeating: "t", count: 201), "a.jpg", "-o", "x.jpg"],
+            64, "--title expected at most 200 characters, got 201"
+        ),
+        (["make", "-o", "x.jpg"], 64, "'collage make' takes at least 1 argument, got 0"),
+    ]
+
+    /// Each is refused, naming what to change.
+    @Test(arguments: optionMistakes)
+    func mistakesInOptionsAreSaidPlainly(arguments: [String], status: Int32, message: String) throws {
+        try errorsHaveTheDocumentedExitCodes(arguments: arguments, status: status, message: message)
     }
 
     @Test func aCorruptPhotoIsADataErrorNamingIt() throws {
