@@ -117,7 +117,7 @@ public struct CollageRenderer: Sendable {
     /// paper's shape, but for the rounding of the canvas to whole points, is the paper's pixels
     /// exactly, the canvas scaled to cover it (at most 0.15 % of it past the edge): A4 at
     /// 300 DPI was 2,479 × 3,508 px, where a print shop expects 2,480 × 3,508.
-    private func outputPixels(
+    func outputPixels(
         for canvas: Size, size: OutputSize
     ) throws(RenderError) -> (
         scale: Double, dpi: Double?, width: Int, height: Int

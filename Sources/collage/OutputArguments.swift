@@ -135,6 +135,9 @@ func renderAndReport(
     if case .print(let print) = output.options.size, let note = print.fitting(collage.canvas) {
         Output.printError("collage: note: \(note)")
     }
+    if let note = softPhotosNote(CollageRenderer().softPhotos(in: collage, photos: photos, size: output.options.size)) {
+        Output.printError("collage: note: \(note)")
+    }
     do {
         result = try CollageRenderer().render(collage, photos: photos, options: output.options, to: output.file)
     } catch {
@@ -148,4 +151,26 @@ func renderAndReport(
             "Wrote \(result.file.path) (\(result.width) × \(result.height) \(result.format.rawValue.uppercased())\(dpi))"
         )
     }
+}
+
+/// Which photos the export enlarges until they look soft, in one line, as the editor's "Low res"
+/// badges say it before an export: a print of small photos came out soft without a word.
+func softPhotosNote(_ soft: [SoftPhoto]) -> String? {
+    guard let first = soft.first else { return nil }
+    let shown = 4
+    func name(_ photo: SoftPhoto) -> String { photo.file.lastPathComponent }
+    let count = soft.count == 1 ? "a photo is" : "\(soft.count) photos are"
+    if first.dotsPerInch != nil {
+        let each = soft.prefix(shown).map { "\(name($0)) at \(Int(($0.dotsPerInch ?? 0).rounded())) DPI" }
+        let more = soft.count > shown ? ", and \(soft.count - shown) more" : ""
+        return "\(count) small for \(soft.count == 1 ? "its frame" : "their frames") and will print soft: "
+            + each.joined(separator: ", ") + more
+            + " (\(Int(SoftPhoto.leastPrintDPI)) DPI or more looks sharp; use larger photos or a smaller print)"
+    }
+    let each = soft.prefix(shown).map { photo in
+        "\(name(photo)) enlarged \(JSONValue.format((10 / photo.pixelsPerOutputPixel).rounded() / 10))×"
+    }
+    let more = soft.count > shown ? ", and \(soft.count - shown) more" : ""
+    return "\(count) small for \(soft.count == 1 ? "its frame" : "their frames") at this size and may look soft: "
+        + each.joined(separator: ", ") + more + " (use larger photos, or a smaller --size or --scale)"
 }

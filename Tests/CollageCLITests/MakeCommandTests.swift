@@ -63,14 +63,14 @@ struct MakeCommandTests {
             return (try Bitmap.read(output), result.stderr)
         }
         let (two, twoNotes) = try make(Array(three.prefix(2)))
-        #expect(!twoNotes.contains("note:"), "\(twoNotes)")
+        #expect(!twoNotes.contains("slots"), "\(twoNotes)")
         #expect(
             close(two[100, 200], Self.colors[0], tolerance: 20) && close(two[300, 200], Self.colors[1], tolerance: 20))
         #expect(close(two[300, 300], Self.colors[1], tolerance: 20), "no empty slot below: \(two[300, 300])")
         // Five photos (the three colours, two of them twice): each colour covers a share of the
         // canvas, none is left out or stacked free in the middle.
         let (five, fiveNotes) = try make(three + Array(three.prefix(2)))
-        #expect(!fiveNotes.contains("note:"), "\(fiveNotes)")
+        #expect(!fiveNotes.contains("slots"), "\(fiveNotes)")
         for color in Self.colors {
             var covered = 0
             for y in stride(from: 0, to: five.height, by: 4) {
@@ -87,6 +87,32 @@ struct MakeCommandTests {
         // Asking for a hero asks for a layout made for the photos.
         let hero = try CommandRunner.run(["new", "--library", library.path, "--hero", "2"] + three)
         #expect(hero.stdout.contains("(laid out for its photos, 3 photos)"), "\(hero.stdout) \(hero.stderr)")
+    }
+
+    /// Photos too small for their frames are named before a print comes out soft, as the
+    /// editor's "Low res" badges name them; at a size they fill sharply, nothing is said.
+    @Test func photosTooSmallForTheirFramesAreNoted() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let two = Array(try photos(in: directory).prefix(2))
+        func notes(_ size: [String]) throws -> String {
+            let result = try CommandRunner.run(
+                ["make", "--no-smart-crop"] + size + two + ["-o", directory.appendingPathComponent("n.jpg").path])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stderr
+        }
+        // Each 120 × 90 px photo fills a frame about 194 px across at 400 px with 45 of its pixels.
+        let screen = try notes(["--size", "400"])
+        #expect(
+            screen.contains(
+                "note: 2 photos are small for their frames at this size and may look soft: photo 0 ü.png enlarged "),
+            "\(screen)")
+        #expect(screen.contains("(use larger photos, or a smaller --size or --scale)"), "\(screen)")
+        let print = try notes(["--print", "6x4in@300"])
+        #expect(
+            print.contains("2 photos are small for their frames and will print soft: photo 0 ü.png at "), "\(print)")
+        #expect(print.contains("(150 DPI or more looks sharp; use larger photos or a smaller print)"), "\(print)")
+        #expect(!(try notes(["--size", "100"])).contains("soft"))
     }
 
     @Test func aPrintSizeOfAnotherShapeSaysHowTheCollageIsFitted() throws {
