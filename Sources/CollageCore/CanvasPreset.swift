@@ -102,20 +102,30 @@ public struct PrintSize: Hashable, Sendable, CustomStringConvertible {
         }
         let width = (asked.width * asked.dpi).rounded()
         let height = (asked.height * asked.dpi).rounded()
-        let megapixels = Int((width * height / 1_000_000).rounded())
-        // The finest whole DPI whose pixels (rounded as the print's are) are within both limits.
-        var fitting = min(
-            (Double(Limits.maximumOutputPixels) / (asked.width * asked.height)).squareRoot(),
-            Double(Limits.maximumOutputSide) / max(asked.width, asked.height)
-        ).rounded(.down)
+        let pixels = "\(quoted) is \(Int(width)) × \(Int(height)) pixels"
+        let limit =
+            if max(width, height) > Double(Limits.maximumOutputSide) {
+                "\(pixels), past the limit of \(Limits.maximumOutputSide) pixels a side"
+            } else {
+                "\(pixels) (\(JSONValue.format((width * height / 100_000).rounded(.up) / 10)) megapixels), past the "
+                    + "limit of \(Limits.maximumOutputPixels / 1_000_000) megapixels"
+            }
+        // The finest whole DPI whose pixels, rounded as a print's are, are within both limits:
+        // from just past the exact bound down, as rounding may let one more DPI in.
+        var fitting =
+            min(
+                (Double(Limits.maximumOutputPixels) / (asked.width * asked.height)).squareRoot(),
+                Double(Limits.maximumOutputSide) / max(asked.width, asked.height)
+            ).rounded(.down) + 1
         while fitting > Limits.dpi.lowerBound,
             !Limits.allowsOutput(width: (asked.width * fitting).rounded(), height: (asked.height * fitting).rounded())
         {
             fitting -= 1
         }
-        return "\(quoted) is \(Int(width)) × \(Int(height)) pixels (\(megapixels) megapixels), past the limit of "
-            + "\(Limits.maximumOutputPixels / 1_000_000) megapixels and \(Limits.maximumOutputSide) pixels a side; "
-            + "that paper fits at \(Int(fitting)) DPI or less"
+        guard
+            Limits.allowsOutput(width: (asked.width * fitting).rounded(), height: (asked.height * fitting).rounded())
+        else { return "\(limit), even at \(JSONValue.format(Limits.dpi.lowerBound)) DPI" }
+        return "\(limit); that paper fits at \(Int(fitting)) DPI or less"
     }
 
     /// The inches and DPI `text` asks for, before any limit is applied.

@@ -15,20 +15,28 @@ public struct NewCollageRequest: Sendable, Equatable {
     /// Photo ids (or unique prefixes), in slot order.
     public let photos: [String]
 
-    /// The template used when none is named.
+    /// The template of a collage made with no photos and no template named.
     public static let defaultTemplate = "grid2x2"
     /// The template name that lays the photos out for their shapes instead of a template.
     public static let automatic = "auto"
 
-    /// A request, checked; absent values take the defaults (grid2x2, 1:1, and a title from the
-    /// day it is made, such as "3 December 2026").
+    /// The layout of a collage of `count` photos when none is named: one made for the photos
+    /// (``automatic``), so each keeps its shape and none is left out or a slot left empty (two
+    /// photos in a 2 × 2 grid left half of the collage blank, and a fixed grid crops landscape
+    /// photos to strips); with none yet, the ``defaultTemplate`` to fill.
+    public static func defaultLayout(forPhotos count: Int) -> String {
+        count == 0 ? defaultTemplate : automatic
+    }
+
+    /// A request, checked; absent values take the defaults (a layout made for the photos, or
+    /// grid2x2 with none; 1:1; and a title from the day it is made, such as "3 December 2026").
     /// - Throws: ``Failure`` of kind `invalidOption` naming `template` or `aspect`.
     public init(
         title: String? = nil, template: String? = nil, aspect: String? = nil, photos: [String] = []
     )
         throws(Failure)
     {
-        let templateID = template ?? Self.defaultTemplate
+        let templateID = template ?? Self.defaultLayout(forPhotos: photos.count)
         let named = Template.named(templateID)
         guard named != nil || templateID == Self.automatic else {
             throw Failure(

@@ -58,6 +58,12 @@ public enum ExportOptions {
             }
             quality = parsed
         }
+        // Said, as a progressive PNG is: a quality asked for and silently not used misleads.
+        if values["quality"] != nil, format == .png {
+            throw Failure(
+                .invalidOption, "sets how JPEG, WebP, HEIC and AVIF compress; a PNG is lossless, so leave it out",
+                field: "quality")
+        }
         if progressive, format != .jpeg {
             throw Failure(
                 .invalidOption, "applies to JPEG only, and the output is \(format.rawValue.uppercased())",

@@ -27,7 +27,7 @@ public enum TitleOverlay {
         if let problem = TextBlock.problem(inText: title) { throw Failure(.invalidOption, problem, field: "title") }
         // It is the document's title too, which is shorter than a text may be: refused here, by
         // its flag, rather than when the collage is drawn.
-        let length = title.trimmingCharacters(in: .whitespacesAndNewlines).count
+        let length = title.count
         guard length <= EditRules.maximumTitleLength else {
             throw Failure(
                 .invalidOption, "expected at most \(EditRules.maximumTitleLength) characters, got \(length)",

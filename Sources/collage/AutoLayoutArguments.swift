@@ -6,31 +6,19 @@ import CollageKit
 enum AutoLayoutArguments {
     /// The options, for each command's table.
     static let specs: [OptionSpec] = [
-        .value("--seed", "N", "With --layout auto: another N, another good layout (default 0)"),
-        .value("--hero", "K", "With --layout auto: photo K (1 = the first) is made clearly the largest"),
+        .value("--seed", "N", "With --layout auto (the default): another N, another good layout (default 0)"),
         .value(
-            "--max-crop", "PCT", "With --layout auto: crop at most PCT % of a photo to fill the canvas (default 10)"),
-        .flag("--any-order", "With --layout auto: the photos may go anywhere, not in reading order"),
+            "--hero", "K", "With --layout auto (the default): photo K (1 = the first) is made clearly the largest"),
+        .value(
+            "--max-crop", "PCT",
+            "With --layout auto (the default): crop at most PCT % of a photo to fill the canvas (default 10)"),
+        .flag("--any-order", "With --layout auto (the default): the photos may go anywhere, not in reading order"),
     ]
 
-    /// The free grids that hold exactly as many photos as their slots, by that count.
-    private static let exactFits = [
-        2: "sideBySide", 3: "strip", 4: "grid2x2", 6: "grid2x3", 9: "grid3x3", 12: "grid3x4", 16: "grid4x4",
-    ]
-
-    /// The `--layout` asked for, or when none is, the free grid with exactly as many slots as
-    /// `count` photos, else a layout made for them (`auto`, as it is whenever `--seed`, `--hero`,
-    /// `--max-crop` or `--any-order` asks for one). Two photos in a fixed 2 × 2 grid left half of
-    /// the collage (and of a print) blank. No photos yet, or more than a layout can be made for,
-    /// take the library's default template.
+    /// The `--layout` asked for, or when none is, the default for `count` photos (see
+    /// ``NewCollageRequest/defaultLayout(forPhotos:)``).
     static func layout(_ arguments: ParsedArguments, photos count: Int) -> String {
-        if let named = arguments.value("--layout") { return named }
-        let asksForAuto = specs.contains { arguments.value($0.name) != nil || arguments.has($0.name) }
-        if let grid = exactFits[count], !asksForAuto { return grid }
-        guard asksForAuto || (1...AutoLayout.Options.maximumPhotos).contains(count) else {
-            return NewCollageRequest.defaultTemplate
-        }
-        return NewCollageRequest.automatic
+        arguments.value("--layout") ?? NewCollageRequest.defaultLayout(forPhotos: count)
     }
 
     /// What was asked: a seed, a hero's number (1 = the first photo) and a crop as a share.

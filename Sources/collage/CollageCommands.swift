@@ -14,8 +14,8 @@ enum NewCommand: Command {
             .value("--title", "TEXT", "The title (default: the day, such as \"3 December 2026\")"),
             .value(
                 "--layout", "ID",
-                "The template (see 'collage templates'; premium ones need a licence), or auto; default: the free "
-                    + "grid with as many slots as photos (grid2x2 for 4, …), else auto"),
+                "The template (see 'collage templates'; premium ones need a licence), or auto (the default "
+                    + "with photos): a layout made for them; with none, grid2x2"),
             .value("--aspect", "W:H", "Canvas shape, e.g. 1:1, 4:5, 16:9 or a preset such as a4 (default 1:1)"),
             .flag("--json", "Print the new collage's summary as JSON"),
         ] + AutoLayoutArguments.specs,

@@ -10,16 +10,16 @@ enum MakeCommand: Command {
         name: "make",
         abstract: "Make a collage image from photos and a layout in one step",
         usage:
-            "--layout ID [--aspect W:H] [--size PX | --scale N | --print WxHin@DPI] [style options] photo… -o out.jpg",
+            "[--layout ID] [--aspect W:H] [--size PX | --scale N | --print WxHin@DPI] [style options] photo… -o out.jpg",
         options: [
             .value(
                 "--layout", "ID",
-                "The template (see 'collage templates'; premium ones need a licence), or auto; default: the free "
-                    + "grid with as many slots as photos (sideBySide for 2, strip 3, grid2x2 4, grid2x3 6, grid3x3 9, "
-                    + "grid3x4 12, grid4x4 16), else auto"),
+                "The template (see 'collage templates'; premium ones need a licence), or auto (the default): "
+                    + "a layout made for the photos"),
             .value(
                 "--aspect", "W:H",
-                "Canvas shape: 1:1, 4:5, 16:9, a preset such as a4 (default 1:1, or the print's shape)"),
+                "Canvas shape: 1:1, 4:5, 16:9, a preset such as a4 (default: the print's shape; else, laid out for "
+                    + "the photos, the shape they fill best, one photo's own; else 1:1)"),
             .value("--spacing", "PT", "Points between photos (default 12)"),
             .value("--padding", "PT", "Points between the edge and the photos (default 12)"),
             .value("--radius", "PT", "Corner radius of each photo in points (default 0)"),
@@ -88,7 +88,9 @@ enum MakeCommand: Command {
                 "--layout expects a template id or auto, got \"\(layout)\"; one of: "
                     + (Template.catalog.map(\.id) + [autoLayout]).joined(separator: ", "))
         }
-        let autoOptions = try autoLayoutOptions(arguments, photos: arguments.positionals.count, auto: template == nil)
+        let autoOptions = try autoLayoutOptions(
+            arguments, photos: arguments.positionals.count, auto: template == nil,
+            named: arguments.value("--layout") != nil)
         if let template {
             do throws(Failure) {
                 try PremiumAccess(store: .standard()).check(applying: template)
@@ -100,7 +102,7 @@ enum MakeCommand: Command {
             AspectRatio(parsingOrPreset: text)
         }
         if aspect == nil, case .print(let print) = output.options.size { aspect = print.aspectRatio }
-        let canvas = (aspect ?? AspectRatio(width: 1, height: 1))?.canvasSize() ?? Size(width: 1200, height: 1200)
+        let shapeGiven = aspect != nil
         let length: (String) -> Double? = {
             Double(decimal: $0).flatMap { $0 >= 0 && $0 <= Style.maximumLength ? $0 : nil }
         }
@@ -157,15 +159,16 @@ enum MakeCommand: Command {
             }
         }
 
+        var canvas = (aspect ?? AspectRatio(width: 1, height: 1))?.canvasSize() ?? Size(width: 1200, height: 1200)
+        var frames: [Rect?] = paths.map { _ in nil }
+        if let autoOptions {
+            let aspects = try aspectRatios(of: paths)
+            if !shapeGiven { canvas = bestCanvas(for: aspects, style: style, options: autoOptions) ?? canvas }
+            frames = try arrange(aspects, canvas: canvas, style: style, options: autoOptions)
+        }
         var collage = Collage(
             id: UUID().uuidString.lowercased(), title: arguments.value("--title") ?? "Collage", created: Date(),
             canvas: canvas, templateID: template?.id)
-        let frames: [Rect?] =
-            if let autoOptions {
-                try arrange(paths, canvas: canvas, style: style, options: autoOptions)
-            } else {
-                paths.map { _ in nil }
-            }
         do {
             collage = try collage.applying(.setStyle(style))
             for (index, (path, frame)) in zip(paths, frames).enumerated() {
@@ -233,11 +236,16 @@ enum MakeCommand: Command {
 
     /// The search's options from `--seed`, `--hero` and `--max-crop`, for the photos given.
     static func autoLayoutOptions(
-        _ arguments: ParsedArguments, photos: Int, auto: Bool
+        _ arguments: ParsedArguments, photos: Int, auto: Bool, named: Bool = true
     ) throws(Failure) -> AutoLayout.Options? {
         guard let values = try AutoLayoutArguments.parse(arguments, auto: auto) else { return nil }
-        guard photos <= AutoLayout.Options.maximumPhotos else {
-            throw .usage("--layout auto arranges at most \(AutoLayout.Options.maximumPhotos) photos, got \(photos)")
+        let most = AutoLayout.Options.maximumPhotos
+        guard photos <= most else {
+            if named { throw .usage("--layout auto arranges at most \(most) photos, got \(photos)") }
+            throw .usage(
+                "at most \(most) photos are laid out for their shapes (the default layout), got \(photos): "
+                    + "give --layout with a template (grid4x4 holds 16, and more photos are placed free), or fewer photos"
+            )
         }
         if let hero = values.hero, hero > photos {
             throw .usage("--hero expects the number of one of the photos, 1 to \(photos), got \(hero)")
@@ -247,10 +255,8 @@ enum MakeCommand: Command {
             maximumCrop: values.maximumCrop ?? AutoLayout.Options.defaultMaximumCrop, keepsOrder: !values.anyOrder)
     }
 
-    /// Frames for the photos at `paths`, made for their shapes (each header is read, no pixels).
-    static func arrange(
-        _ paths: [String], canvas: Size, style: Style, options: AutoLayout.Options
-    ) throws(Failure) -> [Rect?] {
+    /// Each photo's width ÷ height, as it displays (only each file's header is read).
+    static func aspectRatios(of paths: [String]) throws(Failure) -> [Double] {
         var aspects: [Double] = []
         for path in paths {
             do {
@@ -260,6 +266,45 @@ enum MakeCommand: Command {
                 throw error.failure
             }
         }
+        return aspects
+    }
+
+    /// The canvas shapes a layout made for the photos may take when no shape is asked for: the
+    /// screen's and the prints' usual ones.
+    static let canvasShapes: [AspectRatio] = ["1:1", "4:5", "5:4", "3:4", "4:3", "2:3", "3:2", "9:16", "16:9"]
+        .compactMap { AspectRatio(parsing: $0) }
+
+    /// The canvas photos of `aspects` fill best, laid out for their shapes: one photo's own
+    /// shape, or of ``canvasShapes`` the one that leaves the least background and crops the
+    /// least, the squarest among equals. Two landscape photos on the square stood between two
+    /// bands of background a seventh of its width each. `nil` when no shape takes them.
+    static func bestCanvas(for aspects: [Double], style: Style, options: AutoLayout.Options) -> Size? {
+        if aspects.count == 1, let own = aspects.first.flatMap({ AspectRatio(width: $0, height: 1) }) {
+            return own.canvasSize()
+        }
+        var best: (cost: Double, squareness: Double, canvas: Size)?
+        for shape in canvasShapes {
+            let canvas = shape.canvasSize()
+            guard
+                let result = try? AutoLayout.arrange(
+                    aspectRatios: aspects, canvas: canvas, spacing: style.spacing, padding: style.padding,
+                    options: options)
+            else { continue }
+            let cropped = result.cropLoss.reduce(0, +) / Double(max(1, result.cropLoss.count))
+            // Half a per cent of background or crop is no reason to leave the square.
+            let cost = ((result.emptyShare + cropped) * 200).rounded() / 200
+            let squareness = abs(log(canvas.width / canvas.height))
+            if best.map({ (cost, squareness) < ($0.cost, $0.squareness) }) ?? true {
+                best = (cost, squareness, canvas)
+            }
+        }
+        return best?.canvas
+    }
+
+    /// Frames for photos of `aspects`, made for their shapes.
+    static func arrange(
+        _ aspects: [Double], canvas: Size, style: Style, options: AutoLayout.Options
+    ) throws(Failure) -> [Rect?] {
         do {
             return try AutoLayout.arrange(
                 aspectRatios: aspects, canvas: canvas, spacing: style.spacing, padding: style.padding, options: options

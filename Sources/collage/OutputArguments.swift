@@ -52,12 +52,6 @@ struct OutputArguments {
         }
         for name in ExportOptions.names { values[name] = arguments.value("--\(name)") }
         let options = try ExportOptions.parse(values, fileName: path, progressive: arguments.has("--progressive"))
-        // Said, as --progressive on a PNG is: a quality asked for and silently not used misleads.
-        if values["quality"] != nil, options.format == .png {
-            throw .usage(
-                "--quality sets how JPEG, WebP, HEIC and AVIF compress; a PNG is lossless, so leave it out "
-                    + "(or write a .jpg)")
-        }
         return OutputArguments(file: URL(fileURLWithPath: path), options: options)
     }
 }
@@ -161,7 +155,11 @@ func softPhotosNote(_ soft: [SoftPhoto]) -> String? {
     func name(_ photo: SoftPhoto) -> String { photo.file.lastPathComponent }
     let count = soft.count == 1 ? "a photo is" : "\(soft.count) photos are"
     if first.dotsPerInch != nil {
-        let each = soft.prefix(shown).map { "\(name($0)) at \(Int(($0.dotsPerInch ?? 0).rounded())) DPI" }
+        // Whole DPI, but for a photo at under 10 (a small photo on a poster), which says 0 so.
+        func dpi(_ value: Double) -> String {
+            value < 9.5 ? JSONValue.format((value * 10).rounded() / 10) : "\(Int(value.rounded()))"
+        }
+        let each = soft.prefix(shown).map { "\(name($0)) at \(dpi($0.dotsPerInch ?? 0)) DPI" }
         let more = soft.count > shown ? ", and \(soft.count - shown) more" : ""
         return "\(count) small for \(soft.count == 1 ? "its frame" : "their frames") and will print soft: "
             + each.joined(separator: ", ") + more

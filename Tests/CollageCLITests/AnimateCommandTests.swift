@@ -26,7 +26,8 @@ struct AnimateCommandTests {
             ["-v", "error", "-show_entries", "stream=codec_name,r_frame_rate", "-of", "csv=p=0", out.path])
         #expect(probe.output.contains("h264,12/1"), "\(probe.output)")
         let plain = try CommandRunner.run([
-            "make", red.path, blue.path, "-o", folder.file("trip.gif").path, "--animate", "--duration", "2",
+            "make", red.path, blue.path, "--aspect", "1:1", "-o", folder.file("trip.gif").path, "--animate",
+            "--duration", "2",
         ])
         #expect(
             plain.status == 0 && plain.stdout.contains("480 × 480 GIF, 30 frames at 15 fps, 2 s, looping"),

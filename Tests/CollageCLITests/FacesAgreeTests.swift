@@ -32,7 +32,8 @@ struct FacesAgreeTests {
         let cases: [[String: String]] = [
             ["scale": "1e300"], ["scale": "-1e300"], ["scale": "0"], ["size": "99999999999999999999"],
             ["size": "40000"], ["print": "1e300x1e300in@300"], ["print": "6x4in@1e300"], ["quality": "1e300"],
-            ["quality": "0"], ["format": "gif"], ["scale": "2", "size": "100"],
+            ["quality": "0"], ["format": "gif"], ["scale": "2", "size": "100"], ["print": "a3@1200"],
+            ["format": "png", "quality": "80"],
         ]
         for options in cases {
             let flags = options.sorted { $0.key < $1.key }.flatMap { ["--\($0.key)", $0.value] }

@@ -85,7 +85,8 @@ struct HostileCLITests {
         ])
         #expect(linked.status == 0, "\(linked.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: file("link.jpg")) == "made.jpg")
-        #expect(try Bitmap.read(URL(fileURLWithPath: file("made.jpg"))).width == 200)
+        let made = try Bitmap.read(URL(fileURLWithPath: file("made.jpg")))
+        #expect(max(made.width, made.height) == 200)
     }
 
     @Test func aMisspeltKernelSettingIsSaidNotIgnored() throws {

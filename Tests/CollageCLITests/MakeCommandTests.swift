@@ -49,9 +49,11 @@ struct MakeCommandTests {
         #expect(result.stderr.contains("grid2x2 has 4 slots; 2 are left empty"), "\(result.stderr)")
     }
 
-    /// With no --layout every photo has a place: two side by side (a fixed 2 × 2 grid left half
-    /// of the collage blank), three in a strip, five laid out for their shapes; `new` alike.
-    @Test func withoutALayoutEveryPhotoHasAPlace() throws {
+    /// With no --layout the photos get a layout made for them: each keeps its shape and the
+    /// canvas is filled (two photos in a fixed 2 × 2 grid left half of it blank, and a fixed
+    /// grid cut landscape photos to strips); one photo gets a canvas of its own shape; `new`
+    /// alike, and --hero applies.
+    @Test func withoutALayoutThePhotosGetOneMadeForThem() throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let three = try photos(in: directory)
@@ -62,31 +64,33 @@ struct MakeCommandTests {
             #expect(result.status == 0, "\(result.stderr)")
             return (try Bitmap.read(output), result.stderr)
         }
-        let (two, twoNotes) = try make(Array(three.prefix(2)))
-        #expect(!twoNotes.contains("slots"), "\(twoNotes)")
-        #expect(
-            close(two[100, 200], Self.colors[0], tolerance: 20) && close(two[300, 200], Self.colors[1], tolerance: 20))
-        #expect(close(two[300, 300], Self.colors[1], tolerance: 20), "no empty slot below: \(two[300, 300])")
-        // Five photos (the three colours, two of them twice): each colour covers a share of the
-        // canvas, none is left out or stacked free in the middle.
-        let (five, fiveNotes) = try make(three + Array(three.prefix(2)))
-        #expect(!fiveNotes.contains("slots"), "\(fiveNotes)")
-        for color in Self.colors {
-            var covered = 0
-            for y in stride(from: 0, to: five.height, by: 4) {
-                for x in stride(from: 0, to: five.width, by: 4) where close(five[x, y], color, tolerance: 20) {
-                    covered += 1
+        for count in [2, 3, 5] {
+            // Five photos: the three colours, two of them twice.
+            let (image, notes) = try make(Array((three + three).prefix(count)))
+            #expect(!notes.contains("slots"), "\(notes)")
+            var covered = Array(repeating: 0, count: Self.colors.count)
+            var samples = 0
+            for y in stride(from: 0, to: image.height, by: 4) {
+                for x in stride(from: 0, to: image.width, by: 4) {
+                    samples += 1
+                    for (index, color) in Self.colors.enumerated() where close(image[x, y], color, tolerance: 20) {
+                        covered[index] += 1
+                    }
                 }
             }
-            #expect(covered > 500, "\(color) covers \(covered) of 10,000 samples")
+            // Photos cover the canvas but for its gaps and margins (12 points of 1,200 a side).
+            #expect(covered.reduce(0, +) * 100 > samples * 80, "\(count) photos: \(covered) of \(samples)")
+            #expect(covered.prefix(min(count, 3)).allSatisfy { $0 * 100 > samples * 10 }, "\(covered)")
         }
+        let (one, _) = try make([three[0]])
+        #expect((one.width, one.height) == (400, 300), "a 4:3 photo makes a 4:3 canvas")
         let library = directory.appendingPathComponent("library")
         let created = try CommandRunner.run(["new", "--library", library.path] + three)
-        #expect(created.status == 0, "\(created.stderr)")
-        #expect(created.stdout.contains("(strip, 3 photos)"), "\(created.stdout)")
-        // Asking for a hero asks for a layout made for the photos.
+        #expect(created.stdout.contains("(laid out for its photos, 3 photos)"), "\(created.stdout) \(created.stderr)")
         let hero = try CommandRunner.run(["new", "--library", library.path, "--hero", "2"] + three)
         #expect(hero.stdout.contains("(laid out for its photos, 3 photos)"), "\(hero.stdout) \(hero.stderr)")
+        let empty = try CommandRunner.run(["new", "--library", library.path])
+        #expect(empty.stdout.contains("(grid2x2, 0 photos)"), "\(empty.stdout) \(empty.stderr)")
     }
 
     /// Photos too small for their frames are named before a print comes out soft, as the
@@ -247,17 +251,34 @@ struct MakeCommandTests {
         (["make", "a.jpg", "-o", "x.jpg", "--output", "y.jpg"], 64, "-o or --output was given twice"),
         (["make", "--spacing", "3", "--spacing=4", "a.jpg", "-o", "x.jpg"], 64, "--spacing was given twice"),
         (["make", "--quality", "80", "a.jpg", "-o", "x.png"], 64, "--quality sets how JPEG"),
+        (
+            ["make", "--seed", "2"] + Array(repeating: "a.jpg", count: 41) + ["-o", "x.jpg"], 64,
+            "at most 40 photos are laid out for their shapes (the default layout), got 41"
+        ),
+        (
+            ["make", "--print", "200x1in@300", "a.jpg", "-o", "x.jpg"], 64,
+            "\"200x1in@300\" is 60000 × 300 pixels, past the limit of 32000 pixels a side; that paper fits at 160 DPI"
+        ),
+        // Rounded as a print's pixels are, 401 DPI still fits.
+        (["make", "--print", "79.801x1in@1200", "a.jpg", "-o", "x.jpg"], 64, "that paper fits at 401 DPI or less"),
         // Which limit a print passes, and what fits instead.
         (
             ["make", "--print", "a3@1200", "a.jpg", "-o", "x.jpg"], 64,
-            "\"a3@1200\" is 14031 × 19843 pixels (278 megapixels), past the limit of 100 megapixels and "
-                + "32000 pixels a side; that paper fits at 719 DPI or less"
+            "\"a3@1200\" is 14031 × 19843 pixels (278.5 megapixels), past the limit of 100 megapixels; "
+                + "that paper fits at 719 DPI or less"
         ),
         (["make", "--print", "a4@5000", "a.jpg", "-o", "x.jpg"], 64, "\"a4@5000\": the DPI must be from 10 to 1200"),
         // The title is the document's too: refused by its flag, not when the collage is drawn.
         (
             ["make", "--layout", "grid2x2", "--title", String(repeating: "t", count: 201), "a.jpg", "-o", "x.jpg"],
             64, "--title expected at most 200 characters, got 201"
+        ),
+        (
+            [
+                "make", "--layout", "grid2x2", "--title", String(repeating: "t", count: 200) + "   ", "a.jpg", "-o",
+                "x.jpg",
+            ],
+            64, "--title expected at most 200 characters, got 203"
         ),
         (["make", "-o", "x.jpg"], 64, "'collage make' takes at least 1 argument, got 0"),
     ]

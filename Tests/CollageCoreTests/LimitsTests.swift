@@ -105,6 +105,30 @@ struct LimitsTests {
         #expect(poster?.pixelSize.width == 7200 && poster?.pixelSize.height == 10800)
     }
 
+    /// A print past the limits is told which limit and the finest DPI that fits: one more DPI
+    /// than that fits no more (pixels rounded as a print's are), and absurd numbers never trap.
+    @Test func aPrintPastTheLimitsSaysWhichAndWhatFits() throws {
+        #expect(PrintSize.limitProblem(parsing: "6x4in@300") == nil)
+        #expect(PrintSize.limitProblem(parsing: "not a size") == nil)
+        for text in ["a3@1200", "24x36in@1000", "79.801x1in@1200", "200x1in@300", "33.4x33.4in@300"] {
+            let problem = try #require(PrintSize.limitProblem(parsing: text), "\(text)")
+            let fits = try #require(
+                problem.split(separator: " ").firstIndex(of: "DPI").map { problem.split(separator: " ")[$0 - 1] }
+                    .flatMap { Int($0) }, "\(problem)")
+            let size = text.split(separator: "@")[0]
+            #expect(PrintSize(parsing: "\(size)@\(fits)") != nil, "\(problem)")
+            #expect(PrintSize(parsing: "\(size)@\(fits + 1)") == nil, "\(problem)")
+        }
+        #expect(PrintSize.limitProblem(parsing: "200x1in@300")?.contains("32000 pixels a side") == true)
+        #expect(PrintSize.limitProblem(parsing: "200x1in@300")?.contains("megapixels") == false)
+        #expect(PrintSize.limitProblem(parsing: "6x4in@5000")?.contains("the DPI must be from 10 to 1200") == true)
+        #expect(PrintSize.limitProblem(parsing: "1e300x1e300in@300")?.contains("each side of a print") == true)
+        for text in ["6x4in@nan", "6x4in@-300", "9223372036854775807x1in@1200", "1000x1000in@11"] {
+            _ = PrintSize.limitProblem(parsing: text)
+        }
+        #expect(PrintSize.limitProblem(parsing: "1000x1000in@11")?.contains("fits at 10 DPI or less") == true)
+    }
+
     @Test func datesFromADamagedLibraryNeverTrap() {
         for seconds in [1e300, -1e300, Double.infinity, -Double.infinity, Double.nan, 9.3e15] {
             let text = CollageDocument.jsonDate(Date(timeIntervalSince1970: seconds))
