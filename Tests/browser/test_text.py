@@ -94,6 +94,42 @@ def test_a_title_is_added_typed_in_place_styled_and_removed_when_emptied(page):
     assert text_items(page) == []
 
 
+def test_words_typed_just_before_a_reload_are_kept(page):
+    """A text on the canvas saved a pause after the last key, and the title only once its box
+    was left: a reload half a second after typing lost the words, while the status said all
+    was saved. Now the status says so while words wait, and they go as the page goes."""
+    new_collage(page, "Before", layout="sideBySide")
+    page.click("#tab-text")
+    page.get_by_role("button", name="Add title text").click()
+    expect(page.locator(".item.text")).to_have_count(1)
+    saved(page)
+    expect(page.locator("#text-editor")).to_be_focused()
+    page.keyboard.type("Best friends")
+    expect(page.locator("#status")).to_have_text("Editing…")
+    page.reload()
+    expect(page.locator("#editor-view")).to_be_visible()
+    wait_for_words(page, "Best friends")
+
+    page.click("#title-input")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("My holiday collage")
+    expect(page.locator("#status")).to_have_text("Editing…")
+    page.reload()
+    expect(page.locator("#editor-view")).to_be_visible()
+    for _ in range(100):
+        if api(page, f"/api/collages/{collage_id(page)}")["collage"]["title"] == "My holiday collage":
+            break
+        page.wait_for_timeout(100)
+    assert api(page, f"/api/collages/{collage_id(page)}")["collage"]["title"] == "My holiday collage"
+    # And typed with pauses, the title is saved as it is typed, without leaving the box.
+    page.click("#title-input")
+    page.keyboard.press("End")
+    page.keyboard.type(" 2026")
+    saved(page)
+    assert api(page, f"/api/collages/{collage_id(page)}")["collage"]["title"] == "My holiday collage 2026"
+    expect(page.locator("#title-input")).to_be_focused()
+
+
 def test_enter_edits_the_selected_text_and_undo_brings_the_words_back(page):
     new_collage(page, "Keys", layout="grid2x2")
     cid = collage_id(page)

@@ -16,6 +16,8 @@ async function request(method, path, body, extra = {}) {
     options.headers['Content-Type'] = 'application/json';
     options.body = JSON.stringify(body);
   }
+  // The browser lets only small requests outlive the page (64 kB for all of them at once).
+  if (options.keepalive && options.body?.length > 32000) options.keepalive = false;
   const response = await fetch(path, options);
   if (response.status === 401) leaveWhenUnpaired();
   if (response.status === 204) return null;
@@ -49,7 +51,9 @@ export const api = {
   rename: (id, title) => request('PATCH', `/api/collages/${encodeURIComponent(id)}`, { title }),
   duplicate: (id) => request('POST', `/api/collages/${encodeURIComponent(id)}/duplicate`),
   remove: (id, options) => request('DELETE', `/api/collages/${encodeURIComponent(id)}`, undefined, options),
-  edit: (id, version, edits) => request('POST', `/api/collages/${encodeURIComponent(id)}/edits`, { version, edits }),
+  // Kept alive: a reload or a closed tab does not cancel the edit that carries the last words typed.
+  edit: (id, version, edits) => request('POST', `/api/collages/${encodeURIComponent(id)}/edits`, { version, edits },
+    { keepalive: true }),
   undo: (id, version) => request('POST', `/api/collages/${encodeURIComponent(id)}/undo`, { version }),
   redo: (id, version) => request('POST', `/api/collages/${encodeURIComponent(id)}/redo`, { version }),
   replace: (id, version, collage) => request('PUT', `/api/collages/${encodeURIComponent(id)}`, { version, collage }),

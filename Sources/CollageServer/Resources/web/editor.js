@@ -35,6 +35,19 @@ export class Editor {
     // The server's answer does not replace the collage under a gesture or words being typed.
     this.store.isBusy = () => !!this.gestures.gesture || !!this.text.textEditing;
     this.store.subscribe((what) => this.update(what));
+    // Words still being typed go as the page does (a reload, a closed tab, a phone's home
+    // button): the save a pause later would never come. The edit outlives the page (api.js).
+    this.store.listen(window, 'pagehide', () => this.saveTyping());
+    this.store.listen(document, 'visibilitychange', () => {
+      if (document.visibilityState === 'hidden') this.saveTyping();
+    });
+  }
+
+  /** Sends what was typed and not yet saved: a text's words, the title. */
+  saveTyping() {
+    if (this.store.closed) return;
+    this.text.flushText();
+    this.toolbar.saveTitle();
   }
 
   /** Draws what changed in the store. */
@@ -69,6 +82,7 @@ export class Editor {
   /** Stops this editor: work still under way (a save, a lift, an upload) finishes without drawing. */
   close() {
     this.dialogs.stopCanvasPreview();
+    this.toolbar.saveTitle();
     this.text.finishTextEditing();
     this.store.close();
     this.canvas.close();

@@ -1,7 +1,7 @@
 // Text items: added in a ready-made look from the Text tab, styled there, and typed in place.
 // While typing, the words show in an overlay in the browser's own font engine; when typing
 // pauses they are saved, and the renderer's pixels (the export's) take the overlay's place.
-import { api } from './api.js';
+import { api, setStatus } from './api.js';
 import { $, newID, toast } from './ui.js';
 
 /** Ready-made looks; `size` is a fraction of the canvas's shorter side. */
@@ -345,6 +345,7 @@ export class TextEditing {
       editing.timer = setTimeout(() => this.flushText(editing), 600);
     });
     editor.addEventListener('input', () => {
+      setStatus('Editing…');
       editor.classList.remove('resting');
       $('canvas').querySelector(`.item[data-id="${CSS.escape(id)}"]`)?.classList.add('typing');
       this.placeTextEditor();

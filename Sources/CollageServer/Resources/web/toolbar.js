@@ -76,7 +76,15 @@ export class Toolbar {
     const collage = this.store.collage;
     const title = $('title-input');
     title.value = collage.title;
-    this.store.listen(title, 'change', () => this.store.commit([{ op: 'rename', title: title.value }]));
+    // Saved after a pause in typing, as a text on the canvas is: saved only on Enter or on
+    // leaving the box, the words were lost to a reload while the status said all was saved.
+    this.titleSent = collage.title;
+    this.store.listen(title, 'input', () => {
+      clearTimeout(this.titleTimer);
+      setStatus('Editing…');
+      this.titleTimer = setTimeout(() => this.saveTitle(), 700);
+    });
+    this.store.listen(title, 'change', () => this.saveTitle({ final: true }));
     this.store.listen(title, 'keydown', (event) => { if (event.key === 'Enter') title.blur(); });
     this.store.listen($('undo'), 'click', () => this.store.undo());
     this.store.listen($('redo'), 'click', () => this.store.redo());
@@ -162,10 +170,26 @@ export class Toolbar {
     if (text) this.placeBeside(hint, this.store.selectedItem(), 'below', undefined, undefined, $('item-tools'));
   }
 
+  /**
+   * Sends the title typed, when it is new. While typing, an empty box waits for words; once
+   * the box is left (`final`), the server judges it as it judges any title.
+   */
+  saveTitle({ final = false } = {}) {
+    clearTimeout(this.titleTimer);
+    const title = $('title-input')?.value;
+    if (title === undefined || this.store.closed || title === this.titleSent) return;
+    if (!final && !title.trim()) return;
+    this.titleSent = title;
+    this.store.commit([{ op: 'rename', title }]);
+  }
+
   updateToolbar() {
     if (this.store.closed) return;
     const collage = this.store.collage;
-    if (document.activeElement !== $('title-input')) $('title-input').value = collage.title;
+    if (document.activeElement !== $('title-input')) {
+      $('title-input').value = collage.title;
+      this.titleSent = collage.title;
+    }
     $('undo').disabled = !this.store.doc.history?.canUndo;
     $('redo').disabled = !this.store.doc.history?.canRedo;
     const item = this.store.selectedItem();
