@@ -190,6 +190,12 @@ extension Collage {
             }
             guard !sticker.isEmpty else { throw .invalidStickerStyle("a sticker's id is empty") }
             items[index].content = .sticker(sticker)
+        case .replacePhoto(let id, let photo):
+            let index = try indexOf(id)
+            guard case .photo = items[index].content else { throw .replacingNotAPhoto(id) }
+            guard !photo.isEmpty else { throw .replacingNotAPhoto(id) }
+            items[index].content = .photo(photo)
+            items[index].crop = nil
         case .setLook(let id, let look):
             let index = try indexOf(id)
             if let problem = look.problem(for: items[index].content) { throw .invalidLook(problem) }

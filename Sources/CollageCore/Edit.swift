@@ -44,6 +44,11 @@ public enum Edit: Hashable, Sendable {
     /// Shows another library sticker in a sticker item (its refined copy), keeping the item's
     /// frame, turn, style and look.
     case replaceSticker(id: String, sticker: String)
+    /// Shows another photo in a photo item, keeping its id, frame, slot, turn, place in the
+    /// stacking order and look (filter, shape, border, shadow); its crop returns to the
+    /// automatic one, made for the new photo. (Removed and added again, a replaced photo lost
+    /// its look and rose above the photos it lay under.)
+    case replacePhoto(id: String, photo: String)
     /// Sets how an item is mirrored and how opaque it is, and a photo's filter and adjustments
     /// (``ItemLook/plain`` returns it to as it is).
     case setLook(id: String, look: ItemLook)
@@ -98,6 +103,8 @@ public enum EditError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownSlot(Int, slots: Int)
     /// Only photos go into slots; a sticker stays free.
     case notAPhoto(String)
+    /// Only a photo item shows another photo.
+    case replacingNotAPhoto(String)
     /// Adding an item to a collage that already holds ``Limits/maximumItems``.
     case tooManyItems(limit: Int)
     /// A text that cannot be drawn (empty, too long, an unknown font…), or a text edit on an
@@ -130,6 +137,7 @@ public enum EditError: Error, Hashable, Sendable, CustomStringConvertible {
                 ? "this collage has no layout, so it has no slot \(slot)"
                 : "no slot \(slot) in this layout: its slots are 0 to \(slots - 1)"
         case .notAPhoto(let id): "item \"\(id)\" is not a photo; only photos go into slots"
+        case .replacingNotAPhoto(let id): "item \"\(id)\" is not a photo; only a photo item shows another photo"
         case .tooManyItems(let limit): "a collage holds at most \(limit) items; remove one before adding another"
         }
     }

@@ -14,7 +14,8 @@ public enum EditCodec {
         ("swapContents", ["first", "second"]), ("placeInSlot", ["id", "slot"]),
         ("applyTemplate", ["template"]), ("arrange", ["frames", "arrangement"]), ("setStyle", ["style"]),
         ("setAspect", ["aspect"]), ("setCrop", ["id", "crop"]), ("setStickerStyle", ["id", "style"]),
-        ("replaceSticker", ["id", "sticker"]), ("setLook", ["id", "look"]), ("setText", ["id", "text"]),
+        ("replaceSticker", ["id", "sticker"]), ("replacePhoto", ["id", "photo"]), ("setLook", ["id", "look"]),
+        ("setText", ["id", "text"]),
         ("rename", ["title"]),
     ]
 
@@ -80,6 +81,8 @@ public enum EditCodec {
             ]
         case .replaceSticker(let id, let sticker):
             members = ["op": "replaceSticker", "id": .string(id), "sticker": .string(sticker)]
+        case .replacePhoto(let id, let photo):
+            members = ["op": "replacePhoto", "id": .string(id), "photo": .string(photo)]
         case .setLook(let id, let look):
             members = ["op": "setLook", "id": .string(id), "look": CollageDocument.jsonValue(of: look)]
         case .setText(let id, let block):
@@ -219,6 +222,11 @@ public enum EditCodec {
             let sticker = id("sticker")
             guard let itemID, let sticker else { return nil }
             return .replaceSticker(id: itemID, sticker: sticker)
+        case "replacePhoto":
+            let itemID = id()
+            let photo = id("photo")
+            guard let itemID, let photo else { return nil }
+            return .replacePhoto(id: itemID, photo: photo)
         case "setLook":
             let itemID = id()
             guard let value = members["look"] else {

@@ -160,7 +160,7 @@ public struct ArrangeRequest: Sendable, Equatable {
             case .addItem(_, let content, _): if case .photo = content { changesPhotos = true }
             case .duplicateItem(let id, _):
                 if case .photo = collage.items.first(where: { $0.id == id })?.content { changesPhotos = true }
-            case .swapContents: refits = true
+            case .swapContents, .replacePhoto: refits = true
             case .setStyle(let style):
                 if style.spacing != collage.style.spacing || style.padding != collage.style.padding { refits = true }
             default: break

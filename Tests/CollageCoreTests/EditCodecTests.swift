@@ -19,6 +19,7 @@ struct EditCodecTests {
         .setAspect(AspectRatio.square), .setCrop(id: "a", crop: Crop(focus: Point(x: 0.1, y: 0.2), zoom: 2)),
         .setCrop(id: "a", crop: nil), .setStickerStyle(id: "b", style: StickerStyle(outlineWidth: 8, shadow: false)),
         .setStickerStyle(id: "b", style: nil), .replaceSticker(id: "b", sticker: "refined"),
+        .replacePhoto(id: "a", photo: "other.jpg"),
         .rename(title: "New title"),
         .setLook(id: "a", look: ItemLook(flipsHorizontally: true, flipsVertically: true, opacity: 0.3)),
         .setLook(id: "a", look: .plain),
@@ -37,7 +38,7 @@ struct EditCodecTests {
     @Test func everyEditRoundTrips() throws {
         let json = JSONValue.array(Self.everyEdit.map(EditCodec.jsonValue(of:)))
         #expect(try EditCodec.decode(Data(json.serialized().utf8)) == Self.everyEdit)
-        #expect(EditCodec.operations.count == 19, "every case of Edit has an operation name")
+        #expect(EditCodec.operations.count == 20, "every case of Edit has an operation name")
     }
 
     @Test func aSingleObjectIsOneEdit() throws {

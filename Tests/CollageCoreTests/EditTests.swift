@@ -254,6 +254,29 @@ struct EditTests {
         }
     }
 
+    /// Replacing a photo keeps everything but the picture: its id, frame, slot, turn, look and
+    /// place in the stacking order; the crop, made for the old picture, returns to automatic.
+    @Test func replacingAPhotoKeepsItsFrameLookAndPlace() throws {
+        var collage = try Fixtures.collage()
+        let look = ItemLook(opacity: 0.8, filter: FilterChoice(id: "vintage"), shape: .heart)
+        collage = try collage.applying([
+            .setCrop(id: "p1", crop: Crop(focus: Point(x: 0.2, y: 0.2), zoom: 2)), .setLook(id: "p1", look: look),
+            .rotateItem(id: "p1", degrees: 12),
+        ])
+        let replaced = try collage.applying(.replacePhoto(id: "p1", photo: "new.jpg"))
+        let before = try #require(collage.item("p1"))
+        let after = try #require(replaced.item("p1"))
+        #expect(after.content == .photo("new.jpg") && after.crop == nil)
+        #expect(after.frame == before.frame && after.rotation == before.rotation && after.slot == before.slot)
+        #expect(after.look == look)
+        #expect(replaced.items.map(\.id) == collage.items.map(\.id))
+        let sticker = try collage.applying(.addItem(id: "s", content: .sticker("s1"), frame: nil))
+        #expect(throws: EditError.replacingNotAPhoto("s")) {
+            try sticker.applying(.replacePhoto(id: "s", photo: "new.jpg"))
+        }
+        #expect(throws: EditError.unknownItem("gone")) { try collage.applying(.replacePhoto(id: "gone", photo: "x")) }
+    }
+
     @Test func placingAFreePhotoInAnEmptySlotFitsItToTheSlot() throws {
         var collage = try Fixtures.collage(template: "grid2x2", photos: 2)
         let frames = try #require(collage.template).frames(for: collage)

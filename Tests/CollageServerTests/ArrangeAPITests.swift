@@ -189,6 +189,30 @@ struct ArrangeAPITests {
         }
     }
 
+    /// Replace shows another photo in the same item, its frame refitted to the new shape in the
+    /// same tree; a photo the library lacks is refused and nothing changes.
+    @Test func aReplacedPhotoKeepsItsItemAndTheTreeTakesItsShape() throws {
+        let (client, id, aspects) = try collage()
+        let before = try client.library.collage(id).collage
+        let (target, other) = (before.items[0], before.items[3])
+        let otherPhoto = try #require(other.content.reference)
+        let replaced = try client.json(
+            "POST", "/api/collages/\(id)/edits",
+            #"{"version": 1, "edits": [{"op": "replacePhoto", "id": "\#(target.id)", "photo": "\#(otherPhoto)"}]}"#)
+        #expect(replaced.status == 200, "\(replaced.text)")
+        let after = try client.library.collage(id).collage
+        #expect(after.items.map(\.id) == before.items.map(\.id))
+        #expect(after.items[0].content == other.content && after.arrangement != nil)
+        #expect(Self.relations(after.items) == Self.relations(before.items))
+        let ratio = (after.items[0].frame.width / after.items[0].frame.height) / (aspects[otherPhoto] ?? 1)
+        #expect(ratio > 0.89 && ratio < 1.12, "\(ratio)")
+        let unknown = try client.json(
+            "POST", "/api/collages/\(id)/edits",
+            #"{"version": 2, "edits": [{"op": "replacePhoto", "id": "\#(target.id)", "photo": "ffffff0000"}]}"#)
+        #expect(unknown.status == 404 || unknown.status == 422, "\(unknown.status): \(unknown.text)")
+        #expect(try client.library.collage(id).collage == after, "nothing changed")
+    }
+
     @Test func tooManyPhotosForASmartLayoutIsTheSameAnswerOnCreateAndArrange() throws {
         let (client, id, _) = try collage()
         let ids = (0..<41).map { "\"p\($0)\"" }.joined(separator: ", ")

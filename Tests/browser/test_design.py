@@ -122,9 +122,15 @@ def test_an_empty_frame_is_filled_from_the_tray_by_plus_or_by_drag(device):
     page.set_input_files("#file-input", [str(SAMPLES / "chelsea.png")])
     expect(add).to_have_count(count + 1, timeout=30000)
     saved(page)
+    # With a look of its own: removed and added again, a replaced photo lost its filter and
+    # shape, and rose above the photos it lay under.
+    slotted = [item for item in document(page)["items"] if item.get("slot") == 0][0]
+    look = {"filter": {"id": "vintage", "strength": 1}, "shape": "heart", "opacity": 0.9}
+    edit(page, collage_id(page), [{"op": "setLook", "id": slotted["id"], "look": look}])
+    reopen(page)
     before = document(page)["items"]
     page.wait_for_timeout(300)  # on a phone, the canvas is fitted again as the sheet closes
-    first = page.locator(".item").first
+    first = page.locator(f".item[data-id='{slotted['id']}']")
     first.click()
     expect(page.locator("#item-tools")).to_be_visible()
     page.click("#replace")
@@ -133,8 +139,12 @@ def test_an_empty_frame_is_filled_from_the_tray_by_plus_or_by_drag(device):
     page.click(f"#photo-tray button[data-photo='{chelsea['id']}']")
     saved(page)
     after = document(page)["items"]
-    replaced = [item for item in after if item.get("slot") == 0][0]
-    assert replaced["content"]["ref"] == chelsea["id"] and replaced["frame"] == before[0]["frame"]
+    assert [item["id"] for item in after] == [item["id"] for item in before], "same items, same order"
+    replaced = [item for item in after if item["id"] == slotted["id"]][0]
+    assert replaced["content"]["ref"] == chelsea["id"] and replaced["frame"] == slotted["frame"]
+    assert replaced.get("slot") == 0
+    assert replaced["look"]["filter"]["id"] == "vintage" and replaced["look"]["shape"] == "heart", replaced["look"]
+    assert page.locator(".item.selected").get_attribute("data-id") == slotted["id"]
 
 
 def test_the_item_tools_float_beside_the_selection_and_delete_can_be_undone(device):

@@ -20,6 +20,7 @@ function touched(edit, base) {
     case 'setCrop': return item(edit.id, 'content', 'crop');
     case 'setStickerStyle': return item(edit.id, 'content', 'stickerStyle');
     case 'replaceSticker': return item(edit.id, 'content');
+    case 'replacePhoto': return item(edit.id, 'content', 'crop');
     case 'setLook': return item(edit.id, 'content', 'look');
     case 'setText': return item(edit.id, 'content');
     case 'reorder': return [...item(edit.id), 'order'];

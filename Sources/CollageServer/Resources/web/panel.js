@@ -265,19 +265,10 @@ export class Panels {
     ]);
   }
 
-  /** Swaps the picture in a photo's frame for another, keeping the frame and its place. */
+  /** Swaps the picture in a photo's frame for another: its frame, place, turn and look stay. */
   replacePhoto(itemID, photoID) {
-    const old = this.store.collage.items.find((item) => item.id === itemID);
-    if (!old) return null;
-    const id = newID();
-    const edits = [{ op: 'removeItem', id: itemID }];
-    if (old.slot !== undefined) {
-      edits.push({ op: 'addItem', id, content: { type: 'photo', ref: photoID } }, { op: 'placeInSlot', id, slot: old.slot });
-    } else {
-      edits.push({ op: 'addItem', id, content: { type: 'photo', ref: photoID }, frame: old.frame });
-      if (old.rotation) edits.push({ op: 'rotateItem', id, degrees: old.rotation });
-    }
-    return this.store.commit(edits).then(() => this.store.select(id));
+    if (!this.store.collage.items.some((item) => item.id === itemID)) return null;
+    return this.store.commit([{ op: 'replacePhoto', id: itemID, photo: photoID }]).then(() => this.store.select(itemID));
   }
 
   /** The tray is opened for one purpose (a slot's "+", Replace): the banner says which. */
