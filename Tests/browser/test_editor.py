@@ -954,8 +954,20 @@ def test_the_library_searches_sorts_and_shows_an_empty_collages_layout(page):
     page.fill("#library-search", "ni")
     expect(page.locator(".collage-card:visible .title")).to_have_text(["City nights"])
     expect(page.locator("#library-count")).to_have_text("1 of 3 collages")
+    page.fill("#library-search", "xyz")
+    expect(page.locator(".collage-card:visible")).to_have_count(0)
+    expect(page.locator("#library-count")).to_have_text("No collage title has “xyz” in it (of 3 collages)")
     page.fill("#library-search", "")
     expect(page.locator(".collage-card:visible")).to_have_count(3)
+    # Deleted from the keyboard, the keyboard moves to the next card's picture: a second Enter
+    # there opens it, and never deletes a second collage.
+    page.locator("button[aria-label='Delete Beach']").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".collage-card")).to_have_count(2)
+    assert page.evaluate("document.activeElement.tagName") == "A", page.evaluate("document.activeElement.outerHTML")
+    undo = page.locator(".toast", has_text="Deleted “Beach”").locator(".toast-action")
+    undo.click()
+    expect(page.locator(".collage-card")).to_have_count(3)
     # A collage with no photos shows its layout, named, not a blank square.
     empty = page.locator(".collage-card").first.locator(".thumbnail-empty")
     expect(empty).to_contain_text("Magazine, no photos yet")

@@ -108,13 +108,15 @@ function deleteWithUndo(collage) {
   state.deleting.set(collage.id, finish);
   // The Delete button that had the keyboard goes with its card: the keyboard moves to the next
   // card (or the previous one, or the search), not to the top of the page.
+  // Its picture, not its Delete button: a second Enter there deleted another collage. Focused
+  // once the cards are arranged, which takes them out and back (and the focus with them).
   const card = document.querySelector(`.collage-card[data-id="${CSS.escape(collage.id)}"]`);
   const next = card?.nextElementSibling ?? card?.previousElementSibling;
   card?.remove();
-  (next?.querySelector('a') ?? document.getElementById('library-search')).focus();
   state.collages = state.collages.filter((candidate) => candidate.id !== collage.id);
   document.getElementById('empty-library').hidden = state.collages.length > 0;
   arrangeLibrary();
+  (next?.querySelector('a') ?? document.getElementById('library-search')).focus();
   toast(`Deleted “${collage.title}”`, 'info', {
     label: 'Undo', timeout: 8000, expired: finish,
     run: () => {
@@ -320,9 +322,15 @@ function arrangeLibrary() {
     card.hidden = !matches;
     if (matches) shown += 1;
   }
+  // Put back in order without losing the keyboard's place among them.
+  const focused = list.contains(document.activeElement) ? document.activeElement : null;
   list.replaceChildren(...cards);
+  focused?.focus({ preventScroll: true });
+  const raw = document.getElementById('library-search').value.trim();
+  const all = `${cards.length} collage${cards.length === 1 ? '' : 's'}`;
+  // A search that finds nothing says so, rather than leaving an empty page.
   document.getElementById('library-count').textContent =
-    query ? `${shown} of ${cards.length} collage${cards.length === 1 ? '' : 's'}` : '';
+    !query ? '' : shown ? `${shown} of ${all}` : `No collage title has “${raw}” in it (of ${all})`;
 }
 
 async function showEditor(id) {
