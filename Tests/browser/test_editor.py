@@ -823,6 +823,14 @@ def test_a_see_through_background_is_the_export(page):
     checker = ImageStat.Stat(shot, mask=clear)
     assert min(checker.mean) > 215 and max(checker.mean) - min(checker.mean) < 3, checker.mean
     assert ImageStat.Stat(clear).mean[0] > 40, "a good part of the canvas is see-through"
+    # A JPEG would come out on white: the export dialog says so before the download, not after.
+    page.click("#export-button")
+    page.select_option("#export-form select[name=format]", "jpeg")
+    expect(page.locator("#export-alpha")).to_be_visible()
+    expect(page.locator("#export-alpha")).to_contain_text("comes out white")
+    page.select_option("#export-form select[name=format]", "png")
+    expect(page.locator("#export-alpha")).to_be_hidden()
+    page.keyboard.press("Escape")
 
 
 def test_a_see_through_photo_shows_the_background_as_the_export_does(page, tmp_path):

@@ -54,3 +54,9 @@ export function standInColour(text) {
   if (fill.kind === 'photo') return '#c8c8c8';
   return text;
 }
+
+/** Whether any of a background's colours lets what is behind it through (an alpha under ff). */
+export function isSeeThrough(text) {
+  if (/\btransparent\b/i.test(text)) return true;
+  return (text.match(/#[0-9a-f]{8}\b/gi) ?? []).some((colour) => colour.slice(7).toLowerCase() !== 'ff');
+}

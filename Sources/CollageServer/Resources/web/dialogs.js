@@ -2,6 +2,7 @@
 // and three ways out: Download, Copy image (the clipboard) and Share… (the system's share sheet),
 // each shown only where the browser can do it.
 import { api, setStatus } from './api.js';
+import { isSeeThrough } from './background.js';
 import { $, toast } from './ui.js';
 
 /** Whether this browser can put a PNG on the clipboard (127.0.0.1 counts as a secure origin). */
@@ -64,7 +65,7 @@ export class Dialogs {
       }
       $('video-size-field').hidden = !format || format === 'gif';
       for (const id of ['size-kind-field', 'scale-field', 'size-field', 'paper-field', 'dpi-field', 'print-field', 'print-help',
-        'export-fit', 'export-quality']) {
+        'export-fit', 'export-quality', 'export-alpha']) {
         if (format) $(id).hidden = true;
       }
       $('size-kind-field').hidden = !!format;
@@ -157,6 +158,8 @@ export class Dialogs {
       const quality = size ? this.resolutionNote(size) : null;
       $('export-quality').hidden = !quality;
       if (quality) $('export-quality').textContent = quality;
+      // Said before the download rather than found in it: a JPEG flattens a see-through canvas.
+      $('export-alpha').hidden = !(form.format.value === 'jpeg' && isSeeThrough(this.store.collage.style.background));
     };
     /** The size options: a named paper is turned to the collage's own orientation. */
     const sizeParams = () => {
