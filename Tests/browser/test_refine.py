@@ -167,9 +167,16 @@ def test_the_selected_stickers_own_tools_open_the_refine_brush(page):
     # part the sticker keeps is told from what it leaves out (a pink tint hid a kept red rib).
     red, green, blue, _ = canvas.evaluate("c => Array.from(c.getContext('2d').getImageData(1, 1, 1, 1).data)")
     assert max(red, green, blue) - min(red, green, blue) <= 16 and max(red, green, blue) < 160, (red, green, blue)
+    # The kept part's edge is drawn in cyan over the photo (a grey animal's fur looked like the
+    # dimmed photo round it), and only there: the sticker alone needs none.
+    cyan = """c => { const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] < 60 && d[i + 1] > 160 && d[i + 2] > 220 && d[i + 3] > 200) n++;
+      return n; }"""
+    assert canvas.evaluate(cyan) > 100, "the edge shows round the sticker"
     page.click("#refine-photo")
     expect(page.locator("#refine-photo")).to_have_attribute("aria-pressed", "false")
     assert canvas.evaluate(corner) == 0, "the sticker alone"
+    assert canvas.evaluate(cyan) < 20, "no edge drawn over the checkerboard"
     page.keyboard.press("p")
     expect(page.locator("#refine-photo")).to_have_attribute("aria-pressed", "true")
     assert canvas.evaluate(corner) > 0

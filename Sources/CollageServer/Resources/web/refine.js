@@ -442,10 +442,26 @@ export class Refining {
     [layer.width, layer.height] = [width, height];
     const layerContext = layer.getContext('2d');
     context.clearRect(0, 0, width, height);
+    layerContext.putImageData(new ImageData(pixels, width, height), 0, 0);
     // Without the photo the sticker shows alone on the checkerboard: a faint leftover of the
     // background is then told from the photo it lies on.
-    if (this.showPhoto) context.putImageData(this.surround, 0, 0);
-    layerContext.putImageData(new ImageData(pixels, width, height), 0, 0);
+    if (this.showPhoto) {
+      context.putImageData(this.surround, 0, 0);
+      // The kept part's edge in cyan, a screen pixel and a half wide round it (as opaque as
+      // the sticker there): over the dimmed grey photo, a grey animal's fur and what the
+      // sticker left out of it looked alike, and so did an erase stroke.
+      const halo = document.createElement('canvas');
+      [halo.width, halo.height] = [width, height];
+      const haloContext = halo.getContext('2d');
+      haloContext.drawImage(layer, 0, 0);
+      haloContext.globalCompositeOperation = 'source-in';
+      haloContext.fillStyle = '#00d2ff';
+      haloContext.fillRect(0, 0, width, height);
+      const reach = Math.max(1, Math.round(1.5 / (this.scale || 1)));
+      for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1], [1, -1], [-1, 1]]) {
+        context.drawImage(halo, dx * reach, dy * reach);
+      }
+    }
     context.drawImage(layer, 0, 0);
     canvas.dataset.strokes = String(this.strokes.length);
     // The preview's own pixels, for the browser tests to hold against what Done stores.
