@@ -226,6 +226,25 @@ def test_two_tabs_merge_what_does_not_clash_and_say_what_was_kept(page):
     other.close()
 
 
+def test_a_window_looked_at_again_shows_what_another_changed(page):
+    """A phone picked up again showed its old version of the collage, saying all was saved,
+    until its own next change: it now takes the newer one when it is looked at again."""
+    new_collage(page, layout="sideBySide")
+    add_photos(page, ["coffee.png", "chelsea.png"])
+    other = page.context.new_page()
+    other.goto(page.url)
+    saved(other)
+    page.click("#tab-background")
+    set_range(page, "#spacing-input", 40)
+    saved(page)
+    other.click("#tab-background")
+    expect(other.locator("#spacing-value")).not_to_have_text("40 pt")
+    other.evaluate("window.dispatchEvent(new Event('focus'))")
+    expect(other.locator("#spacing-value")).to_have_text("40 pt")
+    expect(other.locator("#undo")).to_be_enabled()
+    other.close()
+
+
 def touch(page, kind, points):
     """Sends one multi-touch event through the DevTools protocol (Playwright's own touch screen
     taps with one finger only)."""

@@ -38,9 +38,12 @@ export class Editor {
     // Words still being typed go as the page does (a reload, a closed tab, a phone's home
     // button): the save a pause later would never come. The edit outlives the page (api.js).
     this.store.listen(window, 'pagehide', () => this.saveTyping());
+    // And what another window changed shows when this one is looked at again (see catchUp).
     this.store.listen(document, 'visibilitychange', () => {
       if (document.visibilityState === 'hidden') this.saveTyping();
+      else this.store.catchUp();
     });
+    this.store.listen(window, 'focus', () => this.store.catchUp());
   }
 
   /** Sends what was typed and not yet saved: a text's words, the title. */

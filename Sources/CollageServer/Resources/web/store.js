@@ -120,6 +120,26 @@ export class EditorStore {
     this.watchPendingFocus();
   }
 
+  /**
+   * Takes a newer version of the collage made in another window, when nothing here is under
+   * way (a gesture, words being typed, a layout being tried): a phone picked up again showed
+   * its old version, saying all was saved, until its own next change.
+   */
+  catchUp() {
+    if (this.closed || !this.doc) return this.saving;
+    this.saving = this.saving.then(async () => {
+      if (this.closed) return;
+      const latest = await api.collage(this.id).catch(() => null);
+      if (!latest || this.closed || this.isBusy() || this.previewing || latest.version <= this.doc.version) return;
+      this.doc = latest;
+      if (this.selected && !latest.collage.items.some((item) => item.id === this.selected)) this.selected = null;
+      this.changed('document');
+      this.changed('selection');
+      this.watchPendingFocus();
+    });
+    return this.saving;
+  }
+
   /** How many photos are shown centred while the server still looks for their subjects. */
   pendingFocus(doc = this.doc) {
     return Object.values(doc?.media ?? {}).filter((media) => media.focusPending).length;
