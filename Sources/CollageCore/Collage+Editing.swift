@@ -193,7 +193,7 @@ extension Collage {
         case .replacePhoto(let id, let photo):
             let index = try indexOf(id)
             guard case .photo = items[index].content else { throw .replacingNotAPhoto(id) }
-            guard !photo.isEmpty else { throw .replacingNotAPhoto(id) }
+            guard !photo.isEmpty else { throw .noPhotoNamed(id) }
             items[index].content = .photo(photo)
             items[index].crop = nil
         case .setLook(let id, let look):

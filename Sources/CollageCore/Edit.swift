@@ -45,8 +45,8 @@ public enum Edit: Hashable, Sendable {
     /// frame, turn, style and look.
     case replaceSticker(id: String, sticker: String)
     /// Shows another photo in a photo item, keeping its id, frame, slot, turn, place in the
-    /// stacking order and look (filter, shape, border, shadow); its crop returns to the
-    /// automatic one, made for the new photo. (Removed and added again, a replaced photo lost
+    /// stacking order and whole look (filter, adjustments, shape, border, shadow, mirroring,
+    /// opacity); its crop returns to the automatic one, made for the new photo. (Removed and added again, a replaced photo lost
     /// its look and rose above the photos it lay under.)
     case replacePhoto(id: String, photo: String)
     /// Sets how an item is mirrored and how opaque it is, and a photo's filter and adjustments
@@ -105,6 +105,8 @@ public enum EditError: Error, Hashable, Sendable, CustomStringConvertible {
     case notAPhoto(String)
     /// Only a photo item shows another photo.
     case replacingNotAPhoto(String)
+    /// A photo item told to show a photo with no name.
+    case noPhotoNamed(String)
     /// Adding an item to a collage that already holds ``Limits/maximumItems``.
     case tooManyItems(limit: Int)
     /// A text that cannot be drawn (empty, too long, an unknown font…), or a text edit on an
@@ -138,6 +140,7 @@ public enum EditError: Error, Hashable, Sendable, CustomStringConvertible {
                 : "no slot \(slot) in this layout: its slots are 0 to \(slots - 1)"
         case .notAPhoto(let id): "item \"\(id)\" is not a photo; only photos go into slots"
         case .replacingNotAPhoto(let id): "item \"\(id)\" is not a photo; only a photo item shows another photo"
+        case .noPhotoNamed(let id): "item \"\(id)\" cannot show a photo with an empty id"
         case .tooManyItems(let limit): "a collage holds at most \(limit) items; remove one before adding another"
         }
     }

@@ -2,7 +2,8 @@
 /// photo) its adjustments, filter, shape, border and shadow.
 ///
 /// A look travels with what an item shows: swapping two photos swaps their looks, and a
-/// duplicate keeps its original's.
+/// duplicate keeps its original's. Replacing a photo keeps its frame's look: it is the frame
+/// that was styled.
 public struct ItemLook: Hashable, Sendable {
     /// Whether the picture is mirrored left to right, inside its frame and before it is turned.
     public var flipsHorizontally: Bool

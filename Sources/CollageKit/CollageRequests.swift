@@ -23,9 +23,10 @@ public struct NewCollageRequest: Sendable, Equatable {
     /// The layout of a collage of `count` photos when none is named: one made for the photos
     /// (``automatic``), so each keeps its shape and none is left out or a slot left empty (two
     /// photos in a 2 × 2 grid left half of the collage blank, and a fixed grid crops landscape
-    /// photos to strips); with none yet, the ``defaultTemplate`` to fill.
+    /// photos to strips); with none yet, or more than a layout is made for, the
+    /// ``defaultTemplate``.
     public static func defaultLayout(forPhotos count: Int) -> String {
-        count == 0 ? defaultTemplate : automatic
+        (1...AutoLayout.Options.maximumPhotos).contains(count) ? automatic : defaultTemplate
     }
 
     /// A request, checked; absent values take the defaults (a layout made for the photos, or
@@ -192,6 +193,26 @@ public struct EditRequest: Sendable {
         return try version(number)
     }
 
+    /// The edits with the photo of each `replacePhoto` found in the library and named by its
+    /// full id (a unique prefix finds it, as everywhere): a photo item shows only a photo the
+    /// library has.
+    /// - Throws: ``Failure`` of kind `notFound` for a photo the library lacks.
+    private func withPhotosFound(in library: Library) throws(Failure) -> [Edit] {
+        var found: [Edit] = []
+        for edit in edits {
+            guard case .replacePhoto(let item, let photo) = edit else {
+                found.append(edit)
+                continue
+            }
+            do {
+                found.append(.replacePhoto(id: item, photo: try library.photo(photo).id))
+            } catch {
+                throw error.failure
+            }
+        }
+        return found
+    }
+
     /// Applies the edits to the collage `id`.
     /// - Throws: ``Failure``: `locked` when an edit applies a premium layout the collage does not
     ///   follow yet and premium is locked, `conflict` when the collage moved past ``version``,
@@ -203,6 +224,7 @@ public struct EditRequest: Sendable {
         } catch {
             throw error.failure
         }
+        let edits = try withPhotosFound(in: library)
         if !access.isUnlocked { try access.check(edits, on: stored.collage) }
         // A sticker item may show only a sticker the library has (a refined copy it just made).
         for case .replaceSticker(_, let sticker) in edits {
@@ -236,6 +258,7 @@ public struct EditRequest: Sendable {
         } catch {
             throw error.failure
         }
+        let edits = try withPhotosFound(in: library)
         let all = try TextFitting.fitting(
             try ArrangeRequest.keepingArranged(edits, on: stored.collage, in: library), on: stored.collage)
         do {

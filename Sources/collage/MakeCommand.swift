@@ -81,6 +81,14 @@ enum MakeCommand: Command {
                 flag: "--save-document", what: "the document")
         }
         let model = try SmartCropArguments.model(arguments)
+        let most = AutoLayout.Options.maximumPhotos
+        if arguments.value("--layout") == nil, arguments.positionals.count > most {
+            // A 2 × 2 grid with the rest piled free in the middle is no collage to make unasked.
+            throw .usage(
+                "at most \(most) photos are laid out for their shapes (the default layout), got "
+                    + "\(arguments.positionals.count): give --layout with a template (grid4x4 holds 16, and more "
+                    + "photos are placed free), or fewer photos")
+        }
         let layout = AutoLayoutArguments.layout(arguments, photos: arguments.positionals.count)
         let template = Template.named(layout)
         if template == nil, layout != autoLayout {
@@ -88,9 +96,7 @@ enum MakeCommand: Command {
                 "--layout expects a template id or auto, got \"\(layout)\"; one of: "
                     + (Template.catalog.map(\.id) + [autoLayout]).joined(separator: ", "))
         }
-        let autoOptions = try autoLayoutOptions(
-            arguments, photos: arguments.positionals.count, auto: template == nil,
-            named: arguments.value("--layout") != nil)
+        let autoOptions = try autoLayoutOptions(arguments, photos: arguments.positionals.count, auto: template == nil)
         if let template {
             do throws(Failure) {
                 try PremiumAccess(store: .standard()).check(applying: template)
@@ -236,16 +242,11 @@ enum MakeCommand: Command {
 
     /// The search's options from `--seed`, `--hero` and `--max-crop`, for the photos given.
     static func autoLayoutOptions(
-        _ arguments: ParsedArguments, photos: Int, auto: Bool, named: Bool = true
+        _ arguments: ParsedArguments, photos: Int, auto: Bool
     ) throws(Failure) -> AutoLayout.Options? {
         guard let values = try AutoLayoutArguments.parse(arguments, auto: auto) else { return nil }
-        let most = AutoLayout.Options.maximumPhotos
-        guard photos <= most else {
-            if named { throw .usage("--layout auto arranges at most \(most) photos, got \(photos)") }
-            throw .usage(
-                "at most \(most) photos are laid out for their shapes (the default layout), got \(photos): "
-                    + "give --layout with a template (grid4x4 holds 16, and more photos are placed free), or fewer photos"
-            )
+        guard photos <= AutoLayout.Options.maximumPhotos else {
+            throw .usage("--layout auto arranges at most \(AutoLayout.Options.maximumPhotos) photos, got \(photos)")
         }
         if let hero = values.hero, hero > photos {
             throw .usage("--hero expects the number of one of the photos, 1 to \(photos), got \(hero)")

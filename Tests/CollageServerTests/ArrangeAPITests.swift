@@ -213,6 +213,33 @@ struct ArrangeAPITests {
         #expect(try client.library.collage(id).collage == after, "nothing changed")
     }
 
+    /// In a fixed layout too, Replace shows only a photo the library has (it was stored blind
+    /// there), named by its full id when a prefix names it; photos given with no template are
+    /// laid out for their shapes.
+    @Test func aReplacedPhotoMustBeInTheLibrary() throws {
+        let (client, _, aspects) = try collage()
+        let photos = aspects.keys.sorted()
+        let list = photos.prefix(2).map { "\"\($0)\"" }.joined(separator: ", ")
+        let grid = try client.json("POST", "/api/collages", #"{"template": "grid2x2", "photos": [\#(list)]}"#)
+        let id = try #require(grid.json["collage"]["id"].string)
+        let untemplated = try client.json("POST", "/api/collages", #"{"photos": [\#(list)]}"#)
+        #expect(
+            untemplated.status == 201 && untemplated.json["collage"]["template"].string == nil, "\(untemplated.text)")
+        #expect(untemplated.json["collage"]["arrangement"].value != nil, "\(untemplated.text)")
+        let item = try #require(grid.json["collage"]["items"][0]["id"].string)
+        let unknown = try client.json(
+            "POST", "/api/collages/\(id)/edits",
+            #"{"version": 1, "edits": [{"op": "replacePhoto", "id": "\#(item)", "photo": "deadbeefdead"}]}"#)
+        #expect(unknown.status == 404, "\(unknown.status): \(unknown.text)")
+        #expect(try client.library.collage(id).version == 1, "nothing stored")
+        let prefix = String(photos[3].prefix(8))
+        let replaced = try client.json(
+            "POST", "/api/collages/\(id)/edits",
+            #"{"version": 1, "edits": [{"op": "replacePhoto", "id": "\#(item)", "photo": "\#(prefix)"}]}"#)
+        #expect(replaced.status == 200, "\(replaced.text)")
+        #expect(try client.library.collage(id).collage.item(item)?.content == .photo(photos[3]))
+    }
+
     @Test func tooManyPhotosForASmartLayoutIsTheSameAnswerOnCreateAndArrange() throws {
         let (client, id, _) = try collage()
         let ids = (0..<41).map { "\"p\($0)\"" }.joined(separator: ", ")

@@ -128,6 +128,22 @@ def test_words_typed_just_before_a_reload_are_kept(page):
     saved(page)
     assert api(page, f"/api/collages/{collage_id(page)}")["collage"]["title"] == "My holiday collage 2026"
     expect(page.locator("#title-input")).to_be_focused()
+    # Typed back to the saved words, nothing waits: the status says all is saved again.
+    page.keyboard.type("!")
+    expect(page.locator("#status")).to_have_text("Editing…")
+    page.keyboard.press("Backspace")
+    expect(page.locator("#status")).to_have_text("All changes saved")
+    # Typed, then straight back to the library (the browser's Back: the box keeps the focus to
+    # the end, so no change event comes): the words go as the editor closes.
+    cid = collage_id(page)
+    page.keyboard.type(" in Lisbon")
+    page.evaluate("location.hash = '#/'")
+    expect(page.locator(".collage-card")).to_have_count(1)
+    for _ in range(100):
+        if api(page, f"/api/collages/{cid}")["collage"]["title"] == "My holiday collage 2026 in Lisbon":
+            break
+        page.wait_for_timeout(100)
+    assert api(page, f"/api/collages/{cid}")["collage"]["title"] == "My holiday collage 2026 in Lisbon"
 
 
 def test_enter_edits_the_selected_text_and_undo_brings_the_words_back(page):

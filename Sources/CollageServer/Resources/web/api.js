@@ -17,7 +17,7 @@ async function request(method, path, body, extra = {}) {
     options.body = JSON.stringify(body);
   }
   // The browser lets only small requests outlive the page (64 kB for all of them at once).
-  if (options.keepalive && options.body?.length > 32000) options.keepalive = false;
+  if (options.keepalive && options.body && new Blob([options.body]).size > 32000) options.keepalive = false;
   const response = await fetch(path, options);
   if (response.status === 401) leaveWhenUnpaired();
   if (response.status === 204) return null;
@@ -48,7 +48,7 @@ export const api = {
   collages: () => request('GET', '/api/collages'),
   collage: (id) => request('GET', `/api/collages/${encodeURIComponent(id)}`),
   create: (fields) => request('POST', '/api/collages', fields),
-  rename: (id, title) => request('PATCH', `/api/collages/${encodeURIComponent(id)}`, { title }),
+  rename: (id, title, extra = {}) => request('PATCH', `/api/collages/${encodeURIComponent(id)}`, { title }, extra),
   duplicate: (id) => request('POST', `/api/collages/${encodeURIComponent(id)}/duplicate`),
   remove: (id, options) => request('DELETE', `/api/collages/${encodeURIComponent(id)}`, undefined, options),
   // Kept alive: a reload or a closed tab does not cancel the edit that carries the last words typed.

@@ -111,7 +111,13 @@ function deleteWithUndo(collage) {
   // Its picture, not its Delete button: a second Enter there deleted another collage. Focused
   // once the cards are arranged, which takes them out and back (and the focus with them).
   const card = document.querySelector(`.collage-card[data-id="${CSS.escape(collage.id)}"]`);
-  const next = card?.nextElementSibling ?? card?.previousElementSibling;
+  // The next card the search shows (one it hides takes no focus), else the one before.
+  const shown = (from, step) => {
+    let sibling = from?.[step];
+    while (sibling?.hidden) sibling = sibling[step];
+    return sibling;
+  };
+  const next = shown(card, 'nextElementSibling') ?? shown(card, 'previousElementSibling');
   card?.remove();
   state.collages = state.collages.filter((candidate) => candidate.id !== collage.id);
   document.getElementById('empty-library').hidden = state.collages.length > 0;

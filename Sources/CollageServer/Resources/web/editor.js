@@ -34,10 +34,11 @@ export class Editor {
     this.dialogs = new Dialogs(this.store, this);
     // The server's answer does not replace the collage under a gesture or words being typed.
     this.store.isBusy = () => !!this.gestures.gesture || !!this.text.textEditing;
+    this.store.hasUnsavedTyping = () => this.toolbar.titleWaiting() || this.text.textWaiting();
     this.store.subscribe((what) => this.update(what));
     // Words still being typed go as the page does (a reload, a closed tab, a phone's home
     // button): the save a pause later would never come. The edit outlives the page (api.js).
-    this.store.listen(window, 'pagehide', () => this.saveTyping());
+    this.store.listen(window, 'pagehide', () => this.saveTyping({ leaving: true }));
     // And what another window changed shows when this one is looked at again (see catchUp).
     this.store.listen(document, 'visibilitychange', () => {
       if (document.visibilityState === 'hidden') this.saveTyping();
@@ -46,11 +47,16 @@ export class Editor {
     this.store.listen(window, 'focus', () => this.store.catchUp());
   }
 
-  /** Sends what was typed and not yet saved: a text's words, the title. */
-  saveTyping() {
+  /** Sends what was typed and not yet saved: the title (at once when `leaving`), a text's words. */
+  saveTyping({ leaving = false } = {}) {
     if (this.store.closed) return;
+    this.toolbar.saveTitle({ leaving });
     this.text.flushText();
-    this.toolbar.saveTitle();
+  }
+
+  /** Typing stopped with nothing left to save (back to the saved words): the status says so. */
+  typingSettled() {
+    if ($('status').textContent === 'Editing…' && !this.store.hasUnsavedTyping()) setStatus('All changes saved');
   }
 
   /** Draws what changed in the store. */

@@ -28,6 +28,8 @@ export class EditorStore {
     this.closed = false;
     /** Whether a view is in the middle of something the server's answer must not replace. */
     this.isBusy = () => false;
+    /** Whether words typed (a text's, the title's) wait for their pause to be saved. */
+    this.hasUnsavedTyping = () => false;
     this.subscribers = [];
     this.listeners = [];
   }
@@ -181,16 +183,23 @@ export class EditorStore {
   save(send) {
     // A change is made to the saved collage, never to a layout being tried.
     this.endPreview();
+    // A change asked for before the editor closed (the words typed as it closes) is still sent;
+    // only its answer is not drawn, for the canvas is another editor's by then.
+    const askedOpen = !this.closed;
     this.saving = this.saving.then(async () => {
-      if (this.closed) return;
+      if (!askedOpen) return;
       const request = send();
       if (!request) return;
-      setStatus('Saving…');
+      if (!this.closed) setStatus('Saving…');
       try {
-        this.doc = await request;
-        setStatus('All changes saved');
+        const doc = await request;
+        if (this.closed) return;
+        this.doc = doc;
+        // Words typed since this change was sent are not saved yet.
+        setStatus(this.hasUnsavedTyping() ? 'Editing…' : 'All changes saved');
         this.watchPendingFocus();
       } catch (error) {
+        if (this.closed) return;
         if (error.status === 409 && error.body?.error?.current) {
           this.doc = error.body.error.current;
           const clash = error.clash ? ` ${error.clash}` : '';

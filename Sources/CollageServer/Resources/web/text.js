@@ -375,7 +375,10 @@ export class TextEditing {
     clearTimeout(editing.timer);
     const text = editing.editor.value;
     // Not saved yet: the words go once the text is there (addText sends them).
-    if (editing.provisional || editing.composing || text === editing.sent || !text.trim()) return this.store.saving;
+    if (editing.provisional || editing.composing || text === editing.sent || !text.trim()) {
+      if (!editing.composing) this.editor.typingSettled();
+      return this.store.saving;
+    }
     editing.sent = text;
     return this.setTextWords(editing.id, text);
   }
@@ -386,6 +389,12 @@ export class TextEditing {
       if (!item || item.content.type !== 'text' || item.content.text === text) return null;
       return [{ op: 'setText', id, text: { ...blockOf(item.content), text } }];
     });
+  }
+
+  /** Whether words typed in a text wait for their pause to be saved. */
+  textWaiting() {
+    const editing = this.textEditing;
+    return !!editing && !editing.provisional && editing.editor.value !== editing.sent;
   }
 
   /** Ends typing: the words are saved, and a text typed empty is removed (it would show nothing). */

@@ -174,14 +174,29 @@ export class Toolbar {
    * Sends the title typed, when it is new. While typing, an empty box waits for words; once
    * the box is left (`final`), the server judges it as it judges any title.
    */
-  saveTitle({ final = false } = {}) {
+  saveTitle({ final = false, leaving = false } = {}) {
     clearTimeout(this.titleTimer);
+    this.titleTimer = 0;
     const title = $('title-input')?.value;
-    if (title === undefined || this.store.closed || title === this.titleSent) return;
-    if (!final && !title.trim()) return;
+    if (title === undefined || this.store.closed || title === this.titleSent || (!final && !title.trim())) {
+      this.editor.typingSettled();
+      return;
+    }
     this.titleSent = title;
-    this.store.commit([{ op: 'rename', title }]);
+    if (leaving) {
+      // The page is going: sent at once, outside the queue (whose answers will never come), by
+      // the rename that needs no version.
+      api.rename(this.store.id, title, { keepalive: true }).catch(() => {});
+      return;
+    }
+    this.store.commit([{ op: 'rename', title }]).then(() => {
+      // Refused, or another window's title kept: the box may send these words again.
+      if (!this.store.closed && this.store.collage.title !== title) this.titleSent = this.store.collage.title;
+    });
   }
+
+  /** Whether the title typed waits for its pause to be saved. */
+  titleWaiting() { return !!this.titleTimer; }
 
   updateToolbar() {
     if (this.store.closed) return;
