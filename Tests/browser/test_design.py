@@ -226,6 +226,33 @@ def test_two_tabs_merge_what_does_not_clash_and_say_what_was_kept(page):
     other.close()
 
 
+def test_the_tray_marks_the_photos_already_in_the_collage(page):
+    """Among look-alike thumbnails, which were still to place could not be told."""
+    new_collage(page, layout="grid2x2")
+    add_photos(page, ["coffee.png", "chelsea.png"])
+    page.set_input_files("#file-input", [str(SAMPLES / "rocket.jpg")])
+    expect(page.locator(".item")).to_have_count(3, timeout=30000)
+    saved(page)
+    photos = {photo["name"]: photo["id"] for photo in api(page, "/api/photos")}
+    tray = page.locator("#photo-tray")
+    for name in ["coffee.png", "chelsea.png", "rocket.jpg"]:
+        expect(tray.locator(f"button[data-photo='{photos[name]}']")).to_have_attribute("data-placed", "")
+        expect(tray.locator(f"button[data-photo='{photos[name]}']")).to_have_attribute(
+            "aria-label", f"Add {name} (already in the collage)")
+    # Deleted from the collage, the photo is unmarked; Undo marks it again.
+    rocket = [item["id"] for item in document(page)["items"] if item["content"]["ref"] == photos["rocket.jpg"]][0]
+    page.locator(f".item[data-id='{rocket}']").click()
+    page.keyboard.press("Delete")
+    saved(page)
+    expect(tray.locator(f"button[data-photo='{photos['rocket.jpg']}']")).not_to_have_attribute("data-placed", "")
+    expect(tray.locator(f"button[data-photo='{photos['rocket.jpg']}']")).to_have_attribute("aria-label", "Add rocket.jpg")
+    page.click("#undo")
+    saved(page)
+    expect(tray.locator(f"button[data-photo='{photos['rocket.jpg']}']")).to_have_attribute("data-placed", "")
+    if SCREENSHOTS:
+        tray.screenshot(path=str(ROOT / "docs/images/editor-tray-placed.png"))
+
+
 def test_a_window_looked_at_again_shows_what_another_changed(page):
     """A phone picked up again showed its old version of the collage, saying all was saved,
     until its own next change: it now takes the newer one when it is looked at again."""

@@ -64,6 +64,7 @@ export class Editor {
     switch (what) {
       case 'document':
         this.canvas.render();
+        this.panels.markPlacedPhotos();
         break;
       case 'preview':
         this.premium.showPreviewState();

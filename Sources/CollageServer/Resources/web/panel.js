@@ -198,6 +198,7 @@ export class Panels {
       button.dataset.photo = photo.id;
       button.setAttribute('aria-label', `Add ${photo.name}`);
       button.title = photo.name;
+      button.dataset.name = photo.name;
       if (photo.subject) button.dataset.subject = photo.subject;
       const image = document.createElement('img');
       image.src = photo.thumbnail;
@@ -212,7 +213,24 @@ export class Panels {
       entry.append(button);
       return entry;
     }));
+    this.markPlacedPhotos();
     this.showSubjectsFound(photos);
+  }
+
+  /**
+   * Marks the tray's photos the collage already shows (a check in the corner, and said to a
+   * screen reader), as a phone's photo picker marks those chosen: among thirty look-alike
+   * thumbnails, which were still to place could not be told.
+   */
+  markPlacedPhotos() {
+    if (this.store.closed || !this.store.doc) return;
+    const placed = new Set(this.store.collage.items
+      .filter((item) => item.content.type === 'photo').map((item) => item.content.ref));
+    for (const button of $('photo-tray').querySelectorAll('button[data-photo]')) {
+      const isPlaced = placed.has(button.dataset.photo);
+      button.toggleAttribute('data-placed', isPlaced);
+      button.setAttribute('aria-label', `Add ${button.dataset.name}${isPlaced ? ' (already in the collage)' : ''}`);
+    }
   }
 
   /**
