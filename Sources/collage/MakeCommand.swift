@@ -55,11 +55,14 @@ enum MakeCommand: Command {
             count are placed free in the middle (and a note says so).
             The canvas has a long side of 1,200 points, so the default --scale 3 gives 3,600 pixels.
 
-            --layout auto makes a layout for these photos: each keeps its shape (cropped by at most
-            --max-crop so the canvas fills exactly), the gaps are exactly --spacing and the margins
-            --padding, photos read in order from the top left, and --seed N walks through alternatives.
+            --layout auto (the default) makes a layout for these photos: each keeps its shape (cropped
+            by at most --max-crop so the canvas fills exactly), the gaps are exactly --spacing and the
+            margins --padding, photos read in order from the top left, and --seed N walks through
+            alternatives. With no --aspect or --print its canvas takes the shape the photos fill best
+            (one photo's own shape).
 
             Examples:
+              collage make a.jpg b.jpg c.jpg -o trip.jpg
               collage make --layout magazine --aspect 4:5 a.jpg b.jpg c.jpg -o trip.jpg
               collage make --layout auto --aspect 16:9 --hero 1 *.jpg -o wall.jpg
               collage make --layout grid2x2 --print 6x4in@300 --radius 8 *.jpg -o print.jpg
