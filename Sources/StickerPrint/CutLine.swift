@@ -113,7 +113,13 @@ public struct CutSticker: Sendable {
         }
         guard subject.contains(true) else { throw .noSubject(name) }
         let subjectMask = subject
-        // A picture without alpha is all subject: touching its edges is what it is.
+        // A picture without alpha is all subject: touching its edges is what it is; but a photo
+        // given where a lifted sticker was meant came out as a rectangle without a word.
+        if alphaChannel == nil {
+            warnings.append(
+                "\(name) has no transparency, so it is cut as a rectangle round the whole picture; lift its subject "
+                    + "with 'collage sticker' first for a cut round the subject")
+        }
         if touchesEdge, alphaChannel != nil {
             warnings.append(
                 "\(name): the subject touches the edge of its picture, where it was clipped; the cut line follows the clipped edge"

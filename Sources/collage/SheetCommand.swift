@@ -41,7 +41,8 @@ enum SheetCommand: Command {
             as Silhouette Studio's Type 1 (set Type 1, length 20 mm, thickness 0.5 mm, inset 10 mm
             there), and the SVG holds the marks and the cut lines for the cutting machine.
             Nothing is written unless every sticker fits: a sticker larger than the page, one with
-            no subject, or an empty list is an error that names it. One sticker may have up to 64
+            no subject, or an empty list is an error that names it; a picture with no transparency
+            is cut as a rectangle, and a note says so. One sticker may have up to 64
             million pixels at its print size, and one sheet's stickers up to 100 million together;
             a sheet holds at most \(Limits.maximumSheetStickers) stickers (the editor's limit too).
             """,

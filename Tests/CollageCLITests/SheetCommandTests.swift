@@ -90,6 +90,22 @@ struct SheetCommandTests {
         #expect(neither.status == 64 && neither.stderr.contains("--collage"), "\(neither.stderr)")
     }
 
+    /// A photo given where a lifted sticker was meant is cut as a rectangle, and said so: it
+    /// came out a rectangle without a word.
+    @Test func aPictureWithNoTransparencyIsSaidToBeCutAsARectangle() throws {
+        let folder = try TemporaryFolder("sheet-cli")
+        let photo = folder.file("photo.jpg")
+        try Bitmap(width: 300, height: 200, color: [40, 120, 200]).write(to: photo, format: .jpeg)
+        let sticker = try Self.sticker("red.png", in: folder.url)
+        let result = try CommandRunner.run([
+            "sheet", photo.path, sticker.path, "--page", "a5", "--size", "40mm", "-o", folder.file("sheet.pdf").path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("photo.jpg has no transparency, so it is cut as a rectangle"), "\(result.stderr)")
+        #expect(!result.stderr.contains("red.png has no transparency"), "\(result.stderr)")
+    }
+
     @Test func badInputsSayWhatIsWrongAndWriteNothing() throws {
         let folder = try TemporaryFolder("sheet-cli-bad")
         let red = try Self.sticker("red.png", in: folder.url)
