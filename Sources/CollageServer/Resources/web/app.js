@@ -269,6 +269,7 @@ async function startFromPhotos(files) {
     document.getElementById('suggest-smart-text').textContent =
       `Made for your ${count === 1 ? 'photo' : `${count} photos`}: each keeps its shape, with even gaps`;
     smart.onclick = () => make('auto');
+    if (!smart.hidden && !grid.contains(document.activeElement)) queueMicrotask(() => smart.focus());
     const focused = grid.contains(document.activeElement) ? document.activeElement.dataset.template : null;
     grid.replaceChildren(...ranked.map((template, index) => {
       const button = layoutButton(template, canvas, thumbnails,
@@ -286,7 +287,9 @@ async function startFromPhotos(files) {
         }
         await make(template.id);
       });
-      if (focused ? template.id === focused : index === 0) queueMicrotask(() => button.focus());
+      // The keyboard starts on the layout made for these photos (free, and every photo fits);
+      // on the first grid tile it started on a premium layout when that fitted them all.
+      if (focused ? template.id === focused : index === 0 && smart.hidden) queueMicrotask(() => button.focus());
       return button;
     }));
   };
