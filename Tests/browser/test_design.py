@@ -253,6 +253,24 @@ def test_the_tray_marks_the_photos_already_in_the_collage(page):
         tray.screenshot(path=str(ROOT / "docs/images/editor-tray-placed.png"))
 
 
+def test_on_a_touch_tablet_the_handles_and_tools_take_a_finger(browser, server):
+    """The resize and turn handles were 14 px dots, and the item tools 32 px wide icons: a
+    finger a little off the dot moved the photo under it instead."""
+    with open_page(browser, server, viewport=TABLET, has_touch=True, is_mobile=True, device_scale_factor=2) as page:
+        new_collage(page, layout="sideBySide")
+        add_photos(page, ["coffee.png", "chelsea.png"])
+        page.locator(".item").first.tap()
+        expect(page.locator("#item-tools")).to_be_visible()
+        for handle in [".handle.resize", ".handle.rotate"]:
+            box = page.locator(f".selection {handle}").bounding_box()
+            cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            for dx, dy in [(15, 0), (-15, 0), (0, 15), (0, -15)]:
+                hit = page.evaluate("([x, y, h]) => !!document.elementFromPoint(x, y)?.closest(h)", [cx + dx, cy + dy, handle])
+                assert hit, f"{handle} misses a touch {dx}, {dy} px from its centre"
+        widths = page.locator("#item-tools button:visible").evaluate_all("buttons => buttons.map((b) => b.offsetWidth)")
+        assert widths and min(widths) >= 44, widths
+
+
 def test_a_window_looked_at_again_shows_what_another_changed(page):
     """A phone picked up again showed its old version of the collage, saying all was saved,
     until its own next change: it now takes the newer one when it is looked at again."""
@@ -392,8 +410,13 @@ def test_on_a_phone_the_canvas_is_the_hero_and_touch_moves_pinches_and_turns(pho
     # A tab opens a sheet; the canvas makes room and stays whole.
     page.click("#tab-layouts")
     expect(page.locator("#panel-layouts")).to_be_visible()
-    sheet = page.locator("#panel").bounding_box()
-    shrunk = page.locator("#canvas").bounding_box()
+    # The canvas is fitted again once the sheet has risen: waited for, not assumed done.
+    for _ in range(40):
+        sheet = page.locator("#panel").bounding_box()
+        shrunk = page.locator("#canvas").bounding_box()
+        if shrunk["y"] + shrunk["height"] <= sheet["y"] + 1:
+            break
+        page.wait_for_timeout(100)
     assert shrunk["y"] + shrunk["height"] <= sheet["y"] + 1 and shrunk["width"] > 150, (shrunk, sheet)
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), "nothing sticks out sideways"
     assert page.locator("#shape-options").bounding_box()["height"] >= 50, "the shapes row is not squeezed"
