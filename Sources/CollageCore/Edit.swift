@@ -46,8 +46,8 @@ public enum Edit: Hashable, Sendable {
     case replaceSticker(id: String, sticker: String)
     /// Shows another photo in a photo item, keeping its id, frame, slot, turn, place in the
     /// stacking order and whole look (filter, adjustments, shape, border, shadow, mirroring,
-    /// opacity); its crop returns to the automatic one, made for the new photo. (Removed and added again, a replaced photo lost
-    /// its look and rose above the photos it lay under.)
+    /// opacity); its crop returns to the automatic one, made for the new photo. (Removed and
+    /// added again, a replaced photo lost its look and rose above the photos it lay under.)
     case replacePhoto(id: String, photo: String)
     /// Sets how an item is mirrored and how opaque it is, and a photo's filter and adjustments
     /// (``ItemLook/plain`` returns it to as it is).

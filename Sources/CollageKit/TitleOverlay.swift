@@ -1,5 +1,4 @@
 import CollageCore
-import Foundation
 
 /// The title `collage make --title` puts on a collage: centred over the photos near the bottom
 /// edge, on a white pill so it reads over any photo, whatever the layout (a band would take room
