@@ -55,7 +55,8 @@ enum StickerCommand: Command {
             mask per photo and model, so asking again does not run the model again.
 
             The model finds the photo's subjects; its 320 × 320 map is upsampled to the photo's size
-            and refined along the photo's own edges. The model's convolutions run on Collage's own
+            and refined along the photo's own edges (a black-and-white photo is seen twice, once with
+            its lightness spread evenly: in grey the model found only a cat's eye). The model's convolutions run on Collage's own
             kernels, with the widest vectors the processor has (AVX-512, else AVX2);
             COLLAGE_CONVOLUTION=opencv runs OpenCV's instead, to compare. Subjects are the separate regions of the mask,
             largest first. The sticker is the photo with the mask as alpha, cropped to the chosen

@@ -35,4 +35,30 @@ struct SampleCatEdgeTests {
         }
         #expect(partial <= 1_400, "\(partial) pixels beside the cheek are partly see-through")
     }
+
+    /// The model leans on colour: the cat in black and white was lifted as one eye (85 × 73 px
+    /// of the 451 × 300 photo). Seen again with its lightness spread evenly, the face comes back.
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: sample.path),
+            "needs samples/chelsea.png (scripts/fetch-samples)"))
+    func theCatInBlackAndWhiteIsLiftedAsMoreThanAnEye() throws {
+        let colour = try Bitmap.read(Self.sample)
+        var grey = Bitmap(width: colour.width, height: colour.height, color: [0])
+        for y in 0..<colour.height {
+            for x in 0..<colour.width {
+                let pixel = colour[x, y]
+                let luma = 0.299 * Double(pixel[0]) + 0.587 * Double(pixel[1]) + 0.114 * Double(pixel[2])
+                grey[x, y] = [UInt8(luma.rounded())]
+            }
+        }
+        let model = try SubjectModel()
+        let cut = try StickerMaker.cutOut(from: grey, mask: try model.mask(of: grey), options: StickerOptions())
+        var opaque = 0
+        for y in 0..<cut.sticker.height {
+            for x in 0..<cut.sticker.width where cut.sticker[x, y][3] >= 128 { opaque += 1 }
+        }
+        #expect(cut.sticker.width > 250 && cut.sticker.height > 200, "\(cut.sticker.width) × \(cut.sticker.height)")
+        #expect(opaque > colour.width * colour.height / 4, "\(opaque) opaque pixels")
+    }
 }
