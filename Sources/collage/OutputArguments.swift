@@ -152,23 +152,23 @@ func renderAndReport(
 func softPhotosNote(_ soft: [SoftPhoto]) -> String? {
     guard let first = soft.first else { return nil }
     let shown = 4
-    func name(_ photo: SoftPhoto) -> String { photo.file.lastPathComponent }
-    let count = soft.count == 1 ? "a photo is" : "\(soft.count) photos are"
-    if first.dotsPerInch != nil {
-        // Whole DPI, but for a photo at under 10 (a small photo on a poster), which says 0 so.
-        func dpi(_ value: Double) -> String {
-            value < 9.5 ? JSONValue.format((value * 10).rounded() / 10) : "\(Int(value.rounded()))"
-        }
-        let each = soft.prefix(shown).map { "\(name($0)) at \(dpi($0.dotsPerInch ?? 0)) DPI" }
-        let more = soft.count > shown ? ", and \(soft.count - shown) more" : ""
-        return "\(count) small for \(soft.count == 1 ? "its frame" : "their frames") and will print soft: "
-            + each.joined(separator: ", ") + more
-            + " (\(Int(SoftPhoto.leastPrintDPI)) DPI or more looks sharp; use larger photos or a smaller print)"
-    }
     let each = soft.prefix(shown).map { photo in
-        "\(name(photo)) enlarged \(JSONValue.format((10 / photo.pixelsPerOutputPixel).rounded() / 10))×"
+        let name = photo.file.lastPathComponent
+        guard let dpi = photo.dotsPerInch else {
+            return "\(name) enlarged \(JSONValue.format((10 / photo.pixelsPerOutputPixel).rounded() / 10))×"
+        }
+        // Whole DPI, but tenths under 10 (a small photo on a poster), where whole DPI would say 0.
+        let dots = dpi < 9.5 ? JSONValue.format((dpi * 10).rounded() / 10) : "\(Int(dpi.rounded()))"
+        return "\(name) at \(dots) DPI"
     }
     let more = soft.count > shown ? ", and \(soft.count - shown) more" : ""
-    return "\(count) small for \(soft.count == 1 ? "its frame" : "their frames") at this size and may look soft: "
-        + each.joined(separator: ", ") + more + " (use larger photos, or a smaller --size or --scale)"
+    let which = soft.count == 1 ? "a photo is small for its frame" : "\(soft.count) photos are small for their frames"
+    let (effect, advice) =
+        first.dotsPerInch != nil
+        ? (
+            "and will print soft",
+            "\(Int(SoftPhoto.leastPrintDPI)) DPI or more looks sharp; use larger photos or a smaller print"
+        )
+        : ("at this size and may look soft", "use larger photos, or a smaller --size or --scale")
+    return "\(which) \(effect): " + each.joined(separator: ", ") + more + " (\(advice))"
 }
