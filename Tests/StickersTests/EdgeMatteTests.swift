@@ -624,6 +624,38 @@ extension EdgeMatteTests {
         #expect(speckKept == 0, "\(speckKept) pixels of the speck are kept")
         #expect(barKept == 0, "\(barKept) of the bar's 144 pixels are kept")
     }
+
+    /// A piece of whisker reached from the subject only through a speck, each two pixels apart,
+    /// floats beside the sticker once the speck goes: it goes too (a mandrill's sticker kept six
+    /// such pieces, a dozen pixels from its face).
+    @Test func aStrandReachedOnlyThroughASpeckGoes() throws {
+        let (width, height) = (Self.width, Self.height)
+        var photo = [UInt8](repeating: 0, count: width * height * 3)
+        var alpha = [UInt8](repeating: 0, count: width * height)
+        func inSpeck(_ x: Int, _ y: Int) -> Bool { (162...166).contains(x) && (99...103).contains(y) }
+        func inStrand(_ x: Int, _ y: Int) -> Bool { (100...101).contains(y) && (169...200).contains(x) }
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                let subject = x < 160 || inSpeck(x, y) || inStrand(x, y)
+                let colour: [UInt8] = subject ? [210, 140, 70] : [20, 24, 40]
+                photo.replaceSubrange(index * 3..<index * 3 + 3, with: colour)
+                alpha[index] = x < 160 ? 255 : subject ? 90 : x < 240 ? 12 : 0
+            }
+        }
+        let mask = try SubjectMask(alpha: alpha, width: width, height: height)
+        let image = try #require(Bitmap(width: width, height: height, channels: 3, pixels: photo))
+        let cut = try StickerMaker.cutOut(from: image, mask: mask, options: StickerOptions(margin: 0))
+        var (strandKept, speckKept) = (0, 0)
+        for y in 0..<cut.sticker.height {
+            for x in 0..<cut.sticker.width where cut.sticker[x, y][3] > 25 {
+                if inStrand(x + cut.x, y + cut.y) { strandKept += 1 }
+                if inSpeck(x + cut.x, y + cut.y) { speckKept += 1 }
+            }
+        }
+        #expect(strandKept == 0, "\(strandKept) of the strand's 64 pixels are kept")
+        #expect(speckKept == 0, "\(speckKept) of the speck's 25 pixels are kept")
+    }
 }
 
 @Suite("Stickers: clean edges on degenerate masks")

@@ -3,7 +3,8 @@
 The scenes of bench.py know the true alpha but are composites; what people lift are photos.
 These have no known answer, so this part measures only what needs none and draws the rest for a
 person to judge:
-- stray parts: pieces of a sticker at least 10 % opaque that do not touch its largest piece;
+- stray parts: pieces of a sticker at least 10 % opaque that do not touch its largest piece, nor
+  lie a pixel's gap from it (a strand broken for a pixel, which the matte keeps, reads as one);
 - see-through subject: the share of the sticker's body (its alpha at least half, closed over
   holes up to 5 px) left under 90 % opaque, where a new background would show through fur, a
   cap or a chin that the model was unsure of;
@@ -55,9 +56,15 @@ SEVERAL_THINGS = {"smarties.png", "stuff.jpg"}
 
 
 def stray_parts(alpha):
-    """Pieces at least 10 % opaque apart from the largest one."""
+    """Pieces at least 10 % opaque more than a pixel's gap from the largest one."""
     labels, count = ndimage.label(alpha >= 0.1, structure=np.ones((3, 3)))
-    return max(0, count - 1)
+    if count < 2:
+        return 0
+    areas = ndimage.sum_labels(np.ones_like(alpha), labels, index=np.arange(1, count + 1))
+    largest = int(np.argmax(areas)) + 1
+    # Two pixels' width from the largest piece, across a gap a pixel wide, diagonals included.
+    reach = ndimage.distance_transform_edt(labels != largest) < 2.9
+    return count - 1 - (len(np.unique(labels[reach & (labels != largest) & (labels > 0)])))
 
 
 def see_through(alpha):
