@@ -266,7 +266,11 @@ extension SubjectModel {
     ) throws(StickerError)
         -> SubjectMask
     {
-        let cache = library.maskCacheFile(photoID: photo.id, key: refine ? maskKey : "\(sha256.prefix(12))-b")
+        // A nearly colourless photo's mask has a key of its own: the model has seen such photos
+        // twice since its masks of them were found wanting (a grey cat cached as one eye would
+        // stay one eye in every lift).
+        let key = (refine ? maskKey : "\(sha256.prefix(12))-b") + (image.isNearlyColourless ? "g" : "")
+        let cache = library.maskCacheFile(photoID: photo.id, key: key)
         if let cached = try? Bitmap.readMask(cache), cached.width == image.width, cached.height == image.height {
             return try SubjectMask(
                 alpha: cached.pixels, width: image.width, height: image.height, path: photo.originalName)
@@ -323,5 +327,28 @@ public struct LibrarySubjectFocusSource: PhotoSource {
         let point = model.focusPoint(ofFile: file)
         try? library.storeFocus(point.map { .subject($0) } ?? .noSubject, photoID: photo.id, model: model.focusKey)
         return point
+    }
+}
+
+extension Bitmap {
+    /// Whether the picture has next to no colour: the mean spread between each pixel's
+    /// brightest and darkest channel under 12 of 255, over a grid of at most 65,536 pixels. The
+    /// model's library applies the same rule to its own 320 px copy to see such a photo a second
+    /// time; the two may differ on a photo at the line, which costs only a mask found again.
+    var isNearlyColourless: Bool {
+        guard channels >= 3, width > 0, height > 0 else { return true }
+        let step = max(1, Int((Double(width) * Double(height) / 65_536).squareRoot().rounded(.up)))
+        var (spread, count) = (0, 0)
+        pixels.withUnsafeBufferPointer { samples in
+            for y in stride(from: 0, to: height, by: step) {
+                for x in stride(from: 0, to: width, by: step) {
+                    let index = (y * width + x) * channels
+                    let (red, green, blue) = (samples[index], samples[index + 1], samples[index + 2])
+                    spread += Int(max(red, green, blue) - min(red, green, blue))
+                    count += 1
+                }
+            }
+        }
+        return spread < 12 * count
     }
 }

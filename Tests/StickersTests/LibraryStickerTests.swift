@@ -94,6 +94,45 @@ struct LibraryStickerTests {
         }
     }
 
+    /// A mask an older Collage cached for a black-and-white photo (from before the model saw
+    /// such photos twice, when a grey cat came out as one eye) is not lifted from again: the
+    /// photo is seen afresh. A colour photo's cached mask is still read.
+    @Test func aGreyPhotosMaskCachedBeforeGreyPhotosWereSeenTwiceIsFoundAgain() throws {
+        let model = try SubjectModel()
+        let folder = try TemporaryFolder("grey-mask")
+        let library = try Library(root: folder.file("library"))
+        let colour = StickerFixtures.scene(shapes: [(240, 180, 100, 120, [40, 160, 60])]).image
+        let grey = try #require(
+            Bitmap(
+                width: colour.width, height: colour.height, channels: 3,
+                pixels: (0..<colour.width * colour.height).flatMap { index -> [UInt8] in
+                    let pixel = colour.pixels[index * 3..<index * 3 + 3].map(Int.init)
+                    let luma = UInt8((pixel[0] * 299 + pixel[1] * 587 + pixel[2] * 114) / 1000)
+                    return [luma, luma, luma]
+                }))
+        // What the older Collage left: a mask of a 60 px square, under the key it used.
+        var oldMask = [UInt8](repeating: 0, count: colour.width * colour.height)
+        for y in 150..<210 { for x in 210..<270 { oldMask[y * colour.width + x] = 255 } }
+        let oldMaskImage = try #require(
+            Bitmap(width: colour.width, height: colour.height, channels: 1, pixels: oldMask))
+        var widths: [String: Int] = [:]
+        for (name, image) in [("colour", colour), ("grey", grey)] {
+            let file = folder.file("\(name).png")
+            try image.write(to: file, format: .png)
+            let photo = try library.importPhoto(from: file).photo
+            let cache = library.maskCacheFile(photoID: photo.id, key: "\(model.sha256.prefix(12))-r")
+            try FileManager.default.createDirectory(
+                at: cache.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try oldMaskImage.write(to: cache, format: .png)
+            let before = model.inferenceCount
+            let sticker = try model.makeSticker(ofPhoto: photo.id, in: library, options: StickerOptions(margin: 0))
+            widths[name] = sticker.width
+            #expect(model.inferenceCount == before + (name == "grey" ? 1 : 0), "\(name): the model's runs")
+        }
+        #expect(widths["colour"] ?? 0 <= 80, "the colour photo's cached mask is read")
+        #expect(widths["grey"] ?? 0 >= 180, "the grey photo's sticker is \(widths["grey"] ?? 0) px wide")
+    }
+
     @Test func aPhotoAnalysedBeforeStickersWereMadeAheadIsPreparedFromItsCachedMask() throws {
         let model = try SubjectModel()
         let folder = try TemporaryFolder("prepared-later")
@@ -105,7 +144,7 @@ struct LibraryStickerTests {
         #expect(try model.analyse(photo, in: library) == .ready)
         // What an older version left: the mask, and nothing made ahead.
         let walk = FileManager.default.enumerator(at: library.maskCacheFolder, includingPropertiesForKeys: nil)
-        for case let made as URL in walk?.allObjects ?? [] where made.lastPathComponent.contains("-edges11-") {
+        for case let made as URL in walk?.allObjects ?? [] where made.lastPathComponent.contains("-edges") {
             try FileManager.default.removeItem(at: made)
         }
         #expect(model.readiness(of: photo, in: library) == .pending)
