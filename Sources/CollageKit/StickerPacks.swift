@@ -138,7 +138,8 @@ public struct StickerPack: Sendable, Equatable {
     public let icon: File?
     /// The one file to hand to the messenger's importer, when it takes one (WhatsApp's `.wastickers`).
     public let archive: URL?
-    /// What the person should know: each picture whose quality was lowered to fit.
+    /// What the person should know: each picture whose quality was lowered to fit, and each
+    /// enlarged so much that it will look soft.
     public let notes: [String]
 
     /// A number of bytes as people read it: "98.2 KB".
@@ -187,6 +188,15 @@ extension StickerPackRequest {
         for (index, picture) in pictures.enumerated() {
             let number = String(repeating: "0", count: max(0, digits - String(index + 1).count)) + String(index + 1)
             let bitmap = try Self.read(picture.file, named: picture.name)
+            // A tiny sticker (a subject lifted from a thumbnail) is enlarged whole, and looks it.
+            if let grown = PackImages.enlargement(of: bitmap, side: rules.side, margin: rules.margin),
+                grown.factor > 2
+            {
+                notes.append(
+                    "\(picture.name): its subject is only \(grown.width) × \(grown.height) px, enlarged "
+                        + "\(String(format: "%.1f", grown.factor))× to fill \(rules.side) px; it will look soft "
+                        + "(lift it from a larger photo)")
+            }
             if let motion, let animated = rules.animated {
                 let name = "\(number).\(animated.fileExtension)"
                 let made = try Self.livePicture(
@@ -597,7 +607,7 @@ extension StickerPackRequest {
         if let archive = pack.archive { entries.append((archive.lastPathComponent, try Self.readBack(archive))) }
         var guide = [Self.howToAdd(messenger, title: title, moving: motion != nil)]
         if !pack.notes.isEmpty {
-            guide.append("To fit the limits:\n" + pack.notes.map { "- \($0)" }.joined(separator: "\n"))
+            guide.append("Good to know:\n" + pack.notes.map { "- \($0)" }.joined(separator: "\n"))
         }
         entries.append(("HOW-TO-ADD.txt", Data((guide.joined(separator: "\n\n") + "\n").utf8)))
         let name = "\(Self.fileName(title))-\(messenger.rawValue).zip"

@@ -70,6 +70,16 @@ public enum PackImages {
         }
     }
 
+    /// How many times ``fit(_:side:square:margin:outline:)`` enlarges `sticker`'s subject (its opaque
+    /// part) to fill `side` less `margin` on each side, and that part's size in pixels; nil for
+    /// a sticker with nothing opaque. Past 2× a picture looks soft.
+    public static func enlargement(
+        of sticker: Bitmap, side: Int, margin: Int
+    ) -> (factor: Double, width: Int, height: Int)? {
+        guard sticker.channels == 4, let box = opaqueBounds(of: sticker) else { return nil }
+        return (Double(side - 2 * margin) / Double(max(box.width, box.height)), box.width, box.height)
+    }
+
     /// `image` encoded as `format` at the best quality whose file is at most `maximumBytes`:
     /// WebP from quality 90 down in steps of 10; PNG lossless first, then on a palette of falling
     /// quality. The subject's size never changes: only the encoding gives way.

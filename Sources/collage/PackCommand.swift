@@ -32,7 +32,8 @@ enum PackCommand: Command {
             margin (and, for WhatsApp and Telegram, an 8 px white outline, as they advise), then
             encoded at the best quality that fits the messenger's byte limit: WebP from quality 90
             down, PNG lossless and then on a palette. The subject is never cut or shrunk to fit,
-            only the encoding gives way, and the command says which pictures it lowered. Each file
+            only the encoding gives way, and the command says which pictures it lowered, and which
+            it enlarged past twice their size (a subject lifted from a thumbnail looks soft). Each file
             is read back and checked against the limits before the folder is touched; a sticker
             that cannot fit, one with no subject, or a count the messenger does not take is an
             error that names it, and nothing is written.

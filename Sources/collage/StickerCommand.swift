@@ -235,7 +235,13 @@ enum StickerCommand: Command {
         // The model first: a missing one must not leave a new, empty library behind.
         let model = try Workspace.loadModel(at: SmartCropArguments.modelPath(arguments))
         let workspace = try LibraryAccess.open(arguments).with(model: model)
-        let record = try workspace.lift(request, photo: photoID, refine: !arguments.has("--no-refine"))
+        let record: StickerRecord
+        do {
+            record = try workspace.lift(request, photo: photoID, refine: !arguments.has("--no-refine"))
+        } catch  where error.kind == .notFound && photoID.contains(".") {
+            // Photo ids are hexadecimal: a name with a dot was meant as a file.
+            throw Failure(.notFound, "\(photoID): no such file (nor a library photo with that id)")
+        }
         if let copy = arguments.value("-o") ?? arguments.value("--output") {
             do {
                 try FileManager.default.copyItem(at: workspace.stickerImage(of: record), to: URL(fileURLWithPath: copy))

@@ -106,6 +106,22 @@ struct PackCommandTests {
         #expect(listed.output.contains("Our cats Ann"))
     }
 
+    /// A sticker lifted from a thumbnail is enlarged many times to fill the messenger's size:
+    /// the pack is made, and says which picture will look soft; a sticker large enough is not named.
+    @Test func aTinyStickerIsSaidToLookSoft() throws {
+        let folder = try TemporaryFolder("pack-soft")
+        let tiny = try SheetCommandTests.sticker("tiny.png", in: folder.url, side: 40)
+        let large = try SheetCommandTests.sticker("large.png", in: folder.url, side: 600)
+        let result = try CommandRunner.run(
+            ["pack", "--for", "signal", "-o", folder.file("pack").path, tiny.path, large.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout.contains(
+                "tiny.png: its subject is only 33 × 33 px, enlarged 14.5× to fill 512 px; "
+                    + "it will look soft"), "\(result.stdout)")
+        #expect(!result.stdout.contains("large.png"), "\(result.stdout)")
+    }
+
     @Test func badRequestsSayWhatIsWrongAndWriteNothing() throws {
         let folder = try TemporaryFolder("pack-bad")
         let out = folder.file("pack")

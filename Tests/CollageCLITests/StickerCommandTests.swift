@@ -244,6 +244,10 @@ struct StickerCommandTests {
         #expect(close(image[300, 300], [230, 110, 20]), "the sticker sits in the middle of the page")
         let unknown = try CommandRunner.run(["sticker", "abcdef123456", "--library", library])
         #expect(unknown.status == 66 && unknown.stderr.contains("no photo with id"))
+        // A file name mistyped, or a file in another folder: said to be no file, not no photo id.
+        let missing = try CommandRunner.run(["sticker", "missing.jpg", "-o", output.path, "--library", library])
+        #expect(
+            missing.status == 66 && missing.stderr.contains("missing.jpg: no such file"), "\(missing.stderr)")
     }
 
     @Test func smartCropKeepsTheSubjectInANarrowSlot() throws {
