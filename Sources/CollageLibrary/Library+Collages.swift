@@ -167,9 +167,11 @@ extension Library {
                     throw LibraryError.staleVersion(
                         collage: stored.collage.id, expected: expectedVersion, current: stored.version)
                 }
-                try Self.remember(
-                    stored.collage, encoded: prepared.historyDocument, step: history, connection: connection,
-                    byteLimit: historyByteLimit)
+                if try !Self.continuesRetitling(stored.collage, to: prepared.next, step: history, connection) {
+                    try Self.remember(
+                        stored.collage, encoded: prepared.historyDocument, step: history, connection: connection,
+                        byteLimit: historyByteLimit)
+                }
                 return try save(prepared.next, over: stored, connection: connection)
             }
             let resolved = try resolveCollageID(id, connection)
@@ -179,7 +181,9 @@ extension Library {
             }
             let next = try change(stored.collage, connection)
             guard next != stored.collage else { return stored }
-            try Self.remember(stored.collage, step: history, connection: connection, byteLimit: historyByteLimit)
+            if try !Self.continuesRetitling(stored.collage, to: next, step: history, connection) {
+                try Self.remember(stored.collage, step: history, connection: connection, byteLimit: historyByteLimit)
+            }
             // The one gate every stored change passes: nothing the renderer would refuse is kept.
             let issues = CollageDocument.issues(in: next)
             guard issues.isEmpty else { throw LibraryError.invalidCollage(issues) }

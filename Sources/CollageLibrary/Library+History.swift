@@ -89,6 +89,36 @@ extension Library {
         return .some(try? CollageDocument.decode(Data(document.utf8)))
     }
 
+    /// Whether a change only retitles a collage whose last undoable step did only that too, so
+    /// that the two are one step: the editor saves a title at each pause in typing, and undo
+    /// took it back a few letters at a time (each pause one of the hundred steps kept). The
+    /// step before the first retitling stays; an undo in between (something to redo) ends it.
+    static func continuesRetitling(
+        _ before: Collage, to next: Collage, step: HistoryStep, _ connection: Connection
+    ) throws(LibraryError) -> Bool {
+        guard step == .record, next.title != before.title else { return false }
+        var retitled = next
+        retitled.title = before.title
+        guard retitled == before else { return false }
+        let redo = try connection.scalar(
+            "SELECT COUNT(*) FROM collage_history WHERE collage_id = ? AND stack = 'redo'", [before.id])
+        guard case .integer(0) = redo else { return false }
+        let top = try connection.query(
+            """
+            SELECT document FROM collage_history WHERE collage_id = ? AND stack = 'undo'
+            ORDER BY position DESC LIMIT 1
+            """, [before.id]
+        ) { row throws(LibraryError) in try row.text("document") }
+        guard let document = top.first, var earlier = try? CollageDocument.decode(Data(document.utf8)),
+            earlier.title != before.title
+        else { return false }
+        earlier.title = before.title
+        earlier.updated = before.updated
+        earlier.id = before.id
+        earlier.created = before.created
+        return earlier == before
+    }
+
     /// A collage as a history step keeps it.
     static func historyDocument(of collage: Collage) -> String {
         String(decoding: CollageDocument.encode(collage, pretty: false), as: UTF8.self)

@@ -46,6 +46,33 @@ struct LibraryHistoryTests {
         #expect(try library.collage(id) == current)
     }
 
+    /// A title typed with pauses is saved at each pause; undo takes the whole retitling back in
+    /// one step, to the title before it, not a few letters at a time. Another change, or an undo,
+    /// in between keeps the retitlings apart.
+    @Test func titlesTypedInTurnAreOneUndoStep() throws {
+        let fixtures = try LibraryFixtures()
+        let library = try fixtures.open()
+        let photo = try library.importPhoto(from: try fixtures.photo("p.png", [200, 40, 40])).photo
+        let id = try library.createCollage(
+            title: "Untitled", templateID: "grid2x2", aspect: .square, photoIDs: [photo.id]
+        ).collage.id
+        _ = try library.apply([.rotateItem(id: "i1", degrees: 20)], to: id)
+        for title in ["Su", "Summer at", "Summer at the sea"] { try library.rename(id, to: title) }
+        let back = try library.undo(id)
+        #expect(back.collage.title == "Untitled" && back.collage.items[0].rotation.degrees == 20)
+        #expect(try library.redo(id).collage.title == "Summer at the sea")
+        // A turn between two retitlings: three steps back to the start.
+        _ = try library.apply([.rotateItem(id: "i1", degrees: 30)], to: id)
+        try library.rename(id, to: "Summer")
+        #expect(try library.undo(id).collage.title == "Summer at the sea")
+        #expect(try library.undo(id).collage.items[0].rotation.degrees == 20)
+        #expect(try library.undo(id).collage.title == "Untitled")
+        // After an undo, a retitling is a step of its own again.
+        try library.rename(id, to: "Beach")
+        try library.rename(id, to: "Beach day")
+        #expect(try library.undo(id).collage.title == "Untitled")
+    }
+
     /// A step that no longer reads (a damaged row) is dropped, not left to block every undo.
     @Test func aDamagedStepIsSkipped() throws {
         let fixtures = try LibraryFixtures()
@@ -98,7 +125,7 @@ struct LibraryHistoryTests {
                     frame: Rect(x: 20, y: 20 + Double(index) * 200, width: 1100, height: 180)))
         }
         try library.apply(edits, to: id)
-        for step in 0..<40 { try library.apply([.rename(title: "Step \(step)")], to: id) }
+        for step in 0..<40 { try library.apply(stepEdits("Step \(step)", step), to: id) }
         let (total, documentBytes) = try library.database.read { connection throws(LibraryError) in
             (
                 try connection.scalar("SELECT SUM(length(document)) FROM collage_history WHERE collage_id = ?", [id]),
@@ -121,12 +148,12 @@ struct LibraryHistoryTests {
         let fixtures = try LibraryFixtures()
         let first = try Library(root: fixtures.libraryRoot)
         let id = try captioned(in: first, title: "Light", captions: 1, sentences: 10)
-        try first.apply([.rename(title: "Step 00")], to: id)
+        try first.apply(stepEdits("Step 00", 0), to: id)
         let documentBytes = try historyBytes(first, id, "MAX")
         // Each step is under a 64th of the bound, so the bytes are summed only every 8th step.
         let limit = Int(documentBytes) * 70
         let library = try Library(root: fixtures.libraryRoot, historyByteLimit: limit)
-        for step in 1..<99 { try library.apply([.rename(title: "Step \(step < 10 ? "0" : "")\(step)")], to: id) }
+        for step in 1..<99 { try library.apply(stepEdits("Step \(step < 10 ? "0" : "")\(step)", step), to: id) }
         let bytes = try historyBytes(library, id, "SUM")
         #expect(bytes <= Int64(limit), "\(bytes) bytes of history kept under a bound of \(limit)")
         var undone = 0
@@ -138,7 +165,7 @@ struct LibraryHistoryTests {
         let fixtures = try LibraryFixtures()
         let first = try Library(root: fixtures.libraryRoot)
         let id = try captioned(in: first, title: "Heavy", captions: 15, sentences: 60)
-        try first.apply([.rename(title: "b")], to: id)
+        try first.apply(stepEdits("b", 1), to: id)
         let large = try historyBytes(first, id, "MAX")
         // The next large step nearly fills the bound alone: the small steps after it must not
         // be kept beside it.
@@ -146,7 +173,7 @@ struct LibraryHistoryTests {
         let library = try Library(root: fixtures.libraryRoot, historyByteLimit: limit)
         try library.apply((0..<15).map { .removeItem(id: "t\($0)") }, to: id)
         for step in 0..<3 {
-            try library.apply([.rename(title: "s\(step)")], to: id)
+            try library.apply(stepEdits("s\(step)", step), to: id)
             let bytes = try historyBytes(library, id, "SUM")
             #expect(bytes <= Int64(limit), "after small step \(step): \(bytes) bytes kept under a bound of \(limit)")
         }
@@ -157,7 +184,7 @@ struct LibraryHistoryTests {
         let library = try fixtures.open()
         let id = try library.createCollage(title: "Long", templateID: nil, aspect: .square).collage.id
         for step in 0..<(Library.historyLimit + 20) {
-            try library.apply([.rename(title: "Step \(step)")], to: id)
+            try library.apply(stepEdits("Step \(step)", step), to: id)
         }
         var undone = 0
         while (try? library.undo(id)) != nil { undone += 1 }
@@ -203,6 +230,12 @@ struct LibraryHistoryTests {
                     frame: Rect(x: 20, y: 20 + Double(index) * 60, width: 1100, height: 50))
             }, to: id)
         return id
+    }
+
+    /// One small step of a long history: a new title and corners turned square or round in
+    /// turn (titles alone, one after another, would be one step).
+    private func stepEdits(_ title: String, _ step: Int) -> [Edit] {
+        [.rename(title: title), .setStyle(Style(cornerRadius: Double(step % 2)))]
     }
 
     /// The `aggregate` (SUM or MAX) of the byte lengths of collage `id`'s history steps.
