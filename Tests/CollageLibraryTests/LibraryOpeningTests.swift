@@ -184,7 +184,8 @@ struct DamagedNumberTests {
         }
         library = try fixtures.open()
         #expect {
-            try library.apply([.rename(title: "Twice")], to: id)
+            // A turn too: a second retitling alone would join the first's step, and save no step.
+            try library.apply([.rename(title: "Twice"), .rotateItem(id: "i1", degrees: 5)], to: id)
         } throws: { error in
             "\(error)".contains("outside") && "\(error)".contains("doctor")
         }

@@ -588,9 +588,6 @@ extension EdgeMatteTests {
     /// speck and a bar 4 px thick (a bench's slat, a shelf's edge), all in the subject's colour:
     /// the strand stays, the speck and the bar go.
     @Test func aStrandAGapAwayStaysAndASpeckOrABarThereGoes() throws {
-        let (width, height) = (Self.width, Self.height)
-        var photo = [UInt8](repeating: 0, count: width * height * 3)
-        var alpha = [UInt8](repeating: 0, count: width * height)
         let speck = (x: 175.0, y: 108.0, radius: 5.0)
         func inStrand(_ x: Int, _ y: Int) -> Bool { (100...101).contains(y) && (160...185).contains(x) }
         func inParted(_ x: Int, _ y: Int) -> Bool { (100...101).contains(y) && (187...215).contains(x) }
@@ -599,27 +596,11 @@ extension EdgeMatteTests {
             ((Double(x) - speck.x) * (Double(x) - speck.x) + (Double(y) - speck.y) * (Double(y) - speck.y))
                 .squareRoot() <= speck.radius
         }
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = y * width + x
-                let subject = x < 160 || inStrand(x, y) || inParted(x, y) || inSpeck(x, y) || inBar(x, y)
-                let colour: [UInt8] = subject ? [210, 140, 70] : [20, 24, 40]
-                photo.replaceSubrange(index * 3..<index * 3 + 3, with: colour)
-                // The model's mask: sure of the body, a faint haze over the rest out to x = 240.
-                alpha[index] = x < 160 ? 255 : subject ? 90 : x < 240 ? 12 : 0
-            }
+        let cut = try Self.cutOutWithPieces { x, y in
+            inStrand(x, y) || inParted(x, y) || inSpeck(x, y) || inBar(x, y)
         }
-        let mask = try SubjectMask(alpha: alpha, width: width, height: height)
-        let image = try #require(Bitmap(width: width, height: height, channels: 3, pixels: photo))
-        let cut = try StickerMaker.cutOut(from: image, mask: mask, options: StickerOptions(margin: 0))
-        var (partedKept, speckKept, barKept) = (0, 0, 0)
-        for y in 0..<cut.sticker.height {
-            for x in 0..<cut.sticker.width where cut.sticker[x, y][3] > 25 {
-                if inParted(x + cut.x, y + cut.y) { partedKept += 1 }
-                if inSpeck(x + cut.x, y + cut.y) { speckKept += 1 }
-                if inBar(x + cut.x, y + cut.y) { barKept += 1 }
-            }
-        }
+        let (partedKept, speckKept) = (Self.kept(cut, inParted), Self.kept(cut, inSpeck))
+        let barKept = Self.kept(cut, inBar)
         #expect(partedKept >= 50, "only \(partedKept) of the parted strand's 58 pixels are kept")
         #expect(speckKept == 0, "\(speckKept) pixels of the speck are kept")
         #expect(barKept == 0, "\(barKept) of the bar's 144 pixels are kept")
@@ -629,15 +610,26 @@ extension EdgeMatteTests {
     /// floats beside the sticker once the speck goes: it goes too (a mandrill's sticker kept six
     /// such pieces, a dozen pixels from its face).
     @Test func aStrandReachedOnlyThroughASpeckGoes() throws {
-        let (width, height) = (Self.width, Self.height)
-        var photo = [UInt8](repeating: 0, count: width * height * 3)
-        var alpha = [UInt8](repeating: 0, count: width * height)
         func inSpeck(_ x: Int, _ y: Int) -> Bool { (162...166).contains(x) && (99...103).contains(y) }
         func inStrand(_ x: Int, _ y: Int) -> Bool { (100...101).contains(y) && (169...200).contains(x) }
+        let cut = try Self.cutOutWithPieces { x, y in inSpeck(x, y) || inStrand(x, y) }
+        let (strandKept, speckKept) = (Self.kept(cut, inStrand), Self.kept(cut, inSpeck))
+        #expect(strandKept == 0, "\(strandKept) of the strand's 64 pixels are kept")
+        #expect(speckKept == 0, "\(speckKept) of the speck's 25 pixels are kept")
+    }
+
+    /// The sticker cut from an orange body left of x = 160 and the pieces `isPiece` names in its
+    /// colour, on a dark ground: the model sure of the body, unsure (90) of the pieces, a faint
+    /// haze over the rest out to x = 240.
+    static func cutOutWithPieces(
+        _ isPiece: (Int, Int) -> Bool
+    ) throws -> (sticker: Bitmap, x: Int, y: Int) {
+        var photo = [UInt8](repeating: 0, count: width * height * 3)
+        var alpha = [UInt8](repeating: 0, count: width * height)
         for y in 0..<height {
             for x in 0..<width {
                 let index = y * width + x
-                let subject = x < 160 || inSpeck(x, y) || inStrand(x, y)
+                let subject = x < 160 || isPiece(x, y)
                 let colour: [UInt8] = subject ? [210, 140, 70] : [20, 24, 40]
                 photo.replaceSubrange(index * 3..<index * 3 + 3, with: colour)
                 alpha[index] = x < 160 ? 255 : subject ? 90 : x < 240 ? 12 : 0
@@ -646,15 +638,18 @@ extension EdgeMatteTests {
         let mask = try SubjectMask(alpha: alpha, width: width, height: height)
         let image = try #require(Bitmap(width: width, height: height, channels: 3, pixels: photo))
         let cut = try StickerMaker.cutOut(from: image, mask: mask, options: StickerOptions(margin: 0))
-        var (strandKept, speckKept) = (0, 0)
+        return (cut.sticker, cut.x, cut.y)
+    }
+
+    /// How many pixels of `cut` over a tenth opaque lie where `inside` says, in the photo's pixels.
+    static func kept(_ cut: (sticker: Bitmap, x: Int, y: Int), _ inside: (Int, Int) -> Bool) -> Int {
+        var count = 0
         for y in 0..<cut.sticker.height {
-            for x in 0..<cut.sticker.width where cut.sticker[x, y][3] > 25 {
-                if inStrand(x + cut.x, y + cut.y) { strandKept += 1 }
-                if inSpeck(x + cut.x, y + cut.y) { speckKept += 1 }
+            for x in 0..<cut.sticker.width where cut.sticker[x, y][3] > 25 && inside(x + cut.x, y + cut.y) {
+                count += 1
             }
         }
-        #expect(strandKept == 0, "\(strandKept) of the strand's 64 pixels are kept")
-        #expect(speckKept == 0, "\(speckKept) of the speck's 25 pixels are kept")
+        return count
     }
 }
 
