@@ -475,16 +475,24 @@ def test_on_a_phone_the_canvas_is_the_hero_and_touch_moves_pinches_and_turns(pho
     assert api(page, f"/api/collages/{cid}")["collage"]["items"][1]["frame"] == document(page)["items"][1]["frame"]
 
 
-@pytest.mark.parametrize("viewport", [LAPTOP, {"width": 1366, "height": 768}, TABLET], ids=["laptop", "wide laptop", "tablet"])
+@pytest.mark.parametrize("viewport", [LAPTOP, {"width": 1366, "height": 768}, {"width": 1180, "height": 820}, TABLET],
+                         ids=["laptop", "wide laptop", "tablet on its side", "upright tablet"])
 def test_the_panel_and_canvas_share_the_screen(browser, server, viewport):
     with open_page(browser, server, viewport=viewport) as page:
         new_collage(page, layout="grid2x2")
         add_photos(page, ["coffee.png"])
         panel = page.locator("#panel").bounding_box()
         canvas = page.locator("#canvas").bounding_box()
-        assert panel["x"] + panel["width"] <= canvas["x"], "the panel is beside the canvas"
+        if viewport == TABLET:
+            # Upright, the panel lies under the canvas: beside it, a square collage was 436 px
+            # wide between two bands of empty grey.
+            assert panel["y"] >= canvas["y"] + canvas["height"], "the panel is under the canvas"
+            assert panel["height"] >= 0.25 * viewport["height"], panel
+            assert canvas["width"] >= 0.65 * viewport["width"], canvas
+        else:
+            assert panel["x"] + panel["width"] <= canvas["x"], "the panel is beside the canvas"
+            assert canvas["width"] >= (viewport["width"] - panel["width"]) * 0.6 or canvas["height"] >= viewport["height"] * 0.6
         assert canvas["x"] + canvas["width"] <= viewport["width"]
-        assert canvas["width"] >= (viewport["width"] - panel["width"]) * 0.6 or canvas["height"] >= viewport["height"] * 0.6
         toolbar = page.locator(".editor-top").bounding_box()
         assert toolbar["x"] + toolbar["width"] <= viewport["width"], "the top bar fits the window"
 

@@ -55,8 +55,11 @@ export class CanvasView {
     // A phone's canvas spans its width, with just room for a finger at the edges; a narrow
     // stage (a tablet beside the panel) keeps room for the handles and no more.
     const margin = this.editor.panels.isPhone() ? 12 : stage.clientWidth < 700 ? 32 : 56;
+    // Above and below, a wide stage keeps room for the item tools over an item at the canvas's
+    // top (42 px and their gap) and the turn handle under one at its foot.
+    const upright = this.editor.panels.isPhone() ? 12 : stage.clientWidth < 700 ? 32 : 64;
     const width = Math.max(120, stage.clientWidth - 2 * margin);
-    const height = Math.max(120, stage.clientHeight - 2 * margin - (this.editor.panels.isPhone() ? 28 : 0));
+    const height = Math.max(120, stage.clientHeight - 2 * upright - (this.editor.panels.isPhone() ? 28 : 0));
     const fit = Math.min(width / this.store.collage.canvas.width, height / this.store.collage.canvas.height);
     // A whole number of pixels along the long side, so the canvas's edges fall on pixels.
     const long = Math.max(this.store.collage.canvas.width, this.store.collage.canvas.height);

@@ -261,7 +261,7 @@ export class Toolbar {
     const gap = side === 'above' ? 12 : 40;
     const width = element.offsetWidth, height = element.offsetHeight;
     let top = side === 'above' ? cy - halfH - gap - height : cy + halfH + gap;
-    if (side === 'above' && top < 8) top = cy + halfH + 40;
+    if (side === 'above' && top < 8) top = cy + halfH + 46;
     if (side === 'below' && top + height > stage.height - 8) top = cy - halfH - gap - height;
     top = Math.min(Math.max(8, top), stage.height - height - 8);
     const left = Math.min(Math.max(8, cx - width / 2), stage.width - width - 8);
@@ -277,12 +277,18 @@ export class Toolbar {
         // added"), the element goes to the item's other side when that side has room.
         const onItem = top < cy + halfH && top + height > cy - halfH;
         const fits = (at) => at >= 8 && at + height <= stage.height - 8 && clearOf(at);
-        const below = cy + halfH + 12, above = cy - halfH - 12 - height;
+        // Below, past the turn handle and its finger-sized reach.
+        const below = cy + halfH + 46, above = cy - halfH - 12 - height;
         if (onItem && fits(below)) top = below;
         else if (onItem && fits(above)) top = above;
       }
     }
     top = Math.min(Math.max(8, top), stage.height - height - 8);
+    // Pushed onto the item by the stage's edge (an item as tall as a tablet's stage), the element
+    // keeps off the resize and turn handles at the item's foot and their finger-sized reach:
+    // it sits inside the item, above them.
+    const foot = cy + halfH;
+    if (top + height > foot - 24 && top < foot + 46 && foot - 24 - height >= 8) top = foot - 24 - height;
     Object.assign(element.style, { left: `${left}px`, top: `${top}px` });
   }
 
