@@ -86,9 +86,24 @@ struct GIFPalette {
         for index in stride(from: 0, to: count, by: step) {
             sample.append(SIMD4(rgba[index * 4], rgba[index * 4 + 1], rgba[index * 4 + 2], 255))
         }
-        var colours = MedianCut.colours(of: sample, count: 254, channels: 3)
-        colours += [SIMD4(255, 255, 255, 255), SIMD4(255, 200, 60, 255)]
-        while colours.count < 256 { colours.append(SIMD4(0, 0, 0, 255)) }
+        // Every entry a colour of its own: FFmpeg's GIF encoder shrinks each frame's palette to
+        // the colours it uses, matching them by value, and with an entry twice (white from the
+        // median cut and again as kept, black as padding) it gave pixels another entry's index:
+        // a white page came out near-black, green eyes brown.
+        var colours: [SIMD4<Double>] = []
+        var seen = Set<UInt32>()
+        let cut = MedianCut.colours(of: sample, count: 254, channels: 3)
+        for colour in cut + [SIMD4(255, 255, 255, 255), SIMD4(255, 200, 60, 255)]
+        where seen.insert(MedianCut.packed(colour)).inserted {
+            colours.append(colour)
+        }
+        // Unused entries, distinct dark greys and blues, fill it to 256.
+        var filler = 0
+        while colours.count < 256 {
+            let padding = SIMD4<Double>(Double(filler & 7), Double(filler & 7), Double(filler >> 3), 255)
+            if seen.insert(MedianCut.packed(padding)).inserted { colours.append(padding) }
+            filler += 1
+        }
         self.colours = colours.map(MedianCut.packed)
         nearest = MedianCut.nearestTable(colours)
     }

@@ -167,6 +167,22 @@ struct AnimationTests {
             fixtures, "a.mp4", AnimationOptions(format: .mp4, duration: 2, longerSide: 400, framesPerSecond: 10))
         let videoLast = try Self.frame(video.frames - 1, of: video.file, in: fixtures)
         #expect(Self.meanDifference(videoLast, still) < 4, "mean difference \(Self.meanDifference(videoLast, still))")
+        // And a GIF's, on its palette of 256 colours, on a white page (white was in the palette
+        // twice, and FFmpeg drew the page on another entry, near-black).
+        var white = try Self.collage(fixtures)
+        white.style.background = .white
+        let whiteStill = try fixtures.render(
+            white, "white.png", options: RenderOptions(size: .longSide(400), format: .png))
+        let gif = try CollageRenderer().animate(
+            white, photos: DirectoryPhotoSource(baseDirectory: fixtures.directory),
+            options: AnimationOptions(format: .gif, duration: 2, longerSide: 400, framesPerSecond: 10),
+            to: fixtures.url("a.gif"))
+        for index in [0, gif.frames - 1] {
+            let drawn = try Self.frame(index, of: gif.file, in: fixtures)
+            let difference = Self.meanDifference(drawn, whiteStill)
+            #expect(difference < 6, "GIF frame \(index): mean difference \(difference)")
+            #expect(close(drawn[395, 295], [255, 255, 255], tolerance: 3), "the page: \(drawn[395, 295])")
+        }
     }
 
     @Test(arguments: StickerMotion.allCases)
