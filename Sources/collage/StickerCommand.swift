@@ -15,7 +15,10 @@ enum StickerCommand: Command {
             LibraryAccess.option,
             .value("-o", "FILE", "Where to write the sticker (PNG or WebP, with alpha)"),
             .value("--output", "FILE", "Same as -o"),
-            .value("--output-dir", "DIR", "For several photos: write DIR/<name>.png for each (one model load)"),
+            .value(
+                "--output-dir", "DIR",
+                "For several photos: write DIR/<name>.png for each (one model load; <name>-2.png for a name met before)"
+            ),
             .value("--instance", "N", "Only the N-th largest subject (1 is the largest); default: all subjects"),
             .value("--at", "X,Y", "Only the subject under this point of the photo, in pixels"),
             .value("--outline", "PX", "A white outline this many pixels wide"),
@@ -200,9 +203,8 @@ enum StickerCommand: Command {
         }
         var results: [JSONValue] = []
         var failures = 0
-        for path in photos {
+        for (path, output) in zip(photos, batchOutputs(photos, in: directory)) {
             let photo = URL(fileURLWithPath: path)
-            let output = directory.appendingPathComponent(photo.deletingPathExtension().lastPathComponent + ".png")
             let started = Date()
             do throws(Failure) {
                 let sticker = try request.lift(file: photo, model: model, to: output, format: .png, options: options)
@@ -226,6 +228,28 @@ enum StickerCommand: Command {
         }
         if arguments.has("--json") { Output.printJSON(.array(results)) }
         if failures > 0 { throw .data("\(failures) of \(photos.count) photos gave no sticker") }
+    }
+
+    /// Each photo's sticker file in `directory`: its name with `.png`, a number added when an
+    /// earlier photo of the run has that name (`a/photo.png` and `b/photo.jpg` wrote one file,
+    /// the second sticker over the first), and `-sticker` when it would be one of the photos.
+    static func batchOutputs(_ photos: [String], in directory: URL) -> [URL] {
+        let inputs = Set(photos.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        var taken = Set<String>()
+        return photos.map { path in
+            var base = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            if inputs.contains(directory.appendingPathComponent(base + ".png").standardizedFileURL.path) {
+                base += "-sticker"
+            }
+            var name = base + ".png"
+            var number = 2
+            while taken.contains(name) {
+                name = "\(base)-\(number).png"
+                number += 1
+            }
+            taken.insert(name)
+            return directory.appendingPathComponent(name)
+        }
     }
 
     /// `collage sticker PHOTO-ID`: the sticker goes into the library.

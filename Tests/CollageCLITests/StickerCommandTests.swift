@@ -58,6 +58,33 @@ struct StickerCommandTests {
         #expect(batch.status == 64 && batch.stderr.contains("--cut-line goes with one photo file"), "\(batch.stderr)")
     }
 
+    /// Photos of one name from two folders each keep their sticker (the second was written over
+    /// the first), and a sticker never takes the place of a photo it was cut from.
+    @Test func aBatchGivesEachPhotoItsOwnFile() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = try Self.offCentrePhoto(in: directory)
+        for folder in ["a", "b"] {
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        let first = directory.appendingPathComponent("a/photo.png"),
+            second = directory.appendingPathComponent("b/photo.png")
+        try FileManager.default.copyItem(at: photo, to: first)
+        try FileManager.default.copyItem(at: photo, to: second)
+        let before = try Data(contentsOf: first)
+        let result = try CommandRunner.run([
+            "sticker", first.path, second.path, "--output-dir", directory.appendingPathComponent("a").path, "--json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = JSONBox(Data(result.stdout.utf8))
+        let written = [files[0]["file"].string, files[1]["file"].string].compactMap { $0 }
+        #expect(
+            written.map { URL(fileURLWithPath: $0).lastPathComponent } == ["photo-sticker.png", "photo-sticker-2.png"])
+        #expect(try Data(contentsOf: first) == before, "the photo a/photo.png is untouched")
+        for file in written { #expect(try Bitmap.read(URL(fileURLWithPath: file)).channels == 4) }
+    }
+
     @Test func stickerWritesATransparentPNG() throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
