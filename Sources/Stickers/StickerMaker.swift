@@ -94,7 +94,10 @@ public enum StickerMaker {
         var sticker: Bitmap
         var origin = (x: left, y: top)
         if options.cleanEdges {
-            let pixels = try cleanedPixels(of: image, alpha: alpha, crop: crop)
+            var pixels = try cleanedPixels(of: image, alpha: alpha, crop: crop)
+            // The matte reads colours the photo's own transparency hides, and may find them
+            // partly subject: nothing the photo makes clear shows.
+            keepPhotoTransparency(&pixels, of: image, crop: crop)
             guard let trimmed = trimmed(pixels, crop: crop, margin: options.margin) else { throw .noSubject(path) }
             (sticker, origin) = (trimmed.sticker, (trimmed.x, trimmed.y))
         } else {
@@ -116,6 +119,25 @@ public enum StickerMaker {
         // The outline and shadow grow the image by the same room on every side.
         let grown = (sticker.width - unstyledWidth) / 2
         return (sticker, origin.x - grown, origin.y - grown)
+    }
+
+    /// Each pixel of the crop (RGBA) no more opaque than the photo is there, for a photo with
+    /// transparency; a pixel made clear keeps no colour.
+    static func keepPhotoTransparency(_ pixels: inout [UInt8], of image: Bitmap, crop: Crop) {
+        guard image.channels == 4 else { return }
+        image.pixels.withUnsafeBufferPointer { photo in
+            for y in 0..<crop.height {
+                let from = ((crop.top + y) * image.width + crop.left) * 4, to = y * crop.width * 4
+                for x in 0..<crop.width {
+                    let opacity = Int(photo[from + x * 4 + 3])
+                    guard opacity < 255 else { continue }
+                    // The mask already took the photo's alpha in: no lower than that a second time.
+                    let kept = min(Int(pixels[to + x * 4 + 3]), opacity)
+                    pixels[to + x * 4 + 3] = UInt8(kept)
+                    if kept == 0 { for channel in 0..<3 { pixels[to + x * 4 + channel] = 0 } }
+                }
+            }
+        }
     }
 
     /// The cleaned crop cut down to what its edge keeps, with the margin around it again (the

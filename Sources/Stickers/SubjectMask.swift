@@ -249,6 +249,14 @@ extension SubjectModel {
             }
         }
         guard status == 0 else { throw .inference(cMessage(message)) }
+        // What the photo itself makes clear is no subject.
+        if image.channels == 4 {
+            image.pixels.withUnsafeBufferPointer { pixels in
+                for index in alpha.indices where alpha[index] != 0 {
+                    alpha[index] = UInt8((Int(alpha[index]) * Int(pixels[index * 4 + 3]) + 127) / 255)
+                }
+            }
+        }
         return try SubjectMask(
             alpha: alpha, width: image.width, height: image.height,
             minimumSubjectFraction: options.minimumSubjectFraction, path: path)

@@ -146,14 +146,19 @@ public final class SubjectModel: @unchecked Sendable {
         return (map, high - low)
     }
 
+    /// The photo's RGB as a person sees it: a photo with transparency over white, so what its
+    /// clear pixels hide (the rest of a photo a cut-out was made from) plays no part.
     static func dropAlpha(_ image: Bitmap) -> [UInt8] {
         var rgb = [UInt8]()
         rgb.reserveCapacity(image.width * image.height * 3)
         let pixels = image.pixels
+        let hasAlpha = image.channels == 4
         for index in stride(from: 0, to: pixels.count, by: image.channels) {
-            rgb.append(pixels[index])
-            rgb.append(pixels[index + min(1, image.channels - 1)])
-            rgb.append(pixels[index + min(2, image.channels - 1)])
+            let opacity = hasAlpha ? Int(pixels[index + 3]) : 255
+            for channel in 0..<3 {
+                let value = Int(pixels[index + min(channel, image.channels - 1)])
+                rgb.append(UInt8((value * opacity + 255 * (255 - opacity) + 127) / 255))
+            }
         }
         return rgb
     }

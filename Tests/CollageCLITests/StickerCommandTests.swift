@@ -85,6 +85,34 @@ struct StickerCommandTests {
         for file in written { #expect(try Bitmap.read(URL(fileURLWithPath: file)).channels == 4) }
     }
 
+    /// A photo with transparency (a cut-out, a PNG with its background cleared) is lifted as it
+    /// looks: what its clear pixels hide (here a dark square, striking to the model) is no part
+    /// of the sticker.
+    @Test func whatAPhotosTransparencyHidesIsNotLifted() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var image = Bitmap(width: 600, height: 400, color: [236, 234, 228, 255])
+        for y in 0..<400 {
+            for x in 0..<600 {
+                if pow(Double(x) - 180, 2) / 8100 + pow(Double(y) - 200, 2) / 14400 <= 1 {
+                    image[x, y] = [230, 110, 20, 255]
+                } else if (380..<520).contains(x) && (130..<270).contains(y) {
+                    image[x, y] = [20, 30, 120, 0]
+                }
+            }
+        }
+        let photo = directory.appendingPathComponent("cut-out.png")
+        try image.write(to: photo, format: .png)
+        let output = directory.appendingPathComponent("sticker.png")
+        let result = try CommandRunner.run(["sticker", photo.path, "-o", output.path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = JSONBox(Data(result.stdout.utf8))
+        let (x, width) = (try #require(report["x"].number), try #require(report["width"].number))
+        #expect(x + width < 380, "the sticker reaches x = \(x + width), into the hidden square")
+        let sticker = try Bitmap.read(output)
+        #expect(sticker[Int(180 - x), sticker.height / 2] == [230, 110, 20, 255])
+    }
+
     @Test func stickerWritesATransparentPNG() throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
