@@ -122,7 +122,7 @@ public enum LiveStickers {
     }
 
     /// Writes `frames` (RGBA, `side` × `side`) as `format` at `fps` and `quality` to `file`,
-    /// atomically; GIF frames go on a palette made from the middle frame. An APNG with `colours`
+    /// atomically; GIF frames go on a palette made from the middle frame, clear pixels kept clear. An APNG with `colours`
     /// (2–256) goes on one palette of that many colours, alpha kept: a quarter of the RGBA bytes,
     /// for messengers' byte limits. `colours` is for APNG only; other formats ignore it.
     public static func write(
@@ -130,10 +130,13 @@ public enum LiveStickers {
         to file: URL
     ) throws(RenderError) {
         guard let first = frames.first else { throw .invalidOptions("an animation needs at least one frame") }
-        let flattened = format.keepsAlpha ? frames : frames.map { Self.flattenedOnWhite($0) }
+        // A GIF keeps the clear pixels on a palette entry of their own (see GIFPalette).
+        let flattened = format.keepsAlpha || format == .gif ? frames : frames.map { Self.flattenedOnWhite($0) }
         let gifPalette =
             format == .gif
-            ? GIFPalette(flattened.count > 1 ? flattened[flattened.count / 2] : first, width: side, height: side) : nil
+            ? GIFPalette(
+                flattened.count > 1 ? flattened[flattened.count / 2] : first, width: side, height: side,
+                keepsClear: true) : nil
         let stickerPalette = format == .apng ? colours.map { StickerPalette(frames: frames, count: $0) } : nil
         try AtomicFile.writeRendered(to: file) { path throws(RenderError) in
             let writer = try MotionWriter(

@@ -74,25 +74,31 @@ enum MedianCut {
 
 /// 256 colours made for one collage (median cut of its finished frame, with white and the sparks'
 /// gold kept), and a table from every 5-bit-a-channel colour to its nearest, for the GIF's frames.
+/// A palette that keeps clear pixels (a live sticker's) gives its first entry to them: a GIF has
+/// one fully clear colour and no partly clear ones, so a pixel under half opaque is clear and
+/// the rest lie on white, as a messenger's light theme shows them.
 struct GIFPalette {
     /// 0xAARRGGBB, 256 entries.
     let colours: [UInt32]
     private let nearest: [UInt8]
+    private let keepsClear: Bool
 
-    init(_ rgba: [UInt8], width: Int, height: Int) {
+    init(_ rgba: [UInt8], width: Int, height: Int, keepsClear: Bool = false) {
         let count = width * height
         let step = max(1, count / 60_000)
         var sample: [SIMD4<UInt8>] = []
-        for index in stride(from: 0, to: count, by: step) {
-            sample.append(SIMD4(rgba[index * 4], rgba[index * 4 + 1], rgba[index * 4 + 2], 255))
+        for index in stride(from: 0, to: count, by: step) where !keepsClear || rgba[index * 4 + 3] >= 128 {
+            let pixel = Self.onWhite(rgba, index)
+            sample.append(SIMD4(pixel.0, pixel.1, pixel.2, 255))
         }
         // Every entry a colour of its own: FFmpeg's GIF encoder shrinks each frame's palette to
         // the colours it uses, matching them by value, and with an entry twice (white from the
         // median cut and again as kept, black as padding) it gave pixels another entry's index:
         // a white page came out near-black, green eyes brown.
-        var colours: [SIMD4<Double>] = []
-        var seen = Set<UInt32>()
-        let cut = MedianCut.colours(of: sample, count: 254, channels: 3)
+        let clear = SIMD4<Double>(0, 0, 0, 0)
+        var colours: [SIMD4<Double>] = keepsClear ? [clear] : []
+        var seen = Set<UInt32>(colours.map(MedianCut.packed))
+        let cut = sample.isEmpty ? [] : MedianCut.colours(of: sample, count: 254 - colours.count, channels: 3)
         for colour in cut + [SIMD4(255, 255, 255, 255), SIMD4(255, 200, 60, 255)]
         where seen.insert(MedianCut.packed(colour)).inserted {
             colours.append(colour)
@@ -105,7 +111,18 @@ struct GIFPalette {
             filler += 1
         }
         self.colours = colours.map(MedianCut.packed)
-        nearest = MedianCut.nearestTable(colours)
+        self.keepsClear = keepsClear
+        // The clear entry is never a visible pixel's nearest.
+        nearest =
+            keepsClear
+            ? MedianCut.nearestTable(Array(colours.dropFirst())).map { $0 + 1 } : MedianCut.nearestTable(colours)
+    }
+
+    /// Pixel `index` of `rgba` over white.
+    private static func onWhite(_ rgba: [UInt8], _ index: Int) -> (UInt8, UInt8, UInt8) {
+        let alpha = Int(rgba[index * 4 + 3])
+        func channel(_ value: UInt8) -> UInt8 { UInt8((Int(value) * alpha + 255 * (255 - alpha) + 127) / 255) }
+        return (channel(rgba[index * 4]), channel(rgba[index * 4 + 1]), channel(rgba[index * 4 + 2]))
     }
 
     /// Each pixel's palette index, with a 4 × 4 ordered dither so gradients do not band.
@@ -115,11 +132,11 @@ struct GIFPalette {
         for y in 0..<height {
             for x in 0..<width {
                 let index = y * width + x
+                if keepsClear, rgba[index * 4 + 3] < 128 { continue }
                 let offset = bayer[(y & 3) * 4 + (x & 3)] / 2 - 4
                 func level(_ value: UInt8) -> Int { min(31, max(0, (Int(value) + offset) >> 3)) }
-                let key =
-                    (level(rgba[index * 4]) << 10) | (level(rgba[index * 4 + 1]) << 5) | level(rgba[index * 4 + 2])
-                result[index] = nearest[key]
+                let (red, green, blue) = Self.onWhite(rgba, index)
+                result[index] = nearest[(level(red) << 10) | (level(green) << 5) | level(blue)]
             }
         }
         return result

@@ -158,6 +158,16 @@ struct StickerCommandTests {
                 "csv=p=0", output.path,
             ])
         #expect(probe.output.contains("gif,160,160,15"), "\(probe.output)")
+        // On a clear square, as in the other formats: a frame decoded keeps its corners clear and
+        // the sticker's middle opaque (every frame was an opaque white square).
+        let frame = directory.appendingPathComponent("frame.png")
+        let decoded = try Tools.run(
+            "/usr/bin/ffmpeg",
+            ["-v", "error", "-y", "-i", output.path, "-frames:v", "1", "-pix_fmt", "rgba", frame.path])
+        #expect(decoded.status == 0, "\(decoded.output)")
+        let first = try Bitmap.read(frame)
+        #expect(first.channels == 4 && first[2, 2][3] == 0, "a corner: \(first[2, 2])")
+        #expect(first[80, 80][3] == 255, "the middle: \(first[80, 80])")
         let bad = try CommandRunner.run(["sticker", photo.path, "--live", "spin", "-o", output.path])
         #expect(bad.status == 64 && bad.stderr.contains("bounce, wiggle, float, shine, peel"), "\(bad.stderr)")
         let long = try CommandRunner.run([
