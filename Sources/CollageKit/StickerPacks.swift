@@ -259,13 +259,30 @@ extension StickerPackRequest {
         }
         // Everything is made: only now does the folder change.
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let written = try FileManager.default.contentsOfDirectory(atPath: staging.path)
             // A pack made here before leaves no picture behind that this one does not have: its
             // files are the ones its list names, and nothing else in the folder is touched.
             let list = folder.appendingPathComponent(Self.listName)
             let earlier = ((try? String(contentsOf: list, encoding: .utf8)) ?? "").split(separator: "\n")
                 .map(String.init).filter { !$0.isEmpty && !$0.contains("/") && $0 != Self.listName }
+            // A file of the person's own with a pack file's name (their 01.png) is not replaced.
+            let theirs = written.filter {
+                !earlier.contains($0) && FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+            }.sorted()
+            if let first = theirs.first {
+                throw Failure(
+                    .invalidOption,
+                    "\(folder.path) holds \(first)\(theirs.count > 1 ? " and \(theirs.count - 1) more" : ""), not made "
+                        + "by a pack, which the pack's file of that name would replace: write the pack to a folder of "
+                        + "its own", field: "output")
+            }
+            let gone = earlier.filter { !written.contains($0) }.sorted()
+            if let first = gone.first {
+                notes.append(
+                    "the pack made in this folder before is replaced: \(first)"
+                        + (gone.count > 1 ? " and \(gone.count - 1) more of its files are" : " is") + " removed")
+            }
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             for name in earlier where !written.contains(name) {
                 try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
             }

@@ -36,7 +36,9 @@ enum PackCommand: Command {
             it enlarged past twice their size (a subject lifted from a thumbnail looks soft). Each file
             is read back and checked against the limits before the folder is touched; a sticker
             that cannot fit, one with no subject, or a count the messenger does not take is an
-            error that names it, and nothing is written.
+            error that names it, and nothing is written. A pack made again in its folder replaces
+            the one before (and says what it removed); a folder holding a file of your own with a
+            pack file's name is refused.
 
               whatsapp  WebP 512 × 512, ≤ 100 KB; 3–30 stickers; tray.png 96 × 96, ≤ 50 KB;
                         TITLE.wastickers (the pictures, tray icon, title and author) for

@@ -122,6 +122,27 @@ struct PackCommandTests {
         #expect(!result.stdout.contains("large.png"), "\(result.stdout)")
     }
 
+    /// A folder holding a picture of the person's own with a pack file's name is not written
+    /// into (their 01.png was replaced); a pack made there before is replaced, and that is said.
+    @Test func aPersonsOwnFilesAreNotReplacedAndAnEarlierPackIsSaidToGo() throws {
+        let folder = try TemporaryFolder("pack-folder")
+        let three = try Self.stickers(3, in: folder.url)
+        let out = folder.file("pack")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let own = out.appendingPathComponent("01.png")
+        try Data("my own picture".utf8).write(to: own)
+        let refused = try CommandRunner.run(["pack", "--for", "signal", "-o", out.path, three[0]])
+        #expect(
+            refused.status == 64 && refused.stderr.contains("holds 01.png, not made by a pack"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: own) == Data("my own picture".utf8))
+        try FileManager.default.removeItem(at: own)
+        #expect(try CommandRunner.run(["pack", "--for", "whatsapp", "-o", out.path] + three).status == 0)
+        let again = try CommandRunner.run(["pack", "--for", "signal", "-o", out.path, three[0]])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(
+            again.stdout.contains("the pack made in this folder before is replaced: 01.webp and"), "\(again.stdout)")
+    }
+
     @Test func badRequestsSayWhatIsWrongAndWriteNothing() throws {
         let folder = try TemporaryFolder("pack-bad")
         let out = folder.file("pack")
