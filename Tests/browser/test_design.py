@@ -392,9 +392,17 @@ def test_on_a_phone_the_canvas_is_the_hero_and_touch_moves_pinches_and_turns(pho
                left: box.left, right: box.right, fits: b.scrollWidth <= b.clientWidth + 1 };
     })""")
     assert len(tools) >= 8, tools
+    # They lie in one row along the foot of the stage, under the canvas, not over the photos;
+    # the row scrolls sideways, and each tool scrolled to is whole on screen.
+    bar = page.locator("#item-tools").bounding_box()
+    canvas = page.locator("#canvas").bounding_box()
+    assert bar["y"] >= canvas["y"] + canvas["height"], (bar, canvas)
+    assert bar["x"] >= 0 and bar["x"] + bar["width"] <= PHONE["width"], bar
     for tool in tools:
         assert tool["words"] and tool["size"] >= 10, f"{tool['id']} shows its words: {tool}"
-        assert tool["left"] >= 0 and tool["right"] <= PHONE["width"] and tool["fits"], f"{tool['id']} is whole on screen: {tool}"
+        page.locator(f"#{tool['id']}").scroll_into_view_if_needed()
+        shown = page.locator(f"#{tool['id']}").bounding_box()
+        assert shown["x"] >= 0 and shown["x"] + shown["width"] <= PHONE["width"] and tool["fits"], f"{tool['id']} is whole on screen: {shown}"
     # Messages hang across the top of a phone's stage: the tools move out of their way.
     page.evaluate("import('/static/ui.js').then(({ toast }) => ['One', 'Two', 'Three', 'Four'].forEach((n) => toast(`${n} message`)))")
     expect(page.locator(".toast", has_text="Four message")).to_be_visible()

@@ -59,7 +59,8 @@ export class CanvasView {
     // top (42 px and their gap) and the turn handle under one at its foot.
     const upright = this.editor.panels.isPhone() ? 12 : stage.clientWidth < 700 ? 32 : 64;
     const width = Math.max(120, stage.clientWidth - 2 * margin);
-    const height = Math.max(120, stage.clientHeight - 2 * upright - (this.editor.panels.isPhone() ? 28 : 0));
+    // A phone keeps the foot of the stage for the selected item's tools, in a row 64 px high.
+    const height = Math.max(120, stage.clientHeight - 2 * upright - (this.editor.panels.isPhone() ? 84 : 0));
     const fit = Math.min(width / this.store.collage.canvas.width, height / this.store.collage.canvas.height);
     // A whole number of pixels along the long side, so the canvas's edges fall on pixels.
     const long = Math.max(this.store.collage.canvas.width, this.store.collage.canvas.height);

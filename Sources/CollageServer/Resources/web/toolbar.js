@@ -167,7 +167,17 @@ export class Toolbar {
     // A finger has no Enter or Escape: lift mode offers both as buttons (to the mouse too).
     $('lift-actions').hidden = !this.store.liftMode;
     hint.hidden = !text;
-    if (text) this.placeBeside(hint, this.store.selectedItem(), 'below', undefined, undefined, $('item-tools'));
+    if (!text) return;
+    if (this.editor.panels.isPhone()) {
+      // Just above the tools at the foot of the stage: beside the photo it covered the subject
+      // to be tapped.
+      const tools = $('item-tools'), stage = $('stage');
+      const foot = tools.hidden ? stage.clientHeight - 8 : tools.offsetTop - 8;
+      const left = Math.max(8, Math.floor((stage.clientWidth - hint.offsetWidth) / 2));
+      Object.assign(hint.style, { left: `${left}px`, top: `${foot - hint.offsetHeight}px` });
+    } else {
+      this.placeBeside(hint, this.store.selectedItem(), 'below', undefined, undefined, $('item-tools'));
+    }
   }
 
   /**
@@ -233,12 +243,16 @@ export class Toolbar {
       // Where the tools with their words are wider than the stage (a tablet beside its panel),
       // they show their icons only, so none reaches past the stage.
       tools.classList.remove('compact');
-      // On a phone, in one row up to five tools, else two rows (a photo's ten make two of five).
-      const shown = [...tools.children].filter((button) => !button.hidden).length;
-      tools.style.setProperty('--tool-columns', String(shown <= 5 ? shown : Math.ceil(shown / 2)));
-      if (tools.offsetWidth > $('stage').clientWidth - 16) tools.classList.add('compact');
-      // Off the messages too: on a phone they hang across the top of the stage.
-      this.placeBeside(tools, item, 'above', frame, rotation, $('toasts'));
+      if (this.editor.panels.isPhone()) {
+        // On a phone they lie along the foot of the stage, under the canvas (see the styles).
+        const stage = $('stage');
+        const left = Math.max(8, Math.floor((stage.clientWidth - tools.offsetWidth) / 2));
+        Object.assign(tools.style, { left: `${left}px`, top: `${stage.clientHeight - tools.offsetHeight - 8}px` });
+      } else {
+        if (tools.offsetWidth > $('stage').clientWidth - 16) tools.classList.add('compact');
+        // Off the messages too, where they hang in the stage.
+        this.placeBeside(tools, item, 'above', frame, rotation, $('toasts'));
+      }
     }
     if (this.store.liftMode || this.store.cropMode) this.showModeHint();
   }
