@@ -140,7 +140,11 @@ extension StickerError {
     public var failure: Failure {
         switch self {
         case .modelMissing, .modelInvalid, .engineMissing: Failure(.unavailable, description)
-        case .noSubject, .noSubjectAt, .noSuchInstance: Failure(.noSubject, description)
+        case .noSubjectAt:
+            Failure(
+                .noSubject, description,
+                plainMessage: "There is no subject just there. Tap the subject itself, or choose Every subject.")
+        case .noSubject, .noSuchInstance: Failure(.noSubject, description)
         case .image(let error): error.failure
         case .inference: Failure(.failed, description)
         case .library(let error): error.failure

@@ -54,9 +54,34 @@ public struct SubjectMask: Sendable {
             }
             return [subjects[number - 1]]
         case .point(let x, let y):
-            guard let index = subjectIndex(atX: x, y: y) else { throw .noSubjectAt(x: x, y: y, path: path) }
+            guard let index = subjectIndex(atX: x, y: y) ?? subjectIndex(near: x, y) else {
+                throw .noSubjectAt(x: x, y: y, path: path)
+            }
             return [subjects[index]]
         }
+    }
+
+    /// The index of the subject nearest (x, y) within 4 % of the photo's longer side: a finger
+    /// lands a little off a thin subject (a motorcycle's frame between its wheels), and a tap
+    /// there said there was no subject at all.
+    func subjectIndex(near x: Int, _ y: Int) -> Int? {
+        guard x >= 0, y >= 0, x < width, y < height, labels.width > 0, labels.height > 0 else { return nil }
+        let reach = Double(max(width, height)) * 0.04
+        let (cellWidth, cellHeight) = (Double(width) / Double(labels.width), Double(height) / Double(labels.height))
+        let (column, row) = (Int(Double(x) / cellWidth), Int(Double(y) / cellHeight))
+        let (across, down) = (Int((reach / cellWidth).rounded(.up)), Int((reach / cellHeight).rounded(.up)))
+        var best: (index: Int, distance: Double)?
+        let (row0, column0) = (min(row, labels.height - 1), min(column, labels.width - 1))
+        for r in max(0, row0 - down)...min(labels.height - 1, row0 + down) {
+            for c in max(0, column0 - across)...min(labels.width - 1, column0 + across) {
+                let label = labels.values[r * labels.width + c]
+                guard label != 0, let index = subjects.firstIndex(where: { $0.label == label }) else { continue }
+                let (dx, dy) = ((Double(c) + 0.5) * cellWidth - Double(x), (Double(r) + 0.5) * cellHeight - Double(y))
+                let distance = (dx * dx + dy * dy).squareRoot()
+                if distance <= reach, distance < best?.distance ?? .infinity { best = (index, distance) }
+            }
+        }
+        return best?.index
     }
 
     /// The subjects' centre of mass in unit coordinates of the photo (pixels at least half

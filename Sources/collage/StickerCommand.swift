@@ -20,7 +20,9 @@ enum StickerCommand: Command {
                 "For several photos: write DIR/<name>.png for each (one model load; <name>-2.png for a name met before)"
             ),
             .value("--instance", "N", "Only the N-th largest subject (1 is the largest); default: all subjects"),
-            .value("--at", "X,Y", "Only the subject under this point of the photo, in pixels"),
+            .value(
+                "--at", "X,Y",
+                "Only the subject under this point of the photo, in pixels (or the nearest within 4 % of its side)"),
             .value("--outline", "PX", "A white outline this many pixels wide"),
             .flag("--shadow", "A soft shadow below the sticker"),
             .value(

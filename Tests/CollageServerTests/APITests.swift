@@ -357,6 +357,10 @@ struct APITests {
         #expect(image.status == 200 && image.headers["content-type"] == "image/png")
         let missed = try withModel.json("POST", "/api/photos/\(subjectID)/stickers", #"{"at": {"x": 0.02, "y": 0.02}}"#)
         #expect(missed.status == 422 && missed.text.contains("no subject at"))
+        // And in words for the editor to show, without the file's name or pixels.
+        #expect(
+            missed.json["error"]["plain"].string
+                == "There is no subject just there. Tap the subject itself, or choose Every subject.")
     }
 }
 

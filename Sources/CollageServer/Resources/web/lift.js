@@ -84,7 +84,9 @@ export class Lifting {
         setStatus('All changes saved');
         return;
       }
-      const message = error.status === 422 ? `No subject to lift: ${error.message}` : `Lift failed: ${error.message}`;
+      // The words for a person when the server has them (no file name, no pixel coordinates).
+      const plain = error.body?.error?.plain;
+      const message = plain ?? (error.status === 422 ? `No subject to lift: ${error.message}` : `Lift failed: ${error.message}`);
       setStatus(message, 'error');
       toast(message, 'error');
     } finally {
