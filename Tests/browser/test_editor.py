@@ -982,3 +982,38 @@ def test_the_library_searches_sorts_and_shows_an_empty_collages_layout(page):
     expect(empty.locator("svg rect")).to_have_count(3)
     box = page.locator(".collage-card a").first.bounding_box()
     assert abs(box["width"] - box["height"]) < 2, "the thumbnail keeps its square"
+
+def test_a_subject_lifted_at_the_canvas_foot_lands_whole_on_the_canvas(page, tmp_path):
+    # An astronaut lifted from the foot of the bottom photo landed a step below and to the right
+    # of the tap, hanging half off the canvas: cut in the export, its turn handle out of reach.
+    if not api(page, "/api/session")["stickers"]:
+        pytest.skip("the subject model is not installed (scripts/fetch-model)")
+    low = tmp_path / "low-ball.png"
+    picture = Image.new("RGB", (900, 1600), (246, 244, 240))
+    ImageDraw.Draw(picture).ellipse([380, 1260, 700, 1580], fill=(40, 110, 220))
+    picture.save(low)
+    new_collage(page, layout="sideBySide")
+    page.set_input_files("#file-input", [str(low)])
+    expect(page.locator(".item")).to_have_count(1, timeout=30000)
+    saved(page)
+    cid = collage_id(page)
+    photo = page.locator(".item.photo").first
+    photo.click()
+    page.click("#lift")
+    box = photo.bounding_box()
+    # The ball, at the photo's foot, where the frame's crop shows it.
+    entry = api(page, f"/api/collages/{cid}")["layout"]["items"][0]
+    source, frame = entry["source"], api(page, f"/api/collages/{cid}")["collage"]["items"][0]["frame"]
+    unit = entry["imageSize"]["width"] / 900
+    points = frame["width"] / source["width"]
+    tapped = (frame["x"] + (540 * unit - source["x"]) * points, frame["y"] + (1440 * unit - source["y"]) * points)
+    assert frame["y"] < tapped[1] < frame["y"] + frame["height"], (tapped, frame, source)
+    screen = box["width"] / frame["width"]
+    page.mouse.click(box["x"] + (tapped[0] - frame["x"]) * screen, box["y"] + (tapped[1] - frame["y"]) * screen)
+    expect(page.locator(".item.sticker")).to_have_count(1, timeout=30000)
+    saved(page)
+    document = api(page, f"/api/collages/{cid}")["collage"]
+    landed, canvas = document["items"][-1]["frame"], document["canvas"]
+    assert landed["x"] >= 0 and landed["y"] >= 0, landed
+    assert landed["x"] + landed["width"] <= canvas["width"] + 0.01, (landed, canvas)
+    assert landed["y"] + landed["height"] <= canvas["height"] + 0.01, (landed, canvas)

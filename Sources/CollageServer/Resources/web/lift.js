@@ -127,7 +127,12 @@ export class Lifting {
     const shift = Math.min(Math.min(f.width, f.height) * 0.1, Math.max(width, height) / 3);
     const from = point ?? { x: f.x + f.width / 2, y: f.y + f.height / 2 };
     const centre = rotate(from.x + shift, from.y + shift, from.x, from.y, item.rotation);
-    return { x: centre.x - width / 2, y: centre.y - height / 2, width, height };
+    // Whole on the canvas: lifted from the foot of a photo at the canvas's foot, it hung half
+    // off it, cut in the export, its turn handle out of reach.
+    const canvas = this.store.collage.canvas;
+    const x = Math.min(Math.max(0, centre.x - width / 2), Math.max(0, canvas.width - width));
+    const y = Math.min(Math.max(0, centre.y - height / 2), Math.max(0, canvas.height - height));
+    return { x, y, width, height };
   }
 
   particles(item) {
