@@ -55,9 +55,11 @@ export class CanvasView {
     // A phone's canvas spans its width, with just room for a finger at the edges; a narrow
     // stage (a tablet beside the panel) keeps room for the handles and no more.
     const margin = this.editor.panels.isPhone() ? 12 : stage.clientWidth < 700 ? 32 : 56;
-    // Above and below, a wide stage keeps room for the item tools over an item at the canvas's
-    // top (42 px and their gap) and the turn handle under one at its foot.
-    const upright = this.editor.panels.isPhone() ? 12 : stage.clientWidth < 700 ? 32 : 64;
+    // Above and below, an upright tablet's stage (the panel under it) keeps room for the item
+    // tools over an item at the canvas's top (52 px with their words under a finger, and their
+    // gap) and the turn handle under one at its foot: there they covered the photo and handles.
+    const stacked = window.matchMedia('(min-width: 701px) and (max-width: 1100px) and (orientation: portrait)').matches;
+    const upright = this.editor.panels.isPhone() ? 12 : stage.clientWidth < 700 ? 32 : stacked ? 72 : 56;
     const width = Math.max(120, stage.clientWidth - 2 * margin);
     // A phone keeps the foot of the stage for the selected item's tools, in a row 64 px high.
     const height = Math.max(120, stage.clientHeight - 2 * upright - (this.editor.panels.isPhone() ? 84 : 0));
