@@ -48,6 +48,7 @@ public struct PremiumAccess: Sendable {
         Failure(
             .locked,
             "\(template.id) (\(template.name)) is a premium layout, and \(LicenceKey.productName) is not unlocked "
-                + "on this machine; the free layouts are \(Template.free.map(\.id).joined(separator: ", "))")
+                + "on this machine; the free layouts are \(Template.free.map(\.id).joined(separator: ", ")), and "
+                + "auto (laid out for the photos)")
     }
 }

@@ -497,7 +497,8 @@ extension SheetRequest {
                 warnings += sticker.warnings
                 if warnsOfSoftPictures, let resolution = sticker.pictureDotsPerInch, resolution < 150 {
                     warnings.append(
-                        "\(entry.name) has only \(Int(resolution)) pixels an inch at "
+                        "\(entry.name) has only \(resolution < 10 ? String(format: "%.1f", resolution) : String(Int(resolution))) "
+                            + "pixels an inch at "
                             + "\(PrintLength.format(entry.size)) mm; it will print soft")
                 }
             }
@@ -519,7 +520,8 @@ extension SheetRequest {
             }
             return StickerSheet(
                 layout: layout, names: stickerNames, stickerIDs: entries.map(\.id), pictures: entries.map(\.file),
-                suggestion: suggestion, warnings: warnings,
+                // A sticker placed twelve times is said to be soft once, not twelve times.
+                suggestion: suggestion, warnings: warnings.reduce(into: []) { if !$0.contains($1) { $0.append($1) } },
                 packMilliseconds: elapsed.inSeconds * 1000,
                 isFromCollage: collage != nil)
         } catch {

@@ -63,7 +63,8 @@ enum MakeCommand: Command {
 
             Examples:
               collage make a.jpg b.jpg c.jpg -o trip.jpg
-              collage make --layout magazine --aspect 4:5 a.jpg b.jpg c.jpg -o trip.jpg
+              collage make --layout grid2x3 --aspect 4:5 a.jpg b.jpg c.jpg d.jpg e.jpg f.jpg -o trip.jpg
+              collage make --layout magazine a.jpg b.jpg c.jpg -o trip.jpg   (a premium layout)
               collage make --layout auto --aspect 16:9 --hero 1 *.jpg -o wall.jpg
               collage make --layout grid2x2 --print 6x4in@300 --radius 8 *.jpg -o print.jpg
               collage make --layout strip --background transparent a.png b.png c.png -o strip.png

@@ -90,6 +90,10 @@ struct WorkspaceTests {
         #expect(
             soft.warnings.contains("small.png has only 70 pixels an inch at 40 mm; it will print soft"),
             "\(soft.warnings)")
+        // Placed three times, it is said once.
+        let thrice = try SheetRequest(sources: Array(repeating: .file(file, size: 40), count: 3), page: "a5")
+        let said = try thrice.make(in: nil, looks: folder.file("looks"), warnsOfSoftPictures: true).warnings
+        #expect(said.filter { $0.contains("print soft") }.count == 1, "\(said)")
         // Across 8 mm it has 317 an inch; and nobody asked, nothing is said.
         let small = try SheetRequest(sources: [.file(file, size: 12)], page: "a5")
         #expect(try small.make(in: nil, looks: folder.file("looks"), warnsOfSoftPictures: true).warnings.isEmpty)
