@@ -113,7 +113,7 @@ extension Workspace {
         let sticker = try self.sticker(id)
         let request = try RefineRequest(value, stickerWidth: sticker.width, stickerHeight: sticker.height)
         guard let model else {
-            throw Failure(.unavailable, "the subject model is not installed; run scripts/fetch-model")
+            throw Failure(.unavailable, "the subject model is not installed; run \(SubjectModel.fetchCommand)")
         }
         let refined: StickerRecord
         do {
@@ -144,7 +144,7 @@ extension Workspace {
     public func photoUnderSticker(_ id: String) throws(Failure) -> (photo: Bitmap, stickerAt: PixelPoint) {
         let sticker = try self.sticker(id)
         guard let model else {
-            throw Failure(.unavailable, "the subject model is not installed; run scripts/fetch-model")
+            throw Failure(.unavailable, "the subject model is not installed; run \(SubjectModel.fetchCommand)")
         }
         do {
             return try model.photoUnder(sticker, in: library)

@@ -155,7 +155,7 @@ public struct StickerRequest: Sendable, Equatable {
             throw error.failure
         }
         guard let model else {
-            throw Failure(.unavailable, "the subject model is not installed; run scripts/fetch-model")
+            throw Failure(.unavailable, "the subject model is not installed; run \(SubjectModel.fetchCommand)")
         }
         let options = try options(photoWidth: photo.width, height: photo.height)
         do {

@@ -155,7 +155,8 @@ enum StickerRoutes {
     static func liftSticker(_ app: CollageApp, _ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let sticker = try stickerRequest(request.fields)
         guard app.workspace.hasModel else {
-            throw HTTPError(.unavailable, "the subject model is not installed; run scripts/fetch-model and restart")
+            throw HTTPError(
+                .unavailable, "the subject model is not installed; run \(SubjectModel.fetchCommand) and restart")
         }
         let started = ContinuousClock.now
         let record = try app.lifts.run { () throws(HTTPError) in

@@ -31,10 +31,10 @@ public enum StickerError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .modelMissing(let path):
             "the subject model is missing at \(path) (u2netp.onnx, SHA-256 \(SubjectModel.expectedSHA256)); "
-                + "run 'scripts/fetch-model' (or 'make run') to fetch it, or point --model / COLLAGE_MODEL at it"
+                + "run '\(SubjectModel.fetchCommand)' to fetch it, or point --model / COLLAGE_MODEL at it"
         case .modelInvalid(let path, let reason):
             "the subject model at \(path) is not usable (\(reason)); expected u2netp.onnx with SHA-256 "
-                + "\(SubjectModel.expectedSHA256). Delete it and run 'scripts/fetch-model' to fetch it again"
+                + "\(SubjectModel.expectedSHA256). Delete it and run '\(SubjectModel.fetchCommand)' to fetch it again"
         case .engineMissing(let problem):
             "the subject-lifting library \(CSEGMENT_LIBRARY_NAME) could not be loaded (\(problem)); build it with "
                 + "'swift build -c release --product CollageSegment' (make does) next to collage, "

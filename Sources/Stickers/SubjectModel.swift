@@ -33,6 +33,16 @@ public final class SubjectModel: @unchecked Sendable {
         return cacheFolder(environment: environment).appendingPathComponent("models/u2netp.onnx")
     }
 
+    /// The command that fetches the model: the `fetch-model` installed beside `collage` (by `make
+    /// install` and the Debian package), else the source tree's `scripts/fetch-model`. An
+    /// installed Collage named the source tree's script, which it does not have.
+    public static var fetchCommand: String {
+        let beside = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("fetch-model")
+        if let beside, FileManager.default.isExecutableFile(atPath: beside.path) { return beside.path }
+        return "scripts/fetch-model"
+    }
+
     /// Collage's folder in the user's cache: `$XDG_CACHE_HOME/collage`, else `~/.cache/collage`.
     static func cacheFolder(environment: [String: String]) -> URL {
         let cache =
