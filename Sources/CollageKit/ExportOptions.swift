@@ -74,15 +74,24 @@ public enum ExportOptions {
 
     private static func format(_ name: String?, fileName: String?) throws(Failure) -> OutputFormat {
         let formats = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
+        let base = fileName.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        let pathExtension =
+            base.map { $0.split(separator: ".").count > 1 ? String($0.split(separator: ".").last ?? "") : "" } ?? ""
         if let name {
             guard let format = OutputFormat(rawValue: name.lowercased()) ?? OutputFormat(pathExtension: name) else {
                 throw expected("format", "one of \(formats)", name)
             }
+            // PNG bytes in a file named .jpg open nowhere as a JPEG does: the two must agree.
+            if let named = OutputFormat(pathExtension: pathExtension), named != format, let base {
+                throw Failure(
+                    .invalidOption,
+                    "\(format.rawValue) does not match the file's name \"\(base)\": name it "
+                        + ".\(format.rawValue == "jpeg" ? "jpg" : format.rawValue), or leave «format» out",
+                    field: "format")
+            }
             return format
         }
         guard let fileName else { return .jpeg }
-        let pathExtension =
-            fileName.split(separator: ".").count > 1 ? String(fileName.split(separator: ".").last ?? "") : ""
         guard let format = OutputFormat(pathExtension: pathExtension) else {
             throw Failure(
                 .invalidOption,

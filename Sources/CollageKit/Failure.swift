@@ -143,7 +143,8 @@ extension StickerError {
         case .noSubjectAt:
             Failure(
                 .noSubject, description,
-                plainMessage: "There is no subject just there. Tap the subject itself, or choose Every subject.")
+                plainMessage:
+                    "There is no subject just there. Click or tap the subject itself, or choose Every subject.")
         case .noSubject, .noSuchInstance: Failure(.noSubject, description)
         case .image(let error): error.failure
         case .inference: Failure(.failed, description)

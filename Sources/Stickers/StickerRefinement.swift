@@ -151,7 +151,9 @@ public enum StickerRefinement {
                         pixels[cell * 4 + 3] = UInt8(kept)
                         if kept == 0 { (pixels[cell * 4], pixels[cell * 4 + 1], pixels[cell * 4 + 2]) = (0, 0, 0) }
                     case .restore:
-                        let restored = alpha + (255 - alpha) * weight
+                        // Up to what the photo shows: its own clear pixels hide colours nobody saw.
+                        let ceiling = channels == 4 ? Double(photo.pixels[cell * channels + 3]) : 255
+                        let restored = alpha + max(0, ceiling - alpha) * weight
                         // The photo's colour joins the sticker's in proportion to the opacity it adds.
                         let share = restored > 0 ? (restored - alpha) / restored : 0
                         for channel in 0..<3 {

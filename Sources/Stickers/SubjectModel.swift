@@ -156,21 +156,42 @@ public final class SubjectModel: @unchecked Sendable {
         return (map, high - low)
     }
 
-    /// The photo's RGB as a person sees it: a photo with transparency over white, so what its
-    /// clear pixels hide (the rest of a photo a cut-out was made from) plays no part.
+    /// The photo's RGB as a person sees it: a photo with transparency over a plain ground, so
+    /// what its clear pixels hide (the rest of a photo a cut-out was made from) plays no part.
+    /// The ground is white under a dark picture and black under a light one: a white mug on
+    /// white would be nothing to find.
     static func dropAlpha(_ image: Bitmap) -> [UInt8] {
         var rgb = [UInt8]()
         rgb.reserveCapacity(image.width * image.height * 3)
         let pixels = image.pixels
         let hasAlpha = image.channels == 4
+        let ground = hasAlpha && Self.isLight(image) ? 0 : 255
         for index in stride(from: 0, to: pixels.count, by: image.channels) {
             let opacity = hasAlpha ? Int(pixels[index + 3]) : 255
             for channel in 0..<3 {
                 let value = Int(pixels[index + min(channel, image.channels - 1)])
-                rgb.append(UInt8((value * opacity + 255 * (255 - opacity) + 127) / 255))
+                rgb.append(UInt8((value * opacity + ground * (255 - opacity) + 127) / 255))
             }
         }
         return rgb
+    }
+
+    /// Whether the opaque part of an RGBA picture is light on the whole (its mean lightness,
+    /// over a grid of at most 65,536 pixels, past the middle).
+    static func isLight(_ image: Bitmap) -> Bool {
+        let step = max(1, Int((Double(image.width) * Double(image.height) / 65_536).squareRoot().rounded(.up)))
+        var (total, count) = (0, 0)
+        for y in stride(from: 0, to: image.height, by: step) {
+            for x in stride(from: 0, to: image.width, by: step) {
+                let index = (y * image.width + x) * 4
+                guard image.pixels[index + 3] >= 128 else { continue }
+                total +=
+                    (Int(image.pixels[index]) * 299 + Int(image.pixels[index + 1]) * 587
+                        + Int(image.pixels[index + 2]) * 114) / 1000
+                count += 1
+            }
+        }
+        return count > 0 && total > 140 * count
     }
 }
 

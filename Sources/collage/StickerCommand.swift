@@ -245,7 +245,10 @@ enum StickerCommand: Command {
             }
             var name = base + ".png"
             var number = 2
-            while taken.contains(name) {
+            func isPhoto(_ name: String) -> Bool {
+                inputs.contains(directory.appendingPathComponent(name).standardizedFileURL.path)
+            }
+            while taken.contains(name) || isPhoto(name) {
                 name = "\(base)-\(number).png"
                 number += 1
             }

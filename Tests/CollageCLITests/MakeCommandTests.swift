@@ -251,6 +251,11 @@ struct MakeCommandTests {
         (["make", "a.jpg", "-o", "x.jpg", "--output", "y.jpg"], 64, "-o or --output was given twice"),
         (["make", "--spacing", "3", "--spacing=4", "a.jpg", "-o", "x.jpg"], 64, "--spacing was given twice"),
         (["make", "--quality", "80", "a.jpg", "-o", "x.png"], 64, "--quality sets how JPEG"),
+        // PNG bytes were written into a file named .jpg.
+        (
+            ["make", "--format", "png", "a.jpg", "-o", "x.jpg"], 64,
+            "--format png does not match the file's name \"x.jpg\""
+        ),
         (
             ["make", "--seed", "2"] + Array(repeating: "a.jpg", count: 41) + ["-o", "x.jpg"], 64,
             "at most 40 photos are laid out for their shapes (the default layout), got 41"

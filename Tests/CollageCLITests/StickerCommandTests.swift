@@ -83,6 +83,16 @@ struct StickerCommandTests {
             written.map { URL(fileURLWithPath: $0).lastPathComponent } == ["photo-sticker.png", "photo-sticker-2.png"])
         #expect(try Data(contentsOf: first) == before, "the photo a/photo.png is untouched")
         for file in written { #expect(try Bitmap.read(URL(fileURLWithPath: file)).channels == 4) }
+        // A numbered name that is one of the photos is passed over too.
+        let numbered = directory.appendingPathComponent("a/photo-sticker-2.png")
+        try FileManager.default.removeItem(at: numbered)
+        try FileManager.default.copyItem(at: photo, to: numbered)
+        let again = try CommandRunner.run([
+            "sticker", first.path, second.path, numbered.path, "--output-dir",
+            directory.appendingPathComponent("a").path,
+        ])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try Bitmap.read(numbered).channels == 3, "the photo a/photo-sticker-2.png is untouched")
     }
 
     /// A photo with transparency (a cut-out, a PNG with its background cleared) is lifted as it
@@ -111,6 +121,18 @@ struct StickerCommandTests {
         #expect(x + width < 380, "the sticker reaches x = \(x + width), into the hidden square")
         let sticker = try Bitmap.read(output)
         #expect(sticker[Int(180 - x), sticker.height / 2] == [230, 110, 20, 255])
+        // A white mug cut out on a clear ground is found too (over white it would be nothing).
+        var mug = Bitmap(width: 600, height: 400, color: [255, 255, 255, 0])
+        for y in 0..<400 {
+            for x in 0..<600 where pow(Double(x) - 300, 2) / 14400 + pow(Double(y) - 200, 2) / 12100 <= 1 {
+                mug[x, y] = [255, 255, 255, 255]
+            }
+        }
+        let white = directory.appendingPathComponent("white-mug.png")
+        try mug.write(to: white, format: .png)
+        let lifted = try CommandRunner.run(["sticker", white.path, "-o", output.path, "--json"])
+        #expect(lifted.status == 0, "\(lifted.stderr)")
+        #expect(JSONBox(Data(lifted.stdout.utf8))["width"].number ?? 0 >= 200, "\(lifted.stdout)")
     }
 
     @Test func stickerWritesATransparentPNG() throws {

@@ -360,7 +360,7 @@ struct APITests {
         // And in words for the editor to show, without the file's name or pixels.
         #expect(
             missed.json["error"]["plain"].string
-                == "There is no subject just there. Tap the subject itself, or choose Every subject.")
+                == "There is no subject just there. Click or tap the subject itself, or choose Every subject.")
     }
 }
 

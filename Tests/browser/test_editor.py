@@ -352,6 +352,11 @@ def test_lift_subject(page):
     # Lift mode is plain to see: a hint beside the photo, the photo marked, the others dimmed.
     expect(page.locator("#mode-hint")).to_be_visible()
     expect(page.locator("#mode-hint")).to_contain_text("Esc cancels")
+    # Off the photo's middle, where the subject to click is (a photo as tall as the stage leaves
+    # the hint only its edge).
+    hint, shown = page.locator("#mode-hint").bounding_box(), photo.bounding_box()
+    middle = (shown["x"] + shown["width"] / 2, shown["y"] + shown["height"] / 2)
+    assert not (hint["x"] <= middle[0] <= hint["x"] + hint["width"] and hint["y"] <= middle[1] <= hint["y"] + hint["height"]), (hint, shown)
     expect(photo).to_have_class(re.compile(r"\blift-target\b"))
     page.wait_for_timeout(400)  # the dimming fades in
     assert page.evaluate("getComputedStyle(document.querySelectorAll('.item')[1]).opacity") == "0.35"

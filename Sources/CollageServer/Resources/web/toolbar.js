@@ -272,7 +272,8 @@ export class Toolbar {
     const halfH = (Math.abs(w * Math.sin(radians)) + Math.abs(h * Math.cos(radians))) / 2;
     const cx = canvas.left - stage.left + (frame.x + frame.width / 2) * scale;
     const cy = canvas.top - stage.top + (frame.y + frame.height / 2) * scale;
-    const gap = side === 'above' ? 12 : 40;
+    // Below, past the turn handle and its finger-sized reach.
+    const gap = side === 'above' ? 12 : 46;
     const width = element.offsetWidth, height = element.offsetHeight;
     let top = side === 'above' ? cy - halfH - gap - height : cy + halfH + gap;
     if (side === 'above' && top < 8) top = cy + halfH + 46;
@@ -301,8 +302,11 @@ export class Toolbar {
     // Pushed onto the item by the stage's edge (an item as tall as a tablet's stage), the element
     // keeps off the resize and turn handles at the item's foot and their finger-sized reach:
     // it sits inside the item, above them.
+    // (Only the tools: a hint placed below the item is clear of the handles already.)
     const foot = cy + halfH;
-    if (top + height > foot - 24 && top < foot + 46 && foot - 24 - height >= 8) top = foot - 24 - height;
+    if (side === 'above' && top + height > foot - 24 && top < foot + 46 && foot - 24 - height >= 8) {
+      top = foot - 24 - height;
+    }
     Object.assign(element.style, { left: `${left}px`, top: `${top}px` });
   }
 
