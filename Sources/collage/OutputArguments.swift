@@ -19,7 +19,8 @@ struct OutputArguments {
             "--print", "WxHin@DPI",
             "A print size instead of --scale, e.g. 6x4in@300, 150x100mm@300, a4@300 (a collage of another "
                 + "shape prints whole, and a note says how)"),
-        .value("--format", "FORMAT", "jpeg, png, webp, heic or avif (default: from the file extension)"),
+        .value(
+            "--format", "FORMAT", "jpeg, png, webp, heic or avif (default: from the file extension, which must agree)"),
         .value("--quality", "1-100", "Encoder quality for JPEG, WebP, HEIC and AVIF (default 90)"),
         .flag(
             "--progressive",
