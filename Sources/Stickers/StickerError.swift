@@ -39,7 +39,8 @@ public enum StickerError: Error, Sendable, CustomStringConvertible {
             "the subject-lifting library \(CSEGMENT_LIBRARY_NAME) could not be loaded (\(problem)); build it with "
                 + "'swift build -c release --product CollageSegment' (make does) next to collage, "
                 + "or point COLLAGE_SEGMENT_LIBRARY at it"
-        case .noSubject(let path): "\(path): no subject found (the photo looks empty or uniform); no sticker made"
+        case .noSubject(let path):
+            "\(path): no subject found (nothing in the photo stands out from the rest); no sticker made"
         case .noSubjectAt(let x, let y, let path): "\(path): no subject at (\(x), \(y))"
         case .noSuchInstance(let index, let available):
             available == 0

@@ -242,3 +242,32 @@ def test_a_click_beside_a_short_caption_reaches_the_photo_below(page):
     # On the words, the caption is.
     page.mouse.click(canvas["x"] + 70 * scale, canvas["y"] + 240 * scale)
     expect(page.locator(".item.text.selected")).to_have_count(1)
+
+
+def test_a_new_text_is_light_on_a_dark_collage_and_dark_on_a_light_one(page):
+    # The Title (dark words, a light glow) over a black horse could not be read, nor the Caption
+    # (white words) on the white canvas: each takes the colours that read on what lies under it.
+    new_collage(page, "Contrast", layout="sideBySide")
+    edit(page, collage_id(page), [{"op": "setStyle", "style": {"background": "#141414", "spacing": 12, "padding": 12, "cornerRadius": 0}}])
+    reopen(page)
+    page.click("#tab-text")
+    title = page.get_by_role("button", name="Add title text")
+    title.hover()
+    page.wait_for_timeout(600)  # the collage's small picture is fetched as the pointer nears
+    title.click()
+    page.keyboard.press("Escape")
+    saved(page)
+    [added] = text_items(page)
+    assert added["content"]["color"].lower().startswith("#ffffff"), added["content"]
+    # On a white canvas, a Caption's words are dark.
+    edit(page, collage_id(page), [{"op": "setStyle", "style": {"background": "#ffffff", "spacing": 12, "padding": 12, "cornerRadius": 0}}])
+    reopen(page)
+    page.click("#tab-text")
+    caption = page.get_by_role("button", name="Add caption text")
+    caption.hover()
+    page.wait_for_timeout(600)
+    caption.click()
+    page.keyboard.press("Escape")
+    saved(page)
+    added = text_items(page)[-1]
+    assert added["content"]["color"].lower().startswith("#1f1f1f"), added["content"]

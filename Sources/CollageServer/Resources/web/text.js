@@ -35,6 +35,67 @@ const presets = [
 /** The curated fonts, as the server lists them (loaded once per page). */
 let fontList = null;
 
+/**
+ * The collage as last saved, small (its thumbnail's pixels), for the lightness under a new text:
+ * `{ key, width, height, data }`, `key` the collage's id and version. Fetched when the presets
+ * come near the pointer or the keyboard, so a click finds it ready.
+ */
+let backdrop = null;
+let backdropFetch = null;
+
+async function fetchBackdrop(doc) {
+  const key = `${doc.collage.id}@${doc.version}`;
+  if (backdrop?.key === key || backdropFetch?.key === key) return;
+  const fetching = { key };
+  backdropFetch = fetching;
+  try {
+    const response = await fetch(`/api/collages/${encodeURIComponent(doc.collage.id)}/thumbnail`);
+    if (!response.ok) return;
+    const bitmap = await createImageBitmap(await response.blob());
+    const k = Math.min(1, 128 / Math.max(bitmap.width, bitmap.height));
+    const width = Math.max(1, Math.round(bitmap.width * k)), height = Math.max(1, Math.round(bitmap.height * k));
+    const context = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true });
+    context.drawImage(bitmap, 0, 0, width, height);
+    backdrop = { key, id: doc.collage.id, width, height, data: context.getImageData(0, 0, width, height).data };
+  } catch {
+    // No picture to go by: a new text keeps its preset's colours.
+  } finally {
+    if (backdropFetch === fetching) backdropFetch = null;
+  }
+}
+
+/** The mean lightness (0–1) under `frame` (canvas points) of the collage as last fetched, or null. */
+function lightnessUnder(collage, frame) {
+  if (!backdrop || backdrop.id !== collage.id) return null;
+  const kx = backdrop.width / collage.canvas.width, ky = backdrop.height / collage.canvas.height;
+  const left = Math.max(0, Math.floor(frame.x * kx)), top = Math.max(0, Math.floor(frame.y * ky));
+  const right = Math.min(backdrop.width, Math.ceil((frame.x + frame.width) * kx));
+  const bottom = Math.min(backdrop.height, Math.ceil((frame.y + frame.height) * ky));
+  let total = 0, count = 0;
+  for (let y = top; y < bottom; y++) {
+    for (let x = left; x < right; x++) {
+      const i = (y * backdrop.width + x) * 4;
+      total += 0.299 * backdrop.data[i] + 0.587 * backdrop.data[i + 1] + 0.114 * backdrop.data[i + 2];
+      count++;
+    }
+  }
+  return count ? total / count / 255 : null;
+}
+
+/**
+ * A preset's look for what lies under it: dark words with a light glow turn light with a dark
+ * shadow over a dark picture (a Title over a black horse could not be read), and light words
+ * turn dark over a light one (a Caption vanished on the white canvas). The Label's pill and the
+ * Poster's outline read anywhere.
+ */
+function lookFor(look, lightness) {
+  if (lightness === null || look.background || look.outline) return look;
+  const dark = look.color === '#1f1f1f', light = look.color === '#ffffff';
+  if (dark && lightness < 0.42) return { ...look, color: '#ffffff', shadow: { color: '#000000b3', blur: 5, x: 0, y: 1 } };
+  if (light && lightness > 0.62) return { ...look, color: '#1f1f1f', shadow: { color: '#ffffffcc', blur: 5, x: 0, y: 0 } };
+  return look;
+}
+
 /** How a text's look reads in CSS, for the overlay and the placeholder drawn before the pixels. */
 export function textCSS(block, scale, fonts = fontList ?? []) {
   const fallback = fonts.find((font) => font.family === block.font)?.cssFallback ?? 'sans-serif';
@@ -156,6 +217,10 @@ export class TextEditing {
 
   /** One button per ready-made look, each written in that look. */
   drawTextPresets() {
+    // The picture the new text will lie on, fetched before the click that adds it.
+    for (const event of ['pointerover', 'focusin', 'pointerdown']) {
+      this.store.listen($('text-presets'), event, () => { if (this.store.doc) fetchBackdrop(this.store.doc); });
+    }
     $('text-presets').replaceChildren(...presets.map((preset) => {
       const button = document.createElement('button');
       button.type = 'button';
@@ -187,17 +252,18 @@ export class TextEditing {
     this.editor.premium.endPreview();
     const canvas = this.store.collage.canvas;
     const size = Math.max(8, Math.round(Math.min(canvas.width, canvas.height) * preset.size));
-    const look = structuredClone(preset.look);
+    let look = structuredClone(preset.look);
     if (look.background) look.background.padding = Math.round(size * 0.35);
     if (look.outline) look.outline.width = Math.max(1, Math.round(size * 0.03 * 2) / 2);
     const id = newID();
-    const content = { type: 'text', text: preset.sample, size, ...look };
     // Where the server will put it (CollageCore's default frame for a text), until it says.
     const width = canvas.width * 0.7, height = size * 1.25 + 2 * (look.background?.padding ?? 0);
     // A second text does not land on the first: each new one a step lower, coming round.
     const texts = this.store.collage.items.filter((item) => item.content.type === 'text').length;
     const step = (texts % 4) * canvas.height * 0.12 * (texts % 2 ? 1 : -1);
     const frame = { x: (canvas.width - width) / 2, y: Math.round((canvas.height - height) / 2 + step), width, height };
+    look = lookFor(look, lightnessUnder(this.store.collage, frame));
+    const content = { type: 'text', text: preset.sample, size, ...look };
     const provisional = { id, content, rotation: 0, frame };
     this.startTextEditing(id, { selectAll: true, provisional });
     await this.store.commit([{ op: 'addItem', id, content, frame }]);
