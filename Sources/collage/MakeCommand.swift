@@ -108,7 +108,9 @@ enum MakeCommand: Command {
                 throw error
             }
         }
-        var aspect = try arguments.value("--aspect", expected: "W:H such as 4:5, or a preset such as a4") { text in
+        var aspect = try arguments.value(
+            "--aspect", expected: "W:H such as 4:5 (from 1:20 to 20:1), or a preset such as a4"
+        ) { text in
             AspectRatio(parsingOrPreset: text)
         }
         if aspect == nil, case .print(let print) = output.options.size { aspect = print.aspectRatio }

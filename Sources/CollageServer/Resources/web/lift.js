@@ -76,7 +76,9 @@ export class Lifting {
       await this.store.commit(edits);
       if (!this.store.closed && this.store.collage.items.some((candidate) => candidate.id === id)) {
         this.store.select(id);
-        toast('Sticker added: drag it anywhere, or use the handles to size and turn it', 'success');
+        const touch = window.matchMedia('(pointer: coarse)').matches;
+        toast(touch ? 'Sticker added: drag it anywhere, pinch with two fingers to size and turn it'
+          : 'Sticker added: drag it anywhere, or use the handles to size and turn it', 'success');
       }
     } catch (error) {
       element?.classList.remove('lifting');
