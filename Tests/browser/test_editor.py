@@ -385,17 +385,19 @@ def test_lift_subject(page):
         page.screenshot(path=str(ROOT / "docs/images/editor-sticker.jpg"), type="jpeg", quality=80)
 
 
-def test_a_small_subject_lands_at_its_size_in_the_photo_beside_where_it_was_tapped(page, tmp_path):
-    # A sweet tapped among many landed blown up to four fifths of its photo's frame, soft, at
-    # the frame's centre. It lands at the size the photo shows it, a step from where it was.
+def lift_by_tapping(page, tmp_path, size, disc, colour, at):
+    """A one-photo collage (Side by Side) of a pale picture of `size` pixels holding one disc
+    (its box `disc`, in `colour`), lifted by a click on its pixel `at` where the frame's crop
+    shows it. Returns the collage's id, the photo's frame, the point tapped in canvas points and
+    how many points a pixel of the picture covers. Skips without the subject model."""
     if not api(page, "/api/session")["stickers"]:
         pytest.skip("the subject model is not installed (scripts/fetch-model)")
-    small = tmp_path / "one-sweet.png"
-    picture = Image.new("RGB", (1200, 900), (246, 244, 240))
-    ImageDraw.Draw(picture).ellipse([540, 270, 660, 390], fill=(235, 120, 30))
-    picture.save(small)
+    path = tmp_path / "disc.png"
+    picture = Image.new("RGB", size, (246, 244, 240))
+    ImageDraw.Draw(picture).ellipse(disc, fill=colour)
+    picture.save(path)
     new_collage(page, layout="sideBySide")
-    page.set_input_files("#file-input", [str(small)])
+    page.set_input_files("#file-input", [str(path)])
     expect(page.locator(".item")).to_have_count(1, timeout=30000)
     saved(page)
     cid = collage_id(page)
@@ -403,18 +405,25 @@ def test_a_small_subject_lands_at_its_size_in_the_photo_beside_where_it_was_tapp
     photo = page.locator(".item.photo").first
     photo.click()
     page.click("#lift")
-    # The sweet's centre, where the frame shows it (the photo is cropped to fill the frame).
     entry = next(e for e in api(page, f"/api/collages/{cid}")["layout"]["items"] if e["id"] == photo_item["id"])
-    source, unit = entry["source"], entry["imageSize"]["width"] / 1200
-    photo_frame = photo_item["frame"]
-    points = photo_frame["width"] / source["width"]  # canvas points a source pixel
-    shown = 120 * unit * points
-    tapped = (photo_frame["x"] + (600 * unit - source["x"]) * points, photo_frame["y"] + (330 * unit - source["y"]) * points)
+    source, unit, frame = entry["source"], entry["imageSize"]["width"] / size[0], photo_item["frame"]
+    points = frame["width"] / source["width"]  # canvas points a source pixel
+    tapped = (frame["x"] + (at[0] * unit - source["x"]) * points, frame["y"] + (at[1] * unit - source["y"]) * points)
+    assert frame["x"] < tapped[0] < frame["x"] + frame["width"] and frame["y"] < tapped[1] < frame["y"] + frame["height"]
     box = photo.bounding_box()
-    screen = box["width"] / photo_frame["width"]
-    page.mouse.click(box["x"] + (tapped[0] - photo_frame["x"]) * screen, box["y"] + (tapped[1] - photo_frame["y"]) * screen)
+    screen = box["width"] / frame["width"]
+    page.mouse.click(box["x"] + (tapped[0] - frame["x"]) * screen, box["y"] + (tapped[1] - frame["y"]) * screen)
     expect(page.locator(".item.sticker")).to_have_count(1, timeout=30000)
     saved(page)
+    return cid, frame, tapped, unit * points
+
+
+def test_a_small_subject_lands_at_its_size_in_the_photo_beside_where_it_was_tapped(page, tmp_path):
+    # A sweet tapped among many landed blown up to four fifths of its photo's frame, soft, at
+    # the frame's centre. It lands at the size the photo shows it, a step from where it was.
+    # The sweet's centre, where the frame shows it (the photo is cropped to fill the frame).
+    cid, photo_frame, tapped, scale = lift_by_tapping(page, tmp_path, (1200, 900), [540, 270, 660, 390], (235, 120, 30), (600, 330))
+    shown = 120 * scale
     frame = api(page, f"/api/collages/{cid}")["collage"]["items"][-1]["frame"]
     assert frame["width"] < 2 * shown, f"the sweet, {shown:.0f} points across in the photo, landed {frame['width']:.0f} wide"
     assert frame["width"] < 0.5 * photo_frame["width"], (frame, photo_frame)
@@ -988,35 +997,12 @@ def test_the_library_searches_sorts_and_shows_an_empty_collages_layout(page):
     box = page.locator(".collage-card a").first.bounding_box()
     assert abs(box["width"] - box["height"]) < 2, "the thumbnail keeps its square"
 
+
 def test_a_subject_lifted_at_the_canvas_foot_lands_whole_on_the_canvas(page, tmp_path):
     # An astronaut lifted from the foot of the bottom photo landed a step below and to the right
     # of the tap, hanging half off the canvas: cut in the export, its turn handle out of reach.
-    if not api(page, "/api/session")["stickers"]:
-        pytest.skip("the subject model is not installed (scripts/fetch-model)")
-    low = tmp_path / "low-ball.png"
-    picture = Image.new("RGB", (900, 1600), (246, 244, 240))
-    ImageDraw.Draw(picture).ellipse([380, 1260, 700, 1580], fill=(40, 110, 220))
-    picture.save(low)
-    new_collage(page, layout="sideBySide")
-    page.set_input_files("#file-input", [str(low)])
-    expect(page.locator(".item")).to_have_count(1, timeout=30000)
-    saved(page)
-    cid = collage_id(page)
-    photo = page.locator(".item.photo").first
-    photo.click()
-    page.click("#lift")
-    box = photo.bounding_box()
-    # The ball, at the photo's foot, where the frame's crop shows it.
-    entry = api(page, f"/api/collages/{cid}")["layout"]["items"][0]
-    source, frame = entry["source"], api(page, f"/api/collages/{cid}")["collage"]["items"][0]["frame"]
-    unit = entry["imageSize"]["width"] / 900
-    points = frame["width"] / source["width"]
-    tapped = (frame["x"] + (540 * unit - source["x"]) * points, frame["y"] + (1440 * unit - source["y"]) * points)
-    assert frame["y"] < tapped[1] < frame["y"] + frame["height"], (tapped, frame, source)
-    screen = box["width"] / frame["width"]
-    page.mouse.click(box["x"] + (tapped[0] - frame["x"]) * screen, box["y"] + (tapped[1] - frame["y"]) * screen)
-    expect(page.locator(".item.sticker")).to_have_count(1, timeout=30000)
-    saved(page)
+    # A ball at the photo's foot.
+    cid, _, _, _ = lift_by_tapping(page, tmp_path, (900, 1600), [380, 1260, 700, 1580], (40, 110, 220), (540, 1440))
     document = api(page, f"/api/collages/{cid}")["collage"]
     landed, canvas = document["items"][-1]["frame"], document["canvas"]
     assert landed["x"] >= 0 and landed["y"] >= 0, landed
