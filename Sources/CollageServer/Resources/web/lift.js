@@ -129,12 +129,15 @@ export class Lifting {
     const shift = Math.min(Math.min(f.width, f.height) * 0.1, Math.max(width, height) / 3);
     const from = point ?? { x: f.x + f.width / 2, y: f.y + f.height / 2 };
     const centre = rotate(from.x + shift, from.y + shift, from.x, from.y, item.rotation);
-    // Whole on the canvas: lifted from the foot of a photo at the canvas's foot, it hung half
-    // off it, cut in the export, its turn handle out of reach.
+    // Whole on the canvas, turned as it lands: lifted from the foot of a photo at the canvas's
+    // foot, it hung half off it, cut in the export, its turn handle out of reach.
     const canvas = this.store.collage.canvas;
-    const x = Math.min(Math.max(0, centre.x - width / 2), Math.max(0, canvas.width - width));
-    const y = Math.min(Math.max(0, centre.y - height / 2), Math.max(0, canvas.height - height));
-    return { x, y, width, height };
+    const radians = (item.rotation * Math.PI) / 180;
+    const halfW = (Math.abs(width * Math.cos(radians)) + Math.abs(height * Math.sin(radians))) / 2;
+    const halfH = (Math.abs(width * Math.sin(radians)) + Math.abs(height * Math.cos(radians))) / 2;
+    const cx = Math.min(Math.max(halfW, centre.x), Math.max(halfW, canvas.width - halfW));
+    const cy = Math.min(Math.max(halfH, centre.y), Math.max(halfH, canvas.height - halfH));
+    return { x: cx - width / 2, y: cy - height / 2, width, height };
   }
 
   particles(item) {
