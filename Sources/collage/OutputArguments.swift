@@ -38,6 +38,12 @@ struct OutputArguments {
         guard let path = arguments.value("-o") ?? arguments.value("--output") else {
             throw .usage("an output file is required: -o out.jpg")
         }
+        // Said before the collage is drawn (a large one took seconds to be told so).
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw .cannotCreate("\(path): cannot write the output (the folder \(folder.path) does not exist)")
+        }
         var values: [String: String] = [:]
         if arguments.has("--animate") {
             for name in ["scale", "print"] where arguments.value("--\(name)") != nil {

@@ -251,6 +251,8 @@ struct MakeCommandTests {
         (["make", "a.jpg", "-o", "x.jpg", "--output", "y.jpg"], 64, "-o or --output was given twice"),
         (["make", "--spacing", "3", "--spacing=4", "a.jpg", "-o", "x.jpg"], 64, "--spacing was given twice"),
         (["make", "--quality", "80", "a.jpg", "-o", "x.png"], 64, "--quality sets how JPEG"),
+        // Said before the collage is drawn, not after.
+        (["make", "a.jpg", "-o", "/no-such-folder/x.jpg"], 73, "the folder /no-such-folder does not exist"),
         // PNG bytes were written into a file named .jpg.
         (
             ["make", "--format", "png", "a.jpg", "-o", "x.jpg"], 64,
