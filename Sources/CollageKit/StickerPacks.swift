@@ -526,9 +526,11 @@ extension StickerPackRequest {
         }
     }
 
-    /// A title as a file name a download header can carry: ASCII letters, digits, dashes, underscores.
+    /// A title as a file name a download header can carry: ASCII letters, digits, dashes,
+    /// underscores; accented letters lose their accents first ("Tëst" was "T-st").
     static func fileName(_ title: String) -> String {
-        let kept = title.unicodeScalars.map { scalar -> Character in
+        let plain = title.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)
+        let kept = plain.unicodeScalars.map { scalar -> Character in
             scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_") ? Character(scalar) : "-"
         }
         let name = String(kept).split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
