@@ -136,14 +136,14 @@ func renderAndReport(
     if case .print(let print) = output.options.size, let note = print.fitting(collage.canvas) {
         Output.printError("collage: note: \(note)")
     }
-    if let note = softPhotosNote(CollageRenderer().softPhotos(in: collage, photos: photos, size: output.options.size)) {
-        Output.printError("collage: note: \(note)")
-    }
+    // Said once the collage is written: a photo that cannot be read was first called soft.
+    let softNote = softPhotosNote(CollageRenderer().softPhotos(in: collage, photos: photos, size: output.options.size))
     do {
         result = try CollageRenderer().render(collage, photos: photos, options: output.options, to: output.file)
     } catch {
         throw error.failure
     }
+    if let softNote { Output.printError("collage: note: \(softNote)") }
     if json {
         Output.printJSON(RecordJSON.render(result))
     } else {
