@@ -114,13 +114,15 @@ public struct CutSticker: Sendable {
         guard subject.contains(true) else { throw .noSubject(name) }
         let subjectMask = subject
         // A picture without alpha is all subject: touching its edges is what it is; but a photo
-        // given where a lifted sticker was meant came out as a rectangle without a word.
-        if alphaChannel == nil {
+        // given where a lifted sticker was meant came out as a rectangle without a word. A
+        // picture whose alpha is opaque all over (a GIF, a PNG saved with alpha) is one too.
+        let opaqueAllOver = subject.lazy.filter { $0 }.count == sticker.width * sticker.height
+        if alphaChannel == nil || opaqueAllOver {
             warnings.append(
                 "\(name) has no transparency, so it is cut as a rectangle round the whole picture; lift its subject "
                     + "with 'collage sticker' first for a cut round the subject")
         }
-        if touchesEdge, alphaChannel != nil {
+        if touchesEdge, alphaChannel != nil, !opaqueAllOver {
             warnings.append(
                 "\(name): the subject touches the edge of its picture, where it was clipped; the cut line follows the clipped edge"
             )

@@ -97,12 +97,20 @@ struct SheetCommandTests {
         let photo = folder.file("photo.jpg")
         try Bitmap(width: 300, height: 200, color: [40, 120, 200]).write(to: photo, format: .jpeg)
         let sticker = try Self.sticker("red.png", in: folder.url)
+        // An alpha channel opaque all over (a GIF, a PNG saved with alpha) is no transparency
+        // either: it was said to touch the edge of its picture.
+        let opaque = folder.file("opaque.png")
+        try Bitmap(width: 300, height: 200, color: [200, 120, 40, 255]).write(to: opaque, format: .png)
         let result = try CommandRunner.run([
-            "sheet", photo.path, sticker.path, "--page", "a5", "--size", "40mm", "-o", folder.file("sheet.pdf").path,
+            "sheet", photo.path, sticker.path, opaque.path, "--page", "a5", "--size", "40mm", "-o",
+            folder.file("sheet.pdf").path,
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderr.contains("photo.jpg has no transparency, so it is cut as a rectangle"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("opaque.png has no transparency") && !result.stderr.contains("touches the edge"),
+            "\(result.stderr)")
         #expect(!result.stderr.contains("red.png has no transparency"), "\(result.stderr)")
     }
 
