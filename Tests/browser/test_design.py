@@ -694,3 +694,19 @@ def test_what_merges_and_what_clashes(page):
     assert cases["reorderAfterAdd"]["ok"], "an item added elsewhere is no clash for the stacking order"
     assert not cases["deleted"]["ok"]
     assert not cases["frameAfterAspect"]["ok"] and "layout" in cases["frameAfterAspect"]["reason"]
+
+
+def test_on_a_phone_on_its_side_lift_modes_hint_keeps_off_the_photo(browser, server):
+    """On a phone held sideways the collage is small and has no room above or below a photo:
+    lift mode's hint covered the photo whose subject was to be tapped. It goes beside it."""
+    with open_page(browser, server, viewport={"width": 844, "height": 390}, has_touch=True) as page:
+        new_collage(page, layout="grid2x2")
+        add_photos(page, ["coffee.png", "chelsea.png", "horse.png"])
+        page.locator(".item").nth(2).tap()
+        expect(page.locator("#lift")).to_be_visible()
+        page.locator("#lift").tap()
+        expect(page.locator("#mode-hint")).to_be_visible()
+        hint, photo = page.locator("#mode-hint").bounding_box(), page.locator(".selection").bounding_box()
+        apart = (hint["x"] >= photo["x"] + photo["width"] or hint["x"] + hint["width"] <= photo["x"]
+                 or hint["y"] >= photo["y"] + photo["height"] or hint["y"] + hint["height"] <= photo["y"])
+        assert apart, (hint, photo)

@@ -177,6 +177,27 @@ export class Toolbar {
       Object.assign(hint.style, { left: `${left}px`, top: `${foot - hint.offsetHeight}px` });
     } else {
       this.placeBeside(hint, this.store.selectedItem(), 'below', undefined, undefined, $('item-tools'));
+      this.moveAsideOffSelection(hint);
+    }
+  }
+
+  /**
+   * Moves a floating element placed on the selected item (no room above or below it: a phone
+   * on its side, a photo as tall as the stage) to its right or left, where the stage has room:
+   * lift mode's hint covered the subject to be tapped.
+   */
+  moveAsideOffSelection(element) {
+    const item = $('canvas').querySelector('.selection')?.getBoundingClientRect();
+    if (!item) return;
+    const stage = $('stage').getBoundingClientRect();
+    const box = element.getBoundingClientRect();
+    const overlaps = box.left < item.right && box.right > item.left && box.top < item.bottom && box.bottom > item.top;
+    if (!overlaps) return;
+    const top = Math.min(Math.max(8, (item.top + item.bottom) / 2 - stage.top - box.height / 2), stage.height - box.height - 8);
+    if (item.right + 12 + box.width <= stage.right - 8) {
+      Object.assign(element.style, { left: `${item.right + 12 - stage.left}px`, top: `${top}px` });
+    } else if (item.left - 12 - box.width >= stage.left + 8) {
+      Object.assign(element.style, { left: `${item.left - 12 - box.width - stage.left}px`, top: `${top}px` });
     }
   }
 
