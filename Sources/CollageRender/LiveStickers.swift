@@ -122,9 +122,10 @@ public enum LiveStickers {
     }
 
     /// Writes `frames` (RGBA, `side` × `side`) as `format` at `fps` and `quality` to `file`,
-    /// atomically; GIF frames go on a palette made from the middle frame, clear pixels kept clear. An APNG with `colours`
-    /// (2–256) goes on one palette of that many colours, alpha kept: a quarter of the RGBA bytes,
-    /// for messengers' byte limits. `colours` is for APNG only; other formats ignore it.
+    /// atomically; GIF frames go on a palette made from the middle frame, clear pixels kept
+    /// clear. An APNG with `colours` (2–256) goes on one palette of that many colours, alpha
+    /// kept: a quarter of the RGBA bytes, for messengers' byte limits. `colours` is for APNG
+    /// only; other formats ignore it.
     public static func write(
         _ frames: [[UInt8]], side: Int, format: AnimationFormat, fps: Int, quality: Int, colours: Int? = nil,
         to file: URL
