@@ -340,7 +340,7 @@ extension Bitmap {
     /// time; the two may differ on a photo at the line, which costs only a mask found again.
     var isNearlyColourless: Bool {
         guard channels >= 3, width > 0, height > 0 else { return true }
-        let step = max(1, Int((Double(width) * Double(height) / 65_536).squareRoot().rounded(.up)))
+        let step = sampleStep
         var (spread, count) = (0, 0)
         pixels.withUnsafeBufferPointer { samples in
             for y in stride(from: 0, to: height, by: step) {
@@ -354,4 +354,8 @@ extension Bitmap {
         }
         return spread < 12 * count
     }
+
+    /// The stride, in rows and columns, of a grid of at most 65,536 of the picture's pixels:
+    /// enough to judge its colours and lightness as a whole, in a fraction of the time.
+    var sampleStep: Int { max(1, Int((Double(width) * Double(height) / 65_536).squareRoot().rounded(.up))) }
 }

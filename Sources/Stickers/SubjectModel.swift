@@ -179,7 +179,7 @@ public final class SubjectModel: @unchecked Sendable {
     /// Whether the opaque part of an RGBA picture is light on the whole (its mean lightness,
     /// over a grid of at most 65,536 pixels, past the middle).
     static func isLight(_ image: Bitmap) -> Bool {
-        let step = max(1, Int((Double(image.width) * Double(image.height) / 65_536).squareRoot().rounded(.up)))
+        let step = image.sampleStep
         var (total, count) = (0, 0)
         for y in stride(from: 0, to: image.height, by: step) {
             for x in stride(from: 0, to: image.width, by: step) {

@@ -238,16 +238,14 @@ enum StickerCommand: Command {
     static func batchOutputs(_ photos: [String], in directory: URL) -> [URL] {
         let inputs = Set(photos.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         var taken = Set<String>()
+        func isPhoto(_ name: String) -> Bool {
+            inputs.contains(directory.appendingPathComponent(name).standardizedFileURL.path)
+        }
         return photos.map { path in
             var base = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-            if inputs.contains(directory.appendingPathComponent(base + ".png").standardizedFileURL.path) {
-                base += "-sticker"
-            }
+            if isPhoto(base + ".png") { base += "-sticker" }
             var name = base + ".png"
             var number = 2
-            func isPhoto(_ name: String) -> Bool {
-                inputs.contains(directory.appendingPathComponent(name).standardizedFileURL.path)
-            }
             while taken.contains(name) || isPhoto(name) {
                 name = "\(base)-\(number).png"
                 number += 1
