@@ -65,19 +65,34 @@ static std::vector<cv::Mat> local_means(const std::vector<cv::Mat> &images, cons
                                         const cv::Mat &needed) {
     const cv::Size size = weight.size();
     // Where each weighted plane's mean goes: its image and channel.
-    std::vector<cv::Mat> planes, means;
     std::vector<std::pair<int, int>> targets;
-    for (size_t index = 0; index < images.size(); index++) {
-        std::vector<cv::Mat> split;
-        cv::split(images[index], split);
-        for (size_t channel = 0; channel < split.size(); channel++) {
-            planes.push_back(split[channel].mul(weight));
-            targets.emplace_back(int(index), int(channel));
+    for (size_t index = 0; index < images.size(); index++)
+        for (int channel = 0; channel < images[index].channels(); channel++) targets.emplace_back(int(index), channel);
+    const int valueCount = int(targets.size());
+    // Each weighted plane made in one pass over its image, the planes on every core, and the
+    // means' zeroed sums with them: made one after another they were a sixth of a matte's time.
+    std::vector<cv::Mat> planes(valueCount + 1), means(images.size());
+    cv::parallel_for_(cv::Range(0, valueCount + 1 + int(images.size())), [&](const cv::Range &range) {
+        for (int k = range.start; k < range.end; k++) {
+            if (k > valueCount) {
+                const cv::Mat &image = images[k - valueCount - 1];
+                means[k - valueCount - 1] = cv::Mat(size, CV_32FC(image.channels()), cv::Scalar::all(0));
+                continue;
+            }
+            if (k == valueCount) {
+                planes[k] = weight.clone();
+                continue;
+            }
+            const cv::Mat &image = images[targets[k].first];
+            const int channels = image.channels(), channel = targets[k].second;
+            planes[k].create(size, CV_32F);
+            for (int y = 0; y < size.height; y++) {
+                const float *from = image.ptr<float>(y) + channel, *w = weight.ptr<float>(y);
+                float *to = planes[k].ptr<float>(y);
+                for (int x = 0; x < size.width; x++) to[x] = from[x * channels] * w[x];
+            }
         }
-        means.emplace_back(size, CV_32FC(images[index].channels()), cv::Scalar::all(0));
-    }
-    const int valueCount = int(planes.size());
-    planes.push_back(weight.clone());
+    });
     // The pixels still short of weight, as indices into the working copy.
     std::vector<int> open;
     for (int y = 0; y < size.height; y++) {
@@ -137,17 +152,19 @@ static std::vector<cv::Mat> local_means(const std::vector<cv::Mat> &images, cons
                    open.end());
         if (sigma > widest) break;
     }
-    for (cv::Mat &mean : means) {
-        int channels = mean.channels();
-        for (int y = 0; y < size.height; y++) {
-            float *m = mean.ptr<float>(y);
-            const float *f = found.ptr<float>(y);
-            for (int x = 0; x < size.width; x++) {
-                double inverse = 1.0 / std::max(f[x], 1e-6f);
-                for (int c = 0; c < channels; c++) m[x * channels + c] = float(m[x * channels + c] * inverse);
+    cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &rows) {
+        for (cv::Mat &mean : means) {
+            int channels = mean.channels();
+            for (int y = rows.start; y < rows.end; y++) {
+                float *m = mean.ptr<float>(y);
+                const float *f = found.ptr<float>(y);
+                for (int x = 0; x < size.width; x++) {
+                    double inverse = 1.0 / std::max(f[x], 1e-6f);
+                    for (int c = 0; c < channels; c++) m[x * channels + c] = float(m[x * channels + c] * inverse);
+                }
             }
         }
-    }
+    });
     return means;
 }
 
@@ -470,18 +487,20 @@ struct Texture {
 static Texture photo_texture(const cv::Mat &fine, const cv::Mat &pixels, const cv::Mat &background,
                              const std::vector<int> &workRow, const std::vector<int> &workColumn) {
     Texture texture{cv::Mat(fine.size(), CV_32FC3), cv::Mat(fine.size(), CV_32FC3)};
-    for (int y = 0; y < fine.rows; y++) {
-        const float *f = fine.ptr<float>(y);
-        float *square = texture.squares.ptr<float>(y), *product = texture.products.ptr<float>(y);
-        for (int x = 0; x < fine.cols; x++, f += 3, square += 3, product += 3) {
-            square[0] = f[0] * f[0];
-            square[1] = f[1] * f[1];
-            square[2] = f[2] * f[2];
-            product[0] = f[0] * f[1];
-            product[1] = f[0] * f[2];
-            product[2] = f[1] * f[2];
+    cv::parallel_for_(cv::Range(0, fine.rows), [&](const cv::Range &rows) {
+        for (int y = rows.start; y < rows.end; y++) {
+            const float *f = fine.ptr<float>(y);
+            float *square = texture.squares.ptr<float>(y), *product = texture.products.ptr<float>(y);
+            for (int x = 0; x < fine.cols; x++, f += 3, square += 3, product += 3) {
+                square[0] = f[0] * f[0];
+                square[1] = f[1] * f[1];
+                square[2] = f[2] * f[2];
+                product[0] = f[0] * f[1];
+                product[1] = f[0] * f[2];
+                product[2] = f[1] * f[2];
+            }
         }
-    }
+    });
     add_texture_within_cells(pixels, background, workRow, workColumn, texture.squares, texture.products);
     return texture;
 }
