@@ -313,6 +313,43 @@ def test_on_a_phone_the_canvas_spans_the_width_under_the_top_bar_and_every_targe
     assert not errors, errors
 
 
+def test_on_a_phone_on_its_side_the_collage_takes_the_height_and_the_tools_stand_beside_it(browser, server):
+    """A phone held sideways (844 x 390) was laid out as a small tablet: under two bars and a
+    footer the collage was 188 px high, and the selected photo's tools floated over the other
+    photos (a tap meant for the cat met a tool). The bars are slim, the footer goes, and the
+    tools stand in two columns at the stage's right edge, every one in sight, none over the
+    collage."""
+    context, page, errors = open_device(browser, server, {"width": 844, "height": 390}, phone=True)
+    try:
+        add_photos(page, ["chelsea.png", "coffee.png", "astronaut.png", "horse.png"])
+        wait_for_images(page)
+        canvas = page.locator("[data-role=canvas]").bounding_box()
+        assert canvas["height"] >= 270, canvas
+        expect(page.locator(".hint")).to_be_hidden()
+        page.locator(".item").first.tap()
+        expect(page.locator("#item-tools")).to_be_visible()
+        page.wait_for_timeout(300)
+        canvas = page.locator("[data-role=canvas]").bounding_box()
+        tools = page.locator("#item-tools").bounding_box()
+        assert tools["x"] >= canvas["x"] + canvas["width"], (tools, canvas)
+        assert tools["x"] + tools["width"] <= 844 and tools["y"] + tools["height"] <= 390, tools
+        shown = page.locator("#item-tools button:visible")
+        assert shown.count() >= 8
+        for index in range(shown.count()):
+            box = shown.nth(index).bounding_box()
+            assert box["y"] >= tools["y"] and box["y"] + box["height"] <= tools["y"] + tools["height"] + 0.5, box
+            assert min(box["width"], box["height"]) >= 44, box
+        # Each tool says what it does under a finger.
+        assert page.locator("#delete-item").inner_text().strip() == "Delete"
+        shoot(page, "phone-on-its-side")
+        # A tap on the tools presses them, not the photo under them.
+        page.locator("#delete-item").tap()
+        expect(page.locator(".item")).to_have_count(3)
+    finally:
+        context.close()
+    assert not errors, errors
+
+
 def test_on_a_phone_the_tap_that_selects_a_photo_does_not_press_a_tool(browser, server):
     """A tap on a photo selects it on the press, and its tools are drawn at once: on a phone, a
     tall photo left them no room above or below, so they landed on the photo, under the finger,

@@ -7,6 +7,8 @@ import { textCSS } from './text.js';
 import { $ } from './ui.js';
 
 const measuring = document.createElement('canvas').getContext('2d');
+/** What a phone on its side keeps free at the stage's right edge: the tools' two columns and a gap. */
+const TOOL_COLUMN = 150;
 
 /** The width, in points, of a text's longest line as the browser's fonts set it (for hit-testing). */
 function wordsWidth(block) {
@@ -54,13 +56,15 @@ export class CanvasView {
     const stage = $('stage');
     // A phone's canvas spans its width, with just room for a finger at the edges; a narrow
     // stage (a tablet beside the panel) keeps room for the handles and no more.
-    const margin = this.editor.panels.isPhone() ? 12 : stage.clientWidth < 700 ? 32 : 56;
+    const lying = this.editor.panels.isLying();
+    const margin = this.editor.panels.isPhone() || lying ? 12 : stage.clientWidth < 700 ? 32 : 56;
     // Above and below, an upright tablet's stage (the panel under it) keeps room for the item
     // tools over an item at the canvas's top (52 px with their words under a finger, and their
     // gap) and the turn handle under one at its foot: there they covered the photo and handles.
     const stacked = window.matchMedia('(min-width: 701px) and (max-width: 1100px) and (orientation: portrait)').matches;
-    const upright = this.editor.panels.isPhone() ? 12 : stage.clientWidth < 700 ? 32 : stacked ? 72 : 56;
-    const width = Math.max(120, stage.clientWidth - 2 * margin);
+    const upright = this.editor.panels.isPhone() || lying ? 12 : stage.clientWidth < 700 ? 32 : stacked ? 72 : 56;
+    // A phone on its side keeps the stage's right edge for the tools' column.
+    const width = Math.max(120, stage.clientWidth - 2 * margin - (lying ? TOOL_COLUMN : 0));
     // A phone keeps the foot of the stage for the selected item's tools, in a row 64 px high.
     const height = Math.max(120, stage.clientHeight - 2 * upright - (this.editor.panels.isPhone() ? 84 : 0));
     const fit = Math.min(width / this.store.collage.canvas.width, height / this.store.collage.canvas.height);
@@ -182,7 +186,8 @@ export class CanvasView {
     const stage = $('stage');
     const width = parseFloat(canvas.style.width), height = parseFloat(canvas.style.height);
     // On a phone the canvas sits under the top bar, where the eye starts, not centred in grey.
-    let left = Math.floor((stage.clientWidth - width) / 2);
+    const tools = this.editor.panels.isLying() ? TOOL_COLUMN : 0;
+    let left = Math.floor((stage.clientWidth - tools - width) / 2);
     let top = this.editor.panels.isPhone() ? 12 : Math.floor((stage.clientHeight - height) / 2);
     canvas.style.left = `${left}px`;
     canvas.style.top = `${top}px`;

@@ -28,6 +28,8 @@ const fills = [
   ['Paper', [['Kraft paper', 'paper(kraft)'], ['Linen paper', 'paper(linen)'], ['Watercolour paper', 'paper(watercolour)']]],
 ];
 const tabs = ['photos', 'layouts', 'background', 'stickers', 'text', 'adjust'];
+/** The media query of a phone on its side (the styles' block of that name has the same). */
+const LYING = '(orientation: landscape) and (max-height: 500px) and (min-width: 701px)';
 
 /** The side panel: layouts, style, photos and stickers, each choice an intent to the store. */
 export class Panels {
@@ -178,6 +180,12 @@ export class Panels {
   }
 
   isPhone() { return window.matchMedia('(max-width: 700px)').matches; }
+
+  /**
+   * A phone on its side (wide but at most 500 px high): the panel stays beside the stage and
+   * the selected item's tools stand in a column along the stage's right edge (see the styles).
+   */
+  isLying() { return window.matchMedia(LYING).matches; }
 
   /** The library's photos, newest first, as a tray to tap or drag into the collage. */
   async loadTray() {

@@ -269,6 +269,12 @@ export class Toolbar {
         const stage = $('stage');
         const left = Math.max(8, Math.floor((stage.clientWidth - tools.offsetWidth) / 2));
         Object.assign(tools.style, { left: `${left}px`, top: `${stage.clientHeight - tools.offsetHeight - 8}px` });
+      } else if (this.editor.panels.isLying()) {
+        // On a phone on its side they stand in two columns at the stage's right edge, beside the
+        // canvas: floating over it, they covered most of a collage 188 px high.
+        const stage = $('stage');
+        const top = Math.max(8, Math.floor((stage.clientHeight - tools.offsetHeight) / 2));
+        Object.assign(tools.style, { left: `${stage.clientWidth - tools.offsetWidth - 8}px`, top: `${top}px` });
       } else {
         if (tools.offsetWidth > $('stage').clientWidth - 16) tools.classList.add('compact');
         // Off the messages too, where they hang in the stage.
