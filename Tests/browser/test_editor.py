@@ -744,6 +744,56 @@ def test_a_sticker_with_outline_and_shadow_is_the_export(page):
         exported.save("/tmp/sticker-export.png")
 
 
+def test_the_corner_handle_keeps_a_stickers_proportions_and_a_photos_with_shift(page):
+    """A sticker is drawn fitted in its frame: resized by its corner into another shape, it showed
+    stretched while the corner moved, then small in a box too wide for it. Its corner keeps its
+    proportions, as a pinch does; a photo's changes its frame's shape, unless Shift is held."""
+    cid, sticker = collage_with_a_lifted_sticker(page, "Corner")
+    f = api(page, f"/api/collages/{cid}")["collage"]["items"][0]["frame"]
+    width = f["width"] * 0.5
+    height = width * sticker["height"] / sticker["width"]
+    edit(page, cid, [{"op": "addItem", "id": "s1", "content": {"type": "sticker", "ref": sticker["id"]},
+                      "frame": {"x": f["x"], "y": f["y"], "width": width, "height": height}}])
+    reopen(page)
+    expect(page.locator(".item.sticker img")).to_have_attribute("src", re.compile(r"^blob:"), timeout=20000)
+
+    def drag_corner(dx, dy, shift=False):
+        handle = page.locator(".selection .handle.resize").bounding_box()
+        page.mouse.move(handle["x"] + 7, handle["y"] + 7)
+        if shift:
+            page.keyboard.down("Shift")
+        page.mouse.down()
+        page.mouse.move(handle["x"] + 7 + dx, handle["y"] + 7 + dy, steps=6)
+        page.mouse.up()
+        if shift:
+            page.keyboard.up("Shift")
+        saved(page)
+
+    box = page.locator(".item.sticker").bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator(".selection")).to_have_attribute("data-id", "s1")
+    # Dragged right only: the sticker grows whole, its shape kept.
+    drag_corner(60, 0)
+    items = {item["id"]: item for item in api(page, f"/api/collages/{cid}")["collage"]["items"]}
+    grown = items["s1"]["frame"]
+    assert grown["width"] > width * 1.1, grown
+    assert abs(grown["width"] / grown["height"] - width / height) < 0.02, (grown, width / height)
+    # A photo's corner reshapes its frame; with Shift it keeps its proportions.
+    # The other photo, away from the sticker.
+    photo = api(page, f"/api/collages/{cid}")["collage"]["items"][1]
+    page.locator(f'.item[data-id="{photo["id"]}"]').click()
+    expect(page.locator(".selection")).to_have_attribute("data-id", photo["id"])
+    # (Its corner is at the canvas's edge: drawn in, so it narrows.)
+    drag_corner(-40, 0)
+    reshaped = next(item for item in api(page, f"/api/collages/{cid}")["collage"]["items"] if item["id"] == photo["id"])["frame"]
+    ratio = photo["frame"]["width"] / photo["frame"]["height"]
+    assert reshaped["width"] / reshaped["height"] < ratio * 0.95, (reshaped, photo["frame"])
+    drag_corner(-40, 0, shift=True)
+    kept = next(item for item in api(page, f"/api/collages/{cid}")["collage"]["items"] if item["id"] == photo["id"])["frame"]
+    assert kept["width"] < reshaped["width"] * 0.95, kept
+    assert abs(kept["width"] / kept["height"] - reshaped["width"] / reshaped["height"]) < 0.02, (kept, reshaped)
+
+
 def test_a_press_on_a_stickers_clear_part_reaches_the_photo_below(page):
     """A sticker lying on a photo takes the pointer only where it is drawn: its frame's clear
     corners belong to the photo a person sees there, for a click and for a photo dropped there."""

@@ -235,7 +235,19 @@ export class Gestures {
         element.classList.toggle('drop-target', Number(element.dataset.slot) === slot);
       }
     } else if (gesture.kind === 'resize') {
-      gesture.frame = { ...f, width: Math.max(this.store.app.minimumItemSide, f.width + dx), height: Math.max(this.store.app.minimumItemSide, f.height + dy) };
+      const side = this.store.app.minimumItemSide;
+      if (item.content.type === 'sticker' || (event.shiftKey && item.content.type === 'photo')) {
+        // A sticker keeps its proportions, as a pinch keeps them: it is drawn fitted in its
+        // frame, so a frame of another shape showed it stretched while the corner moved, then
+        // small in a box too wide for it. A photo keeps them with Shift. The corner follows the
+        // pointer along the side it moved the more for its length (along the diagonal, a tall
+        // photo drawn sideways hardly changed).
+        const across = (f.width + dx) / f.width, down = (f.height + dy) / f.height;
+        const scale = Math.max(side / Math.min(f.width, f.height), Math.abs(across - 1) >= Math.abs(down - 1) ? across : down);
+        gesture.frame = { ...f, width: f.width * scale, height: f.height * scale };
+      } else {
+        gesture.frame = { ...f, width: Math.max(side, f.width + dx), height: Math.max(side, f.height + dy) };
+      }
     } else if (gesture.kind === 'rotate') {
       // The turn follows the pointer around the centre from where it was grabbed.
       const cx = f.x + f.width / 2, cy = f.y + f.height / 2;
