@@ -52,7 +52,8 @@ enum MakeCommand: Command {
         discussion: """
             Photos fill the layout's slots in order, each cropped to fill its slot around its subject
             (found by the subject model, when installed) or else its centre; photos beyond the slot
-            count are placed free in the middle (and a note says so).
+            count are placed free in the middle (and a note says so, as it does when a frame cuts
+            away more than half of a photo: landscape photos in a strip).
             The canvas has a long side of 1,200 points, so the default --scale 3 gives 3,600 pixels.
 
             --layout auto (the default) makes a layout for these photos: each keeps its shape (cropped
@@ -224,6 +225,9 @@ enum MakeCommand: Command {
                 "collage: note: \(template.id) has \(template.slotCount) slots; \(extra) more photo\(extra == 1 ? " was" : "s were") placed free in the middle"
             )
         }
+        if let template, let note = heavyCropNote(collage, template: template, paths: paths) {
+            Output.printError(note)
+        }
         if let documentPath = arguments.value("--save-document") {
             let document = try OutputGuard.target(URL(fileURLWithPath: documentPath))
             let folder = document.deletingLastPathComponent()
@@ -274,6 +278,26 @@ enum MakeCommand: Command {
             }
         }
         return aspects
+    }
+
+    /// A note when a template's frames cut away more than half of some photos' pictures (three
+    /// landscape photos in `strip` lose four fifths each, which was said nowhere), naming how
+    /// many and the worst share; `nil` when none loses that much or a photo cannot be read (its
+    /// error comes when the collage is drawn).
+    static func heavyCropNote(_ collage: Collage, template: Template, paths: [String]) -> String? {
+        guard let aspects = try? aspectRatios(of: paths) else { return nil }
+        var losses: [Double] = []
+        for (index, aspect) in aspects.enumerated() {
+            guard let item = collage.item("photo\(index + 1)"), item.slot != nil, item.frame.height > 0, aspect > 0
+            else { continue }
+            let frame = item.frame.width / item.frame.height
+            let kept = min(aspect, frame) / max(aspect, frame)
+            if kept < 0.5 { losses.append(1 - kept) }
+        }
+        guard let worst = losses.max() else { return nil }
+        let count = losses.count == 1 ? "a photo" : "\(losses.count) photos"
+        return "collage: note: \(template.id) cuts away more than half of \(count) to fill its frames (up to "
+            + "\(Int((worst * 100).rounded())) %); --layout auto lays photos out keeping their shapes"
     }
 
     /// The canvas shapes a layout made for the photos may take when no shape is asked for: the

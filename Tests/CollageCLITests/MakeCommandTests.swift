@@ -49,6 +49,26 @@ struct MakeCommandTests {
         #expect(result.stderr.contains("grid2x2 has 4 slots; 2 are left empty"), "\(result.stderr)")
     }
 
+    /// Three landscape photos in `strip` lose four fifths of their pictures each, and nothing
+    /// said so; a grid that cuts them a little says nothing.
+    @Test func framesThatCutAwayMostOfAPhotoAreNoted() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let three = try photos(in: directory)
+        let strip = try CommandRunner.run(
+            ["make", "--layout", "strip", "--size", "400", "--no-smart-crop"] + three
+                + ["-o", directory.appendingPathComponent("strip.png").path])
+        #expect(strip.status == 0, "\(strip.stderr)")
+        #expect(strip.stderr.contains("strip cuts away more than half of 3 photos"), "\(strip.stderr)")
+        #expect(strip.stderr.contains("(up to 76 %)"), "\(strip.stderr)")
+        #expect(strip.stderr.contains("--layout auto"), "\(strip.stderr)")
+        let grid = try CommandRunner.run(
+            ["make", "--layout", "grid2x2", "--size", "400", "--no-smart-crop"] + three
+                + ["-o", directory.appendingPathComponent("grid.png").path])
+        #expect(grid.status == 0, "\(grid.stderr)")
+        #expect(!grid.stderr.contains("cuts away"), "\(grid.stderr)")
+    }
+
     /// With no --layout the photos get a layout made for them: each keeps its shape and the
     /// canvas is filled (two photos in a fixed 2 × 2 grid left half of it blank, and a fixed
     /// grid cut landscape photos to strips); one photo gets a canvas of its own shape; `new`
