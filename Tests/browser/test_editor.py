@@ -271,6 +271,15 @@ def test_keyboard_layout_picker_and_swap(page):
     after = api(page, f"/api/collages/{cid}")["collage"]["items"][2]
     assert after["frame"]["x"] < before["frame"]["x"] + 1, "grown about its centre after a 1-point nudge"
     assert after["rotation"] == 5 and after["frame"]["width"] > before["frame"]["width"]
+    # − shrinks it in proportion down to the least side (20 points); the short side stopping
+    # alone there made the photo another shape.
+    for _ in range(70):
+        page.keyboard.press("-")
+    saved(page)
+    least = api(page, f"/api/collages/{cid}")["collage"]["items"][2]["frame"]
+    assert abs(min(least["width"], least["height"]) - 20) < 0.5, least
+    ratio = after["frame"]["width"] / after["frame"]["height"]
+    assert abs(least["width"] / least["height"] - ratio) < 0.05 * ratio, (least, after["frame"])
     page.keyboard.press("Delete")
     saved(page)
     assert len(api(page, f"/api/collages/{cid}")["collage"]["items"]) == 2

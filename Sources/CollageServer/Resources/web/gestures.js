@@ -205,8 +205,10 @@ export class Gestures {
     } else {
       const f = gesture.startFrame;
       const cx = f.x + f.width / 2, cy = f.y + f.height / 2;
-      const side = this.store.app.minimumItemSide;
-      const width = Math.max(side, f.width * factor), height = Math.max(side, f.height * factor);
+      // No smaller than the least side allows, and in proportion: the short side stopping
+      // alone at the least made a pinched-in photo another shape.
+      const scale = Math.max(factor, this.store.app.minimumItemSide / Math.min(f.width, f.height));
+      const width = f.width * scale, height = f.height * scale;
       gesture.frame = { x: cx - width / 2, y: cy - height / 2, width, height };
       gesture.rotation = ((item.rotation + now.angle - gesture.start.angle + 540) % 360) - 180;
     }
@@ -449,7 +451,8 @@ export class Gestures {
       this.store.commit((doc) => {
         const f = latest(doc)?.frame;
         if (!f) return null;
-        const width = Math.max(side, f.width * factor), height = Math.max(side, f.height * factor);
+        const scale = Math.max(factor, side / Math.min(f.width, f.height));
+        const width = f.width * scale, height = f.height * scale;
         return [{
           op: 'resizeItem', id,
           frame: { x: round(f.x + (f.width - width) / 2), y: round(f.y + (f.height - height) / 2), width: round(width), height: round(height) },

@@ -125,7 +125,9 @@ export class Lifting {
       const source = sourceRect(media, f, item.crop ?? (media.focus ? { focus: media.focus, zoom: 1 } : null));
       if (source.width > 0) k = Math.min(k, f.width / source.width);
     }
-    const width = Math.max(this.store.app.minimumItemSide, sticker.width * k), height = Math.max(this.store.app.minimumItemSide, sticker.height * k);
+    // The sticker's own proportions, however thin it is.
+    k = Math.max(k, this.store.app.minimumItemSide / Math.min(sticker.width, sticker.height));
+    const width = sticker.width * k, height = sticker.height * k;
     const shift = Math.min(Math.min(f.width, f.height) * 0.1, Math.max(width, height) / 3);
     const from = point ?? { x: f.x + f.width / 2, y: f.y + f.height / 2 };
     const centre = rotate(from.x + shift, from.y + shift, from.x, from.y, item.rotation);
