@@ -32,7 +32,7 @@ enum NewCommand: Command {
         let arrangement = try AutoLayoutArguments.parse(arguments, auto: automatic).map {
             values throws(Failure) in try AutoLayoutArguments.request(values)
         }
-        let workspace = try LibraryAccess.open(arguments)
+        let workspace = try LibraryAccess.open(arguments, creating: true)
         let access = workspace.access
         let request: NewCollageRequest
         do throws(Failure) {

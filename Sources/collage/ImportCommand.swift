@@ -30,7 +30,7 @@ enum ImportCommand: Command {
     static let extensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "avif", "webp", "tif", "tiff", "gif"]
 
     static func run(_ arguments: ParsedArguments) throws(Failure) {
-        let workspace = try LibraryAccess.open(arguments)
+        let workspace = try LibraryAccess.open(arguments, creating: true)
         let files = try collectFiles(arguments.positionals)
         guard !files.isEmpty else {
             throw .noInput("no photos found in \(arguments.positionals.joined(separator: ", "))")

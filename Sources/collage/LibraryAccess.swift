@@ -1,5 +1,6 @@
 import CollageCore
 import CollageKit
+import CollageLibrary
 import Foundation
 
 /// The `--library` option every library command takes, and opening the library it names.
@@ -8,8 +9,26 @@ enum LibraryAccess {
         "--library", "DIR", "The library folder (default: $COLLAGE_LIBRARY, else $XDG_DATA_HOME/collage)")
 
     /// The workspace over the library `--library` names (or the default one), without a model.
-    static func open(_ arguments: ParsedArguments) throws(Failure) -> Workspace {
-        try Workspace.open(folder: arguments.value("--library").map { URL(fileURLWithPath: $0) })
+    /// Only the commands `creating` one (import, new, serve) make a library in a folder
+    /// `--library` names that holds none (neither its database nor its photos, as after a
+    /// damaged database was set aside for `doctor --repair`): for the others it is a mistyped
+    /// path (`doctor` made an empty library there and called it healthy).
+    /// - Throws: ``Failure`` (exit 66) naming the folder and how a library is made.
+    static func open(_ arguments: ParsedArguments, creating: Bool = false) throws(Failure) -> Workspace {
+        let folder = arguments.value("--library").map { URL(fileURLWithPath: $0) }
+        let holdsOne = { (folder: URL) in
+            [Library.databaseName, "photos"].contains {
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+            }
+        }
+        if let folder, !creating, !holdsOne(folder) {
+            let exists = FileManager.default.fileExists(atPath: folder.path)
+            throw .noInput(
+                "\(folder.path): no Collage library there (\(exists ? "no \(Library.databaseName) nor photos in it" : "no such folder")); "
+                    + "check --library, or make one there with 'collage import --library \(folder.path) PHOTO…' "
+                    + "or 'collage serve --library \(folder.path)'")
+        }
+        return try Workspace.open(folder: folder)
     }
 }
 

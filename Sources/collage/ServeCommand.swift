@@ -57,7 +57,7 @@ enum ServeCommand: Command {
             } ?? 8080
         let host = arguments.value("--host") ?? "127.0.0.1"
         let homeNetwork = try homeNetworkSettings(arguments)
-        var workspace = try LibraryAccess.open(arguments)
+        var workspace = try LibraryAccess.open(arguments, creating: true)
         do throws(Failure) {
             workspace = workspace.with(model: try Workspace.loadModel(at: SmartCropArguments.modelPath(arguments)))
         } catch {

@@ -158,6 +158,7 @@ struct LibraryCommandTests {
     ])
     func errorsHaveDocumentedExitCodes(arguments: [String], status: Int32, message: String) throws {
         let space = try Workspace()
+        #expect(try space.run(["new", "--title", "First"]).status == 0)
         let result = try space.run(arguments)
         #expect(result.status == status, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
@@ -272,6 +273,28 @@ struct LibraryCommandTests {
         let repaired = try space.run(["doctor", "--repair"])
         #expect(repaired.status == 0, "\(repaired.stdout) \(repaired.stderr)")
         #expect(Set(try space.json(["photos"]).elements.compactMap { $0.member("id")?.string }) == ids)
+    }
+
+    /// A mistyped --library made an empty library there, and `doctor` called it healthy: the
+    /// commands that read a library refuse a folder that holds none, and leave nothing behind;
+    /// those that make one (import, new) still do.
+    @Test func aFolderWithNoLibraryIsRefusedByTheCommandsThatReadOne() throws {
+        let space = try Workspace()
+        let typo = space.directory.appendingPathComponent("libary")
+        for command in [["doctor"], ["gc"], ["list"], ["photos"], ["show", "abc"], ["export", "abc", "-o", "x.png"]] {
+            let result = try CommandRunner.run(command + ["--library", typo.path])
+            #expect(result.status == 66, "\(command): \(result.stderr)")
+            #expect(
+                result.stderr.contains("\(typo.path): no Collage library there (no such folder)")
+                    && result.stderr.contains("check --library"), "\(command): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: typo.path), "\(command) made a library")
+        }
+        try FileManager.default.createDirectory(at: typo, withIntermediateDirectories: true)
+        let empty = try CommandRunner.run(["doctor", "--library", typo.path])
+        #expect(empty.status == 66 && empty.stderr.contains("nor photos in it"), "\(empty.stderr)")
+        let made = try CommandRunner.run(["new", "--title", "Here", "--library", typo.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(try CommandRunner.run(["list", "--library", typo.path]).stdout.contains("Here"))
     }
 
     @Test func theEnvironmentSelectsTheLibrary() throws {
