@@ -45,9 +45,14 @@ enum ImportCommand: Command {
             }
             analyse(photos, in: workspace)
         }
-        let failures = outcomes.filter { if case .failed = $0 { true } else { false } }.count
-        if failures > 0 {
-            throw .data("\(failures) of \(files.count) file\(files.count == 1 ? "" : "s") could not be imported")
+        let failed = zip(files, outcomes).compactMap { file, outcome in
+            if case .failed = outcome { file } else { nil }
+        }
+        if !failed.isEmpty {
+            let message = "\(failed.count) of \(files.count) file\(files.count == 1 ? "" : "s") could not be imported"
+            // Files that are not there are exit 66, as for every other command; any other failure 65.
+            if failed.allSatisfy({ !FileManager.default.fileExists(atPath: $0.path) }) { throw .noInput(message) }
+            throw .data(message)
         }
     }
 

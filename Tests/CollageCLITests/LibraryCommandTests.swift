@@ -75,6 +75,9 @@ struct LibraryCommandTests {
         let photos = try space.json(["photos"])
         #expect(photos.elements.count == 2)
         #expect(photos.elements.allSatisfy { $0.member("format") != nil && $0.member("width") != nil })
+        // A file that is not there is exit 66, as the exit codes' table says (it was 65).
+        let missing = try space.run(["import", space.directory.appendingPathComponent("gone.jpg").path])
+        #expect(missing.status == 66 && missing.stderr.contains("gone.jpg: no such file"), "\(missing.stderr)")
     }
 
     @Test func importShowsAProgressBarOnATerminal() throws {
