@@ -151,6 +151,22 @@ enum StickerCommand: Command {
         } else {
             Output.print("Wrote \(output.path) (\(result.width) × \(result.height) \(format.rawValue.uppercased()))")
         }
+        if !options.maskOnly, let note = smallStickerNote(width: result.width, height: result.height, name: output.path)
+        {
+            Output.printError(note)
+        }
+    }
+
+    /// The long side under which a sticker is too small for a message or a print (a messenger's
+    /// sticker is 512 px, a 5 cm sticker at 300 dpi 590).
+    static let smallStickerSide = 160
+
+    /// A note for a sticker smaller than ``smallStickerSide`` (a 40 × 30 photo gave a 28 × 30
+    /// sticker, written without a word; only `pack` said it later).
+    static func smallStickerNote(width: Int, height: Int, name: String) -> String? {
+        guard max(width, height) < smallStickerSide else { return nil }
+        return "collage: note: \(name) is only \(width) × \(height) px, and will look soft wherever it is shown "
+            + "larger (a messenger's stickers are 512 px): lift it from a larger photo if there is one"
     }
 
     /// `collage sticker photo.jpg --live bounce -o live.webp`: the sticker lifted (outline and
@@ -221,6 +237,9 @@ enum StickerCommand: Command {
                     ]))
                 if !arguments.has("--json") {
                     Output.print("Wrote \(output.path) (\(sticker.width) × \(sticker.height))")
+                }
+                if let note = smallStickerNote(width: sticker.width, height: sticker.height, name: output.path) {
+                    Output.printError(note)
                 }
             } catch {
                 failures += 1

@@ -135,6 +135,32 @@ struct StickerCommandTests {
         #expect(JSONBox(Data(lifted.stdout.utf8))["width"].number ?? 0 >= 200, "\(lifted.stdout)")
     }
 
+    /// A sticker lifted from a thumbnail is a few dozen pixels: written without a word, it looked
+    /// fine until it was shown at any size. A note says so; a sticker of a usual size has none.
+    @Test func aTinyStickerIsNoted() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The same photo at a fifth of its size.
+        var photo = Bitmap(width: 180, height: 80, color: [236, 234, 228])
+        for y in 0..<80 {
+            for x in 0..<180 where pow(Double(x) - 30, 2) / 196 + pow(Double(y) - 40, 2) / 576 <= 1 {
+                photo[x, y] = [230, 110, 20]
+            }
+        }
+        let small = directory.appendingPathComponent("thumbnail.png")
+        try photo.write(to: small, format: .png)
+        let output = directory.appendingPathComponent("tiny.png")
+        let tiny = try CommandRunner.run(["sticker", small.path, "-o", output.path])
+        #expect(tiny.status == 0, "\(tiny.stderr)")
+        let sticker = try Bitmap.read(output)
+        #expect(
+            tiny.stderr.contains("note: \(output.path) is only \(sticker.width) × \(sticker.height) px"),
+            "\(tiny.stderr)")
+        let usual = try CommandRunner.run(
+            ["sticker", try Self.offCentrePhoto(in: directory).path, "-o", output.path, "--outline", "30"])
+        #expect(usual.status == 0 && !usual.stderr.contains("is only"), "\(usual.stderr)")
+    }
+
     @Test func stickerWritesATransparentPNG() throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
