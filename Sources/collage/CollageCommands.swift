@@ -368,7 +368,17 @@ enum ExportCommand: Command {
         let model = try SmartCropArguments.model(arguments)
         let workspace = try LibraryAccess.open(arguments).with(model: model)
         let stored = try workspace.collage(arguments.positionals[0])
+        // The notes name a photo as it was imported, not by its file in the library (its hash).
+        let names = Dictionary(
+            ((try? workspace.photos()) ?? []).map { ($0.id, $0.originalName) }, uniquingKeysWith: { first, _ in first })
+        let collage = stored.collage
         try renderAndReport(
-            stored.collage, photos: workspace.commandLinePhotos, output: output, json: arguments.has("--json"))
+            collage, photos: workspace.commandLinePhotos, output: output, json: arguments.has("--json")
+        ) { soft in
+            guard case .photo(let reference) = collage.item(soft.itemID)?.content, let name = names[reference] else {
+                return soft.file.lastPathComponent
+            }
+            return name
+        }
     }
 }

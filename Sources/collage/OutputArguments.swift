@@ -106,8 +106,11 @@ func renderAndReport(
 }
 
 /// Renders and reports what was written.
+/// - Parameter name: what the notes call a photo; by default its file's name (a library's
+///   files are named by their hash, so `export` gives the names they were imported under).
 func renderAndReport(
-    _ collage: Collage, photos: some PhotoSource, output: OutputArguments, json: Bool
+    _ collage: Collage, photos: some PhotoSource, output: OutputArguments, json: Bool,
+    name: (SoftPhoto) -> String = { $0.file.lastPathComponent }
 ) throws(Failure) {
     if let animation = output.animation {
         let result: AnimationResult
@@ -137,7 +140,8 @@ func renderAndReport(
         Output.printError("collage: note: \(note)")
     }
     // Said once the collage is written: a photo that cannot be read was first called soft.
-    let softNote = softPhotosNote(CollageRenderer().softPhotos(in: collage, photos: photos, size: output.options.size))
+    let softNote = softPhotosNote(
+        CollageRenderer().softPhotos(in: collage, photos: photos, size: output.options.size), name: name)
     do {
         result = try CollageRenderer().render(collage, photos: photos, options: output.options, to: output.file)
     } catch {
@@ -156,11 +160,11 @@ func renderAndReport(
 
 /// Which photos the export enlarges until they look soft, in one line, as the editor's "Low res"
 /// badges say it before an export: a print of small photos came out soft without a word.
-func softPhotosNote(_ soft: [SoftPhoto]) -> String? {
+func softPhotosNote(_ soft: [SoftPhoto], name: (SoftPhoto) -> String = { $0.file.lastPathComponent }) -> String? {
     guard let first = soft.first else { return nil }
     let shown = 4
     let each = soft.prefix(shown).map { photo in
-        let name = photo.file.lastPathComponent
+        let name = name(photo)
         guard let dpi = photo.dotsPerInch else {
             return "\(name) enlarged \(JSONValue.format((10 / photo.pixelsPerOutputPixel).rounded() / 10))×"
         }

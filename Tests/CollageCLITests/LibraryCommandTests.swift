@@ -134,6 +134,10 @@ struct LibraryCommandTests {
         let exported = try space.json(["export", id, "-o", output.path, "--size", "600"])
         #expect(exported.member("width") == .number(480) && exported.member("height") == .number(600))
         #expect(try Bitmap.read(output).height == 600)
+        // Enlarged past what looks sharp, the photos are named as they were imported, not by
+        // their files in the library (named by their hash).
+        let large = try space.run(["export", id, "-o", output.path, "--size", "3000"])
+        #expect(large.status == 0 && large.stderr.contains("a.jpg enlarged"), "\(large.stderr)")
 
         let refusedDelete = try space.run(["rm", id])
         #expect(refusedDelete.status == 64 && refusedDelete.stderr.contains("--yes"))
