@@ -81,7 +81,8 @@ struct ParsedArguments: Sendable {
             let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
             let name = parts[0]
             guard let option = spec.options.first(where: { $0.name == name }) else {
-                throw .usage("unknown option '\(name)' for 'collage \(spec.name)'")
+                let guess = closestName(to: name, among: spec.options.map(\.name)).map { " (did you mean \($0)?)" }
+                throw .usage("unknown option '\(name)' for 'collage \(spec.name)'\(guess ?? "")")
             }
             if option.valueName == nil {
                 guard parts.count == 1 else { throw .usage("\(name) takes no value") }
@@ -123,4 +124,43 @@ struct ParsedArguments: Sendable {
         }
         return parsed
     }
+}
+
+/// The one of `names` a mistyped `name` most likely meant: at most two letters added, dropped,
+/// changed or swapped from it (a third of a short name), the nearest, and only when no other is
+/// as near (`stiker` is `sticker`; `--outlin` is `--outline`).
+func closestName(to name: String, among names: [String]) -> String? {
+    let typed = Array(name.lowercased())
+    let allowed = min(2, max(1, typed.count / 3))
+    var best: (name: String, distance: Int)?
+    var tied = false
+    for candidate in names {
+        let distance = editDistance(typed, Array(candidate.lowercased()))
+        guard distance <= allowed else { continue }
+        if let current = best, distance >= current.distance {
+            if distance == current.distance { tied = true }
+            continue
+        }
+        (best, tied) = ((candidate, distance), false)
+    }
+    return tied ? nil : best?.name
+}
+
+/// Letters added, dropped, changed or two side by side swapped to make `a` into `b`.
+private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    guard !a.isEmpty else { return b.count }
+    guard !b.isEmpty else { return a.count }
+    var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 0...a.count { table[i][0] = i }
+    for j in 0...b.count { table[0][j] = j }
+    for i in 1...a.count {
+        for j in 1...b.count {
+            let change = a[i - 1] == b[j - 1] ? 0 : 1
+            table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + change)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+            }
+        }
+    }
+    return table[a.count][b.count]
 }

@@ -101,8 +101,9 @@ enum RootCommand {
             return command
         }
         if name.hasPrefix("-") { throw Failure.usage("unknown option '\(name)'") }
-        let names = commands.map { $0.spec.name }.joined(separator: ", ")
-        throw Failure.usage("unknown command '\(name)'; commands: \(names)")
+        let names = commands.map { $0.spec.name }
+        let guess = closestName(to: name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+        throw Failure.usage("unknown command '\(name)'\(guess); commands: \(names.joined(separator: ", "))")
     }
 
     static var rootHelp: String {

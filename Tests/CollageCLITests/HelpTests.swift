@@ -47,6 +47,14 @@ struct HelpTests {
         (["templates", "--canvas", "wide"], "--canvas expects WxH"), (["validate"], "takes 1 argument, got 0"),
         (["help", "nothing"], "unknown command 'nothing'"), (["templates", "--json=yes"], "--json takes no value"),
         (["templates", "--spacing", "4"], "--spacing and --padding only apply with --canvas"),
+        // A typo gets the name it most likely meant; a name near none gets no guess.
+        (["stiker", "a.jpg"], "unknown command 'stiker' (did you mean 'sticker'?)"),
+        (["sheets"], "unknown command 'sheets' (did you mean 'sheet'?)"),
+        (
+            ["make", "--tittle", "Trip", "a.jpg"],
+            "unknown option '--tittle' for 'collage make' (did you mean --title?)"
+        ),
+        (["frobnicate"], "unknown command 'frobnicate'; commands:"),
     ])
     func usageErrorsExit64WithAMessageOnStderr(arguments: [String], message: String) throws {
         let result = try CommandRunner.run(arguments)
