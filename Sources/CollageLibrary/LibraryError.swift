@@ -64,7 +64,10 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
             "database error in \(path): \(error.message) (SQLite code \(error.code)"
                 + (error.statement.map { ", in \"\($0)\")" } ?? ")")
         case .unknownCollage(let id): "no collage with id \"\(id)\" (see 'collage list')"
-        case .unknownPhoto(let id): "no photo with id \"\(id)\" (see 'collage photos')"
+        case .unknownPhoto(let id):
+            // A short prefix is refused however many photos it would match: say why.
+            "no photo with id \"\(id)\" (see 'collage photos'"
+                + (id.count < 6 && id.allSatisfy(\.isHexDigit) ? "; a shortened id needs at least 6 characters)" : ")")
         case .unknownSticker(let id): "no sticker with id \"\(id)\""
         case .unknownDevice(let id): "no paired device with id \"\(id)\" (see 'collage devices')"
         case .staleVersion(let collage, let expected, let current):

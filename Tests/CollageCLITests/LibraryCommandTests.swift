@@ -159,7 +159,8 @@ struct LibraryCommandTests {
         (["show", "nosuchcollage"], 66, "no collage with id \"nosuchcollage\""),
         (["export", "nosuchcollage", "-o", "/tmp/x.jpg"], 66, "no collage with id"),
         (["new", "--layout", "hexagon"], 64, "--layout expects a template id"),
-        (["new", "ffffffffffff"], 66, "no photo with id \"ffffffffffff\""),
+        (["new", "ffffffffffff"], 66, "no photo with id \"ffffffffffff\" (see 'collage photos')"),
+        (["new", "596aa"], 66, "no photo with id \"596aa\" (see 'collage photos'; a shortened id needs at least 6"),
         (["edit", "abc", "{not json"], 65, "invalid JSON"),
         (["rename", "onlyone"], 64, "takes 2 arguments, got 1"),
     ])
