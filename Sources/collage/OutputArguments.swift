@@ -148,6 +148,11 @@ func renderAndReport(
         throw error.failure
     }
     if let softNote { Output.printError("collage: note: \(softNote)") }
+    // A blank image written without a word looked like a failed render.
+    if collage.items.isEmpty {
+        Output.printError(
+            "collage: note: \"\(collage.title)\" has nothing on it yet: the image is its background alone")
+    }
     if json {
         Output.printJSON(RecordJSON.render(result))
     } else {

@@ -283,6 +283,18 @@ struct LibraryCommandTests {
         #expect(Set(try space.json(["photos"]).elements.compactMap { $0.member("id")?.string }) == ids)
     }
 
+    /// A collage with nothing on it exported to a blank image without a word, which looked like
+    /// a render that failed; a note says what it is.
+    @Test func anEmptyCollagesExportSaysItIsBackgroundAlone() throws {
+        let space = try Workspace()
+        let id = try #require(try space.json(["new", "--title", "Later"]).member("id")?.string)
+        let output = space.directory.appendingPathComponent("empty.png")
+        let result = try space.run(["export", id, "-o", output.path, "--size", "300"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("\"Later\" has nothing on it yet: the image is its background alone"))
+        #expect(FileManager.default.fileExists(atPath: output.path))
+    }
+
     /// A mistyped --library made an empty library there, and `doctor` called it healthy: the
     /// commands that read a library refuse a folder that holds none, and leave nothing behind;
     /// those that make one (import, new) still do.
