@@ -99,6 +99,16 @@ extension Collage {
             (items[a].crop, items[b].crop) = (items[b].crop, items[a].crop)
             (items[a].stickerStyle, items[b].stickerStyle) = (items[b].stickerStyle, items[a].stickerStyle)
             (items[a].look, items[b].look) = (items[b].look, items[a].look)
+            // A photo nudged within its slot (a drag let go short) kept its slot at an offset:
+            // the photo trading into that frame came in at the offset too, a white L of gap
+            // beside it and its corner under a neighbour. Each takes its slot's own frame, as a
+            // photo placed in a slot does.
+            let frames = template?.frames(for: self) ?? []
+            for index in [a, b] {
+                guard let slot = items[index].slot, frames.indices.contains(slot) else { continue }
+                items[index].frame = frames[slot]
+                items[index].rotation = Angle(degrees: 0)
+            }
         case .placeInSlot(let id, let slot):
             let index = try indexOf(id)
             guard case .photo = items[index].content else { throw .notAPhoto(id) }

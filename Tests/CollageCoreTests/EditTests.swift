@@ -254,6 +254,24 @@ struct EditTests {
         }
     }
 
+    /// A photo nudged within its slot (a drag let go short) and then swapped with another: the
+    /// photo coming into that slot took the nudged frame, a gap of canvas beside it and its
+    /// corner under a neighbour. Both photos lie in their slots' own frames, upright.
+    @Test func swappedPhotosLieInTheirSlotsOwnFrames() throws {
+        var collage = try Fixtures.collage()
+        let frames = try #require(collage.template).frames(for: collage)
+        let slot = try #require(collage.item("p0")?.slot)
+        let nudged = Rect(
+            x: frames[slot].x + 30, y: frames[slot].y + 20, width: frames[slot].width, height: frames[slot].height)
+        collage = try collage.applying([.moveItem(id: "p0", origin: nudged.origin), .rotateItem(id: "p3", degrees: 8)])
+        #expect(collage.item("p0")?.slot == slot)
+        let swapped = try collage.applying(.swapContents(first: "p0", second: "p3"))
+        #expect(swapped.item("p0")?.content == .photo("photo3.jpg"))
+        #expect(swapped.item("p0")?.frame == frames[slot])
+        let other = try #require(swapped.item("p3")?.slot)
+        #expect(swapped.item("p3")?.frame == frames[other] && swapped.item("p3")?.rotation.degrees == 0)
+    }
+
     /// Replacing a photo keeps everything but the picture: its id, frame, slot, turn, look and
     /// place in the stacking order; the crop, made for the old picture, returns to automatic.
     @Test func replacingAPhotoKeepsItsFrameLookAndPlace() throws {

@@ -24,7 +24,7 @@ function touched(edit, base) {
     case 'setLook': return item(edit.id, 'content', 'look');
     case 'setText': return item(edit.id, 'content');
     case 'reorder': return [...item(edit.id), 'order'];
-    case 'swapContents': return [...item(edit.first, 'content', 'look'), ...item(edit.second, 'content', 'look')];
+    case 'swapContents': return [...item(edit.first, 'content', 'look', 'frame', 'rotation'), ...item(edit.second, 'content', 'look', 'frame', 'rotation')];
     case 'placeInSlot': return [...item(edit.id, 'slot'), `slot:${edit.slot}`, 'layout'];
     case 'applyTemplate': case 'setAspect': return ['layout'];
     case 'rename': return ['title'];
