@@ -9,6 +9,8 @@ import { $ } from './ui.js';
 const measuring = document.createElement('canvas').getContext('2d');
 /** What a phone on its side keeps free at the stage's right edge: the tools' two columns and a gap. */
 const TOOL_COLUMN = 150;
+/** What a phone on its side keeps under the canvas: room for the turn handle below an item. */
+const LYING_FOOT = 36;
 
 /** The width, in points, of a text's longest line as the browser's fonts set it (for hit-testing). */
 function wordsWidth(block) {
@@ -65,8 +67,11 @@ export class CanvasView {
     const upright = this.editor.panels.isPhone() || lying ? 12 : stage.clientWidth < 700 ? 32 : stacked ? 72 : 56;
     // A phone on its side keeps the stage's right edge for the tools' column.
     const width = Math.max(120, stage.clientWidth - 2 * margin - (lying ? TOOL_COLUMN : 0));
-    // A phone keeps the foot of the stage for the selected item's tools, in a row 64 px high.
-    const height = Math.max(120, stage.clientHeight - 2 * upright - (this.editor.panels.isPhone() ? 84 : 0));
+    // A phone keeps the foot of the stage for the selected item's tools, in a row 64 px high;
+    // one on its side keeps it for the turn handle under a photo of the bottom row (30 px below
+    // it: with 12 px it lay past the screen's edge, out of reach).
+    const foot = this.editor.panels.isPhone() ? 84 : lying ? LYING_FOOT - upright : 0;
+    const height = Math.max(120, stage.clientHeight - 2 * upright - foot);
     const fit = Math.min(width / this.store.collage.canvas.width, height / this.store.collage.canvas.height);
     // A whole number of pixels along the long side, so the canvas's edges fall on pixels.
     const long = Math.max(this.store.collage.canvas.width, this.store.collage.canvas.height);
@@ -186,9 +191,11 @@ export class CanvasView {
     const stage = $('stage');
     const width = parseFloat(canvas.style.width), height = parseFloat(canvas.style.height);
     // On a phone the canvas sits under the top bar, where the eye starts, not centred in grey.
-    const tools = this.editor.panels.isLying() ? TOOL_COLUMN : 0;
-    let left = Math.floor((stage.clientWidth - tools - width) / 2);
+    const lying = this.editor.panels.isLying();
+    let left = Math.floor((stage.clientWidth - (lying ? TOOL_COLUMN : 0) - width) / 2);
     let top = this.editor.panels.isPhone() ? 12 : Math.floor((stage.clientHeight - height) / 2);
+    // On its side, a phone keeps its foot free for the turn handle (see scale).
+    if (lying) top = Math.max(12, Math.min(top, stage.clientHeight - LYING_FOOT - height));
     canvas.style.left = `${left}px`;
     canvas.style.top = `${top}px`;
     const box = canvas.getBoundingClientRect();
