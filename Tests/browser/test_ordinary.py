@@ -349,6 +349,10 @@ def test_on_a_phone_on_its_side_the_collage_takes_the_height_and_the_tools_stand
         # A tap on the tools presses them, not the photo under them.
         page.locator("#delete-item").tap()
         expect(page.locator(".item")).to_have_count(3)
+        # Under a finger the text panel speaks of taps, not of double-clicks and Enter.
+        page.locator("#tab-text").tap()
+        hint = page.locator("#text-hint").inner_text()
+        assert "Double-tap a text" in hint and "Enter" not in hint and "click" not in hint, hint
     finally:
         context.close()
     assert not errors, errors
