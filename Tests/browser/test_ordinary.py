@@ -353,6 +353,11 @@ def test_on_a_phone_on_its_side_the_collage_takes_the_height_and_the_tools_stand
         page.locator("#tab-text").tap()
         hint = page.locator("#text-hint").inner_text()
         assert "Double-tap a text" in hint and "Enter" not in hint and "click" not in hint, hint
+        # The export's size in pixels shows above its buttons, unscrolled (it lay under them).
+        page.locator("#export-button").tap()
+        expect(page.locator("#export-pixels")).to_contain_text("px")
+        pixels, actions = page.locator("#export-pixels").bounding_box(), page.locator("#export-dialog .export-actions").bounding_box()
+        assert pixels["y"] + pixels["height"] <= actions["y"], (pixels, actions)
     finally:
         context.close()
     assert not errors, errors
