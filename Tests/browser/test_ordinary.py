@@ -358,6 +358,12 @@ def test_on_a_phone_on_its_side_the_collage_takes_the_height_and_the_tools_stand
         expect(page.locator("#export-pixels")).to_contain_text("px")
         pixels, actions = page.locator("#export-pixels").bounding_box(), page.locator("#export-dialog .export-actions").bounding_box()
         assert pixels["y"] + pixels["height"] <= actions["y"], (pixels, actions)
+        page.locator("#export-dialog button[value=cancel]").tap()
+        # The library shows its collages on the first screen (its heading and forms filled it).
+        page.goto(page.url.split("#")[0] + "#/")
+        expect(page.locator(".collage-card").first).to_be_visible()
+        card = page.locator(".collage-card").first.bounding_box()
+        assert card["y"] + 100 <= 390, card
     finally:
         context.close()
     assert not errors, errors
