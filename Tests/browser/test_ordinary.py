@@ -359,6 +359,10 @@ def test_on_a_phone_on_its_side_the_collage_takes_the_height_and_the_tools_stand
         pixels, actions = page.locator("#export-pixels").bounding_box(), page.locator("#export-dialog .export-actions").bounding_box()
         assert pixels["y"] + pixels["height"] <= actions["y"], (pixels, actions)
         page.locator("#export-dialog button[value=cancel]").tap()
+        # Each photo drawn this small wears the small "Low res" mark (the full one covered much of it).
+        badges = page.locator(".low-res-badge")
+        assert badges.count() >= 1
+        assert badges.count() == page.locator(".low-res-badge.small").count()
         # The library shows its collages on the first screen (its heading and forms filled it).
         page.goto(page.url.split("#")[0] + "#/")
         expect(page.locator(".collage-card").first).to_be_visible()

@@ -325,6 +325,9 @@ export class CanvasView {
       // As print services mark them: this photo will look soft at the export size.
       const badge = document.createElement('span');
       badge.className = 'low-res-badge';
+      // On a photo drawn small (a phone's collage), a smaller mark: the full one covered much
+      // of each photo.
+      badge.classList.toggle('small', Math.min(frame.width, frame.height) * scale < 140);
       badge.textContent = 'Low res';
       badge.title = sizing.dpi
         ? `This photo is small for its frame: printed at ${Math.round(soft.quality)} dpi`
