@@ -514,6 +514,9 @@ def test_new_from_photos_suggests_layouts_drawn_with_them(page):
     expect(page.locator("#suggest-text")).to_contain_text("For your 3 photos", timeout=60000)
     first = page.locator("#suggest-grid .layout-option").first
     expect(first).to_contain_text("Fits all")
+    # The others say how they take 3 photos: frames left empty, or fewer frames than photos.
+    expect(page.locator("#suggest-grid .layout-option[data-template=grid2x2] .fits")).to_have_text("1 empty")
+    expect(page.locator("#suggest-grid .layout-option[data-template=sideBySide] .fits")).to_have_text("Holds 2")
     # The keyboard (and a tablet's highlight) starts on the layout made for these photos, free
     # and fitting them all: on the first tile it started on a premium layout that fitted them.
     expect(page.locator("#suggest-smart")).to_be_focused()

@@ -272,8 +272,11 @@ async function startFromPhotos(files) {
     if (!smart.hidden && !grid.contains(document.activeElement)) queueMicrotask(() => smart.focus());
     const focused = grid.contains(document.activeElement) ? document.activeElement.dataset.template : null;
     grid.replaceChildren(...ranked.map((template, index) => {
-      const button = layoutButton(template, canvas, thumbnails,
-        { note: template.slots === count ? 'Fits all' : '', locked: isLocked(template) });
+      // Each says how it takes these photos: every one in a frame, with frames to spare (left
+      // empty), or fewer frames than photos (the rest lie free on top).
+      const spare = template.slots - count;
+      const note = spare === 0 ? 'Fits all' : spare > 0 ? `${spare} empty` : `Holds ${template.slots}`;
+      const button = layoutButton(template, canvas, thumbnails, { note, fits: spare === 0, locked: isLocked(template) });
       button.disabled = making;
       button.addEventListener('click', async () => {
         if (isLocked(template)) {

@@ -68,9 +68,9 @@ export function layoutPreview(template, canvas, photos = []) {
 /**
  * A button showing one layout drawn with `photos` (see `layoutPreview`), its name, and a badge
  * for premium layouts (with a lock while premium is `locked`); `note` adds a line under the name
- * ("Fits all").
+ * ("Fits all", marked; "2 empty", plain when not `fits`).
  */
-export function layoutButton(template, canvas, photos, { pressed = null, note = '', locked = false } = {}) {
+export function layoutButton(template, canvas, photos, { pressed = null, note = '', fits = true, locked = false } = {}) {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'layout-option';
@@ -83,7 +83,7 @@ export function layoutButton(template, canvas, photos, { pressed = null, note = 
   button.append(layoutPreview(template, canvas, photos), name);
   if (note) {
     const line = document.createElement('span');
-    line.className = 'fits';
+    line.className = fits ? 'fits' : 'fits partial';
     line.textContent = note;
     button.append(line);
   }
