@@ -51,6 +51,9 @@ enum ServeCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments) throws(Failure) {
+        // Caught from the start: a Ctrl-C sent as soon as the address shows stops the server
+        // cleanly (see catchStopSignals).
+        catchStopSignals()
         let port =
             try arguments.value("--port", expected: "a port number from 0 to 65535") {
                 Int($0).flatMap { (0...65535).contains($0) ? $0 : nil }
@@ -71,6 +74,7 @@ enum ServeCommand: Command {
         } catch {
             throw error.failure
         }
+        stopOnSignal(server: server, workspace: workspace)
         Output.print("Collage editor: \(server.url.absoluteString)  (library \(workspace.folder.path); Ctrl-C to stop)")
         if homeNetwork != nil {
             if arguments.has("--lan-insecure") {
@@ -82,7 +86,7 @@ enum ServeCommand: Command {
             watchForEnter(server)
         }
         if arguments.has("--open") { openInBrowser(server.url) }
-        waitForSignal(server: server, workspace: workspace)
+        dispatchMain()
     }
 
     /// The home network's settings from `--lan` and its options; `nil` without `--lan`.
@@ -137,20 +141,34 @@ enum ServeCommand: Command {
         }
     }
 
-    /// Serves until SIGINT or SIGTERM, then shuts down cleanly and exits.
-    static func waitForSignal(server: CollageServer, workspace: Workspace) -> Never {
-        for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber, SIG_IGN) }
-        let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .main) }
-        for source in sources {
-            source.setEventHandler {
-                Output.printError("collage: stopping…")
-                server.stop()
-                workspace.close()
-                exit(0)
+    /// From now on SIGINT and SIGTERM, whichever thread they reach, write a byte to a pipe for
+    /// ``stopOnSignal(server:workspace:)`` to read. (With a dispatch source,
+    /// one sent as soon as the address showed was lost while the source was still being
+    /// registered, and the server ran on; earlier still, it killed the server.)
+    static func catchStopSignals() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return }
+        (stopPipeRead, stopPipeWrite) = (ends[0], ends[1])
+        for signalNumber in [SIGINT, SIGTERM] {
+            // Only what is safe in a signal handler: one write.
+            signal(signalNumber) { _ in
+                var byte: UInt8 = 1
+                _ = write(stopPipeWrite, &byte, 1)
             }
-            source.resume()
         }
-        withExtendedLifetime(sources) { dispatchMain() }
+    }
+
+    /// A thread that waits for a stop signal (see ``catchStopSignals()``), then shuts the
+    /// server down cleanly and exits.
+    static func stopOnSignal(server: CollageServer, workspace: Workspace) {
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while read(stopPipeRead, &byte, 1) < 0 && errno == EINTR {}
+            Output.printError("collage: stopping…")
+            server.stop()
+            workspace.close()
+            exit(0)
+        }
     }
 
     static func openInBrowser(_ url: URL) {
@@ -164,6 +182,11 @@ enum ServeCommand: Command {
         }
     }
 }
+
+/// The ends of the pipe a stop signal's handler writes to, set before the handlers are and
+/// never changed after: plain integers, as a signal handler may read nothing more.
+nonisolated(unsafe) private var stopPipeRead: Int32 = -1
+nonisolated(unsafe) private var stopPipeWrite: Int32 = -1
 
 extension ServerError {
     /// The failure of a server that could not start.

@@ -50,4 +50,45 @@ struct DevicesCommandTests {
         let gone = try CommandRunner.run(["serve", "--allow-remote"])
         #expect(gone.status == 64)
     }
+
+    /// Ctrl-C (or SIGTERM) sent the moment the editor's address shows, as a script does: it
+    /// killed the server by the signal's default (exit by signal 2) before its handler was
+    /// set, and later was lost while the handler was being registered (the server ran on).
+    /// Each of these stops it cleanly, with exit 0.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aStopSignalSentAsSoonAsTheAddressShowsStopsTheServerCleanly(signal: Int32) throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for round in 0..<8 {
+            let process = Process()
+            process.executableURL = CommandRunner.executable
+            process.arguments = [
+                "serve", "--port", "0", "--no-analyse", "--library",
+                directory.appendingPathComponent("library \(round)").path,
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            var printed = Data()
+            while !printed.contains(UInt8(ascii: "\n")) {
+                let more = output.fileHandleForReading.availableData
+                if more.isEmpty { break }
+                printed.append(more)
+            }
+            #expect(String(decoding: printed, as: UTF8.self).contains("Collage editor: http://127.0.0.1:"))
+            kill(process.processIdentifier, signal)
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            let ranOn = process.isRunning
+            if ranOn { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            #expect(!ranOn, "round \(round): the server ran on after the signal")
+            #expect(
+                process.terminationReason == .exit && process.terminationStatus == 0,
+                "round \(round): \(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)"
+            )
+        }
+    }
 }
