@@ -286,6 +286,15 @@ def test_on_a_phone_the_canvas_spans_the_width_under_the_top_bar_and_every_targe
         assert canvas["x"] <= 12.5 and canvas["x"] + canvas["width"] >= 390 - 12.5, canvas
         assert canvas["y"] - (top_bar["y"] + top_bar["height"]) <= 16, (canvas, top_bar)
         assert page.evaluate(SMALL_TARGETS) == []
+        # An open sheet has a grabber along its top, and a press on it closes the sheet.
+        page.locator("#tab-background").tap()
+        expect(page.locator("#panel")).to_have_class(re.compile(r"\bsheet-open\b"))
+        grabber = page.locator("#panel-close").bounding_box()
+        assert grabber["y"] < page.locator("#panel-background").bounding_box()["y"], grabber
+        assert page.evaluate(SMALL_TARGETS) == []
+        page.locator("#panel-close").tap()
+        expect(page.locator("#panel")).not_to_have_class(re.compile(r"\bsheet-open\b"))
+        expect(page.locator("#panel-close")).to_be_hidden()
         # A message shows at the top, never over the tab bar.
         page.evaluate("import('/static/ui.js').then(({ toast }) => toast('A message'))")
         toast = page.locator(".toast").first

@@ -52,6 +52,13 @@ export class Panels {
         $(`tab-${next}`).focus();
       });
     }
+    // A phone's open sheet has a grabber along its top that closes it, as a phone app's sheets
+    // do (it closed only by pressing its tab again).
+    this.store.listen($('panel-close'), 'click', () => {
+      const current = tabs.find((tab) => $(`tab-${tab}`).getAttribute('aria-selected') === 'true') ?? 'photos';
+      this.showTab(current, { open: false });
+      $(`tab-${current}`).focus();
+    });
     this.store.listen($('tray-target-cancel'), 'click', () => this.clearTrayTarget());
     this.buildSwatches();
     this.buildShapes();
