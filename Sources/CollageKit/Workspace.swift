@@ -44,6 +44,17 @@ public struct Workspace: Sendable {
         }
     }
 
+    /// The file a library's collages and records live in, in its folder.
+    public static let databaseFileName = Library.databaseName
+
+    /// Whether `folder` holds a library: its database, or its photos (a library whose damaged
+    /// database was set aside for `doctor --repair`).
+    public static func holdsLibrary(_ folder: URL) -> Bool {
+        [Library.databaseName, "photos"].contains {
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+        }
+    }
+
     /// The same library and licence with another model (or none).
     public func with(model: SubjectModel?) -> Workspace {
         Workspace(library: library, model: model, licences: licences)

@@ -1,6 +1,5 @@
 import CollageCore
 import CollageKit
-import CollageLibrary
 import Foundation
 
 /// The `--library` option every library command takes, and opening the library it names.
@@ -16,15 +15,10 @@ enum LibraryAccess {
     /// - Throws: ``Failure`` (exit 66) naming the folder and how a library is made.
     static func open(_ arguments: ParsedArguments, creating: Bool = false) throws(Failure) -> Workspace {
         let folder = arguments.value("--library").map { URL(fileURLWithPath: $0) }
-        let holdsOne = { (folder: URL) in
-            [Library.databaseName, "photos"].contains {
-                FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
-            }
-        }
-        if let folder, !creating, !holdsOne(folder) {
+        if let folder, !creating, !Workspace.holdsLibrary(folder) {
             let exists = FileManager.default.fileExists(atPath: folder.path)
             throw .noInput(
-                "\(folder.path): no Collage library there (\(exists ? "no \(Library.databaseName) nor photos in it" : "no such folder")); "
+                "\(folder.path): no Collage library there (\(exists ? "no \(Workspace.databaseFileName) nor photos in it" : "no such folder")); "
                     + "check --library, or make one there with 'collage import --library \(folder.path) PHOTO…' "
                     + "or 'collage serve --library \(folder.path)'")
         }
