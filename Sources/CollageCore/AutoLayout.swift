@@ -88,14 +88,22 @@ public enum AutoLayout {
     }
 
     /// Arranges photos of the given aspect ratios (width ÷ height) on `canvas`.
+    /// - Parameter pixelCounts: each photo's pixels (width × height), when known: a photo with
+    ///   less than half another's pixels is not given a larger frame than it where a layout as
+    ///   good otherwise can avoid it (a 40 × 30 thumbnail took the largest frame, enlarged 24
+    ///   times, beside photos of 4,000 px). Ignored unless one count per photo, each positive.
     /// - Throws: ``Failure`` for no photos or too many, a bad ratio, hero or crop, or no room.
     public static func arrange(
-        aspectRatios: [Double], canvas: Size, spacing: Double, padding: Double, options: Options = Options()
+        aspectRatios: [Double], pixelCounts: [Double]? = nil, canvas: Size, spacing: Double, padding: Double,
+        options: Options = Options()
     ) throws(Failure) -> Result {
         let count = aspectRatios.count
         guard (1...Options.maximumPhotos).contains(count) else { throw .photoCount(count) }
         if let bad = aspectRatios.firstIndex(where: { !$0.isFinite || $0 <= 0 || $0 > 1000 || $0 < 0.001 }) {
             throw .invalidAspectRatio(index: bad)
+        }
+        let pixels = pixelCounts.flatMap { counts in
+            counts.count == count && counts.allSatisfy({ $0.isFinite && $0 > 0 }) ? counts : nil
         }
         if let hero = options.hero, !(0..<count).contains(hero) { throw .invalidHero(hero, count: count) }
         guard options.maximumCrop.isFinite, (0...0.5).contains(options.maximumCrop) else {
@@ -109,7 +117,7 @@ public enum AutoLayout {
         guard inner.width > gaps, inner.height > gaps, spacing >= 0, padding >= 0 else { throw .noRoom }
 
         let problem = Problem(
-            aspects: aspectRatios, inner: inner, spacing: spacing, padding: padding, options: options)
+            aspects: aspectRatios, pixels: pixels, inner: inner, spacing: spacing, padding: padding, options: options)
         // The search itself is the same for every seed; the seed picks among the good layouts it
         // found, best first, so each Shuffle is another good layout rather than a random one.
         var random = SplitMix64(seed: 0x5EED)
@@ -299,6 +307,8 @@ private indirect enum Tree: Hashable {
 /// One search: the photos, the room, and how a tree is scored and placed.
 private struct Problem {
     let aspects: [Double]
+    /// Each photo's pixels, when known (see ``AutoLayout/arrange(aspectRatios:pixelCounts:canvas:spacing:padding:options:)``).
+    var pixels: [Double]? = nil
     let inner: Size
     let spacing: Double
     let padding: Double
@@ -375,7 +385,23 @@ private struct Problem {
         } else {
             score += unevenness(largest / smallest)
         }
+        if let pixels { score += resolutionCost(areas, pixels: pixels) }
         return Scored(tree: tree, factor: factor, score: score)
+    }
+
+    /// What giving a photo a larger frame than one with at least twice its pixels costs: as
+    /// much as the frames' areas differ (the log of their ratio), pair by pair, so among layouts
+    /// otherwise alike the sharper photos get the larger frames. Photos of like resolution (a
+    /// phone's, all of them) cost nothing here; the hero, asked for, is left out.
+    func resolutionCost(_ areas: [Double], pixels: [Double]) -> Double {
+        var cost = 0.0
+        for small in areas.indices where small != options.hero {
+            for large in areas.indices where large != small && large != options.hero {
+                guard pixels[small] * 2 <= pixels[large], areas[small] > areas[large] else { continue }
+                cost += log(areas[small] / areas[large])
+            }
+        }
+        return cost
     }
 
     /// What uneven sizes cost: a little up to a ratio of 4 between the largest photo and the

@@ -97,7 +97,9 @@ public struct ArrangeRequest: Sendable, Equatable {
         } catch {
             throw error.failure
         }
-        let edit = try edit(for: stored.collage, aspects: Self.aspects(of: stored.collage, in: library))
+        let edit = try edit(
+            for: stored.collage, aspects: Self.aspects(of: stored.collage, in: library),
+            pixels: Self.pixelCounts(of: stored.collage, in: library))
         do {
             return try library.apply([edit], to: stored.collage.id, expectedVersion: version ?? stored.version)
         } catch {
@@ -120,14 +122,29 @@ public struct ArrangeRequest: Sendable, Equatable {
         return aspects
     }
 
-    /// The `arrange` edit for `collage`, from its photos' aspect ratios by reference.
-    func edit(for collage: Collage, aspects: [String: Double]) throws(Failure) -> Edit {
+    /// Each photo's pixels (width × height) by reference, from the library's records.
+    static func pixelCounts(of collage: Collage, in library: Library) -> [String: Double] {
+        var pixels: [String: Double] = [:]
+        for photo in collage.photosInLayoutOrder {
+            guard let reference = photo.content.reference, pixels[reference] == nil,
+                let record = try? library.photo(reference)
+            else { continue }
+            pixels[reference] = Double(record.width) * Double(record.height)
+        }
+        return pixels
+    }
+
+    /// The `arrange` edit for `collage`, from its photos' aspect ratios by reference, and their
+    /// pixels where known (a photo with far fewer than another gets no larger frame than it).
+    func edit(for collage: Collage, aspects: [String: Double], pixels: [String: Double] = [:]) throws(Failure) -> Edit {
         let photos = collage.photosInLayoutOrder
         let arrangement = try arrangement(for: collage)
         let heroIndex = arrangement.hero.flatMap { hero in photos.firstIndex { $0.id == hero } }
+        let counts = photos.compactMap { $0.content.reference.flatMap { pixels[$0] } }
         do {
             let result = try AutoLayout.arrange(
-                aspectRatios: photos.map { $0.content.reference.flatMap { aspects[$0] } ?? 1 }, canvas: collage.canvas,
+                aspectRatios: photos.map { $0.content.reference.flatMap { aspects[$0] } ?? 1 },
+                pixelCounts: counts.count == photos.count ? counts : nil, canvas: collage.canvas,
                 spacing: collage.style.spacing, padding: collage.style.padding,
                 options: AutoLayout.Options(
                     seed: arrangement.seed, hero: heroIndex, maximumCrop: arrangement.maximumCrop,
@@ -189,6 +206,6 @@ public struct ArrangeRequest: Sendable, Equatable {
             }
         }
         let again = try ArrangeRequest()
-        return edits + [try again.edit(for: next, aspects: aspects)]
+        return edits + [try again.edit(for: next, aspects: aspects, pixels: pixelCounts(of: next, in: library))]
     }
 }

@@ -110,18 +110,20 @@ public struct NewCollageRequest: Sendable, Equatable {
             let request: ArrangeRequest
             if let arrangement { request = arrangement } else { request = try ArrangeRequest() }
             var aspects: [String: Double] = [:]
+            var pixels: [String: Double] = [:]
             for id in photos {
                 do {
                     let record = try library.photo(id)
                     aspects[record.id] = Double(record.width) / Double(record.height)
+                    pixels[record.id] = Double(record.width) * Double(record.height)
                 } catch {
                     throw error.failure
                 }
             }
-            let known = aspects
+            let (known, sizes) = (aspects, pixels)
             finishing = { collage throws(LibraryError) in
                 do {
-                    return try collage.applying(request.edit(for: collage, aspects: known))
+                    return try collage.applying(request.edit(for: collage, aspects: known, pixels: sizes))
                 } catch let error as Failure {
                     throw .invalid(error.text(optionPrefix: ""))
                 } catch let error as EditError {

@@ -177,7 +177,8 @@ enum MakeCommand: Command {
         if let autoOptions {
             let aspects = try aspectRatios(of: paths)
             if !shapeGiven { canvas = bestCanvas(for: aspects, style: style, options: autoOptions) ?? canvas }
-            frames = try arrange(aspects, canvas: canvas, style: style, options: autoOptions)
+            frames = try arrange(
+                aspects, pixelCounts: try pixelCounts(of: paths), canvas: canvas, style: style, options: autoOptions)
         }
         var collage = Collage(
             id: UUID().uuidString.lowercased(), title: arguments.value("--title") ?? "Collage", created: Date(),
@@ -267,6 +268,20 @@ enum MakeCommand: Command {
     }
 
     /// Each photo's width ÷ height, as it displays (only each file's header is read).
+    /// Each photo's pixels (width × height), read from the files' headers.
+    static func pixelCounts(of paths: [String]) throws(Failure) -> [Double] {
+        var counts: [Double] = []
+        for path in paths {
+            do {
+                let info = try ImageFiles.inspect(URL(fileURLWithPath: path))
+                counts.append(Double(info.width) * Double(info.height))
+            } catch {
+                throw error.failure
+            }
+        }
+        return counts
+    }
+
     static func aspectRatios(of paths: [String]) throws(Failure) -> [Double] {
         var aspects: [Double] = []
         for path in paths {
@@ -334,11 +349,12 @@ enum MakeCommand: Command {
 
     /// Frames for photos of `aspects`, made for their shapes.
     static func arrange(
-        _ aspects: [Double], canvas: Size, style: Style, options: AutoLayout.Options
+        _ aspects: [Double], pixelCounts: [Double]? = nil, canvas: Size, style: Style, options: AutoLayout.Options
     ) throws(Failure) -> [Rect?] {
         do {
             return try AutoLayout.arrange(
-                aspectRatios: aspects, canvas: canvas, spacing: style.spacing, padding: style.padding, options: options
+                aspectRatios: aspects, pixelCounts: pixelCounts, canvas: canvas, spacing: style.spacing,
+                padding: style.padding, options: options
             ).frames
         } catch {
             throw .usage(error.description)

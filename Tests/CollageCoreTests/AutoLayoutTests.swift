@@ -103,6 +103,35 @@ struct AutoLayoutTests {
         }
     }
 
+    /// A thumbnail among large photos took the largest frame (three landscape photos on a
+    /// square: one on top, twice the others), enlarged 43 times. Given the photos' pixels, a
+    /// photo with less than half another's gets no larger frame than it; photos of one size
+    /// get the layout they had without them, and a hero asked for stays the hero.
+    @Test func aPhotoWithFewerPixelsGetsNoLargerFrameThanASharperOne() throws {
+        let aspects = [1.5, 1.5, 1.5]
+        let plain = try AutoLayout.arrange(aspectRatios: aspects, canvas: canvas, spacing: 12, padding: 12)
+        let plainAreas = plain.frames.map { $0.width * $0.height }
+        let largest = try #require(plainAreas.indices.max { plainAreas[$0] < plainAreas[$1] })
+        #expect(plainAreas[largest] > 1.5 * (plainAreas.min() ?? 0), "\(plainAreas): one frame is the largest")
+        var pixels = [12e6, 12e6, 12e6]
+        pixels[largest] = 1_200
+        let aware = try AutoLayout.arrange(
+            aspectRatios: aspects, pixelCounts: pixels, canvas: canvas, spacing: 12, padding: 12)
+        let areas = aware.frames.map { $0.width * $0.height }
+        for other in areas.indices where other != largest {
+            #expect(areas[largest] <= areas[other] + 1, "the thumbnail's \(areas[largest]) against \(areas[other])")
+        }
+        #expect(aware.emptyShare == 0)
+        let alike = try AutoLayout.arrange(
+            aspectRatios: aspects, pixelCounts: [12e6, 12e6, 12e6], canvas: canvas, spacing: 12, padding: 12)
+        #expect(alike.frames == plain.frames)
+        let hero = try AutoLayout.arrange(
+            aspectRatios: aspects, pixelCounts: pixels, canvas: canvas, spacing: 12, padding: 12,
+            options: .init(hero: largest))
+        let heroAreas = hero.frames.map { $0.width * $0.height }
+        #expect(heroAreas.indices.allSatisfy { $0 == largest || heroAreas[largest] > heroAreas[$0] })
+    }
+
     @Test func aMixOfPhotosFillsTheCanvasWithLittleCropping() throws {
         for count in [8, 16, 30] {
             let result = try AutoLayout.arrange(
