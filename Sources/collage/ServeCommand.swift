@@ -2,6 +2,7 @@ import CollageKit
 import CollageServer
 import Dispatch
 import Foundation
+import Synchronization
 
 /// `collage serve`: the web editor.
 enum ServeCommand: Command {
@@ -141,33 +142,47 @@ enum ServeCommand: Command {
         }
     }
 
-    /// From now on SIGINT and SIGTERM, whichever thread they reach, write a byte to a pipe for
-    /// ``stopOnSignal(server:workspace:)`` to read. (With a dispatch source,
-    /// one sent as soon as the address showed was lost while the source was still being
-    /// registered, and the server ran on; earlier still, it killed the server.)
+    /// From now on SIGINT and SIGTERM, whichever thread they reach, write a byte to a pipe that
+    /// a thread reads: before the server is up (a slow start: the library opening, the model
+    /// loading) it exits at once (130, as an interrupted command does); once it is, it stops it
+    /// cleanly (see ``stopOnSignal(server:workspace:)``); a second signal while it stops is the
+    /// default's, so a stop that hangs can still be cut short. (With a dispatch source, one sent
+    /// as soon as the address showed was lost while the source was still being registered, and
+    /// the server ran on; earlier still, it killed the server.) Without a pipe, the signals
+    /// keep their defaults.
     static func catchStopSignals() {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return }
-        (stopPipeRead, stopPipeWrite) = (ends[0], ends[1])
+        let ends = stopPipe
+        guard ends.read >= 0 else { return }
         for signalNumber in [SIGINT, SIGTERM] {
-            // Only what is safe in a signal handler: one write.
+            // Only what is safe in a signal handler: one write, errno kept for the thread it
+            // interrupted.
             signal(signalNumber) { _ in
+                let saved = errno
                 var byte: UInt8 = 1
-                _ = write(stopPipeWrite, &byte, 1)
+                _ = write(stopPipe.write, &byte, 1)
+                errno = saved
             }
+        }
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            var got = 0
+            repeat { got = read(ends.read, &byte, 1) } while got < 0 && errno == EINTR
+            for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber, SIG_DFL) }
+            guard got == 1, let stop = stopAction.withLock({ $0 }) else { exit(130) }
+            stop()
         }
     }
 
-    /// A thread that waits for a stop signal (see ``catchStopSignals()``), then shuts the
-    /// server down cleanly and exits.
+    /// Once the server is up, a stop signal shuts it down cleanly and exits (see
+    /// ``catchStopSignals()``).
     static func stopOnSignal(server: CollageServer, workspace: Workspace) {
-        Thread.detachNewThread {
-            var byte: UInt8 = 0
-            while read(stopPipeRead, &byte, 1) < 0 && errno == EINTR {}
-            Output.printError("collage: stopping…")
-            server.stop()
-            workspace.close()
-            exit(0)
+        stopAction.withLock {
+            $0 = {
+                Output.printError("collage: stopping…")
+                server.stop()
+                workspace.close()
+                exit(0)
+            }
         }
     }
 
@@ -183,10 +198,19 @@ enum ServeCommand: Command {
     }
 }
 
-/// The ends of the pipe a stop signal's handler writes to, set before the handlers are and
-/// never changed after: plain integers, as a signal handler may read nothing more.
-nonisolated(unsafe) private var stopPipeRead: Int32 = -1
-nonisolated(unsafe) private var stopPipeWrite: Int32 = -1
+/// The ends of the pipe a stop signal's handler writes to (-1 when none could be made),
+/// closed on exec so no child holds them, the write end never blocking. A constant, made
+/// before the handlers are set: a signal handler reads it and nothing more.
+private let stopPipe: (read: Int32, write: Int32) = {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { return (-1, -1) }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+    return (ends[0], ends[1])
+}()
+
+/// What a stop signal does once the server is up; `nil` before.
+private let stopAction = Mutex<(@Sendable () -> Void)?>(nil)
 
 extension ServerError {
     /// The failure of a server that could not start.
