@@ -95,19 +95,32 @@ extension Collage {
             for index in [a, b] where items[index].content.textBlock != nil {
                 throw .invalidText("item \"\(items[index].id)\" is text; only photos and stickers swap what they show")
             }
+            // How each photo sat in its slot, if it has one: its size against the slot's frame
+            // and its turn travel with it into the other slot; where it had been moved to does
+            // not. (A photo nudged in its slot, a drag let go short, passed its offset to the
+            // photo swapped in: a white L of gap beside it, its corner under a neighbour.)
+            let frames = template?.frames(for: self) ?? []
+            func fit(_ index: Int) -> (width: Double, height: Double, rotation: Angle)? {
+                guard let slot = items[index].slot, frames.indices.contains(slot) else { return nil }
+                let (frame, own) = (items[index].frame, frames[slot])
+                return (frame.width / own.width, frame.height / own.height, items[index].rotation)
+            }
+            let fits = [a: fit(b), b: fit(a)]
             (items[a].content, items[b].content) = (items[b].content, items[a].content)
             (items[a].crop, items[b].crop) = (items[b].crop, items[a].crop)
             (items[a].stickerStyle, items[b].stickerStyle) = (items[b].stickerStyle, items[a].stickerStyle)
             (items[a].look, items[b].look) = (items[b].look, items[a].look)
-            // A photo nudged within its slot (a drag let go short) kept its slot at an offset:
-            // the photo trading into that frame came in at the offset too, a white L of gap
-            // beside it and its corner under a neighbour. Each takes its slot's own frame, as a
-            // photo placed in a slot does.
-            let frames = template?.frames(for: self) ?? []
-            for index in [a, b] {
+            for (index, from) in [(a, b), (b, a)] {
                 guard let slot = items[index].slot, frames.indices.contains(slot) else { continue }
-                items[index].frame = frames[slot]
-                items[index].rotation = Angle(degrees: 0)
+                // A shaped slot keeps its shape; the photo's own shape comes with it.
+                takeSlotShape(index, moving: items[from].slot, to: slot, from: template, to: template)
+                let own = frames[slot]
+                let fitted = fits[index] ?? nil
+                let (width, height) = (own.width * (fitted?.width ?? 1), own.height * (fitted?.height ?? 1))
+                items[index].frame = Rect(
+                    x: own.x + (own.width - width) / 2, y: own.y + (own.height - height) / 2, width: width,
+                    height: height)
+                items[index].rotation = fitted?.rotation ?? Angle(degrees: 0)
             }
         case .placeInSlot(let id, let slot):
             let index = try indexOf(id)

@@ -20,8 +20,9 @@ public enum Edit: Hashable, Sendable {
     /// Moves an item in the stacking order.
     case reorder(id: String, move: ZOrderMove)
     /// Exchanges what two items show (with their crops, sticker styles and looks), keeping their
-    /// frames; one in a template's slot takes that slot's own frame, upright (it may have been
-    /// nudged off it).
+    /// frames; in a template's slots each photo lies centred in its new slot with the size
+    /// against its slot and the turn it had (not where it had been nudged), a shaped slot
+    /// keeping its shape.
     case swapContents(first: String, second: String)
     /// Puts a photo into a template slot: it takes the slot's frame, upright and uncropped. A
     /// photo already in that slot swaps places with it, so dropping a photo on a filled slot

@@ -256,7 +256,8 @@ struct EditTests {
 
     /// A photo nudged within its slot (a drag let go short) and then swapped with another: the
     /// photo coming into that slot took the nudged frame, a gap of canvas beside it and its
-    /// corner under a neighbour. Both photos lie in their slots' own frames, upright.
+    /// corner under a neighbour. Each photo lies centred in its new slot; the turn it was given
+    /// goes with it.
     @Test func swappedPhotosLieInTheirSlotsOwnFrames() throws {
         var collage = try Fixtures.collage()
         let frames = try #require(collage.template).frames(for: collage)
@@ -267,9 +268,22 @@ struct EditTests {
         #expect(collage.item("p0")?.slot == slot)
         let swapped = try collage.applying(.swapContents(first: "p0", second: "p3"))
         #expect(swapped.item("p0")?.content == .photo("photo3.jpg"))
-        #expect(swapped.item("p0")?.frame == frames[slot])
+        #expect(swapped.item("p0")?.frame == frames[slot] && swapped.item("p0")?.rotation.degrees == 8)
         let other = try #require(swapped.item("p3")?.slot)
         #expect(swapped.item("p3")?.frame == frames[other] && swapped.item("p3")?.rotation.degrees == 0)
+        // A photo made larger in its slot is as much larger in the other, centred there.
+        let grown = try collage.applying([
+            .resizeItem(
+                id: "p3",
+                frame: Rect(
+                    x: frames[other].x - 10, y: frames[other].y - 20, width: frames[other].width + 20,
+                    height: frames[other].height + 40)),
+            .swapContents(first: "p3", second: "p0"),
+        ])
+        let wider = try #require(grown.item("p0")?.frame)
+        #expect(abs(wider.width - frames[slot].width * (frames[other].width + 20) / frames[other].width) < 1e-6)
+        #expect(
+            abs(wider.center.x - frames[slot].center.x) < 1e-6 && abs(wider.center.y - frames[slot].center.y) < 1e-6)
     }
 
     /// Replacing a photo keeps everything but the picture: its id, frame, slot, turn, look and
