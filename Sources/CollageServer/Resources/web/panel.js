@@ -29,7 +29,7 @@ const fills = [
 ];
 const tabs = ['photos', 'layouts', 'background', 'stickers', 'text', 'adjust'];
 /** The media query of a phone on its side (the styles' block of that name has the same). */
-const LYING = '(orientation: landscape) and (max-height: 500px) and (min-width: 701px)';
+const LYING = '(orientation: landscape) and (max-height: 500px) and (min-width: 701px) and (pointer: coarse)';
 
 /** The side panel: layouts, style, photos and stickers, each choice an intent to the store. */
 export class Panels {
@@ -189,8 +189,9 @@ export class Panels {
   isPhone() { return window.matchMedia('(max-width: 700px)').matches; }
 
   /**
-   * A phone on its side (wide but at most 500 px high): the panel stays beside the stage and
-   * the selected item's tools stand in a column along the stage's right edge (see the styles).
+   * A phone on its side (wide but at most 500 px high, under a finger: a desktop window that
+   * short keeps its own layout): the panel stays beside the stage and the selected item's tools
+   * stand in two columns along the stage's right edge (see the styles).
    */
   isLying() { return window.matchMedia(LYING).matches; }
 
