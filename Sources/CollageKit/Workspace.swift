@@ -47,12 +47,12 @@ public struct Workspace: Sendable {
     /// The file a library's collages and records live in, in its folder.
     public static let databaseFileName = Library.databaseName
 
-    /// Whether `folder` holds a library: its database, or its photos (a library whose damaged
-    /// database was set aside for `doctor --repair`).
+    /// Whether `folder` holds a library: its database, or its photos and their previews (a
+    /// library whose damaged database was set aside for `doctor --repair`; a folder that only
+    /// happens to have a `photos` folder in it, such as a home folder, is none).
     public static func holdsLibrary(_ folder: URL) -> Bool {
-        [Library.databaseName, "photos"].contains {
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
-        }
+        let exists = { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
+        return exists(Library.databaseName) || (exists("photos") && exists("derived"))
     }
 
     /// The same library and licence with another model (or none).

@@ -8,19 +8,26 @@ enum LibraryAccess {
         "--library", "DIR", "The library folder (default: $COLLAGE_LIBRARY, else $XDG_DATA_HOME/collage)")
 
     /// The workspace over the library `--library` names (or the default one), without a model.
-    /// Only the commands `creating` one (import, new, serve) make a library in a folder
-    /// `--library` names that holds none (neither its database nor its photos, as after a
-    /// damaged database was set aside for `doctor --repair`): for the others it is a mistyped
-    /// path (`doctor` made an empty library there and called it healthy).
-    /// - Throws: ``Failure`` (exit 66) naming the folder and how a library is made.
+    /// Only the commands `creating` one (import, new, serve) make a library in a folder that
+    /// `--library` or `$COLLAGE_LIBRARY` names and that holds none (neither its database nor its
+    /// photos and previews, as after a damaged database was set aside for `doctor --repair`):
+    /// for the others it is a mistyped path (`doctor` made an empty library there and called it
+    /// healthy). The default folder is made by any command, as on a first run.
+    /// - Throws: ``Failure`` (exit 66) naming the folder, where it was named, and how a library
+    ///   is made.
     static func open(_ arguments: ParsedArguments, creating: Bool = false) throws(Failure) -> Workspace {
         let folder = arguments.value("--library").map { URL(fileURLWithPath: $0) }
-        if let folder, !creating, !Workspace.holdsLibrary(folder) {
-            let exists = FileManager.default.fileExists(atPath: folder.path)
+        let named =
+            folder.map { ($0, "--library") }
+            ?? ProcessInfo.processInfo.environment["COLLAGE_LIBRARY"].flatMap {
+                $0.isEmpty ? nil : (URL(fileURLWithPath: $0), "$COLLAGE_LIBRARY")
+            }
+        if let (chosen, source) = named, !creating, !Workspace.holdsLibrary(chosen) {
+            let exists = FileManager.default.fileExists(atPath: chosen.path)
+            let inside = exists ? "no \(Workspace.databaseFileName) nor photos in it" : "no such folder"
             throw .noInput(
-                "\(folder.path): no Collage library there (\(exists ? "no \(Workspace.databaseFileName) nor photos in it" : "no such folder")); "
-                    + "check --library, or make one there with 'collage import --library \(folder.path) PHOTO…' "
-                    + "or 'collage serve --library \(folder.path)'")
+                "\(chosen.path): no Collage library there (\(inside)); check \(source), or make one there with "
+                    + "'collage import --library \(chosen.path) PHOTO…' or 'collage serve --library \(chosen.path)'")
         }
         return try Workspace.open(folder: folder)
     }

@@ -321,13 +321,17 @@ struct LibraryCommandTests {
         let space = try Workspace()
         let process = Process()
         process.executableURL = CommandRunner.executable
-        process.arguments = ["list", "--json"]
+        process.arguments = ["new", "--json", "--title", "Here"]
         process.environment = ["COLLAGE_LIBRARY": space.library.path, "HOME": space.directory.path]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(FileManager.default.fileExists(atPath: space.library.appendingPathComponent("library.sqlite").path))
+        // A mistyped one is said, as a mistyped --library is, by a command that reads a library.
+        let typo = try CommandRunner.run(
+            ["list"], environment: ["COLLAGE_LIBRARY": space.library.path + "x", "HOME": space.directory.path])
+        #expect(typo.status == 66 && typo.stderr.contains("check $COLLAGE_LIBRARY"), "\(typo.stderr)")
     }
 
     @Test func aCollageLaidOutForItsPhotosKeepsItsArrangementAndShuffles() throws {
