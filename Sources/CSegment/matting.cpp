@@ -66,6 +66,8 @@ static std::vector<cv::Mat> local_means(const std::vector<cv::Mat> &images, cons
     const cv::Size size = weight.size();
     // Where each weighted plane's mean goes: its image and channel.
     std::vector<std::pair<int, int>> targets;
+    CV_Assert(weight.type() == CV_32F);
+    for (const cv::Mat &image : images) CV_Assert(image.depth() == CV_32F && image.size() == size);
     for (size_t index = 0; index < images.size(); index++)
         for (int channel = 0; channel < images[index].channels(); channel++) targets.emplace_back(int(index), channel);
     const int valueCount = int(targets.size());

@@ -296,7 +296,7 @@ enum MakeCommand: Command {
     }
 
     /// A note when a template's frames cut away more than half of some photos' pictures (three
-    /// landscape photos in `strip` lose four fifths each, which was said nowhere), naming how
+    /// landscape photos in `strip` lose three quarters each, which was said nowhere), naming how
     /// many and the worst share; `nil` when none loses that much or a photo cannot be read (its
     /// error comes when the collage is drawn).
     static func heavyCropNote(_ collage: Collage, template: Template, paths: [String]) -> String? {

@@ -49,7 +49,7 @@ struct MakeCommandTests {
         #expect(result.stderr.contains("grid2x2 has 4 slots; 2 are left empty"), "\(result.stderr)")
     }
 
-    /// Three landscape photos in `strip` lose four fifths of their pictures each, and nothing
+    /// Three landscape photos in `strip` lose three quarters of their pictures each, and nothing
     /// said so; a grid that cuts them a little says nothing.
     @Test func framesThatCutAwayMostOfAPhotoAreNoted() throws {
         let directory = try CommandRunner.temporaryDirectory()

@@ -207,7 +207,7 @@ export class Gestures {
       const cx = f.x + f.width / 2, cy = f.y + f.height / 2;
       // No smaller than the least side allows, and in proportion: the short side stopping
       // alone at the least made a pinched-in photo another shape.
-      const scale = Math.max(factor, this.store.app.minimumItemSide / Math.min(f.width, f.height));
+      const scale = Math.max(factor, this.store.app.minimumItemSide / Math.max(1, Math.min(f.width, f.height)));
       const width = f.width * scale, height = f.height * scale;
       gesture.frame = { x: cx - width / 2, y: cy - height / 2, width, height };
       gesture.rotation = ((item.rotation + now.angle - gesture.start.angle + 540) % 360) - 180;
@@ -245,7 +245,7 @@ export class Gestures {
         // pointer along the side it moved the more for its length (along the diagonal, a tall
         // photo drawn sideways hardly changed).
         const across = (f.width + dx) / f.width, down = (f.height + dy) / f.height;
-        const scale = Math.max(side / Math.min(f.width, f.height), Math.abs(across - 1) >= Math.abs(down - 1) ? across : down);
+        const scale = Math.max(side / Math.max(1, Math.min(f.width, f.height)), Math.abs(across - 1) >= Math.abs(down - 1) ? across : down);
         gesture.frame = { ...f, width: f.width * scale, height: f.height * scale };
       } else {
         gesture.frame = { ...f, width: Math.max(side, f.width + dx), height: Math.max(side, f.height + dy) };
@@ -451,7 +451,7 @@ export class Gestures {
       this.store.commit((doc) => {
         const f = latest(doc)?.frame;
         if (!f) return null;
-        const scale = Math.max(factor, side / Math.min(f.width, f.height));
+        const scale = Math.max(factor, side / Math.max(1, Math.min(f.width, f.height)));
         const width = f.width * scale, height = f.height * scale;
         return [{
           op: 'resizeItem', id,

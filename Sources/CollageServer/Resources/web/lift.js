@@ -125,9 +125,14 @@ export class Lifting {
       const source = sourceRect(media, f, item.crop ?? (media.focus ? { focus: media.focus, zoom: 1 } : null));
       if (source.width > 0) k = Math.min(k, f.width / source.width);
     }
-    // The sticker's own proportions, however thin it is.
-    k = Math.max(k, this.store.app.minimumItemSide / Math.min(sticker.width, sticker.height));
-    const width = sticker.width * k, height = sticker.height * k;
+    // The sticker's own proportions, however thin it is, so long as its long side stays within
+    // the canvas's short side (a hair-thin one would grow past the canvas): past that, only its
+    // short side is held at the least an item may have.
+    const side = this.store.app.minimumItemSide;
+    const canvasSide = Math.min(this.store.collage.canvas.width, this.store.collage.canvas.height);
+    const long = Math.max(1, sticker.width, sticker.height);
+    k = Math.min(Math.max(k, side / Math.max(1, Math.min(sticker.width, sticker.height))), canvasSide / long);
+    const width = Math.max(side, sticker.width * k), height = Math.max(side, sticker.height * k);
     const shift = Math.min(Math.min(f.width, f.height) * 0.1, Math.max(width, height) / 3);
     const from = point ?? { x: f.x + f.width / 2, y: f.y + f.height / 2 };
     const centre = rotate(from.x + shift, from.y + shift, from.x, from.y, item.rotation);
