@@ -1,7 +1,8 @@
 import CollageCore
 
 /// The title `collage make --title` puts on a collage: centred over the photos near the bottom
-/// edge, on a white pill so it reads over any photo, whatever the layout (a band would take room
+/// edge (or the top or middle, off the subjects), on a white pill so it reads over any photo,
+/// whatever the layout (a band would take room
 /// from the photos and change every layout's proportions). In the editor it is an ordinary text
 /// item: it can be moved, restyled or removed.
 public enum TitleOverlay {
@@ -18,10 +19,15 @@ public enum TitleOverlay {
                 color: .white, opacity: 0.92, cornerRadius: 500, padding: (size * 0.45).rounded()))
     }
 
-    /// `collage` with the title on top of everything, fitted to its words.
+    /// `collage` with the title on top of everything, fitted to its words: near the bottom edge,
+    /// or where it would cover none of `subjects` (the photos' subjects, in canvas points) the
+    /// first of the top and the middle that covers none (the pill lay over a portrait's mouth
+    /// and a cat's face).
     /// - Throws: ``Failure`` of kind `invalidOption` naming `title` or `title-font` when the text
     ///   cannot be a title (empty, too long, control characters) or the font is not curated.
-    public static func adding(_ title: String, font: String? = nil, to collage: Collage) throws(Failure) -> Collage {
+    public static func adding(
+        _ title: String, font: String? = nil, to collage: Collage, avoiding subjects: [Point] = []
+    ) throws(Failure) -> Collage {
         let block = block(title, font: font, on: collage.canvas)
         if let problem = TextBlock.problem(inText: title) { throw Failure(.invalidOption, problem, field: "title") }
         // It is the document's title too, which is shorter than a text may be: refused here, by
@@ -46,6 +52,18 @@ public enum TitleOverlay {
             titled = try TextFitting.fitted(titled)
             frame = titled.item(itemID)?.frame ?? frame
             frame.y = collage.canvas.height - margin - frame.height
+            // A face lies a little above its subject's centre: the pill keeps that much clear.
+            let covers = { (pill: Rect) in
+                let reach = Rect(x: pill.x, y: pill.y - pill.height / 2, width: pill.width, height: pill.height * 2)
+                return subjects.contains { reach.contains($0) }
+            }
+            // The bottom, else the top, else the middle (in a grid of two rows, their seam).
+            let places = [frame.y, margin, (collage.canvas.height - frame.height) / 2]
+            if let clear = places.first(where: {
+                !covers(Rect(x: frame.x, y: $0, width: frame.width, height: frame.height))
+            }) {
+                frame.y = clear
+            }
             return try titled.applying(.moveItem(id: itemID, origin: frame.origin))
         } catch let error as EditError {
             throw Failure(.invalidOption, error.description, field: "title")

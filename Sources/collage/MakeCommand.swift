@@ -41,7 +41,7 @@ enum MakeCommand: Command {
                     + "default #ffffff"),
             .value(
                 "--title", "TEXT",
-                "A title on the collage: centred near the bottom, over the photos, on a white pill (also the document's title)"
+                "A title on the collage: centred near the bottom (or top or middle, off the photos' subjects), on a white pill (also the document's title)"
             ),
             .value(
                 "--title-font", "FAMILY",
@@ -200,7 +200,9 @@ enum MakeCommand: Command {
         }
         if let title = arguments.value("--title") {
             do throws(Failure) {
-                collage = try TitleOverlay.adding(title, font: arguments.value("--title-font"), to: collage)
+                collage = try TitleOverlay.adding(
+                    title, font: arguments.value("--title-font"), to: collage,
+                    avoiding: subjectPoints(of: collage, model: model))
             } catch {
                 throw error
             }
@@ -268,6 +270,31 @@ enum MakeCommand: Command {
     }
 
     /// Each photo's width ÷ height, as it displays (only each file's header is read).
+    /// Where each photo's subject lies on the canvas (the point its crop centres on, through
+    /// the crop), for the title to keep clear of; none without the subject model.
+    static func subjectPoints(of collage: Collage, model: SubjectModel?) -> [Point] {
+        guard let model else { return [] }
+        let photos = Workspace.subjectCropped(
+            DirectoryPhotoSource(baseDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)),
+            model: model)
+        var points: [Point] = []
+        for item in collage.items {
+            guard case .photo = item.content, let file = try? photos.file(for: item.content),
+                let focus = photos.automaticFocus(for: item.content, file: file),
+                let info = try? ImageFiles.inspect(file)
+            else { continue }
+            let size = Size(width: Double(info.width), height: Double(info.height))
+            let source = CropMath.sourceRect(
+                imageSize: size, frameSize: item.frame.size, crop: item.crop ?? Crop(focus: focus, zoom: 1))
+            guard source.width > 0, source.height > 0 else { continue }
+            let point = Point(
+                x: item.frame.x + (focus.x * size.width - source.x) / source.width * item.frame.width,
+                y: item.frame.y + (focus.y * size.height - source.y) / source.height * item.frame.height)
+            if item.frame.contains(point) { points.append(point) }
+        }
+        return points
+    }
+
     /// Each photo's pixels (width × height), read from the files' headers.
     static func pixelCounts(of paths: [String]) throws(Failure) -> [Double] {
         var counts: [Double] = []

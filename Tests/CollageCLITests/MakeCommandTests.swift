@@ -49,6 +49,44 @@ struct MakeCommandTests {
         #expect(result.stderr.contains("grid2x2 has 4 slots; 2 are left empty"), "\(result.stderr)")
     }
 
+    /// A long title's pill lay over the faces of a grid's bottom row (a portrait's mouth, a cat's
+    /// face): where the bottom would cover a photo's subject it goes to the top, or to the middle
+    /// (the seam of a grid's two rows); where the bottom covers none it stays there.
+    @Test func theTitleKeepsOffThePhotosSubjects() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photos = try (0..<4).map { index in
+            var image = Bitmap(width: 400, height: 300, color: [236, 234, 228])
+            for y in 0..<300 {
+                for x in 0..<400 where pow(Double(x) - 200, 2) + pow(Double(y) - 150, 2) <= 70 * 70 {
+                    image[x, y] = [UInt8(40 + 50 * index), 60, 140]
+                }
+            }
+            let file = directory.appendingPathComponent("subject \(index).png")
+            try image.write(to: file, format: .png)
+            return file.path
+        }
+        func titleFrame(_ aspect: String, _ title: String) throws -> (frame: JSONBox, height: Double) {
+            let document = directory.appendingPathComponent("\(aspect.replacingOccurrences(of: ":", with: "x")).json")
+            let result = try CommandRunner.run(
+                ["make", "--layout", "grid2x2", "--aspect", aspect, "--size", "600", "--title", title] + photos
+                    + ["-o", directory.appendingPathComponent("out.png").path, "--save-document", document.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            let saved = JSONBox(try Data(contentsOf: document))
+            let title = try #require(
+                (0..<saved["items"].count).map { saved["items"][$0] }.first { $0["id"].string == "title" })
+            return (title["frame"], try #require(saved["canvas"]["height"].number))
+        }
+        // Two lines on a wide canvas: at the bottom it reached the bottom row's subjects.
+        let wide = try titleFrame("16:9", "Grandma's eightieth birthday party at the lake house, summer")
+        let y = try #require(wide.frame["y"].number), height = try #require(wide.frame["height"].number)
+        #expect(y + height < wide.height * 0.75, "the title lies at \(y) to \(y + height) of \(wide.height)")
+        // One short line on a square: the bottom covers no subject, and it stays there.
+        let square = try titleFrame("1:1", "Trip")
+        let bottom = try #require(square.frame["y"].number) + (try #require(square.frame["height"].number))
+        #expect(bottom > square.height * 0.9, "the title ends at \(bottom) of \(square.height)")
+    }
+
     /// Three landscape photos in `strip` lose three quarters of their pictures each, and nothing
     /// said so; a grid that cuts them a little says nothing.
     @Test func framesThatCutAwayMostOfAPhotoAreNoted() throws {
