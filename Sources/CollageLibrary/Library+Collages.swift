@@ -39,14 +39,17 @@ extension Library {
             try connection.query(
                 """
                 SELECT c.id, c.title, c.created_at, c.updated_at, c.template_id, c.version,
-                    (SELECT COUNT(*) FROM items i WHERE i.collage_id = c.id) AS item_count
+                    (SELECT COUNT(*) FROM items i WHERE i.collage_id = c.id) AS item_count,
+                    c.arrangement IS NOT NULL AS arranged
                 FROM collages c ORDER BY c.updated_at DESC, c.created_at DESC, c.id
                 """
             ) { row throws(LibraryError) in
-                CollageSummary(
+                var summary = CollageSummary(
                     id: try row.text("id"), title: try row.text("title"), created: try row.date("created_at"),
                     updated: try row.date("updated_at"), itemCount: try row.int("item_count"),
                     templateID: try row.optionalText("template_id"), version: try row.int("version"))
+                summary.isArranged = try row.int("arranged") != 0
+                return summary
             }
         }
     }

@@ -45,6 +45,8 @@ public struct CollageSummary: Hashable, Sendable {
     public let templateID: String?
     /// Its version: the number of saved changes, starting at 1.
     public let version: Int
+    /// Whether its photos are laid out for their shapes (a smart layout, `auto`).
+    public var isArranged = false
 }
 
 /// A collage as stored, with the version an edit must name to change it.

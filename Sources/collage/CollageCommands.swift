@@ -88,7 +88,10 @@ enum ListCommand: Command {
             Output.table(
                 [["ID", "UPDATED", "ITEMS", "LAYOUT", "TITLE"]]
                     + summaries.map {
-                        [$0.id, displayDate($0.updated), "\($0.itemCount)", $0.templateID ?? "-", $0.title]
+                        [
+                            $0.id, displayDate($0.updated), "\($0.itemCount)",
+                            $0.templateID ?? ($0.isArranged ? "auto" : "-"), $0.title,
+                        ]
                     }))
     }
 }
@@ -112,7 +115,7 @@ enum ShowCommand: Command {
         Output.print(
             """
             \(collage.title)  (\(collage.id), version \(stored.version))
-            layout \(collage.templateID ?? "free-form"), canvas \(format(collage.canvas.width)) × \(format(collage.canvas.height)) points, background \(collage.style.background)
+            layout \(collage.templateID ?? (collage.arrangement != nil ? "auto (made for its photos)" : "free-form")), canvas \(format(collage.canvas.width)) × \(format(collage.canvas.height)) points, background \(collage.style.background)
             created \(displayDate(collage.created)), updated \(displayDate(collage.updated))
             """)
         guard !collage.items.isEmpty else {

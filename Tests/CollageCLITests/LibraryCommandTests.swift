@@ -346,6 +346,9 @@ struct LibraryCommandTests {
         let id = try #require(created.member("id")?.string)
         let shown = try space.json(["show", id]).member("collage")
         #expect(shown?.member("template") == nil)
+        // Listed and shown as laid out for its photos ("-" and "free-form" before).
+        #expect(try space.run(["list"]).stdout.contains("auto"))
+        #expect(try space.run(["show", id]).stdout.contains("layout auto (made for its photos)"))
         #expect(shown?.member("arrangement")?.member("hero") == .string("i2"))
         #expect(shown?.member("arrangement")?.member("keepsOrder") == .bool(false))
         let frames = { () throws -> JSONValue? in try space.json(["show", id]).member("collage")?.member("items") }
