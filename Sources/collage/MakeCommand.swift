@@ -137,6 +137,10 @@ enum MakeCommand: Command {
                     "--background expects a colour, a gradient, a pattern, a paper or a photo: \(error.description)")
             }
         }
+        // Said by its option: "no such file" alone named no flag.
+        if case .photo(let path, _) = style.background, !FileManager.default.fileExists(atPath: path) {
+            throw .noInput("--background: \(path): no such file")
+        }
 
         var filter: FilterChoice?
         if let text = arguments.value("--filter") {

@@ -47,6 +47,12 @@ struct MakeCommandTests {
                 + ["-o", directory.appendingPathComponent("half.png").path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("grid2x2 has 4 slots; 2 are left empty"), "\(result.stderr)")
+        // A photo background that is not there is said by its option (it said "no such file" alone).
+        let missing = try CommandRunner.run(
+            ["make", "--background", "photo(nowhere.jpg, 24)", "--size", "400"] + two
+                + ["-o", directory.appendingPathComponent("none.png").path])
+        #expect(missing.status == 66 && missing.stderr.contains("--background: "), "\(missing.stderr)")
+        #expect(missing.stderr.contains("nowhere.jpg: no such file"), "\(missing.stderr)")
     }
 
     /// A long title's pill lay over the faces of a grid's bottom row (a portrait's mouth, a cat's
