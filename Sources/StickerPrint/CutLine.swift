@@ -115,8 +115,10 @@ public struct CutSticker: Sendable {
         let subjectMask = subject
         // A picture without alpha is all subject: touching its edges is what it is; but a photo
         // given where a lifted sticker was meant came out as a rectangle without a word. A
-        // picture whose alpha is opaque all over (a GIF, a PNG saved with alpha) is one too.
-        let opaqueAllOver = subject.lazy.filter { $0 }.count == sticker.width * sticker.height
+        // picture whose alpha is opaque all over (a GIF, a PNG saved with alpha) is one too, and
+        // so is one opaque but for a sliver (a drawing on white with a half-clear edge column
+        // was said to be a subject clipped at its edge): a lifted sticker's margin alone is more.
+        let opaqueAllOver = Double(subject.lazy.filter { $0 }.count) >= 0.99 * Double(sticker.width * sticker.height)
         if alphaChannel == nil || opaqueAllOver {
             warnings.append(
                 "\(name) has no transparency, so it is cut as a rectangle round the whole picture; lift its subject "

@@ -101,8 +101,13 @@ struct SheetCommandTests {
         // either: it was said to touch the edge of its picture.
         let opaque = folder.file("opaque.png")
         try Bitmap(width: 300, height: 200, color: [200, 120, 40, 255]).write(to: opaque, format: .png)
+        // Nor is one opaque but for a half-clear column at its edge (a drawing on white).
+        var edged = Bitmap(width: 300, height: 200, color: [255, 255, 255, 255])
+        for y in 0..<200 { edged[0, y] = [255, 255, 255, 110] }
+        let sliver = folder.file("sliver.png")
+        try edged.write(to: sliver, format: .png)
         let result = try CommandRunner.run([
-            "sheet", photo.path, sticker.path, opaque.path, "--page", "a5", "--size", "40mm", "-o",
+            "sheet", photo.path, sticker.path, opaque.path, sliver.path, "--page", "a5", "--size", "40mm", "-o",
             folder.file("sheet.pdf").path,
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -111,6 +116,7 @@ struct SheetCommandTests {
         #expect(
             result.stderr.contains("opaque.png has no transparency") && !result.stderr.contains("touches the edge"),
             "\(result.stderr)")
+        #expect(result.stderr.contains("sliver.png has no transparency"), "\(result.stderr)")
         #expect(!result.stderr.contains("red.png has no transparency"), "\(result.stderr)")
     }
 
