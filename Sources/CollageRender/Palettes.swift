@@ -156,6 +156,11 @@ final class StickerPalette {
     /// sticker meets a few thousand of the 32,768.
     private var nearestSolid = [Int16](repeating: -1, count: 32 * 32 * 32)
     private let edges: [(index: UInt8, colour: SIMD4<Double>)]
+    /// The solid entries, as ``ComicLook/perceived(_:)`` sees them, for a palette of at most
+    /// ``fewColours`` solid entries; `nil` for a median cut's.
+    private let perceivedSolid: [(Double, Double, Double)]?
+    /// Up to this many solid entries the palette keeps small parts' hues (see the init).
+    static let fewColours = 64
     /// Pixels less opaque than this are clear.
     static let clearBelow: UInt8 = 16
     /// Pixels at least this opaque are solid; those between are the soft edge.
@@ -179,8 +184,23 @@ final class StickerPalette {
         let available = max(2, min(256, count)) - 1
         let softCount = softPixels.isEmpty ? 0 : min(available - 1, max(4, available / 8))
         let softColours = MedianCut.colours(of: softPixels, count: softCount, channels: 4)
-        var solidColours = MedianCut.colours(of: solidPixels, count: available - softColours.count, channels: 3)
-            .map { SIMD4($0[0], $0[1], $0[2], 255) }
+        let solidCount = available - softColours.count
+        var solidColours: [SIMD4<Double>]
+        if solidCount <= Self.fewColours, !solidPixels.isEmpty {
+            // Few colours: the comic look's palette, where a small part unlike the rest keeps a
+            // colour of its own (a median cut into 19 boxes, for a pack of moving stickers at 24
+            // colours, turned a cat's green eyes to the brown of its fur), and the pixels go to
+            // the nearest entry as the eye judges it.
+            let values = solidPixels.flatMap { [Float($0[0]), Float($0[1]), Float($0[2])] }
+            solidColours = ComicLook.palette(
+                values, alpha: [Float](repeating: 1, count: solidPixels.count), count: solidCount
+            ).map { SIMD4($0[0].rounded(), $0[1].rounded(), $0[2].rounded(), 255) }
+            perceivedSolid = solidColours.map { ComicLook.perceived(($0[0], $0[1], $0[2])) }
+        } else {
+            solidColours = MedianCut.colours(of: solidPixels, count: solidCount, channels: 3)
+                .map { SIMD4($0[0], $0[1], $0[2], 255) }
+            perceivedSolid = nil
+        }
         if solidColours.isEmpty { solidColours = [SIMD4(255, 255, 255, 255)] }
         var colours: [UInt32] = [0]
         colours += solidColours.map(MedianCut.packed)
@@ -222,10 +242,15 @@ final class StickerPalette {
         if nearestSolid[key] < 0 {
             let centre = SIMD4(Double(red >> 3) * 8 + 4, Double(green >> 3) * 8 + 4, Double(blue >> 3) * 8 + 4, 0)
             var (best, distance) = (0, Double.infinity)
-            for (index, colour) in solid.enumerated() {
-                let difference = colour - centre
-                let d = (difference * difference * SIMD4(0.3, 0.59, 0.11, 0)).sum()
-                if d < distance { (best, distance) = (index, d) }
+            if let perceivedSolid {
+                best = ComicLook.nearestIndex(
+                    ComicLook.perceived((centre[0], centre[1], centre[2])), in: perceivedSolid)
+            } else {
+                for (index, colour) in solid.enumerated() {
+                    let difference = colour - centre
+                    let d = (difference * difference * SIMD4(0.3, 0.59, 0.11, 0)).sum()
+                    if d < distance { (best, distance) = (index, d) }
+                }
             }
             nearestSolid[key] = Int16(best + 1)
         }
