@@ -71,6 +71,9 @@ def wait_for_images(page):
 def canvas_shot(page):
     """Exactly the canvas, at rest, as RGB: cut from a page screenshot by the canvas's own box (an
     element screenshot rounds a fractional box outwards and shows it a pixel or two larger)."""
+    # Escape lets go of the selection (its handles and floating tools are not the collage's),
+    # but not from inside a field, which keeps the key for itself.
+    page.evaluate("document.activeElement?.blur()")
     page.keyboard.press("Escape")
     wait_for_images(page)
     # Messages in the corner are the page's, not the collage's: out of the picture.
