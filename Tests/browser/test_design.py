@@ -4,6 +4,7 @@ with touch, "new from photos", and an automated accessibility check (axe-core)."
 import json
 import math
 import os
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -517,6 +518,9 @@ def test_new_from_photos_suggests_layouts_drawn_with_them(page):
     # The others say how they take 3 photos: frames left empty, or fewer frames than photos.
     expect(page.locator("#suggest-grid .layout-option[data-template=grid2x2] .fits")).to_have_text("1 empty")
     expect(page.locator("#suggest-grid .layout-option[data-template=sideBySide] .fits")).to_have_text("Holds 2")
+    # A screen reader hears it too.
+    expect(page.locator("#suggest-grid .layout-option[data-template=grid2x2]")).to_have_attribute(
+        "aria-label", re.compile(r"^Grid, 4 frames, 1 empty"))
     # The keyboard (and a tablet's highlight) starts on the layout made for these photos, free
     # and fitting them all: on the first tile it started on a premium layout that fitted them.
     expect(page.locator("#suggest-smart")).to_be_focused()

@@ -26,7 +26,7 @@ def test_a_premium_layout_is_tried_on_the_collage_then_unlocked_without_a_reload
     page.evaluate("window.sameDocument = true")
     page.click("#tab-layouts")
     magazine = layout_button(page, "Magazine")
-    expect(magazine).to_have_attribute("aria-label", "Magazine, 3 photos, premium, locked")
+    expect(magazine).to_have_attribute("aria-label", "Magazine, 3 frames, premium, locked")
     expect(magazine.locator(".premium")).to_have_text("Pro")
     expect(magazine.locator(".premium svg")).to_have_count(1)
     expect(layout_button(page, "Grid").locator(".premium")).to_have_count(0)
@@ -82,7 +82,7 @@ def test_a_premium_layout_is_tried_on_the_collage_then_unlocked_without_a_reload
     assert api(page, "/api/licence")["licence"]["licensee"] == "Grace Hopper <grace@example.com>"
     # Every lock is gone at once, and the page was never reloaded.
     expect(page.locator("#layout-grid .premium.locked")).to_have_count(0)
-    expect(layout_button(page, "Triptych")).to_have_attribute("aria-label", "Triptych, 3 photos, premium")
+    expect(layout_button(page, "Triptych")).to_have_attribute("aria-label", "Triptych, 3 frames, premium")
     assert page.evaluate("window.sameDocument") is True
     layout_button(page, "Triptych").click()
     saved(page)

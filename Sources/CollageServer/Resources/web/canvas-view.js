@@ -64,7 +64,10 @@ export class CanvasView {
     // tools over an item at the canvas's top (52 px with their words under a finger, and their
     // gap) and the turn handle under one at its foot: there they covered the photo and handles.
     const stacked = window.matchMedia('(min-width: 701px) and (max-width: 1100px) and (orientation: portrait)').matches;
-    const upright = this.editor.panels.isPhone() || lying ? 12 : stage.clientWidth < 700 ? 32 : stacked ? 72 : 56;
+    // A short window (a laptop's browser with its tools docked below) keeps less above and below:
+    // at 56 px a square collage was smaller there than on a phone on its side.
+    const upright = this.editor.panels.isPhone() || lying ? 12
+      : stage.clientWidth < 700 || stage.clientHeight < 420 ? 32 : stacked ? 72 : 56;
     // A phone on its side keeps the stage's right edge for the tools' column.
     const width = Math.max(120, stage.clientWidth - 2 * margin - (lying ? TOOL_COLUMN : 0));
     // A phone keeps the foot of the stage for the selected item's tools, in a row 64 px high;

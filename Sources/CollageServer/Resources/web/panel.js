@@ -54,10 +54,28 @@ export class Panels {
     }
     // A phone's open sheet has a grabber along its top that closes it, as a phone app's sheets
     // do (it closed only by pressing its tab again).
-    this.store.listen($('panel-close'), 'click', () => {
+    const closeSheet = () => {
       const current = tabs.find((tab) => $(`tab-${tab}`).getAttribute('aria-selected') === 'true') ?? 'photos';
       this.showTab(current, { open: false });
       $(`tab-${current}`).focus();
+    };
+    this.store.listen($('panel-close'), 'click', closeSheet);
+    // A grabber invites a swipe down too: one of 24 px or more closes the sheet.
+    this.store.listen($('panel-close'), 'pointerdown', (event) => {
+      const start = event.clientY;
+      const move = (moved) => {
+        if (moved.clientY - start < 24) return;
+        stop();
+        closeSheet();
+      };
+      const stop = () => {
+        window.removeEventListener('pointermove', move);
+        window.removeEventListener('pointerup', stop);
+        window.removeEventListener('pointercancel', stop);
+      };
+      window.addEventListener('pointermove', move);
+      window.addEventListener('pointerup', stop);
+      window.addEventListener('pointercancel', stop);
     });
     this.store.listen($('tray-target-cancel'), 'click', () => this.clearTrayTarget());
     this.buildSwatches();

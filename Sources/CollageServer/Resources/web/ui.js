@@ -77,7 +77,8 @@ export function layoutButton(template, canvas, photos, { pressed = null, note = 
   button.dataset.template = template.id;
   if (pressed !== null) button.setAttribute('aria-pressed', String(pressed));
   const tier = template.premium ? (locked ? ', premium, locked' : ', premium') : '';
-  button.setAttribute('aria-label', `${template.name}, ${template.slots} photos${tier}`);
+  // The note is read out too ("1 empty"): it is what tells the layouts apart for these photos.
+  button.setAttribute('aria-label', `${template.name}, ${template.slots} frames${note ? `, ${note}` : ''}${tier}`);
   const name = document.createElement('span');
   name.textContent = template.name;
   button.append(layoutPreview(template, canvas, photos), name);
