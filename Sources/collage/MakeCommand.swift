@@ -299,31 +299,27 @@ enum MakeCommand: Command {
         return points
     }
 
-    /// Each photo's pixels (width × height), read from the files' headers.
-    static func pixelCounts(of paths: [String]) throws(Failure) -> [Double] {
-        var counts: [Double] = []
+    /// Each photo's size as it shows (EXIF orientation applied), read from the files' headers.
+    static func photoSizes(of paths: [String]) throws(Failure) -> [Size] {
+        var sizes: [Size] = []
         for path in paths {
             do {
                 let info = try ImageFiles.inspect(URL(fileURLWithPath: path))
-                counts.append(Double(info.width) * Double(info.height))
+                sizes.append(Size(width: Double(info.width), height: Double(info.height)))
             } catch {
                 throw error.failure
             }
         }
-        return counts
+        return sizes
+    }
+
+    /// Each photo's pixels (width × height).
+    static func pixelCounts(of paths: [String]) throws(Failure) -> [Double] {
+        try photoSizes(of: paths).map { $0.width * $0.height }
     }
 
     static func aspectRatios(of paths: [String]) throws(Failure) -> [Double] {
-        var aspects: [Double] = []
-        for path in paths {
-            do {
-                let info = try ImageFiles.inspect(URL(fileURLWithPath: path))
-                aspects.append(Double(info.width) / Double(info.height))
-            } catch {
-                throw error.failure
-            }
-        }
-        return aspects
+        try photoSizes(of: paths).map { $0.width / $0.height }
     }
 
     /// A note when a template's frames cut away more than half of some photos' pictures (three

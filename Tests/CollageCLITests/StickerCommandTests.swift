@@ -7,15 +7,18 @@ import Testing
 
 @Suite("collage sticker and smart crops", .serialized)
 struct StickerCommandTests {
-    /// A wide photo: an orange disc in its left fifth on a pale background.
-    static func offCentrePhoto(in directory: URL) throws -> URL {
-        var image = Bitmap(width: 900, height: 400, color: [236, 234, 228])
-        for y in 0..<400 {
-            for x in 0..<900 where pow(Double(x) - 150, 2) / 4900 + pow(Double(y) - 200, 2) / 14400 <= 1 {
+    /// A wide photo: an orange disc in its left fifth on a pale background (900 × 400 pixels, or
+    /// `scale` times as many a side).
+    static func offCentrePhoto(in directory: URL, scale: Double = 1, name: String = "off centre.png") throws -> URL {
+        let (width, height) = (Int(900 * scale), Int(400 * scale))
+        var image = Bitmap(width: width, height: height, color: [236, 234, 228])
+        let (cx, cy, rx, ry) = (150 * scale, 200 * scale, 70 * scale, 120 * scale)
+        for y in 0..<height {
+            for x in 0..<width where pow(Double(x) - cx, 2) / (rx * rx) + pow(Double(y) - cy, 2) / (ry * ry) <= 1 {
                 image[x, y] = [230, 110, 20]
             }
         }
-        let file = directory.appendingPathComponent("off centre.png")
+        let file = directory.appendingPathComponent(name)
         try image.write(to: file, format: .png)
         return file
     }
@@ -141,14 +144,7 @@ struct StickerCommandTests {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // The same photo at a fifth of its size.
-        var photo = Bitmap(width: 180, height: 80, color: [236, 234, 228])
-        for y in 0..<80 {
-            for x in 0..<180 where pow(Double(x) - 30, 2) / 196 + pow(Double(y) - 40, 2) / 576 <= 1 {
-                photo[x, y] = [230, 110, 20]
-            }
-        }
-        let small = directory.appendingPathComponent("thumbnail.png")
-        try photo.write(to: small, format: .png)
+        let small = try Self.offCentrePhoto(in: directory, scale: 0.2, name: "thumbnail.png")
         let output = directory.appendingPathComponent("tiny.png")
         let tiny = try CommandRunner.run(["sticker", small.path, "-o", output.path])
         #expect(tiny.status == 0, "\(tiny.stderr)")
