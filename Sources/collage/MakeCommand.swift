@@ -179,10 +179,12 @@ enum MakeCommand: Command {
         var canvas = (aspect ?? AspectRatio(width: 1, height: 1))?.canvasSize() ?? Size(width: 1200, height: 1200)
         var frames: [Rect?] = paths.map { _ in nil }
         if let autoOptions {
-            let aspects = try aspectRatios(of: paths)
+            let sizes = try photoSizes(of: paths)
+            let aspects = sizes.map { $0.width / $0.height }
             if !shapeGiven { canvas = bestCanvas(for: aspects, style: style, options: autoOptions) ?? canvas }
             frames = try arrange(
-                aspects, pixelCounts: try pixelCounts(of: paths), canvas: canvas, style: style, options: autoOptions)
+                aspects, pixelCounts: sizes.map { $0.width * $0.height }, canvas: canvas, style: style,
+                options: autoOptions)
         }
         var collage = Collage(
             id: UUID().uuidString.lowercased(), title: arguments.value("--title") ?? "Collage", created: Date(),
@@ -311,11 +313,6 @@ enum MakeCommand: Command {
             }
         }
         return sizes
-    }
-
-    /// Each photo's pixels (width × height).
-    static func pixelCounts(of paths: [String]) throws(Failure) -> [Double] {
-        try photoSizes(of: paths).map { $0.width * $0.height }
     }
 
     static func aspectRatios(of paths: [String]) throws(Failure) -> [Double] {
