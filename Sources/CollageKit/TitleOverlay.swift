@@ -2,9 +2,8 @@ import CollageCore
 
 /// The title `collage make --title` puts on a collage: centred over the photos near the bottom
 /// edge (or the top or middle, off the subjects), on a white pill so it reads over any photo,
-/// whatever the layout (a band would take room
-/// from the photos and change every layout's proportions). In the editor it is an ordinary text
-/// item: it can be moved, restyled or removed.
+/// whatever the layout (a band would take room from the photos and change every layout's
+/// proportions). In the editor it is an ordinary text item: it can be moved, restyled or removed.
 public enum TitleOverlay {
     /// The id of the title's text item.
     public static let itemID = "title"
