@@ -738,10 +738,12 @@ static std::vector<cv::Vec3f> subject_palette(const cv::Mat &image, const cv::Ma
 }
 
 // The cores of things the model saw apart from the rest and held for subject without ever
-// being sure of them (at least half, nowhere 0.95): with no sure pixel the matte had no colour
-// of the thing's own, and let it go whole as a part apart from the subject (the second candy
-// among sweets, which the model saw mottled between 0.35 and 0.85, vanished from a sticker that
-// kept the other nine). Each such thing at least ten of the model's pixels across (a speck or a
+// being sure of them (at least half, under a fifth of it 0.95): with no sure pixel the matte had
+// no colour of the thing's own, and let it go whole as a part apart from the subject (the second
+// candy among sweets, which the model saw mottled between 0.35 and 0.85, vanished from a sticker
+// that kept the other nine); with a sure sliver it took that sliver's colour for the whole thing
+// (a pink lighter on a desk, sure of its metal top alone, came out a tenth see-through, the desk
+// showing through its body). Each such thing at least ten of the model's pixels across (a speck or a
 // faint disc of light is no thing) is taken as far as the model saw it at a quarter, nearer to it
 // than to anything else it held (a shadow joined the candy to a sure one), and filled out to its
 // convex hull when it mostly fills that (the mottling bit holes into its edge); then its core,
@@ -750,18 +752,19 @@ static std::vector<cv::Vec3f> subject_palette(const cv::Mat &image, const cv::Ma
 static cv::Mat unsure_things(const cv::Mat &mask) {
     cv::Mat held = mask >= 0.5f, parts, statistics, centroids;
     int count = cv::connectedComponentsWithStats(held, parts, statistics, centroids, 8, CV_32S);
-    std::vector<float> peak(count, 0.0f);
+    std::vector<int> sure(count, 0);
     for (int y = 0; y < mask.rows; y++) {
         const int *label = parts.ptr<int>(y);
         const float *m = mask.ptr<float>(y);
-        for (int x = 0; x < mask.cols; x++) peak[label[x]] = std::max(peak[label[x]], m[x]);
+        for (int x = 0; x < mask.cols; x++) sure[label[x]] += m[x] >= 0.95f;
     }
     double modelPixel = double(std::max(mask.cols, mask.rows)) / CSEGMENT_MAP_SIDE;
     double leastArea = (10 * modelPixel) * (10 * modelPixel);
     std::vector<unsigned char> unsure(count, 0);
     bool any = false;
     for (int label = 1; label < count; label++)
-        if (peak[label] < 0.95f && statistics.at<int>(label, cv::CC_STAT_AREA) >= leastArea) {
+        if (sure[label] < 0.2 * statistics.at<int>(label, cv::CC_STAT_AREA) + 1 &&
+            statistics.at<int>(label, cv::CC_STAT_AREA) >= leastArea) {
             unsure[label] = 1;
             any = true;
         }
