@@ -40,7 +40,12 @@ enum PhotoRoutes {
                 photos.map { photo in
                     var json = photoJSON(photo)
                     // Whether a lift answers at once: "ready", "none" (no subject) or "pending".
-                    if let readiness = app.analyser?.readiness(of: photo), case .object(var members) = json {
+                    // Never pending when no analyser runs (`serve --no-analyse`): nothing would
+                    // get the photo ready, and the tray said it was doing so for as long as the
+                    // page stayed open.
+                    if let analyser = app.analyser, case .object(var members) = json {
+                        let readiness = analyser.readiness(of: photo)
+                        guard readiness != .pending || analyser.isStarted else { return json }
                         members["subject"] = .string(readiness.rawValue)
                         json = .object(members)
                     }

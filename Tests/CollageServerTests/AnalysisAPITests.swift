@@ -95,6 +95,23 @@ struct AnalysisAPITests {
         #expect(latest.json["layout"]["items"][0]["source"]["x"].number == 0)
     }
 
+    /// Without background analysis (`--no-analyse`) no photo is said to be on its way to ready:
+    /// nothing would make it so, and the tray said "Getting 1 photo ready to lift…" for good.
+    @Test func withoutBackgroundAnalysisNoPhotoIsPending() throws {
+        guard let model = try? SubjectModel() else {
+            Issue.record("the subject model is not installed (scripts/fetch-model)")
+            return
+        }
+        let client = try AppClient(model: model)
+        let photo = try TestPhotos.subjectPNG(width: 320, height: 240, center: (160, 120), radii: (70, 60))
+        let uploaded = try client.upload([("disc.png", photo)])
+        let id = try #require(uploaded.json["photos"][0]["id"].string, "\(uploaded.text)")
+        let listed = try client.send("GET", "/api/photos")
+        #expect(listed.status == 200)
+        #expect(listed.json[0]["id"].string == id)
+        #expect(listed.json[0]["subject"].value == nil, "\(listed.text)")
+    }
+
     /// Without background analysis (`--no-analyse`), a lift finds the photo's subject, and with it
     /// the focal point its smart crop uses: the collage then crops around the subject.
     @Test func aLiftGivesThePhotoItsSmartCropWithoutBackgroundAnalysis() throws {
