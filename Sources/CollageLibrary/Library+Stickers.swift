@@ -62,7 +62,6 @@ public enum CachedFocus: Hashable, Sendable {
 }
 
 extension Library {
-    /// The sticker with `id`.
     /// The sticker with `id`, or with the only id starting with `id` (at least 6 characters): the
     /// lists show ids 12 characters long, and a sheet or a pack named by one found nothing.
     public func sticker(_ id: String) throws(LibraryError) -> StickerRecord {

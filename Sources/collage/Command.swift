@@ -33,6 +33,7 @@ enum RootCommand {
         RedoCommand.self,
         ExportCommand.self,
         PhotosCommand.self,
+        StickersCommand.self,
         CleanUpCommand.self,
         DoctorCommand.self,
         StickerCommand.self,

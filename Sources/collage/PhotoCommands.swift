@@ -53,6 +53,67 @@ enum PhotosCommand: Command {
     }
 }
 
+/// `collage stickers`.
+enum StickersCommand: Command {
+    static let spec = CommandSpec(
+        name: "stickers", abstract: "List the library's stickers, newest first",
+        usage: "[--library DIR] [--json]", options: [LibraryAccess.option, .flag("--json", "Print JSON")],
+        discussion: """
+            Stickers are lifted by 'collage sticker PHOTO-ID' and by the editor. An id, or the
+            first characters of one shown here, names the sticker to 'collage sheet' and
+            'collage pack', and a collage places it as {"type": "sticker", "ref": ID}. LOOK is
+            what was drawn into its pixels (an outline, a shadow, an effect); FROM is the photo it
+            was lifted from, by the name it was imported under.
+            """)
+
+    static func run(_ arguments: ParsedArguments) throws(Failure) {
+        let workspace = try LibraryAccess.open(arguments)
+        let stickers = try workspace.stickers()
+        let photoNames = Dictionary(
+            try workspace.photos().map { ($0.id, $0.originalName) }, uniquingKeysWith: { first, _ in first })
+        if arguments.has("--json") {
+            Output.printJSON(
+                .array(
+                    stickers.map { sticker in
+                        var extra: [String: JSONValue] = [
+                            "file": .string(workspace.stickerImage(of: sticker).path),
+                            "created": .string(ISO8601DateFormatter().string(from: sticker.createdAt)),
+                            "outline": .number(sticker.outlineWidth), "shadow": .bool(sticker.shadow),
+                        ]
+                        if let name = photoNames[sticker.photoID] { extra["photoName"] = .string(name) }
+                        if let effect = sticker.drawnEffect { extra["effect"] = .string(effect) }
+                        return RecordJSON.adding(extra, to: RecordJSON.sticker(sticker))
+                    }))
+            return
+        }
+        guard !stickers.isEmpty else {
+            Output.print(
+                "No stickers yet. Lift one with 'collage sticker PHOTO-ID' (see 'collage photos'), or in the editor.")
+            return
+        }
+        Output.print(
+            Output.table(
+                [["ID", "SIZE", "LOOK", "MADE", "FROM"]]
+                    + stickers.map { sticker in
+                        [
+                            String(sticker.id.prefix(12)), "\(sticker.width)×\(sticker.height)", look(of: sticker),
+                            displayDate(sticker.createdAt),
+                            photoNames[sticker.photoID].map(Output.escaped)
+                                ?? "photo \(sticker.photoID.prefix(12)) (removed)",
+                        ]
+                    }))
+    }
+
+    /// What was drawn into a sticker's pixels, in a word or three ("plain" when nothing was).
+    static func look(of sticker: StickerRecord) -> String {
+        var parts: [String] = []
+        if sticker.outlineWidth > 0 { parts.append("outline \(Int(sticker.outlineWidth.rounded())) px") }
+        if sticker.shadow { parts.append("shadow") }
+        if let effect = sticker.drawnEffect { parts.append(effect) }
+        return parts.isEmpty ? "plain" : parts.joined(separator: ", ")
+    }
+}
+
 /// `collage gc`.
 enum CleanUpCommand: Command {
     static let spec = CommandSpec(

@@ -259,6 +259,38 @@ struct StickerCommandTests {
         #expect(json.stdout.contains(#""subject":"pending""#) || json.stdout.contains(#""subject": "pending""#))
     }
 
+    /// A sticker lifted into the library could not be found again from the command line: its
+    /// id was printed once. `collage stickers` lists them with what they look like and where
+    /// they came from, and the id it shows names the sticker to `collage sheet`.
+    @Test func stickersListsTheLibrarysStickersForSheetsAndPacks() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = directory.appendingPathComponent("library").path
+        let photo = try Self.offCentrePhoto(in: directory)
+        #expect(try CommandRunner.run(["import", "--no-analyse", photo.path, "--library", library]).status == 0)
+        let empty = try CommandRunner.run(["stickers", "--library", library])
+        #expect(empty.status == 0 && empty.stdout.contains("No stickers yet"), "\(empty.stdout)")
+        let photoID = try #require(
+            try JSONValue.parse(try CommandRunner.run(["photos", "--json", "--library", library]).stdout)
+                .elements.first?.member("id")?.string)
+        let lifted = try CommandRunner.run(["sticker", photoID, "--outline", "6", "--library", library])
+        #expect(lifted.status == 0, "\(lifted.stderr)")
+        let listed = try CommandRunner.run(["stickers", "--library", library])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let rows = listed.stdout.split(separator: "\n")
+        #expect(rows.first?.contains("LOOK") == true && rows.count == 2, "\(listed.stdout)")
+        #expect(rows.last?.contains("outline 6 px") == true && rows.last?.contains("off centre.png") == true)
+        let shown = try #require(rows.last.map { String($0.prefix { $0 != " " }) })
+        let json = try JSONValue.parse(try CommandRunner.run(["stickers", "--json", "--library", library]).stdout)
+        let sticker = try #require(json.elements.first)
+        #expect(sticker.member("id")?.string?.hasPrefix(shown) == true && shown.count == 12)
+        #expect(sticker.member("photo")?.string == photoID && sticker.member("outline")?.number == 6)
+        #expect(FileManager.default.fileExists(atPath: sticker.member("file")?.string ?? "/none"))
+        let sheet = directory.appendingPathComponent("sheet.pdf")
+        let printed = try CommandRunner.run(["sheet", shown, "--library", library, "-o", sheet.path])
+        #expect(printed.status == 0, "\(printed.stderr)")
+    }
+
     @Test func makeRemembersEachPhotosSubjectForTheNextTime() throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
