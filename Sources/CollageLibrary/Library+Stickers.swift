@@ -182,7 +182,13 @@ extension Library {
     public func subjectsFound(photoID: String) -> Bool? {
         let folder = maskCacheFile(photoID: photoID, key: "").deletingLastPathComponent()
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        if names.contains(where: { $0.hasPrefix("\(photoID)-") && $0.hasSuffix("-r.png") }) { return true }
+        // A refined mask's key ends in r, then g for a nearly colourless photo and a for one with
+        // transparency (see `cachedMask`): a grey photo, found "-rg", stayed pending for good.
+        let refinedMask = ["-r.png", "-rg.png", "-ra.png", "-rga.png"]
+        let refined = names.contains { name in
+            name.hasPrefix("\(photoID)-") && refinedMask.contains { name.hasSuffix($0) }
+        }
+        if refined { return true }
         let none = try? database.read { connection throws(LibraryError) in
             try connection.exists("SELECT 1 FROM photo_subjects WHERE photo_id = ? AND focus_x IS NULL", [photoID])
         }

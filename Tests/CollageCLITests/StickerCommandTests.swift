@@ -246,11 +246,20 @@ struct StickerCommandTests {
         let photo = try Self.offCentrePhoto(in: directory)
         let plain = directory.appendingPathComponent("plain.png")
         try Bitmap(width: 300, height: 200, color: [128, 128, 128]).write(to: plain, format: .png)
-        #expect(try CommandRunner.run(["import", photo.path, plain.path, "--library", library]).status == 0)
+        // A black-and-white photo (one grey channel) stayed "-" for good: its mask is cached
+        // under a key of its own.
+        let colour = try Bitmap.read(photo)
+        let greyPixels = (0..<(colour.width * colour.height)).map { colour.pixels[$0 * colour.channels + 1] }
+        let grey = directory.appendingPathComponent("grey.png")
+        try #require(Bitmap(width: colour.width, height: colour.height, channels: 1, pixels: greyPixels))
+            .write(to: grey, format: .png)
+        #expect(
+            try CommandRunner.run(["import", photo.path, plain.path, grey.path, "--library", library]).status == 0)
         let listed = try CommandRunner.run(["photos", "--library", library])
         let rows = listed.stdout.split(separator: "\n")
         #expect(rows.first?.contains("LIFT") == true)
         #expect(rows.contains { $0.contains("off centre.png") && $0.contains("ready") }, "\(listed.stdout)")
+        #expect(rows.contains { $0.contains("grey.png") && $0.contains("ready") }, "\(listed.stdout)")
         #expect(rows.contains { $0.contains("plain.png") && $0.contains("no subject") }, "\(listed.stdout)")
         let later = directory.appendingPathComponent("later.png")
         try Bitmap(width: 320, height: 200, color: [20, 90, 200]).write(to: later, format: .png)
