@@ -26,6 +26,12 @@ public struct CutLineRequest: Sendable, Equatable {
         }
         options = CutLineOptions(offset: offset ?? 2, dotsPerInch: dotsPerInch ?? 300, whiteBacking: whiteBacking)
     }
+
+    /// How far outside the subject the line runs, in millimetres.
+    public var offsetMillimetres: Double { options.offset }
+
+    /// The sticker's pixels per inch on paper, which the line's millimetres are measured at.
+    public var dotsPerInch: Double { options.dotsPerInch }
 }
 
 /// A sticker lifted from a photo file into a picture file (`collage sticker photo.jpg -o

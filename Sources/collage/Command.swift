@@ -62,7 +62,10 @@ enum RootCommand {
         } catch {
             Output.printError("collage: \(error.commandLineText)")
             if error.kind == .malformed || error.kind == .invalidOption {
-                Output.printError("Run 'collage --help' for usage.")
+                // The command's own help, where one was named: the root's lists commands, not
+                // the options that were wrong.
+                let named = arguments.first.flatMap { name in commands.first { $0.spec.name == name } }
+                Output.printError("Run 'collage \(named.map { "\($0.spec.name) " } ?? "")--help' for usage.")
             }
             return error.exitCode
         }

@@ -9,8 +9,9 @@ enum StickerCommand: Command {
         name: "sticker",
         abstract: "Lift the subject out of a photo as a transparent sticker",
         usage:
-            "(photo.jpg -o sticker.png | PHOTO-ID [--library DIR]) [--instance N | --at X,Y] [--outline PX] [--shadow] "
-            + "[--effect comic|halftone|puffy|shiny] [--cut-line cut.svg [--offset 2mm] [--dpi 300]]",
+            "(photo.jpg -o sticker.png | photo… --output-dir DIR | PHOTO-ID [--library DIR]) [--instance N | --at X,Y] "
+            + "[--outline PX] [--shadow] [--effect comic|halftone|puffy|shiny] [--plain-edges] [--mask-only] "
+            + "[--live MOTION] [--cut-line cut.svg [--offset 2mm] [--dpi 300]]",
         options: [
             LibraryAccess.option,
             .value("-o", "FILE", "Where to write the sticker (PNG or WebP, with alpha)"),
@@ -37,7 +38,10 @@ enum StickerCommand: Command {
             .value("--size", "PX", "With --live: the square's side in pixels (default 512)"),
             .value("--fps", "N", "With --live: frames a second, 5 to 60 (default 30; 15 for GIF)"),
             .flag("--mask-only", "Write the mask (white subject on black, the photo's size) instead"),
-            .value("--format", "png|webp", "The output format (default: from the extension)"),
+            .value(
+                "--format", "FORMAT",
+                "The output format: png or webp (with --live: mp4, webm, webp, gif or png); default: from the extension"
+            ),
             .flag("--no-refine", "Upsample the model's map without edge refinement"),
             .flag(
                 "--plain-edges",
@@ -136,18 +140,35 @@ enum StickerCommand: Command {
         options.refine = !arguments.has("--no-refine")
         options.cleanEdges = try cleanEdges(arguments)
         if let cutLine, let file = arguments.value("--cut-line") {
-            options.cutLine = (cutLine, URL(fileURLWithPath: file))
+            let cutFile = URL(fileURLWithPath: file)
+            // The sticker was written over its own cut line, which was lost.
+            let samePath = { (other: URL) in
+                other.standardizedFileURL.resolvingSymlinksInPath().path
+                    == cutFile.standardizedFileURL.resolvingSymlinksInPath().path
+            }
+            if samePath(output) || samePath(URL(fileURLWithPath: source)) {
+                throw .usage(
+                    "--cut-line \(file) is the \(samePath(output) ? "sticker's file (-o)" : "photo"): "
+                        + "write the cut line to a file of its own, such as cut.svg")
+            }
+            options.cutLine = (cutLine, cutFile)
         }
         let result = try request.lift(file: photo, model: model, to: output, format: format, options: options)
         for warning in result.warnings { Output.printError("collage: warning: \(warning)") }
         if arguments.has("--json") {
-            Output.printJSON(
-                .object([
-                    "file": .string(output.path), "width": .number(Double(result.width)),
-                    "height": .number(Double(result.height)), "format": .string(format.rawValue),
-                    // Where the sticker's top-left lies in the photo, so it can be put back in place.
-                    "x": .number(Double(result.x)), "y": .number(Double(result.y)),
-                ]))
+            var written: [String: JSONValue] = [
+                "file": .string(output.path), "width": .number(Double(result.width)),
+                "height": .number(Double(result.height)), "format": .string(format.rawValue),
+                // Where the sticker's top-left lies in the photo, so it can be put back in place.
+                "x": .number(Double(result.x)), "y": .number(Double(result.y)),
+            ]
+            if let (cutLine, file) = options.cutLine {
+                written["cutLine"] = .object([
+                    "file": .string(file.path), "offsetMillimetres": .number(cutLine.offsetMillimetres),
+                    "dpi": .number(cutLine.dotsPerInch),
+                ])
+            }
+            Output.printJSON(.object(written))
         } else {
             Output.print("Wrote \(output.path) (\(result.width) × \(result.height) \(format.rawValue.uppercased()))")
         }
@@ -172,12 +193,11 @@ enum StickerCommand: Command {
     /// `collage sticker photo.jpg --live bounce -o live.webp`: the sticker lifted (outline and
     /// effect drawn in), then written moving.
     static func runLive(_ arguments: ParsedArguments, photo: URL, output: URL) throws(Failure) {
-        for name in ["--cut-line", "--mask-only", "--format"] where arguments.value(name) != nil || arguments.has(name)
-        {
-            throw .usage("\(name) makes a still sticker; a live one is written as its output's extension says")
+        for name in ["--cut-line", "--mask-only"] where arguments.value(name) != nil || arguments.has(name) {
+            throw .usage("\(name) makes a still sticker, not a live one")
         }
         var values: [String: String] = ["motion": arguments.value("--live") ?? ""]
-        for name in ["duration", "size", "fps", "quality"] { values[name] = arguments.value("--\(name)") }
+        for name in ["duration", "size", "fps", "quality", "format"] { values[name] = arguments.value("--\(name)") }
         let live = try LiveStickerRequest(values, fileName: output.path)
         let request = try stickerRequest(arguments)
         let model = try Workspace.loadModel(at: SmartCropArguments.modelPath(arguments))
@@ -209,6 +229,16 @@ enum StickerCommand: Command {
     /// timed (the time a warm model takes per photo, which the benchmark reads).
     static func runBatch(_ photos: [String], into directory: URL, _ arguments: ParsedArguments) throws(Failure) {
         if arguments.has("--mask-only") { throw .usage("--mask-only writes one file: give one photo and -o") }
+        // Options a batch would otherwise pass over without a word (live stills came out full size).
+        for name in ["-o", "--output", "--live", "--duration", "--size", "--fps"] where arguments.value(name) != nil {
+            throw .usage("\(name) goes with one photo and -o; --output-dir writes a still sticker for each photo")
+        }
+        let format: OutputFormat
+        switch arguments.value("--format")?.lowercased() {
+        case nil, "png": format = .png
+        case "webp": format = .webp
+        case let other?: throw .usage("--format expects png or webp, got \"\(other)\"")
+        }
         let request = try stickerRequest(arguments)
         let model = try Workspace.loadModel(at: SmartCropArguments.modelPath(arguments))
         var options = StickerRequest.FileOptions()
@@ -221,11 +251,11 @@ enum StickerCommand: Command {
         }
         var results: [JSONValue] = []
         var failures = 0
-        for (path, output) in zip(photos, batchOutputs(photos, in: directory)) {
+        for (path, output) in zip(photos, batchOutputs(photos, in: directory, fileExtension: format.rawValue)) {
             let photo = URL(fileURLWithPath: path)
             let started = Date()
             do throws(Failure) {
-                let sticker = try request.lift(file: photo, model: model, to: output, format: .png, options: options)
+                let sticker = try request.lift(file: photo, model: model, to: output, format: format, options: options)
                 let (x, y) = (sticker.x, sticker.y)
                 let milliseconds = Date().timeIntervalSince(started) * 1000
                 results.append(
@@ -243,18 +273,23 @@ enum StickerCommand: Command {
                 }
             } catch {
                 failures += 1
-                results.append(.object(["photo": .string(photo.path), "error": .string(error.commandLineText)]))
-                Output.printError("collage: \(error.commandLineText)")
+                // Named, for a message of the lift's own ("there is no subject 2") does not say
+                // which of the photos it was.
+                let text = error.commandLineText
+                let named = text.contains(photo.path) || text.contains(path) ? text : "\(path): \(text)"
+                results.append(.object(["photo": .string(photo.path), "error": .string(named)]))
+                Output.printError("collage: \(named)")
             }
         }
         if arguments.has("--json") { Output.printJSON(.array(results)) }
         if failures > 0 { throw .data("\(failures) of \(photos.count) photos gave no sticker") }
     }
 
-    /// Each photo's sticker file in `directory`: its name with `.png`, a number added when an
-    /// earlier photo of the run has that name (`a/photo.png` and `b/photo.jpg` wrote one file,
-    /// the second sticker over the first), and `-sticker` when it would be one of the photos.
-    static func batchOutputs(_ photos: [String], in directory: URL) -> [URL] {
+    /// Each photo's sticker file in `directory`: its name with `.png` (or `fileExtension`), a
+    /// number added when an earlier photo of the run has that name (`a/photo.png` and
+    /// `b/photo.jpg` wrote one file, the second sticker over the first), and `-sticker` when it
+    /// would be one of the photos.
+    static func batchOutputs(_ photos: [String], in directory: URL, fileExtension: String = "png") -> [URL] {
         let inputs = Set(photos.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         var taken = Set<String>()
         func isPhoto(_ name: String) -> Bool {
@@ -262,11 +297,11 @@ enum StickerCommand: Command {
         }
         return photos.map { path in
             var base = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-            if isPhoto(base + ".png") { base += "-sticker" }
-            var name = base + ".png"
+            if isPhoto(base + "." + fileExtension) { base += "-sticker" }
+            var name = base + "." + fileExtension
             var number = 2
             while taken.contains(name) || isPhoto(name) {
-                name = "\(base)-\(number).png"
+                name = "\(base)-\(number).\(fileExtension)"
                 number += 1
             }
             taken.insert(name)

@@ -300,6 +300,58 @@ struct StickerCommandTests {
         #expect(printed.status == 0, "\(printed.stderr)")
     }
 
+    /// Options that were passed over, or lost a file, without a word: a cut line named as the
+    /// sticker was written over by it; --output-dir wrote full-size PNG stills whatever --live or
+    /// --format asked; a batch's failure did not say which photo; --json left the cut line out;
+    /// and --live refused the --format its own message suggested.
+    @Test func stickerOptionsAreHonouredOrRefusedNeverPassedOver() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let photo = try Self.offCentrePhoto(in: directory)
+        let other = try Self.offCentrePhoto(in: directory, name: "second.png")
+        let sticker = directory.appendingPathComponent("same.png")
+        let same = try CommandRunner.run(["sticker", photo.path, "-o", sticker.path, "--cut-line", sticker.path])
+        #expect(same.status == 64 && same.stderr.contains("--cut-line"), "\(same.stderr)")
+        #expect(same.stderr.contains("collage sticker --help"))
+        #expect(!FileManager.default.fileExists(atPath: sticker.path))
+
+        let cut = directory.appendingPathComponent("cut.svg")
+        let printed = try CommandRunner.run([
+            "sticker", photo.path, "-o", sticker.path, "--cut-line", cut.path, "--offset", "3mm", "--json",
+        ])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let json = try JSONValue.parse(printed.stdout)
+        #expect(json.member("cutLine")?.member("file")?.string == cut.path)
+        #expect(json.member("cutLine")?.member("offsetMillimetres")?.number == 3)
+        #expect(json.member("cutLine")?.member("dpi")?.number == 300)
+
+        let folder = directory.appendingPathComponent("out")
+        let live = try CommandRunner.run([
+            "sticker", photo.path, other.path, "--output-dir", folder.path, "--live", "bounce",
+        ])
+        #expect(live.status == 64 && live.stderr.contains("--live"), "\(live.stderr)")
+        let webp = try CommandRunner.run([
+            "sticker", photo.path, other.path, "--output-dir", folder.path, "--format", "webp",
+        ])
+        #expect(webp.status == 0, "\(webp.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(written == ["off centre.webp", "second.webp"], "\(written)")
+        let header = try Data(contentsOf: folder.appendingPathComponent("second.webp")).prefix(12)
+        #expect(header.suffix(4) == Data("WEBP".utf8))
+
+        let none = try CommandRunner.run(["sticker", photo.path, "--output-dir", folder.path, "--instance", "4"])
+        #expect(none.status == 65)
+        #expect(none.stderr.contains("\(photo.path): there is no subject 4"), "\(none.stderr)")
+
+        let gif = directory.appendingPathComponent("live.bin")
+        let formatted = try CommandRunner.run([
+            "sticker", photo.path, "--live", "bounce", "--format", "gif", "--duration", "1", "--size", "64", "-o",
+            gif.path,
+        ])
+        #expect(formatted.status == 0, "\(formatted.stderr)")
+        #expect(try Data(contentsOf: gif).prefix(6) == Data("GIF89a".utf8))
+    }
+
     @Test func makeRemembersEachPhotosSubjectForTheNextTime() throws {
         let directory = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
