@@ -58,7 +58,7 @@ extension StickerOptions {
 public enum StickerMaker {
     /// Names the cut-out in sticker ids and prepared files, for clean edges or the model's own:
     /// a change to what either makes gets a new name, so nothing made before is reused.
-    static func cutOutVersion(cleanEdges: Bool) -> String { cleanEdges ? "edges12" : "raw2" }
+    static func cutOutVersion(cleanEdges: Bool) -> String { cleanEdges ? "edges13" : "raw2" }
 
     /// The sticker as RGBA pixels.
     public static func sticker(
@@ -94,7 +94,13 @@ public enum StickerMaker {
         var sticker: Bitmap
         var origin = (x: left, y: top)
         if options.cleanEdges {
-            var pixels = try cleanedPixels(of: image, alpha: alpha, crop: crop)
+            // The matte sees every subject as subject: with the others made background, their
+            // colours were the background's, and a blue sweet beside another blue one came out a
+            // third see-through. What lies nearer another subject is cleared after.
+            let others = chosen.count < mask.subjects.count
+            var pixels = try cleanedPixels(
+                of: image, alpha: others ? mask.kept(mask.subjects).alpha : alpha, crop: crop)
+            if others { mask.clearPixels(&pixels, ofSubjectsOtherThan: chosen, crop: crop) }
             // The matte reads colours the photo's own transparency hides, and may find them
             // partly subject: nothing the photo makes clear shows.
             keepPhotoTransparency(&pixels, of: image, crop: crop)

@@ -121,6 +121,67 @@ public struct SubjectMask: Sendable {
         return (centre, Double(first) / Double(height), Double(last + 1) / Double(height))
     }
 
+    /// Clears the pixels of an RGBA `crop` of the photo (left, top, width, height) that belong
+    /// to another subject than `chosen`. Each cell of the label grid belongs to the subject whose
+    /// core reaches it first, spreading a cell at a time through what the model held at least a
+    /// quarter, then through the rest: a sweet the model was unsure of at one side (its core
+    /// small) keeps that side, though another sweet's core lay nearer across the table; a strand
+    /// the matte found goes with the subject it grows from.
+    func clearPixels(
+        _ pixels: inout [UInt8], ofSubjectsOtherThan chosen: [Subject],
+        crop: (left: Int, top: Int, width: Int, height: Int)
+    ) {
+        let (gridWidth, gridHeight) = (labels.width, labels.height)
+        guard gridWidth > 0, gridHeight > 0 else { return }
+        // Only subjects' cores own cells from the start: a piece of core too small to be a
+        // subject (the side of a sweet the model was unsure of) is taken by the subject it joins.
+        let subjectLabels = Set(subjects.map(\.label))
+        var owner = labels.values.map { subjectLabels.contains($0) ? $0 : 0 }
+        let held = (0..<(gridWidth * gridHeight)).map { cell -> Bool in
+            let y = min(height - 1, ((cell / gridWidth) * height + height / 2) / gridHeight)
+            let x = min(width - 1, ((cell % gridWidth) * width + width / 2) / gridWidth)
+            return alpha[y * width + x] >= 64
+        }
+        var frontier = owner.indices.filter { owner[$0] != 0 }
+        var waiting: [Int] = []
+        for throughHeld in [true, false] {
+            if !throughHeld { frontier = waiting }
+            while !frontier.isEmpty {
+                var next: [Int] = []
+                for cell in frontier {
+                    let (row, column) = (cell / gridWidth, cell % gridWidth)
+                    for (dy, dx) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                        let (y, x) = (row + dy, column + dx)
+                        guard y >= 0, y < gridHeight, x >= 0, x < gridWidth else { continue }
+                        let neighbour = y * gridWidth + x
+                        guard owner[neighbour] == 0 else { continue }
+                        if throughHeld && !held[neighbour] {
+                            waiting.append(cell)
+                            continue
+                        }
+                        owner[neighbour] = owner[cell]
+                        next.append(neighbour)
+                    }
+                }
+                frontier = next
+            }
+        }
+        let maximumLabel = Int(owner.max() ?? 0)
+        var keep = [Bool](repeating: false, count: maximumLabel + 1)
+        for subject in chosen where Int(subject.label) <= maximumLabel { keep[Int(subject.label)] = true }
+        let columns = (0..<crop.width).map { labels.column(for: crop.left + $0, of: width) }
+        for y in 0..<crop.height {
+            let ownerRow = labels.row(for: crop.top + y, of: height) * gridWidth
+            for x in 0..<crop.width where !keep[Int(owner[ownerRow + columns[x]])] {
+                let at = (y * crop.width + x) * 4
+                pixels[at] = 0
+                pixels[at + 1] = 0
+                pixels[at + 2] = 0
+                pixels[at + 3] = 0
+            }
+        }
+    }
+
     /// The mask keeping only `chosen`: other subjects and stray specks become transparent.
     public func alpha(keeping chosen: [Subject]) -> [UInt8] { kept(chosen).alpha }
 

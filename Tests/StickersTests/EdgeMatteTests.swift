@@ -273,6 +273,58 @@ extension EdgeMatteTests {
         #expect(opacity(90, 120) == 255)
     }
 
+    /// Two blue sweets touching on a white table, one lifted alone (`--instance`, and every
+    /// prepared lift of a photo with several subjects). The matte sees both as subject (with the
+    /// other made background, its blue was taken for the background's colour: on OpenCV's photo of
+    /// sweets one came out a third see-through), then what belongs to the other is cleared: each
+    /// pixel goes to the subject whose core reaches it first through what the model held. The
+    /// chosen sweet is whole, its unsure side included, and nothing of the other is kept.
+    @Test func oneOfTwoTouchingLikeSubjectsLiftedAloneIsWholeAndAlone() throws {
+        let large = (x: 100.0, y: 120.0, radius: 50.0), small = (x: 196.0, y: 120.0, radius: 44.0)
+        func inside(_ x: Int, _ y: Int, _ disc: (x: Double, y: Double, radius: Double)) -> Double {
+            let distance = ((Double(x) - disc.x) * (Double(x) - disc.x) + (Double(y) - disc.y) * (Double(y) - disc.y))
+                .squareRoot()
+            return max(0, min(1, disc.radius - distance + 0.5))
+        }
+        let (photo, alpha) = Self.painted(
+            colour: { x, y in
+                let share = max(inside(x, y, large), inside(x, y, small))
+                let shade = Double((x * 5 + y * 3) % 17) / 17
+                return (0..<3).map { channel in
+                    share * [40 + 20 * shade, 80 + 20 * shade, 220][channel] + (1 - share) * [246, 246, 244][channel]
+                }
+            },
+            model: { x, y in
+                // Less sure of the chosen sweet's side that faces the other.
+                let unsure = Double(x) < small.x ? 0.8 + 0.1 * sin(Double(x) * 0.5) * cos(Double(y) * 0.4) : 1
+                return UInt8((255 * max(inside(x, y, large), inside(x, y, small) * unsure)).rounded())
+            })
+        let mask = try SubjectMask(alpha: alpha, width: Self.width, height: Self.height)
+        #expect(mask.subjects.count == 2)
+        let image = try #require(Bitmap(width: Self.width, height: Self.height, channels: 3, pixels: photo))
+        let cut = try StickerMaker.cutOut(
+            from: image, mask: mask, options: StickerOptions(selection: .instance(2), margin: 0))
+        func opacity(_ x: Int, _ y: Int) -> UInt8 {
+            let (column, row) = (x - cut.x, y - cut.y)
+            guard column >= 0, row >= 0, column < cut.sticker.width, row < cut.sticker.height else { return 0 }
+            return cut.sticker[column, row][3]
+        }
+        var inner = 0
+        var solid = 0
+        var keptOfOther = 0
+        for y in 0..<Self.height {
+            for x in 0..<Self.width {
+                if inside(x, y, (small.x, small.y, small.radius - 3)) >= 1 {
+                    inner += 1
+                    if opacity(x, y) >= 240 { solid += 1 }
+                }
+                if inside(x, y, (large.x, large.y, large.radius - 1)) > 0, opacity(x, y) > 0 { keptOfOther += 1 }
+            }
+        }
+        #expect(solid * 100 >= inner * 99, "\(solid) of the chosen sweet's \(inner) inner pixels are solid")
+        #expect(keptOfOther == 0, "\(keptOfOther) pixels of the other sweet are kept")
+    }
+
     /// Things on a grey desk: an orange one the model is sure of, and apart from it a pink lighter
     /// whose metal top it is sure of and whose body it held at 0.85, as U²-Net-p saw a lighter in
     /// OpenCV's sample photo of a desk. The body took the top's silver for the thing's colour,
