@@ -23,15 +23,35 @@ struct ComicLook {
     let height: Int
     let halftone: Bool
 
-    /// Draws the look over `pixels` (RGBA, 8 bits, `width` × `height`), their soft edge made firm.
-    /// `blurredAlpha` is their alpha blurred by ``outlineWeight(width:height:)``.
-    func draw(_ pixels: inout [UInt8], blurredAlpha: [UInt8]) {
-        let shorter = min(width, height)
+    /// The size of the plan for a sticker `width` × `height` pixels: at most ``drawingSide``
+    /// across its shorter side and ``drawingPixels`` in all, never larger than the sticker.
+    static func planSize(width: Int, height: Int) -> (width: Int, height: Int) {
         // A long thin sticker is planned within the same number of pixels as a squarer one.
         let scale = min(
-            1, Double(Self.drawingSide) / Double(shorter),
-            (Double(Self.drawingPixels) / (Double(width) * Double(height))).squareRoot())
-        let plan = Plan(pixels: pixels, width: width, height: height, scale: scale)
+            1, Double(drawingSide) / Double(max(1, min(width, height))),
+            (Double(drawingPixels) / (Double(width) * Double(height))).squareRoot())
+        return (max(3, Int((Double(width) * scale).rounded())), max(3, Int((Double(height) * scale).rounded())))
+    }
+
+    /// Draws the look over `pixels` (RGBA, 8 bits, `width` × `height`), their soft edge made firm.
+    /// `blurredAlpha` is their alpha blurred by ``outlineWeight(width:height:)``. `planning` is
+    /// the sticker at its plan's size (see ``planSize(width:height:)``) made from its own file,
+    /// when it is drawn at another size than the file's: planned from the pixels at hand, the
+    /// editor's drawing (a few hundred pixels) and an export's (thousands) found other regions
+    /// and lines, and the export came out lighter, with grey discs for eyes.
+    func draw(
+        _ pixels: inout [UInt8], blurredAlpha: [UInt8], planning: (pixels: [UInt8], width: Int, height: Int)? = nil
+    ) {
+        let shorter = min(width, height)
+        let plan: Plan
+        if let planning {
+            plan = Plan(
+                pixels: planning.pixels, width: planning.width, height: planning.height, scale: 1,
+                drawnWidth: width, drawnHeight: height)
+        } else {
+            let size = Self.planSize(width: width, height: height)
+            plan = Plan(pixels: pixels, width: width, height: height, scale: Double(size.width) / Double(width))
+        }
         let smoothed = plan.smoothed()
         let palette = ComicLook.palette(
             smoothed.colours, alpha: plan.alpha, count: halftone ? Self.halftoneColours : Self.comicColours)
@@ -240,9 +260,14 @@ private struct Plan {
     var colours: [Float]
     var alpha: [Float]
 
-    init(pixels: [UInt8], width fullWidth: Int, height fullHeight: Int, scale: Double) {
-        self.fullWidth = fullWidth
-        self.fullHeight = fullHeight
+    /// The plan of `pixels` (`fullWidth` × `fullHeight`) reduced by `scale`, for a drawing of
+    /// `drawnWidth` × `drawnHeight` (by default the pixels' own size).
+    init(
+        pixels: [UInt8], width fullWidth: Int, height fullHeight: Int, scale: Double, drawnWidth: Int? = nil,
+        drawnHeight: Int? = nil
+    ) {
+        self.fullWidth = drawnWidth ?? fullWidth
+        self.fullHeight = drawnHeight ?? fullHeight
         width = max(3, Int((Double(fullWidth) * scale).rounded()))
         height = max(3, Int((Double(fullHeight) * scale).rounded()))
         var sums = [Float](repeating: 0, count: width * height * 4)

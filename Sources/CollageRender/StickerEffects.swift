@@ -5,7 +5,7 @@ import CollageCore
 public enum StickerEffects {
     /// The generation of how every effect is drawn, for keys of pictures that hold several
     /// (a collage's thumbnail, the editor's drawn items): raised whenever one is drawn anew.
-    public static let drawingGeneration = "looks4"
+    public static let drawingGeneration = "looks5"
 
     /// The name of the way `effect` is drawn now, for keys of what is made with it: a sticker
     /// or picture drawn before the effect was redrawn is made again rather than reused.

@@ -6,8 +6,15 @@ import Foundation
 /// Every size (an ink line's width, the light's softness) is a fraction of the sticker's shorter
 /// side, so a sticker looks the same on screen and in a print many times larger.
 enum StickerLooks {
-    /// `image` (RGBA, 8 bits) with `effect` drawn on it, the same size.
-    static func apply(_ effect: StickerEffect, to image: VipsImage) throws(VipsError) -> VipsImage {
+    /// `image` (RGBA, 8 bits) with `effect` drawn on it, the same size. `planning`, for Comic and
+    /// Halftone, is the same sticker at the size of their plan for its file (see
+    /// ``ComicLook/planSize(width:height:)``), so that the editor's drawing and an export of any
+    /// size find the same regions and lines.
+    static func apply(
+        _ effect: StickerEffect, to image: VipsImage, planning: VipsImage? = nil
+    ) throws(VipsError)
+        -> VipsImage
+    {
         let rgba = image.bands == 4 ? image : try image.appendingBand(value: 255)
         let (width, height) = (rgba.width, rgba.height)
         guard width >= 3, height >= 3 else { return rgba }
@@ -17,8 +24,12 @@ enum StickerLooks {
         case .comic, .halftone:
             let weight = ComicLook.outlineWeight(width: width, height: height)
             let blurredAlpha = try rgba.extractBands(3, count: 1).gaussianBlur(sigma: weight).castToUInt8().pixels()
+            let plan = try planning.map { image throws(VipsError) in
+                let rgba = image.bands == 4 ? image : try image.appendingBand(value: 255)
+                return (pixels: try rgba.pixels(), width: rgba.width, height: rgba.height)
+            }
             ComicLook(width: width, height: height, halftone: effect == .halftone)
-                .draw(&pixels, blurredAlpha: blurredAlpha)
+                .draw(&pixels, blurredAlpha: blurredAlpha, planning: plan)
         case .puffy:
             let sigma = max(1.5, 0.06 * Double(min(width, height)))
             let alpha = try rgba.extractBands(3, count: 1)
