@@ -16,7 +16,7 @@ public enum SheetStickers {
         guard total <= Double(Limits.maximumSheetPixels) else {
             let millions = total / 1_000_000
             throw .tooLarge(
-                "\(count) stickers of \(PrintLength.format(size)) mm at \(Int(options.dotsPerInch)) dpi are up to "
+                "\(count) sticker\(count == 1 ? "" : "s") of \(PrintLength.format(size)) mm at \(Int(options.dotsPerInch)) dpi are up to "
                     + "\(millions >= 10_000 ? "over 10000" : String(Int(millions.rounded(.up)))) million pixels; one sheet holds at most "
                     + "\(Limits.maximumSheetPixels / 1_000_000) million: choose fewer stickers, a smaller size or a lower resolution"
             )

@@ -118,6 +118,14 @@ enum StickerCommand: Command {
             guard let named = OutputFormat(rawValue: name.lowercased()), named == .png || named == .webp else {
                 throw .usage("--format expects png or webp, got \"\(name)\"")
             }
+            // A WebP named .png (or the other way) opens as neither in some programs.
+            if let named = OutputFormat(pathExtension: output.pathExtension),
+                named != OutputFormat(rawValue: name.lowercased())
+            {
+                throw .usage(
+                    "--format \(name) but the file is named \"\(output.lastPathComponent)\"; name it .\(name.lowercased()) "
+                        + "or leave out --format")
+            }
             format = named
         } else {
             guard let inferred = OutputFormat(pathExtension: output.pathExtension),
@@ -127,6 +135,14 @@ enum StickerCommand: Command {
                     "a sticker is written as .png or .webp (it needs alpha), got \"\(output.lastPathComponent)\"")
             }
             format = inferred
+        }
+        if arguments.has("--mask-only") {
+            for name in ["--outline", "--effect"] where arguments.value(name) != nil {
+                throw .usage("\(name) draws on a sticker; --mask-only writes the mask alone")
+            }
+            if arguments.has("--shadow") {
+                throw .usage("--shadow draws on a sticker; --mask-only writes the mask alone")
+            }
         }
         let cutLine = try cutLineRequest(arguments)
         if cutLine != nil, format != .png || arguments.has("--mask-only") {
@@ -244,6 +260,11 @@ enum StickerCommand: Command {
         var options = StickerRequest.FileOptions()
         options.refine = !arguments.has("--no-refine")
         options.cleanEdges = try cleanEdges(arguments)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw .cannotCreate(
+                "\(directory.path) is a file, not a folder: --output-dir names a folder for the stickers")
+        }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {

@@ -343,6 +343,17 @@ struct StickerCommandTests {
         #expect(none.status == 65)
         #expect(none.stderr.contains("\(photo.path): there is no subject 4"), "\(none.stderr)")
 
+        let misnamed = try CommandRunner.run(["sticker", photo.path, "--format", "webp", "-o", sticker.path])
+        #expect(misnamed.status == 64 && misnamed.stderr.contains("name it .webp"), "\(misnamed.stderr)")
+        let maskWithLook = try CommandRunner.run([
+            "sticker", photo.path, "--mask-only", "--effect", "comic", "-o",
+            directory.appendingPathComponent("m.png").path,
+        ])
+        #expect(maskWithLook.status == 64 && maskWithLook.stderr.contains("--mask-only"), "\(maskWithLook.stderr)")
+        let notAFolder = try CommandRunner.run(["sticker", photo.path, other.path, "--output-dir", sticker.path])
+        #expect(
+            notAFolder.status == 73 && notAFolder.stderr.contains("is a file, not a folder"), "\(notAFolder.stderr)")
+
         let gif = directory.appendingPathComponent("live.bin")
         let formatted = try CommandRunner.run([
             "sticker", photo.path, "--live", "bounce", "--format", "gif", "--duration", "1", "--size", "64", "-o",
