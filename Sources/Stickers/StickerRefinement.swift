@@ -90,6 +90,8 @@ public enum StickerRefinement {
         var pixels = sticker.pixels
         let (width, height, channels) = (sticker.width, sticker.height, photo.channels)
         var weights = [Float](repeating: 0, count: width * height)
+        // Where Erase reached, for what it leaves cut off (see `clearingErasedLeftovers`).
+        var erased = [Bool](repeating: false, count: width * height)
         for stroke in strokes where !stroke.points.isEmpty {
             let radius = max(0.5, stroke.radius)
             let hard = radius * (1 - min(1, max(0, stroke.softness)))
@@ -149,6 +151,7 @@ public enum StickerRefinement {
                     case .erase:
                         let kept = (alpha * (1 - weight)).rounded()
                         pixels[cell * 4 + 3] = UInt8(kept)
+                        erased[cell] = true
                         if kept == 0 { (pixels[cell * 4], pixels[cell * 4 + 1], pixels[cell * 4 + 2]) = (0, 0, 0) }
                     case .restore:
                         // Up to what the photo shows: its own clear pixels hide colours nobody saw.
@@ -166,10 +169,60 @@ public enum StickerRefinement {
                 }
             }
         }
+        clearingErasedLeftovers(&pixels, width: width, height: height, erased: erased)
         guard let refined = Bitmap(width: width, height: height, channels: 4, pixels: pixels) else {
             throw .invalidOptions("the refined sticker could not be made")
         }
         return refined
+    }
+
+    /// The least opacity (of 255) that a person sees: fainter pixels Erase left are cleared.
+    public static let seenOpacity: UInt8 = 26
+
+    /// What Erase left behind that nobody wants: pixels it faded under a tenth opaque (a ghost of
+    /// the grass it was drawn over), and small pieces it cut off from the rest (the two ends of a
+    /// blade erased across its middle, which stayed as islands beside the sticker). A piece is
+    /// small under a hundredth of the largest; a piece Erase never touched stays, as a second
+    /// subject the lift kept does.
+    static func clearingErasedLeftovers(_ pixels: inout [UInt8], width: Int, height: Int, erased: [Bool]) {
+        guard erased.contains(true) else { return }
+        for cell in erased.indices where erased[cell] && pixels[cell * 4 + 3] < seenOpacity {
+            for channel in 0..<4 { pixels[cell * 4 + channel] = 0 }
+        }
+        // The pieces at least a tenth opaque, eight neighbours joining.
+        var piece = [Int32](repeating: -1, count: width * height)
+        var areas: [Int] = []
+        var touched: [Bool] = []
+        var stack: [Int] = []
+        for start in 0..<(width * height) where piece[start] < 0 && pixels[start * 4 + 3] >= seenOpacity {
+            let label = Int32(areas.count)
+            var area = 0
+            var touches = false
+            piece[start] = label
+            stack.append(start)
+            while let cell = stack.popLast() {
+                area += 1
+                let (x, y) = (cell % width, cell / width)
+                for ny in max(0, y - 1)...min(height - 1, y + 1) {
+                    for nx in max(0, x - 1)...min(width - 1, x + 1) {
+                        let neighbour = ny * width + nx
+                        if erased[neighbour] { touches = true }
+                        guard piece[neighbour] < 0, pixels[neighbour * 4 + 3] >= seenOpacity else { continue }
+                        piece[neighbour] = label
+                        stack.append(neighbour)
+                    }
+                }
+            }
+            areas.append(area)
+            touched.append(touches)
+        }
+        guard let largest = areas.max(), areas.count > 1 else { return }
+        let small = max(16, largest / 100)
+        let cleared = areas.indices.map { touched[$0] && areas[$0] < small }
+        guard cleared.contains(true) else { return }
+        for cell in 0..<(width * height) where piece[cell] >= 0 && cleared[Int(piece[cell])] {
+            for channel in 0..<4 { pixels[cell * 4 + channel] = 0 }
+        }
     }
 
     /// 1 at 0, 0 at 1, smooth at both ends.

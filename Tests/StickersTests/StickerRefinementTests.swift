@@ -75,6 +75,32 @@ struct StickerRefinementTests {
         #expect(solid[86, 40][3] >= 200, "a solid part of that colour stays: \(solid[86, 40])")
     }
 
+    /// A blade of grass the lift kept, sticking out of the disc, erased across its middle: its
+    /// far end stayed as an island beside the sticker, and the stroke's soft edge left a ghost of
+    /// the blade. Both go; a piece the stroke never touched (a second thing the lift kept) stays.
+    @Test func eraseTakesWhatItCutsOffAndLeavesNoGhost() throws {
+        var (photo, sticker) = Self.disc()
+        for x in 64..<90 {
+            for y in 39..<41 {
+                photo[x, y] = [70, 140, 50]
+                sticker[x, y] = [70, 140, 50, 255]
+            }
+        }
+        for y in 70..<76 { for x in 90..<96 { sticker[x, y] = [120, 120, 120, 255] } }
+        let stroke = BrushStroke(
+            mode: .erase, radius: 6, softness: 0.6, points: [Point(x: 78, y: 32), Point(x: 78, y: 48)])
+        let erased = try StickerRefinement.apply([stroke], to: sticker, photo: photo)
+        #expect(erased[78, 40][3] == 0)
+        #expect(erased[86, 40] == [0, 0, 0, 0], "the blade's cut-off end is cleared: \(erased[86, 40])")
+        #expect(erased[89, 39] == [0, 0, 0, 0])
+        for x in 70..<86 {
+            #expect(erased[x, 40][3] == 0 || erased[x, 40][3] >= StickerRefinement.seenOpacity, "a ghost at \(x)")
+        }
+        #expect(erased[66, 40][3] == 255, "the blade's root, joined to the disc, stays")
+        #expect(erased[92, 72] == [120, 120, 120, 255], "a piece the stroke never touched stays")
+        #expect(erased[40, 40] == [200, 30, 40, 255])
+    }
+
     @Test func theBrushReachesPastTheStickerWithinAPhonesCanvas() {
         // A quarter of the longer side, 16 to 512 pixels.
         #expect(StickerRefinement.reach(width: 400, height: 200) == 100)

@@ -50,11 +50,65 @@ function smoothFall(t) {
   return 1 - clamped * clamped * (3 - 2 * clamped);
 }
 
+/** The least opacity (of 255) a person sees: fainter pixels Erase left are cleared. */
+const SEEN_OPACITY = 26;
+
+/**
+ * What Erase left that nobody wants, as StickerRefinement.clearingErasedLeftovers clears it on
+ * the server once every stroke is applied: pixels it faded under a tenth opaque, and pieces it
+ * cut off from the rest under a hundredth of the largest. `erased` marks where Erase reached.
+ * Returns `pixels` when there is nothing to clear, else a cleared copy.
+ */
+export function clearErasedLeftovers(pixels, width, height, erased) {
+  if (!erased || !erased.includes(1)) return pixels;
+  const result = new Uint8ClampedArray(pixels);
+  for (let cell = 0; cell < width * height; cell++) {
+    if (erased[cell] && result[cell * 4 + 3] < SEEN_OPACITY) result.fill(0, cell * 4, cell * 4 + 4);
+  }
+  const piece = new Int32Array(width * height).fill(-1);
+  const areas = [];
+  const touched = [];
+  const stack = [];
+  for (let start = 0; start < width * height; start++) {
+    if (piece[start] >= 0 || result[start * 4 + 3] < SEEN_OPACITY) continue;
+    const label = areas.length;
+    let area = 0;
+    let touches = false;
+    piece[start] = label;
+    stack.push(start);
+    while (stack.length) {
+      const cell = stack.pop();
+      area += 1;
+      const [x, y] = [cell % width, Math.floor(cell / width)];
+      for (let ny = Math.max(0, y - 1); ny <= Math.min(height - 1, y + 1); ny++) {
+        for (let nx = Math.max(0, x - 1); nx <= Math.min(width - 1, x + 1); nx++) {
+          const neighbour = ny * width + nx;
+          if (erased[neighbour]) touches = true;
+          if (piece[neighbour] >= 0 || result[neighbour * 4 + 3] < SEEN_OPACITY) continue;
+          piece[neighbour] = label;
+          stack.push(neighbour);
+        }
+      }
+    }
+    areas.push(area);
+    touched.push(touches);
+  }
+  if (areas.length < 2) return result;
+  const small = Math.max(16, Math.floor(Math.max(...areas) / 100));
+  const cleared = areas.map((area, index) => touched[index] && area < small);
+  if (!cleared.includes(true)) return result;
+  for (let cell = 0; cell < width * height; cell++) {
+    if (piece[cell] >= 0 && cleared[piece[cell]]) result.fill(0, cell * 4, cell * 4 + 4);
+  }
+  return result;
+}
+
 /**
  * Applies one stroke to `pixels` (the sticker's RGBA, changed in place) with `photo` (the photo
- * under it, RGBA, the same size) as StickerRefinement.apply does on the server.
+ * under it, RGBA, the same size) as StickerRefinement.apply does on the server, marking in
+ * `erased` (one byte a pixel) where Erase reached.
  */
-export function applyStroke(stroke, pixels, photo, width, height) {
+export function applyStroke(stroke, pixels, photo, width, height, erased = null) {
   const radius = Math.max(0.5, stroke.size / 2);
   const hard = radius * (1 - Math.min(1, Math.max(0, stroke.softness)));
   const points = stroke.points;
@@ -117,6 +171,7 @@ export function applyStroke(stroke, pixels, photo, width, height) {
       if (stroke.mode === 'erase') {
         const kept = Math.round(alpha * (1 - weight));
         pixels[cell * 4 + 3] = kept;
+        if (erased) erased[cell] = 1;
         if (kept === 0) pixels[cell * 4] = pixels[cell * 4 + 1] = pixels[cell * 4 + 2] = 0;
       } else {
         const restored = alpha + (255 - alpha) * weight;
@@ -332,6 +387,7 @@ export class Refining {
       this.photo = photoPixels;
       this.surround = dimmedGrey(photoPixels);
       this.current = new Uint8ClampedArray(area.data);
+      this.erased = new Uint8Array(area.width * area.height);
       this.layout();
       this.draw();
       $('refine-done').disabled = false;
@@ -426,7 +482,8 @@ export class Refining {
   recompute() {
     const { width, height } = this.original;
     this.current = new Uint8ClampedArray(this.original.data);
-    for (const stroke of this.strokes) applyStroke(stroke, this.current, this.photo.data, width, height);
+    this.erased = new Uint8Array(width * height);
+    for (const stroke of this.strokes) applyStroke(stroke, this.current, this.photo.data, width, height, this.erased);
     this.draw();
   }
 
@@ -434,7 +491,8 @@ export class Refining {
   draw() {
     if (!this.original) return;
     const { width, height } = this.original;
-    const pixels = this.current;
+    // What Done stores: the strokes, then what Erase left behind cleared.
+    const pixels = clearErasedLeftovers(this.current, width, height, this.erased);
     const canvas = $('refine-canvas');
     const context = canvas.getContext('2d');
     // putImageData ignores globalAlpha: the photo and the sticker are drawn through a layer.
@@ -579,7 +637,7 @@ export class Refining {
     this.undone = [];
     $('refine-error').hidden = true;
     const { width, height } = this.original;
-    applyStroke(stroke, this.current, this.photo.data, width, height);
+    applyStroke(stroke, this.current, this.photo.data, width, height, this.erased);
     this.draw();
     this.drawCursor(event);
   }
@@ -655,7 +713,7 @@ export class Refining {
     this.strokes.push(stroke);
     $('refine-error').hidden = true;
     const { width, height } = this.original;
-    applyStroke(stroke, this.current, this.photo.data, width, height);
+    applyStroke(stroke, this.current, this.photo.data, width, height, this.erased);
     this.draw();
   }
 
