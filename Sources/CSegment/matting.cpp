@@ -743,12 +743,12 @@ static std::vector<cv::Vec3f> subject_palette(const cv::Mat &image, const cv::Ma
 // candy among sweets, which the model saw mottled between 0.35 and 0.85, vanished from a sticker
 // that kept the other nine); with a sure sliver it took that sliver's colour for the whole thing
 // (a pink lighter on a desk, sure of its metal top alone, came out a tenth see-through, the desk
-// showing through its body). Each such thing at least ten of the model's pixels across (a speck or a
-// faint disc of light is no thing) is taken as far as the model saw it at a quarter, nearer to it
-// than to anything else it held (a shadow joined the candy to a sure one), and filled out to its
-// convex hull when it mostly fills that (the mottling bit holes into its edge); then its core,
-// two of the model's pixels in from there, is sure subject, and the matte finds its edge as any
-// other.
+// showing through its body). Each such thing at least ten of the model's pixels across (a speck
+// or a faint disc of light is no thing) is taken as far as the model saw it at a quarter, nearer
+// to it than to anything else it held (a shadow joined the candy to a sure one), and, when it has
+// no sure pixel, filled out to its convex hull where it mostly fills that (the mottling bit holes
+// into its edge); then its core, two of the model's pixels in from there, is sure subject, and
+// the matte finds its edge as any other.
 static cv::Mat unsure_things(const cv::Mat &mask) {
     cv::Mat held = mask >= 0.5f, parts, statistics, centroids;
     int count = cv::connectedComponentsWithStats(held, parts, statistics, centroids, 8, CV_32S);
@@ -807,7 +807,9 @@ static cv::Mat unsure_things(const cv::Mat &mask) {
         for (const auto &outline : outlines) points.insert(points.end(), outline.begin(), outline.end());
         if (points.size() >= 3) cv::convexHull(points, hull);
         double area = cv::countNonZero(extent), hullArea = hull.size() >= 3 ? cv::contourArea(hull) : 0;
-        if (hullArea > 0 && area >= 0.6 * hullArea) {
+        // A thing with a sure sliver is not mottled: the hull would fill its concave sides (and
+        // what the model held beside it) with background made sure; its held part stands.
+        if (sure[label] == 0 && hullArea > 0 && area >= 0.6 * hullArea) {
             cv::fillConvexPoly(cores, hull, cv::Scalar(255));
         } else {
             const cv::Rect held(statistics.at<int>(label, cv::CC_STAT_LEFT), statistics.at<int>(label, cv::CC_STAT_TOP),

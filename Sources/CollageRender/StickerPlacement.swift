@@ -11,25 +11,15 @@ enum StickerPlacement {
         // In memory: the outline and shadow read the sticker more than once, which a lazy
         // sequential decode cannot do.
         let fitted = try PhotoDecoder(limits: limits).fit(file, width: width, height: height, materialize: true)
-        // Comic and Halftone plan their regions and lines on the file at a size of its own,
-        // whatever size it is drawn at (see StickerLooks).
-        func planning(_ file: URL, for effect: StickerEffect, look: ItemLook) throws(VipsError) -> VipsImage? {
-            guard effect == .comic || effect == .halftone,
-                let size = try? PhotoDecoder(limits: limits).header(of: file).size
-            else { return nil }
-            let plan = ComicLook.planSize(width: Int(size.width.rounded()), height: Int(size.height.rounded()))
-            guard let source = try? PhotoDecoder(limits: limits).fit(file, width: plan.width, height: plan.height)
-            else {
-                return nil
-            }
-            return try CellEffects.flip(source, as: look)
-        }
+        let planning = try planningImage(of: file, for: style?.effect, limits: limits)
         return try vips("style the sticker \(file.path)") { () throws(VipsError) -> PlacedCell in
             var image = try CellEffects.flip(fitted, as: look)
             var offsetX = (width - fitted.width) / 2
             var offsetY = (height - fitted.height) / 2
             if let effect = style?.effect {
-                image = try StickerLooks.apply(effect, to: image, planning: try planning(file, for: effect, look: look))
+                image = try StickerLooks.apply(
+                    effect, to: image,
+                    planning: try planning.map { plan throws(VipsError) in try CellEffects.flip(plan, as: look) })
             }
             if let style, style.outlineWidth > 0 {
                 let (outlined, margin) = try CellEffects.outline(image, width: style.outlineWidth * scale)
@@ -46,5 +36,18 @@ enum StickerPlacement {
             }
             return PlacedCell(image: image, offsetX: offsetX, offsetY: offsetY)
         }
+    }
+
+    /// The sticker file at the size Comic and Halftone plan it at, for those two effects (`nil`
+    /// for the others): planned on the pixels at hand, the editor's drawing and an export of
+    /// another size found other regions and lines (see StickerLooks).
+    private static func planningImage(
+        of file: URL, for effect: StickerEffect?, limits: RenderLimits
+    ) throws(RenderError) -> VipsImage? {
+        guard effect == .comic || effect == .halftone else { return nil }
+        let decoder = PhotoDecoder(limits: limits)
+        let size = try decoder.header(of: file).size
+        let plan = ComicLook.planSize(width: Int(size.width.rounded()), height: Int(size.height.rounded()))
+        return try decoder.fit(file, width: plan.width, height: plan.height)
     }
 }

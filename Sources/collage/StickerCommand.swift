@@ -149,7 +149,6 @@ enum StickerCommand: Command {
             throw .usage("--cut-line goes with a PNG sticker (-o sticker.png), not --mask-only or WebP")
         }
         let request = try stickerRequest(arguments, outline: cutLine == nil)
-        let model = try Workspace.loadModel(at: SmartCropArguments.modelPath(arguments))
         let photo = URL(fileURLWithPath: arguments.positionals[0])
         var options = StickerRequest.FileOptions()
         options.maskOnly = arguments.has("--mask-only")
@@ -169,6 +168,8 @@ enum StickerCommand: Command {
             }
             options.cutLine = (cutLine, cutFile)
         }
+        // The model last: a mistake in the options is said before a missing model is.
+        let model = try Workspace.loadModel(at: SmartCropArguments.modelPath(arguments))
         let result = try request.lift(file: photo, model: model, to: output, format: format, options: options)
         for warning in result.warnings { Output.printError("collage: warning: \(warning)") }
         if arguments.has("--json") {
@@ -256,15 +257,15 @@ enum StickerCommand: Command {
         case let other?: throw .usage("--format expects png or webp, got \"\(other)\"")
         }
         let request = try stickerRequest(arguments)
-        let model = try Workspace.loadModel(at: SmartCropArguments.modelPath(arguments))
-        var options = StickerRequest.FileOptions()
-        options.refine = !arguments.has("--no-refine")
-        options.cleanEdges = try cleanEdges(arguments)
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder), !isFolder.boolValue {
             throw .cannotCreate(
                 "\(directory.path) is a file, not a folder: --output-dir names a folder for the stickers")
         }
+        let model = try Workspace.loadModel(at: SmartCropArguments.modelPath(arguments))
+        var options = StickerRequest.FileOptions()
+        options.refine = !arguments.has("--no-refine")
+        options.cleanEdges = try cleanEdges(arguments)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
