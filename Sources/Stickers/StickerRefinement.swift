@@ -90,8 +90,8 @@ public enum StickerRefinement {
         var pixels = sticker.pixels
         let (width, height, channels) = (sticker.width, sticker.height, photo.channels)
         var weights = [Float](repeating: 0, count: width * height)
-        // Where Erase reached, for what it leaves cut off (see `clearingErasedLeftovers`).
-        var erased = [Bool](repeating: false, count: width * height)
+        // What the strokes did, for what Erase leaves behind (see `clearingErasedLeftovers`).
+        var marks = [StrokeMark](repeating: .none, count: width * height)
         for stroke in strokes where !stroke.points.isEmpty {
             let radius = max(0.5, stroke.radius)
             let hard = radius * (1 - min(1, max(0, stroke.softness)))
@@ -151,7 +151,11 @@ public enum StickerRefinement {
                     case .erase:
                         let kept = (alpha * (1 - weight)).rounded()
                         pixels[cell * 4 + 3] = UInt8(kept)
-                        erased[cell] = true
+                        if kept < alpha {
+                            marks[cell] =
+                                alpha >= Double(seenOpacity) || marks[cell] == .fadedFromSeen
+                                ? .fadedFromSeen : .lowered
+                        }
                         if kept == 0 { (pixels[cell * 4], pixels[cell * 4 + 1], pixels[cell * 4 + 2]) = (0, 0, 0) }
                     case .restore:
                         // Up to what the photo shows: its own clear pixels hide colours nobody saw.
@@ -165,11 +169,12 @@ public enum StickerRefinement {
                             pixels[cell * 4 + channel] = UInt8((own + (source - own) * share).rounded())
                         }
                         pixels[cell * 4 + 3] = UInt8(restored.rounded())
+                        if restored.rounded() > alpha { marks[cell] = .restored }
                     }
                 }
             }
         }
-        clearingErasedLeftovers(&pixels, width: width, height: height, erased: erased)
+        clearingErasedLeftovers(&pixels, before: sticker.pixels, width: width, height: height, marks: marks)
         guard let refined = Bitmap(width: width, height: height, channels: 4, pixels: pixels) else {
             throw .invalidOptions("the refined sticker could not be made")
         }
@@ -179,25 +184,71 @@ public enum StickerRefinement {
     /// The least opacity (of 255) that a person sees: fainter pixels Erase left are cleared.
     public static let seenOpacity: UInt8 = 26
 
-    /// What Erase left behind that nobody wants: pixels it faded under a tenth opaque (a ghost of
-    /// the grass it was drawn over), and small pieces it cut off from the rest (the two ends of a
-    /// blade erased across its middle, which stayed as islands beside the sticker). A piece is
-    /// small under a hundredth of the largest; a piece Erase never touched stays, as a second
-    /// subject the lift kept does.
-    static func clearingErasedLeftovers(_ pixels: inout [UInt8], width: Int, height: Int, erased: [Bool]) {
-        guard erased.contains(true) else { return }
-        for cell in erased.indices where erased[cell] && pixels[cell * 4 + 3] < seenOpacity {
+    /// What the strokes did to a pixel, last first.
+    enum StrokeMark: UInt8, Sendable {
+        /// Nothing.
+        case none
+        /// Erase lowered it, from under ``seenOpacity``.
+        case lowered
+        /// Erase lowered it from ``seenOpacity`` or more.
+        case fadedFromSeen
+        /// Restore raised it.
+        case restored
+    }
+
+    /// What Erase left behind that nobody wants: pixels it faded from seen to under a tenth opaque
+    /// (a ghost of the grass it was drawn over), and small pieces it cut off from the rest of the
+    /// sticker (the two ends of a blade erased across its middle, which stayed as islands beside
+    /// it). A piece is cut off when it was part of the largest piece of the sticker as it came
+    /// (`before`, RGBA), is under a hundredth of the largest piece now, touches a pixel Erase
+    /// lowered, and holds none that Restore raised. A piece apart before (a second subject the
+    /// lift kept, a strand's tip) stays, however near the brush passed.
+    static func clearingErasedLeftovers(
+        _ pixels: inout [UInt8], before: [UInt8], width: Int, height: Int, marks: [StrokeMark]
+    ) {
+        guard marks.contains(where: { $0 == .lowered || $0 == .fadedFromSeen }) else { return }
+        for cell in marks.indices where marks[cell] == .fadedFromSeen && pixels[cell * 4 + 3] < seenOpacity {
             for channel in 0..<4 { pixels[cell * 4 + channel] = 0 }
         }
-        // The pieces at least a tenth opaque, eight neighbours joining.
+        let (original, originalAreas) = pieces(of: before, width: width, height: height)
+        guard let originalLargest = originalAreas.indices.max(by: { originalAreas[$0] < originalAreas[$1] }) else {
+            return
+        }
+        let (now, areas) = pieces(of: pixels, width: width, height: height)
+        guard let largest = areas.max(), areas.count > 1 else { return }
+        var touched = [Bool](repeating: false, count: areas.count)
+        var wasMain = [Bool](repeating: false, count: areas.count)
+        var restored = [Bool](repeating: false, count: areas.count)
+        for cell in 0..<(width * height) where now[cell] >= 0 {
+            let piece = Int(now[cell])
+            if original[cell] == Int32(originalLargest) { wasMain[piece] = true }
+            if marks[cell] == .restored { restored[piece] = true }
+            guard !touched[piece] else { continue }
+            let (x, y) = (cell % width, cell / width)
+            for ny in max(0, y - 1)...min(height - 1, y + 1) {
+                for nx in max(0, x - 1)...min(width - 1, x + 1) {
+                    let mark = marks[ny * width + nx]
+                    if mark == .lowered || mark == .fadedFromSeen { touched[piece] = true }
+                }
+            }
+        }
+        let small = max(16, largest / 100)
+        let cleared = areas.indices.map { touched[$0] && wasMain[$0] && !restored[$0] && areas[$0] < small }
+        guard cleared.contains(true) else { return }
+        for cell in 0..<(width * height) where now[cell] >= 0 && cleared[Int(now[cell])] {
+            for channel in 0..<4 { pixels[cell * 4 + channel] = 0 }
+        }
+    }
+
+    /// The pieces of an RGBA picture at least ``seenOpacity`` opaque, eight neighbours joining:
+    /// each pixel's piece (-1 for none) and each piece's area, numbered as a raster scan meets them.
+    static func pieces(of pixels: [UInt8], width: Int, height: Int) -> (labels: [Int32], areas: [Int]) {
         var piece = [Int32](repeating: -1, count: width * height)
         var areas: [Int] = []
-        var touched: [Bool] = []
         var stack: [Int] = []
         for start in 0..<(width * height) where piece[start] < 0 && pixels[start * 4 + 3] >= seenOpacity {
             let label = Int32(areas.count)
             var area = 0
-            var touches = false
             piece[start] = label
             stack.append(start)
             while let cell = stack.popLast() {
@@ -206,7 +257,6 @@ public enum StickerRefinement {
                 for ny in max(0, y - 1)...min(height - 1, y + 1) {
                     for nx in max(0, x - 1)...min(width - 1, x + 1) {
                         let neighbour = ny * width + nx
-                        if erased[neighbour] { touches = true }
                         guard piece[neighbour] < 0, pixels[neighbour * 4 + 3] >= seenOpacity else { continue }
                         piece[neighbour] = label
                         stack.append(neighbour)
@@ -214,15 +264,8 @@ public enum StickerRefinement {
                 }
             }
             areas.append(area)
-            touched.append(touches)
         }
-        guard let largest = areas.max(), areas.count > 1 else { return }
-        let small = max(16, largest / 100)
-        let cleared = areas.indices.map { touched[$0] && areas[$0] < small }
-        guard cleared.contains(true) else { return }
-        for cell in 0..<(width * height) where piece[cell] >= 0 && cleared[Int(piece[cell])] {
-            for channel in 0..<4 { pixels[cell * 4 + channel] = 0 }
-        }
+        return (piece, areas)
     }
 
     /// 1 at 0, 0 at 1, smooth at both ends.

@@ -77,7 +77,8 @@ struct StickerRefinementTests {
 
     /// A blade of grass the lift kept, sticking out of the disc, erased across its middle: its
     /// far end stayed as an island beside the sticker, and the stroke's soft edge left a ghost of
-    /// the blade. Both go; a piece the stroke never touched (a second thing the lift kept) stays.
+    /// the blade. Both go; a piece that was apart before the stroke (a second thing the lift
+    /// kept) stays, and so does what Restore paints back.
     @Test func eraseTakesWhatItCutsOffAndLeavesNoGhost() throws {
         var (photo, sticker) = Self.disc()
         for x in 64..<90 {
@@ -99,6 +100,18 @@ struct StickerRefinementTests {
         #expect(erased[66, 40][3] == 255, "the blade's root, joined to the disc, stays")
         #expect(erased[92, 72] == [120, 120, 120, 255], "a piece the stroke never touched stays")
         #expect(erased[40, 40] == [200, 30, 40, 255])
+
+        // A piece apart from the start stays though the brush's soft edge grazes it, and a cut
+        // off end that Restore paints back stays too.
+        for y in 52..<56 { for x in 82..<86 { sticker[x, y] = [120, 120, 120, 255] } }
+        let grazing = BrushStroke(
+            mode: .erase, radius: 6, softness: 0.9, points: [Point(x: 78, y: 48), Point(x: 78, y: 60)])
+        let grazed = try StickerRefinement.apply([grazing], to: sticker, photo: photo)
+        #expect(grazed[82, 53][3] < 255, "the brush grazed the piece: \(grazed[82, 53])")
+        #expect(grazed[85, 54][3] >= 200, "the piece apart is kept: \(grazed[85, 54])")
+        let back = BrushStroke(mode: .restore, radius: 3, softness: 0, points: [Point(x: 86, y: 40)])
+        let restored = try StickerRefinement.apply([stroke, back], to: sticker, photo: photo)
+        #expect(restored[86, 40][3] == 255, "the end painted back stays: \(restored[86, 40])")
     }
 
     @Test func theBrushReachesPastTheStickerWithinAPhonesCanvas() {

@@ -52,63 +52,99 @@ function smoothFall(t) {
 
 /** The least opacity (of 255) a person sees: fainter pixels Erase left are cleared. */
 const SEEN_OPACITY = 26;
+/** What the strokes did to a pixel, the last one counting (StickerRefinement.StrokeMark). */
+const MARK_LOWERED = 1;
+const MARK_FADED_FROM_SEEN = 2;
+const MARK_RESTORED = 3;
 
-/**
- * What Erase left that nobody wants, as StickerRefinement.clearingErasedLeftovers clears it on
- * the server once every stroke is applied: pixels it faded under a tenth opaque, and pieces it
- * cut off from the rest under a hundredth of the largest. `erased` marks where Erase reached.
- * Returns `pixels` when there is nothing to clear, else a cleared copy.
- */
-export function clearErasedLeftovers(pixels, width, height, erased) {
-  if (!erased || !erased.includes(1)) return pixels;
-  const result = new Uint8ClampedArray(pixels);
-  for (let cell = 0; cell < width * height; cell++) {
-    if (erased[cell] && result[cell * 4 + 3] < SEEN_OPACITY) result.fill(0, cell * 4, cell * 4 + 4);
-  }
+/** The pieces of RGBA `pixels` at least SEEN_OPACITY opaque, eight neighbours joining. */
+function pieces(pixels, width, height) {
   const piece = new Int32Array(width * height).fill(-1);
   const areas = [];
-  const touched = [];
   const stack = [];
   for (let start = 0; start < width * height; start++) {
-    if (piece[start] >= 0 || result[start * 4 + 3] < SEEN_OPACITY) continue;
+    if (piece[start] >= 0 || pixels[start * 4 + 3] < SEEN_OPACITY) continue;
     const label = areas.length;
     let area = 0;
-    let touches = false;
     piece[start] = label;
     stack.push(start);
     while (stack.length) {
       const cell = stack.pop();
       area += 1;
-      const [x, y] = [cell % width, Math.floor(cell / width)];
+      const y = (cell / width) | 0;
+      const x = cell - y * width;
       for (let ny = Math.max(0, y - 1); ny <= Math.min(height - 1, y + 1); ny++) {
         for (let nx = Math.max(0, x - 1); nx <= Math.min(width - 1, x + 1); nx++) {
           const neighbour = ny * width + nx;
-          if (erased[neighbour]) touches = true;
-          if (piece[neighbour] >= 0 || result[neighbour * 4 + 3] < SEEN_OPACITY) continue;
+          if (piece[neighbour] >= 0 || pixels[neighbour * 4 + 3] < SEEN_OPACITY) continue;
           piece[neighbour] = label;
           stack.push(neighbour);
         }
       }
     }
     areas.push(area);
-    touched.push(touches);
   }
-  if (areas.length < 2) return result;
-  const small = Math.max(16, Math.floor(Math.max(...areas) / 100));
-  const cleared = areas.map((area, index) => touched[index] && area < small);
+  return { piece, areas };
+}
+
+/** The index of the first largest of `values`, or -1. */
+function indexOfLargest(values) {
+  let best = -1;
+  for (let index = 0; index < values.length; index++) if (best < 0 || values[index] > values[best]) best = index;
+  return best;
+}
+
+/**
+ * What Erase left that nobody wants, as StickerRefinement.clearingErasedLeftovers clears it on
+ * the server once every stroke is applied: pixels it faded from seen to under a tenth opaque,
+ * and pieces it cut off from the largest piece of the sticker as it came (`before`), under a
+ * hundredth of the largest now, holding nothing Restore raised. `marks` (a byte a pixel) says
+ * what the strokes did. Returns `pixels` when there is nothing to clear, else a cleared copy.
+ */
+export function clearErasedLeftovers(pixels, before, width, height, marks) {
+  if (!marks || !marks.some((mark) => mark === MARK_LOWERED || mark === MARK_FADED_FROM_SEEN)) return pixels;
+  const result = new Uint8ClampedArray(pixels);
+  for (let cell = 0; cell < width * height; cell++) {
+    if (marks[cell] === MARK_FADED_FROM_SEEN && result[cell * 4 + 3] < SEEN_OPACITY) result.fill(0, cell * 4, cell * 4 + 4);
+  }
+  const original = pieces(before, width, height);
+  const originalLargest = indexOfLargest(original.areas);
+  if (originalLargest < 0) return result;
+  const now = pieces(result, width, height);
+  if (now.areas.length < 2) return result;
+  const largest = now.areas[indexOfLargest(now.areas)];
+  const count = now.areas.length;
+  const [touched, wasMain, restored] = [new Uint8Array(count), new Uint8Array(count), new Uint8Array(count)];
+  for (let cell = 0; cell < width * height; cell++) {
+    const piece = now.piece[cell];
+    if (piece < 0) continue;
+    if (original.piece[cell] === originalLargest) wasMain[piece] = 1;
+    if (marks[cell] === MARK_RESTORED) restored[piece] = 1;
+    if (touched[piece]) continue;
+    const y = (cell / width) | 0;
+    const x = cell - y * width;
+    for (let ny = Math.max(0, y - 1); ny <= Math.min(height - 1, y + 1); ny++) {
+      for (let nx = Math.max(0, x - 1); nx <= Math.min(width - 1, x + 1); nx++) {
+        const mark = marks[ny * width + nx];
+        if (mark === MARK_LOWERED || mark === MARK_FADED_FROM_SEEN) touched[piece] = 1;
+      }
+    }
+  }
+  const small = Math.max(16, Math.floor(largest / 100));
+  const cleared = now.areas.map((area, piece) => touched[piece] && wasMain[piece] && !restored[piece] && area < small);
   if (!cleared.includes(true)) return result;
   for (let cell = 0; cell < width * height; cell++) {
-    if (piece[cell] >= 0 && cleared[piece[cell]]) result.fill(0, cell * 4, cell * 4 + 4);
+    if (now.piece[cell] >= 0 && cleared[now.piece[cell]]) result.fill(0, cell * 4, cell * 4 + 4);
   }
   return result;
 }
 
 /**
  * Applies one stroke to `pixels` (the sticker's RGBA, changed in place) with `photo` (the photo
- * under it, RGBA, the same size) as StickerRefinement.apply does on the server, marking in
- * `erased` (one byte a pixel) where Erase reached.
+ * under it, RGBA, the same size) as StickerRefinement.apply does on the server, noting in
+ * `marks` (a byte a pixel) what it did there, for clearErasedLeftovers.
  */
-export function applyStroke(stroke, pixels, photo, width, height, erased = null) {
+export function applyStroke(stroke, pixels, photo, width, height, marks = null) {
   const radius = Math.max(0.5, stroke.size / 2);
   const hard = radius * (1 - Math.min(1, Math.max(0, stroke.softness)));
   const points = stroke.points;
@@ -171,7 +207,7 @@ export function applyStroke(stroke, pixels, photo, width, height, erased = null)
       if (stroke.mode === 'erase') {
         const kept = Math.round(alpha * (1 - weight));
         pixels[cell * 4 + 3] = kept;
-        if (erased) erased[cell] = 1;
+        if (marks && kept < alpha) marks[cell] = alpha >= SEEN_OPACITY || marks[cell] === MARK_FADED_FROM_SEEN ? MARK_FADED_FROM_SEEN : MARK_LOWERED;
         if (kept === 0) pixels[cell * 4] = pixels[cell * 4 + 1] = pixels[cell * 4 + 2] = 0;
       } else {
         const restored = alpha + (255 - alpha) * weight;
@@ -181,6 +217,7 @@ export function applyStroke(stroke, pixels, photo, width, height, erased = null)
           pixels[cell * 4 + channel] = Math.round(own + (photo[cell * 4 + channel] - own) * share);
         }
         pixels[cell * 4 + 3] = Math.round(restored);
+        if (marks && Math.round(restored) > alpha) marks[cell] = MARK_RESTORED;
       }
     }
   }
@@ -387,7 +424,8 @@ export class Refining {
       this.photo = photoPixels;
       this.surround = dimmedGrey(photoPixels);
       this.current = new Uint8ClampedArray(area.data);
-      this.erased = new Uint8Array(area.width * area.height);
+      this.marks = new Uint8Array(area.width * area.height);
+      this.shown = null;
       this.layout();
       this.draw();
       $('refine-done').disabled = false;
@@ -482,8 +520,9 @@ export class Refining {
   recompute() {
     const { width, height } = this.original;
     this.current = new Uint8ClampedArray(this.original.data);
-    this.erased = new Uint8Array(width * height);
-    for (const stroke of this.strokes) applyStroke(stroke, this.current, this.photo.data, width, height, this.erased);
+    this.marks = new Uint8Array(width * height);
+    for (const stroke of this.strokes) applyStroke(stroke, this.current, this.photo.data, width, height, this.marks);
+    this.shown = null;
     this.draw();
   }
 
@@ -491,8 +530,10 @@ export class Refining {
   draw() {
     if (!this.original) return;
     const { width, height } = this.original;
-    // What Done stores: the strokes, then what Erase left behind cleared.
-    const pixels = clearErasedLeftovers(this.current, width, height, this.erased);
+    // What Done stores: the strokes, then what Erase left behind cleared (made again only when
+    // the strokes change: it walks every pixel).
+    this.shown ??= clearErasedLeftovers(this.current, this.original.data, width, height, this.marks);
+    const pixels = this.shown;
     const canvas = $('refine-canvas');
     const context = canvas.getContext('2d');
     // putImageData ignores globalAlpha: the photo and the sticker are drawn through a layer.
@@ -637,7 +678,8 @@ export class Refining {
     this.undone = [];
     $('refine-error').hidden = true;
     const { width, height } = this.original;
-    applyStroke(stroke, this.current, this.photo.data, width, height, this.erased);
+    applyStroke(stroke, this.current, this.photo.data, width, height, this.marks);
+    this.shown = null;
     this.draw();
     this.drawCursor(event);
   }
@@ -713,7 +755,8 @@ export class Refining {
     this.strokes.push(stroke);
     $('refine-error').hidden = true;
     const { width, height } = this.original;
-    applyStroke(stroke, this.current, this.photo.data, width, height, this.erased);
+    applyStroke(stroke, this.current, this.photo.data, width, height, this.marks);
+    this.shown = null;
     this.draw();
   }
 
