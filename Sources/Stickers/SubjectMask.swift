@@ -169,15 +169,37 @@ public struct SubjectMask: Sendable {
         let maximumLabel = Int(owner.max() ?? 0)
         var keep = [Bool](repeating: false, count: maximumLabel + 1)
         for subject in chosen where Int(subject.label) <= maximumLabel { keep[Int(subject.label)] = true }
-        let columns = (0..<crop.width).map { labels.column(for: crop.left + $0, of: width) }
+        if gridWidth == width && gridHeight == height {
+            for y in 0..<crop.height {
+                let ownerRow = (crop.top + y) * gridWidth
+                for x in 0..<crop.width where !keep[Int(owner[ownerRow + crop.left + x])] {
+                    let at = (y * crop.width + x) * 4
+                    for channel in 0..<4 { pixels[at + channel] = 0 }
+                }
+            }
+            return
+        }
+        // A grid coarser than the photo: what is kept is read between its cells, so where two
+        // subjects touch the cut fades over a cell rather than stepping cell by cell.
+        let kept = owner.map { keep[Int($0)] ? Float(1) : 0 }
+        func taps(_ position: Int, full: Int, grid: Int) -> (Int, Int, Float) {
+            let u = max(0, (Float(position) + 0.5) * Float(grid) / Float(full) - 0.5)
+            let low = min(Int(u), grid - 1)
+            return (low, min(low + 1, grid - 1), u - Float(low))
+        }
+        let columns = (0..<crop.width).map { taps(crop.left + $0, full: width, grid: gridWidth) }
         for y in 0..<crop.height {
-            let ownerRow = labels.row(for: crop.top + y, of: height) * gridWidth
-            for x in 0..<crop.width where !keep[Int(owner[ownerRow + columns[x]])] {
+            let (y0, y1, fy) = taps(crop.top + y, full: height, grid: gridHeight)
+            for x in 0..<crop.width {
+                let (x0, x1, fx) = columns[x]
+                let top = kept[y0 * gridWidth + x0] * (1 - fx) + kept[y0 * gridWidth + x1] * fx
+                let bottom = kept[y1 * gridWidth + x0] * (1 - fx) + kept[y1 * gridWidth + x1] * fx
+                let share = top * (1 - fy) + bottom * fy
+                guard share < 1 else { continue }
                 let at = (y * crop.width + x) * 4
-                pixels[at] = 0
-                pixels[at + 1] = 0
-                pixels[at + 2] = 0
-                pixels[at + 3] = 0
+                let alpha = UInt8((Float(pixels[at + 3]) * share).rounded())
+                pixels[at + 3] = alpha
+                if alpha == 0 { (pixels[at], pixels[at + 1], pixels[at + 2]) = (0, 0, 0) }
             }
         }
     }
