@@ -57,6 +57,13 @@ struct EdgeMatteTests {
         return (photo, alpha)
     }
 
+    /// The opacity of a cut-out sticker at (x, y) of its photo: 0 outside it.
+    static func opacity(of cut: (sticker: Bitmap, x: Int, y: Int), _ x: Int, _ y: Int) -> UInt8 {
+        let (column, row) = (x - cut.x, y - cut.y)
+        guard column >= 0, row >= 0, column < cut.sticker.width, row < cut.sticker.height else { return 0 }
+        return cut.sticker[column, row][3]
+    }
+
     /// The subject's orange, with a texture of its own.
     static func orange(_ x: Int, _ y: Int, green: Double = 140, blue: Double = 70) -> [Double] {
         let texture = Double((x * 7 + y * 13) % 23) / 23
@@ -249,11 +256,7 @@ extension EdgeMatteTests {
         let mask = try SubjectMask(alpha: alpha, width: Self.width, height: Self.height)
         let image = try #require(Bitmap(width: Self.width, height: Self.height, channels: 3, pixels: photo))
         let cut = try StickerMaker.cutOut(from: image, mask: mask, options: StickerOptions(margin: 0))
-        func opacity(_ x: Int, _ y: Int) -> UInt8 {
-            let (column, row) = (x - cut.x, y - cut.y)
-            guard column >= 0, row >= 0, column < cut.sticker.width, row < cut.sticker.height else { return 0 }
-            return cut.sticker[column, row][3]
-        }
+        func opacity(_ x: Int, _ y: Int) -> UInt8 { Self.opacity(of: cut, x, y) }
         var inside = 0
         var solid = 0
         var outside = 0
@@ -304,11 +307,7 @@ extension EdgeMatteTests {
         let image = try #require(Bitmap(width: Self.width, height: Self.height, channels: 3, pixels: photo))
         let cut = try StickerMaker.cutOut(
             from: image, mask: mask, options: StickerOptions(selection: .instance(2), margin: 0))
-        func opacity(_ x: Int, _ y: Int) -> UInt8 {
-            let (column, row) = (x - cut.x, y - cut.y)
-            guard column >= 0, row >= 0, column < cut.sticker.width, row < cut.sticker.height else { return 0 }
-            return cut.sticker[column, row][3]
-        }
+        func opacity(_ x: Int, _ y: Int) -> UInt8 { Self.opacity(of: cut, x, y) }
         var inner = 0
         var solid = 0
         var keptOfOther = 0
