@@ -96,7 +96,7 @@ public enum StickerMaker {
         if options.cleanEdges {
             // The matte sees every subject as subject: with the others made background, their
             // colours were the background's, and a blue sweet beside another blue one came out a
-            // third see-through. What lies nearer another subject is cleared after.
+            // third see-through. What belongs to another subject is cleared after.
             let others = chosen.count < mask.subjects.count
             var pixels = try cleanedPixels(
                 of: image, alpha: others ? mask.kept(mask.subjects).alpha : alpha, crop: crop)

@@ -184,7 +184,7 @@ public enum StickerRefinement {
     /// The least opacity (of 255) that a person sees: fainter pixels Erase left are cleared.
     public static let seenOpacity: UInt8 = 26
 
-    /// What the strokes did to a pixel, last first.
+    /// What the last stroke to change a pixel did to it.
     enum StrokeMark: UInt8, Sendable {
         /// Nothing.
         case none

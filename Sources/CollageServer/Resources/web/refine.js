@@ -52,7 +52,7 @@ function smoothFall(t) {
 
 /** The least opacity (of 255) a person sees: fainter pixels Erase left are cleared. */
 const SEEN_OPACITY = 26;
-/** What the strokes did to a pixel, the last one counting (StickerRefinement.StrokeMark). */
+/** What the last stroke to change a pixel did to it (StickerRefinement.StrokeMark). */
 const MARK_LOWERED = 1;
 const MARK_FADED_FROM_SEEN = 2;
 const MARK_RESTORED = 3;
