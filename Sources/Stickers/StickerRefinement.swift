@@ -243,29 +243,13 @@ public enum StickerRefinement {
     /// The pieces of an RGBA picture at least ``seenOpacity`` opaque, eight neighbours joining:
     /// each pixel's piece (-1 for none) and each piece's area, numbered as a raster scan meets them.
     static func pieces(of pixels: [UInt8], width: Int, height: Int) -> (labels: [Int32], areas: [Int]) {
-        var piece = [Int32](repeating: -1, count: width * height)
-        var areas: [Int] = []
-        var stack: [Int] = []
-        for start in 0..<(width * height) where piece[start] < 0 && pixels[start * 4 + 3] >= seenOpacity {
-            let label = Int32(areas.count)
-            var area = 0
-            piece[start] = label
-            stack.append(start)
-            while let cell = stack.popLast() {
-                area += 1
-                let (x, y) = (cell % width, cell / width)
-                for ny in max(0, y - 1)...min(height - 1, y + 1) {
-                    for nx in max(0, x - 1)...min(width - 1, x + 1) {
-                        let neighbour = ny * width + nx
-                        guard piece[neighbour] < 0, pixels[neighbour * 4 + 3] >= seenOpacity else { continue }
-                        piece[neighbour] = label
-                        stack.append(neighbour)
-                    }
-                }
-            }
-            areas.append(area)
+        let parts = PixelParts(width: width, height: height) { pixels[$0 * 4 + 3] >= seenOpacity }
+        var labels = [Int32](repeating: -1, count: width * height)
+        for (index, run) in parts.runs.enumerated() {
+            let piece = Int32(parts.partOfRun[index])
+            for x in run.start..<run.end { labels[run.row * width + x] = piece }
         }
-        return (piece, areas)
+        return (labels, parts.areas)
     }
 
     /// 1 at 0, 0 at 1, smooth at both ends.
