@@ -25,12 +25,16 @@ public enum RecordJSON {
         ])
     }
 
-    /// `{id, photo, width, height}`.
+    /// `{id, photo, width, height, created, outline, shadow, effect?}`: what was drawn into its
+    /// pixels (an outline's width, a shadow, an effect) with it.
     public static func sticker(_ sticker: StickerRecord) -> JSONValue {
-        .object([
+        var members: [String: JSONValue] = [
             "id": .string(sticker.id), "photo": .string(sticker.photoID), "width": .number(Double(sticker.width)),
-            "height": .number(Double(sticker.height)),
-        ])
+            "height": .number(Double(sticker.height)), "created": .string(CollageDocument.jsonDate(sticker.createdAt)),
+            "outline": .number(sticker.outlineWidth), "shadow": .bool(sticker.shadow),
+        ]
+        if let effect = sticker.drawnEffect { members["effect"] = .string(effect) }
+        return .object(members)
     }
 
     /// `{id, title, items, template, version, created, updated}`.

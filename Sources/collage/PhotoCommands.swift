@@ -75,13 +75,8 @@ enum StickersCommand: Command {
             Output.printJSON(
                 .array(
                     stickers.map { sticker in
-                        var extra: [String: JSONValue] = [
-                            "file": .string(workspace.stickerImage(of: sticker).path),
-                            "created": .string(ISO8601DateFormatter().string(from: sticker.createdAt)),
-                            "outline": .number(sticker.outlineWidth), "shadow": .bool(sticker.shadow),
-                        ]
+                        var extra: [String: JSONValue] = ["file": .string(workspace.stickerImage(of: sticker).path)]
                         if let name = photoNames[sticker.photoID] { extra["photoName"] = .string(name) }
-                        if let effect = sticker.drawnEffect { extra["effect"] = .string(effect) }
                         return RecordJSON.adding(extra, to: RecordJSON.sticker(sticker))
                     }))
             return
