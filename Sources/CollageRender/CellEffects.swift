@@ -75,11 +75,14 @@ enum CellEffects {
     /// own and are drawn as they are, and the ring is closed by a disc as wide as it, so the
     /// notches between parts are round (see ``OutlineCore``). Nothing else of the image shows past
     /// the outline's outer edge: a faint haze reaching further (fur's glow) would otherwise float
-    /// outside the die-cut shape.
+    /// outside the die-cut shape. `planning` is the sticker at its plan's size, made from its own
+    /// file (see ``StickerPlacement``): which parts are thin is decided on it, the same whatever
+    /// size the sticker is drawn at; without it, on `image` at that size.
     static func outline(
-        _ image: VipsImage, width: Double, color: [Double] = [255, 255, 255, 255]
+        _ image: VipsImage, width: Double, color: [Double] = [255, 255, 255, 255], planning: VipsImage? = nil
     ) throws(VipsError) -> (VipsImage, margin: Int) {
-        let (line, margin, coverage) = try ring(around: image, width: width, color: color, leavingOutThinParts: true)
+        let (line, margin, coverage) = try ring(
+            around: image, width: width, color: color, leavingOutThinParts: true, planning: planning)
         let padded = try image.embed(x: margin, y: margin, width: line.width, height: line.height)
         // A sticker with nothing half opaque has no outline to bound it: it stays as it is.
         guard let coverage else { return (try line.compositing([(padded, 0, 0)]), margin) }
@@ -95,9 +98,11 @@ enum CellEffects {
     /// and with the ring closed by a disc as wide: see ``OutlineCore``), on an image grown by the
     /// returned margin on every side; and where the image may show (0–255, one band: 255 inside
     /// the outline's outer edge, antialiased across it, and on the thin parts left out and a pixel
-    /// around them), `nil` when no pixel is half opaque (there is no outline).
+    /// around them), `nil` when no pixel is half opaque (there is no outline). The thin parts are
+    /// decided on `planning` (see ``outline(_:width:color:planning:)``).
     static func ring(
-        around image: VipsImage, width: Double, color: [Double], leavingOutThinParts: Bool = false
+        around image: VipsImage, width: Double, color: [Double], leavingOutThinParts: Bool = false,
+        planning: VipsImage? = nil
     ) throws(VipsError) -> (VipsImage, margin: Int, coverage: VipsImage?) {
         let margin = Int(width.rounded(.up)) + 2
         let canvasWidth = image.width + 2 * margin
@@ -110,9 +115,22 @@ enum CellEffects {
             leavingOutThinParts ? OutlineCore.thinRadius(width: image.width, height: image.height, ringWidth: width) : 0
         // A sticker's ring is rounded where its parts' rings meet; a text's keeps its letters apart.
         let roundingRadius = leavingOutThinParts ? width : 0
+        let plan =
+            thinRadius > 0
+            ? try thickPlan(
+                of: planning.flatMap { $0.bands == 4 ? $0 : nil } ?? image, drawnWidth: image.width, radius: thinRadius)
+            : nil
+        let (imageWidth, imageHeight) = (Double(image.width), Double(image.height))
         let core = OutlineCore.squaredDistances(
             alpha: alpha, width: canvasWidth, height: canvasHeight, ringWidth: width, thinRadius: thinRadius,
-            roundingRadius: roundingRadius)
+            roundingRadius: roundingRadius,
+            thickInPlan: plan.map { plan in
+                { index in
+                    plan.holds(
+                        x: (Double(index % canvasWidth - margin) + 0.5) / imageWidth,
+                        y: (Double(index / canvasWidth - margin) + 0.5) / imageHeight)
+                }
+            })
         let opacity = (color.count > 3 ? color[3] : 255) / 255
         let coverage = OutlineCore.coverage(
             squared: core.squared, width: canvasWidth, height: canvasHeight, ringWidth: width,
@@ -135,6 +153,24 @@ enum CellEffects {
             }
         }
         return (line, margin, try VipsImage.fromPixels(shown, width: canvasWidth, height: canvasHeight, bands: 1))
+    }
+
+    /// Where a sticker drawn `drawnWidth` pixels wide with a thin-part disc of `radius` pixels is
+    /// thick, decided on `sticker` (RGBA) brought to its plan's size (see ``OutlineCore/ThickPlan``).
+    private static func thickPlan(
+        of sticker: VipsImage, drawnWidth: Int, radius: Double
+    ) throws(VipsError) -> OutlineCore.ThickPlan {
+        let size = ComicLook.planSize(width: sticker.width, height: sticker.height)
+        var plan = try sticker.extractBands(3, count: 1)
+        if size.width != sticker.width || size.height != sticker.height {
+            plan = try plan.resize(
+                horizontal: Double(size.width) / Double(sticker.width),
+                vertical: Double(size.height) / Double(sticker.height))
+        }
+        let pixels = try plan.castToUInt8().pixels()
+        return OutlineCore.ThickPlan(
+            alpha: pixels, width: plan.width, height: plan.height,
+            radius: radius * Double(plan.width) / Double(drawnWidth))
     }
 
     /// The largest blur a shadow is computed with at full size; larger ones are computed on a

@@ -22,6 +22,41 @@ enum OutlineCore {
         var thin: [Bool]?
     }
 
+    /// Where a sticker is thick enough for a ring of its own, decided once on its file at its
+    /// plan's size (see ``ComicLook/planSize(width:height:)``). Decided on the pixels at hand, a
+    /// strand whose width sat on the disc's got a ring at some sizes and none at others: a dog's
+    /// cord grew a white horn in the 2× and 3× exports and in none of the 1×, 4× or 6× ones.
+    struct ThickPlan {
+        /// The plan's thick part (its half opaque pixels' opening by the disc), grown by a pixel
+        /// and a half: a drawing at another size, resampled apart, keeps its own exact edge there
+        /// and is cut only across a strand, where the thick part ends.
+        private let thick: [Bool]
+        private let width: Int
+        private let height: Int
+
+        /// The plan of a sticker whose alpha at its plan's size is `alpha` (`width` × `height`),
+        /// for a disc of `radius` pixels at that size.
+        init(alpha: [UInt8], width: Int, height: Int, radius: Double) {
+            let opaque = alpha.map { $0 >= threshold }
+            let inside = DistanceField.squaredDistances(width: width, height: height) { !opaque[$0] }
+            let fromKernel = DistanceField.squaredDistances(width: width, height: height) {
+                inside[$0] > Float(radius * radius)
+            }
+            let reach = Float((radius + 1.5) * (radius + 1.5))
+            thick = fromKernel.map { $0 <= reach }
+            (self.width, self.height) = (width, height)
+        }
+
+        /// Whether the point at `x`, `y` (fractions of the sticker's width and height) lies in or
+        /// next to its thick part.
+        func holds(x: Double, y: Double) -> Bool {
+            let column = Int((x * Double(width)).rounded(.down))
+            let row = Int((y * Double(height)).rounded(.down))
+            guard (0..<width).contains(column), (0..<height).contains(row) else { return false }
+            return thick[row * width + column]
+        }
+    }
+
     /// How thin a part of a sticker `width` × `height` with a ring `ringWidth` wide has no ring of
     /// its own: the radius of the disc that does not fit in it. A 250th of the sticker's longer
     /// side (8 px in a 2,000 px sticker: a whisker or a hair, not a stem or a finger), at most
@@ -37,22 +72,31 @@ enum OutlineCore {
     /// the part's into one shape. With a `thinRadius` of a pixel or more, the core is the half
     /// opaque pixels' morphological opening by a disc of that radius: what is thinner than the
     /// disc is left out of the core, and returned as `thin` where it joins a part that has one.
-    /// The distances are exact `roundingRadius` further out too, for
+    /// With `thickInPlan`, which says of each pixel whether the sticker's plan holds it thick (see
+    /// ``ThickPlan``), the core is instead the half opaque pixels the plan holds thick, whatever
+    /// the resampling made of a strand's width at this size. The distances are exact
+    /// `roundingRadius` further out too, for
     /// ``coverage(squared:width:height:ringWidth:roundingRadius:)``.
     static func squaredDistances(
-        alpha: [UInt8], width: Int, height: Int, ringWidth: Double, thinRadius: Double = 0, roundingRadius: Double = 0
+        alpha: [UInt8], width: Int, height: Int, ringWidth: Double, thinRadius: Double = 0, roundingRadius: Double = 0,
+        thickInPlan: ((Int) -> Bool)? = nil
     ) -> Distances {
         let count = width * height
         guard count > 0, alpha.count == count else { return Distances(squared: [], hasCore: false, thin: nil) }
         let isOpaque = alpha.map { $0 >= threshold }
         // The opening is the kernel (the pixels farther than the radius from any other pixel)
         // grown back by the radius; in Euclidean distances, the distance to the opening is the
-        // distance to the kernel less the radius, so one field serves both.
+        // distance to the kernel less the radius (`grownBy`), so one field serves both. From a
+        // plan, the kernel is the core itself.
         var isKernel = isOpaque
-        if thinRadius >= 1 {
+        var grownBy = 0.0
+        if thinRadius >= 1, let thickInPlan {
+            for index in isKernel.indices where isKernel[index] && !thickInPlan(index) { isKernel[index] = false }
+        } else if thinRadius >= 1 {
             let inside = DistanceField.squaredDistances(width: width, height: height) { !isOpaque[$0] }
             let reach = Float(thinRadius * thinRadius)
             isKernel = inside.map { $0 > reach }
+            grownBy = thinRadius
         }
         let parts = isKernel.withUnsafeBufferPointer { kernel in PixelParts(width: width, height: height) { kernel[$0] }
         }
@@ -80,7 +124,7 @@ enum OutlineCore {
         // ring's reach (islands are few and small; a second distance field over the whole
         // sticker cost a fifth of a 12 MP outlined lift). Distances here are to the kernel, a
         // radius short of the opening's.
-        let joining = Float((2 * (ringWidth + thinRadius) + 1) * (2 * (ringWidth + thinRadius) + 1))
+        let joining = Float((2 * (ringWidth + grownBy) + 1) * (2 * (ringWidth + grownBy) + 1))
         var nearIslands = Set<Int>()
         for (index, run) in parts.runs.enumerated() where !isMain[parts.partOfRun[index]] {
             if (run.start..<run.end).contains(where: { distances[run.row * width + $0] <= joining }) {
@@ -90,13 +134,15 @@ enum OutlineCore {
         isKernel.withUnsafeBufferPointer { kernel in
             stamp(
                 parts, where: { nearIslands.contains($0) }, marked: { kernel[$0] }, into: &distances, width: width,
-                height: height, reach: Int((ringWidth + roundingRadius + thinRadius + 1).rounded(.up)))
+                height: height, reach: Int((ringWidth + roundingRadius + grownBy + 1).rounded(.up)))
         }
         guard thinRadius >= 1 else { return Distances(squared: distances, hasCore: true, thin: nil) }
-        let radius = Float(thinRadius)
-        for index in distances.indices {
-            let beyond = max(0, distances[index].squareRoot() - radius)
-            distances[index] = beyond * beyond
+        if grownBy > 0 {
+            let radius = Float(grownBy)
+            for index in distances.indices {
+                let beyond = max(0, distances[index].squareRoot() - radius)
+                distances[index] = beyond * beyond
+            }
         }
         guard var thin = thinParts(isOpaque: isOpaque, distances: distances, width: width, height: height) else {
             return Distances(squared: distances, hasCore: true, thin: nil)

@@ -50,8 +50,9 @@ public enum PackImages {
             // The outline's own room is kept out of the scale, so a thin subject is not shrunk twice.
             let ring = outline > 0 ? outline.rounded(.up) + 2 : 0
             let scale = max(1e-3, (room - 2 * ring) / Double(max(box.width, box.height)))
+            let original = image
             image = try resizedKeepingEdges(image, scale: scale)
-            if outline > 0 { image = try CellEffects.outline(image, width: outline).0 }
+            if outline > 0 { image = try CellEffects.outline(image, width: outline, planning: original).0 }
             // The ring may need a pixel or two more than foreseen: the whole is brought inside.
             let over = Double(max(image.width, image.height)) / room
             if over > 1 { image = try resizedKeepingEdges(image, scale: 1 / over) }

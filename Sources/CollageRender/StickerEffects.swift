@@ -5,7 +5,7 @@ import CollageCore
 public enum StickerEffects {
     /// The generation of how every effect is drawn, for keys of pictures that hold several
     /// (a collage's thumbnail, the editor's drawn items): raised whenever one is drawn anew.
-    public static let drawingGeneration = "looks5"
+    public static let drawingGeneration = "looks6"
 
     /// The name of the way `effect` is drawn now, for keys of what is made with it: a sticker
     /// or picture drawn before the effect was redrawn is made again rather than reused.
@@ -29,8 +29,11 @@ public enum StickerEffects {
         do throws(VipsError) {
             var styled = try VipsImage.fromPixels(
                 image.pixels, width: image.width, height: image.height, bands: 4)
+            // The outline decides what is too thin for a ring on the sticker as it came, as the
+            // renderer does on its file.
+            let original = styled
             if let effect { styled = try StickerLooks.apply(effect, to: styled) }
-            if outlineWidth > 0 { styled = try CellEffects.outline(styled, width: outlineWidth).0 }
+            if outlineWidth > 0 { styled = try CellEffects.outline(styled, width: outlineWidth, planning: original).0 }
             if shadow {
                 let sigma = max(2, 0.03 * Double(min(image.width, image.height)))
                 styled = try CellEffects.shadow(styled, sigma: sigma).0

@@ -11,18 +11,19 @@ enum StickerPlacement {
         // In memory: the outline and shadow read the sticker more than once, which a lazy
         // sequential decode cannot do.
         let fitted = try PhotoDecoder(limits: limits).fit(file, width: width, height: height, materialize: true)
-        let planning = try planningImage(of: file, for: style?.effect, limits: limits)
+        let outlined = (style?.outlineWidth ?? 0) > 0
+        let planning = try planningImage(of: file, for: style?.effect, outlined: outlined, limits: limits)
         return try vips("style the sticker \(file.path)") { () throws(VipsError) -> PlacedCell in
             var image = try CellEffects.flip(fitted, as: look)
             var offsetX = (width - fitted.width) / 2
             var offsetY = (height - fitted.height) / 2
+            let plan = try planning.map { plan throws(VipsError) in try CellEffects.flip(plan, as: look) }
             if let effect = style?.effect {
-                image = try StickerLooks.apply(
-                    effect, to: image,
-                    planning: try planning.map { plan throws(VipsError) in try CellEffects.flip(plan, as: look) })
+                image = try StickerLooks.apply(effect, to: image, planning: plan)
             }
-            if let style, style.outlineWidth > 0 {
-                let (outlined, margin) = try CellEffects.outline(image, width: style.outlineWidth * scale)
+            if let style, outlined {
+                let (outlined, margin) = try CellEffects.outline(
+                    image, width: style.outlineWidth * scale, planning: plan)
                 image = outlined
                 offsetX -= margin
                 offsetY -= margin
@@ -38,13 +39,14 @@ enum StickerPlacement {
         }
     }
 
-    /// The sticker file at the size Comic and Halftone plan it at, for those two effects (`nil`
-    /// for the others): planned on the pixels at hand, the editor's drawing and an export of
-    /// another size found other regions and lines (see StickerLooks).
+    /// The sticker file at the size Comic and Halftone plan it at, for those two effects and for
+    /// an outline, which decides there which parts are too thin for a ring (`nil` otherwise):
+    /// planned on the pixels at hand, the editor's drawing and an export of another size found
+    /// other regions and lines (see StickerLooks), and ringed a strand at some sizes only.
     private static func planningImage(
-        of file: URL, for effect: StickerEffect?, limits: RenderLimits
+        of file: URL, for effect: StickerEffect?, outlined: Bool, limits: RenderLimits
     ) throws(RenderError) -> VipsImage? {
-        guard effect == .comic || effect == .halftone else { return nil }
+        guard effect == .comic || effect == .halftone || outlined else { return nil }
         let decoder = PhotoDecoder(limits: limits)
         let size = try decoder.header(of: file).size
         let plan = ComicLook.planSize(width: Int(size.width.rounded()), height: Int(size.height.rounded()))

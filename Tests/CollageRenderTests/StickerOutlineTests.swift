@@ -1,3 +1,4 @@
+import CollageCore
 import CollageRender
 import Foundation
 import Testing
@@ -223,5 +224,76 @@ extension StickerOutlineTests {
         #expect(
             outlinedLines[650 + margin, 315 + margin] == [255, 255, 255, 255],
             "\(outlinedLines[650 + margin, 315 + margin])")
+    }
+}
+
+extension StickerOutlineTests {
+    /// Whether a strand gets a ring of its own is decided on the sticker's file, not on the
+    /// pixels at hand: a dog's cord, its width after resampling on the disc's line, grew a white
+    /// horn in the 2× and 3× exports and in none of the 1×, 4× or 6× ones, nor in the editor.
+    @Test(arguments: [3.5, 4.0]) func aStrandIsRingedAlikeAtEverySize(halfWidth: Double) throws {
+        // A 1,000 px sticker: a disc, and a slanted cord 7 or 8 px wide (about twice the disc that
+        // decides what is thin, a 250th of the sticker) reaching 190 px out of it to the upper
+        // right. Decided at each size, the 7 px cord was ringed at 1× and 2× only, the 8 px one
+        // at every size but 5×.
+        let side = 1_000
+        var sticker = Bitmap(width: side, height: side, color: [0, 0, 0, 0])
+        let (startX, startY, endX, endY) = (640.0, 360.0, 840.0, 160.0)
+        for y in 0..<side {
+            for x in 0..<side {
+                let (px, py) = (Double(x) + 0.5, Double(y) + 0.5)
+                if (px - 500) * (px - 500) + (py - 500) * (py - 500) <= 260 * 260 {
+                    sticker[x, y] = [150, 100, 60, 255]
+                    continue
+                }
+                // Supersampled 4 × 4, as a matte leaves a strand's sides.
+                var covered = 0
+                for v in 0..<4 {
+                    for u in 0..<4 {
+                        let (sx, sy) = (Double(x) + (Double(u) + 0.5) / 4, Double(y) + (Double(v) + 0.5) / 4)
+                        let (dx, dy) = (endX - startX, endY - startY)
+                        let t = max(0, min(1, ((sx - startX) * dx + (sy - startY) * dy) / (dx * dx + dy * dy)))
+                        let (nx, ny) = (startX + t * dx - sx, startY + t * dy - sy)
+                        if (nx * nx + ny * ny).squareRoot() <= halfWidth { covered += 1 }
+                    }
+                }
+                if covered > 0 { sticker[x, y] = [60, 60, 60, UInt8(covered * 255 / 16)] }
+            }
+        }
+        let fixtures = try RenderFixtures()
+        try sticker.write(to: fixtures.url("cord.png"), format: .png)
+        var collage = Collage(id: "c", title: "c", created: Date(), canvas: Size(width: 250, height: 250))
+        collage.style.background = .color(Color(red: 0x30, green: 0x60, blue: 0xC0))
+        collage = try collage.applying([
+            .addItem(id: "s", content: .sticker("cord.png"), frame: Rect(x: 0, y: 0, width: 250, height: 250)),
+            .setStickerStyle(id: "s", style: StickerStyle(outlineWidth: 8, shadow: false, effect: nil)),
+        ])
+        // The share of white among the pixels by the cord's outer half, past the disc's ring
+        // (in canvas points: the cord runs from (160, 90) to (210, 40), the disc's ring to 73 points from its centre).
+        var shares: [Int: Double] = [:]
+        for scale in [1, 2, 3, 4, 5, 6] {
+            let image = try fixtures.render(
+                collage, "cord-\(scale).png", options: RenderOptions(size: .scale(Double(scale)), format: .png))
+            var white = 0
+            var count = 0
+            for y in (30 * scale)..<(75 * scale) {
+                for x in (170 * scale)..<(220 * scale) {
+                    let (cx, cy) = ((Double(x) + 0.5) / Double(scale), (Double(y) + 0.5) / Double(scale))
+                    // Beside the cord (3 to 7 points from its line), outside the disc's ring.
+                    let along = ((cx - 160) * 50 + (cy - 90) * -50) / (50 * 50 * 2)
+                    guard along < 0.9, (cx - 125) * (cx - 125) + (cy - 125) * (cy - 125) > 80 * 80 else { continue }
+                    let (nx, ny) = (160 + along * 50 - cx, 90 - along * 50 - cy)
+                    let apart = (nx * nx + ny * ny).squareRoot()
+                    guard apart > 3, apart < 7 else { continue }
+                    count += 1
+                    if image[x, y].prefix(3).allSatisfy({ $0 > 230 }) { white += 1 }
+                }
+            }
+            shares[scale] = Double(white) / Double(max(1, count))
+        }
+        let values = shares.values
+        #expect(
+            (values.max() ?? 0) - (values.min() ?? 0) < 0.2,
+            "the cord is ringed at some sizes only (white beside it, by scale): \(shares.sorted { $0.key < $1.key })")
     }
 }
