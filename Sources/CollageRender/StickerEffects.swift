@@ -11,9 +11,10 @@ public enum StickerEffects {
     /// or picture drawn before the effect was redrawn is made again rather than reused.
     public static func drawingVersion(of effect: StickerEffect) -> String {
         switch effect {
-        // Their palettes are found in Oklab since 6 December (a small part's hue kept).
-        case .comic: "comic3"
-        case .halftone: "halftone2"
+        // Their palettes are found in Oklab since 6 December (a small part's hue kept), and their
+        // shape is firm, without specks or pinholes, since 7 December.
+        case .comic: "comic4"
+        case .halftone: "halftone3"
         // Its wide blur is taken on a reduced copy since 6 December (the same to the eye).
         case .puffy: "puffy2"
         default: effect.rawValue

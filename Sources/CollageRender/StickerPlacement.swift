@@ -50,6 +50,8 @@ enum StickerPlacement {
         let decoder = PhotoDecoder(limits: limits)
         let size = try decoder.header(of: file).size
         let plan = ComicLook.planSize(width: Int(size.width.rounded()), height: Int(size.height.rounded()))
-        return try decoder.fit(file, width: plan.width, height: plan.height)
+        // In memory: an effect and the outline both read it, which a lazy sequential decode
+        // cannot do.
+        return try decoder.fit(file, width: plan.width, height: plan.height, materialize: true)
     }
 }

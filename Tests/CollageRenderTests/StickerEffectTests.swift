@@ -334,3 +334,63 @@ struct StickerEffectTests {
         }
     }
 }
+
+extension StickerEffectTests {
+    /// Comic draws a firm shape: a faint strand's pieces lying apart became ink blobs floating
+    /// past a dog's coat, the see-through dots the matte left in a cat's nose blue holes ringed
+    /// in ink, and a wide soft area (a chin's fur over the old background) a translucent shard
+    /// with an ink line round part of it.
+    @Test(arguments: [StickerEffect.comic, .halftone])
+    func comicDrawsAFirmShapeWithoutSpecksPinholesOrHaze(_ effect: StickerEffect) throws {
+        var sticker = Self.sticker()
+        // A speck of the subject's colour apart from it, a pinhole in it, and a haze below it.
+        for y in 20..<23 { for x in 200..<203 { sticker[x, y] = [200, 140, 60, 255] } }
+        for y in 100..<103 { for x in 140..<143 { sticker[x, y] = [0, 0, 0, 0] } }
+        for y in 206..<236 {
+            for x in 60..<180 where sticker[x, y][3] == 0 { sticker[x, y] = [190, 150, 110, 115] }
+        }
+        let drawn = try StickerEffects.apply(to: sticker, outlineWidth: 0, shadow: false, effect: effect)
+        #expect(drawn[201, 21][3] == 0, "the speck is drawn: \(drawn[201, 21])")
+        #expect(drawn[141, 101][3] == 255, "the pinhole is left: \(drawn[141, 101])")
+        // Past a pixel and a half of the disc's edge (radius 90 about its centre) nothing is
+        // translucent, and the haze is gone.
+        var translucent = 0
+        for y in 0..<240 {
+            for x in 0..<240 {
+                let (dx, dy) = (Double(x) - 119.5, Double(y) - 119.5)
+                guard abs((dx * dx + dy * dy).squareRoot() - 90) > 2.5 else { continue }
+                if drawn[x, y][3] > 0 && drawn[x, y][3] < 255 { translucent += 1 }
+            }
+        }
+        #expect(translucent == 0, "\(translucent) translucent pixels away from the edge")
+        #expect(drawn[120, 225][3] == 0, "the haze is drawn: \(drawn[120, 225])")
+    }
+}
+
+extension StickerEffectTests {
+    /// Every effect with an outline renders: Comic and the outline both read the sticker's plan,
+    /// and decoded lazily it could be read only once ("out of order read").
+    @Test(arguments: [StickerEffect.comic, .halftone, .puffy, .shiny])
+    func everyEffectRendersWithAnOutlineAndAShadow(_ effect: StickerEffect) throws {
+        // A sticker larger than its plan (see ComicLook.planSize): a disc of radius 200.
+        var disc = Bitmap(width: 600, height: 600, color: [0, 0, 0, 0])
+        for y in 0..<600 {
+            for x in 0..<600 where (x - 300) * (x - 300) + (y - 300) * (y - 300) <= 200 * 200 {
+                disc[x, y] = [UInt8(120 + x / 5), 90, UInt8(60 + y / 5), 255]
+            }
+        }
+        let fixtures = try RenderFixtures()
+        try disc.write(to: fixtures.url("disc.png"), format: .png)
+        var collage = Collage(id: "o", title: "o", created: Date(), canvas: Size(width: 300, height: 300))
+        collage.style.background = .color(Color(red: 0x30, green: 0x60, blue: 0xC0))
+        collage = try collage.applying([
+            .addItem(id: "s", content: .sticker("disc.png"), frame: Rect(x: 0, y: 0, width: 300, height: 300)),
+            .setStickerStyle(id: "s", style: StickerStyle(outlineWidth: 6, shadow: true, effect: effect)),
+        ])
+        let image = try fixtures.render(collage, "out.png", options: RenderOptions(size: .scale(2), format: .png))
+        // The outline, white, just past the disc's edge (radius 100 points, 200 px at 2×).
+        #expect(image[300, 300 - 206].prefix(3).allSatisfy { $0 > 240 }, "\(image[300, 94])")
+        // And past the outline, the background (a little shaded).
+        #expect(image[300, 70][0] < 60 && image[300, 70][2] > 150, "\(image[300, 70])")
+    }
+}
