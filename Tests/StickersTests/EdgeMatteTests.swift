@@ -130,8 +130,10 @@ struct EdgeMatteTests {
         print("alpha error \(alphaBefore) → \(alphaAfter); edge colour error \(colourBefore) → \(colourAfter)")
         #expect(alphaAfter < alphaBefore * 0.7, "\(alphaBefore) → \(alphaAfter)")
         // Nearly half (it was just over half until the matte stopped tearing dark parts the model
-        // holds for subject, below: bench/matting's scenes and the sample photos gained by it).
-        #expect(colourAfter < colourBefore * 0.55, "\(colourBefore) → \(colourAfter)")
+        // holds for subject, below, and 0.54 until near colours got more say where the model
+        // leans to background: bench/matting's scenes and the sample photos gained by both; this
+        // scene's strands, a continuous field with no gaps, are far from what the matte expects).
+        #expect(colourAfter < colourBefore * 0.57, "\(colourBefore) → \(colourAfter)")
         // Opaque pixels keep the photo's own colour exactly, and the far background stays empty.
         let inside = 100 * Self.width + 60
         #expect(refined.alpha[inside] == 255)
