@@ -144,7 +144,9 @@ struct MakeCommandTests {
             }
             // Photos cover the canvas but for its gaps and margins (12 points of 1,200 a side).
             #expect(covered.reduce(0, +) * 100 > samples * 80, "\(count) photos: \(covered) of \(samples)")
-            #expect(covered.prefix(min(count, 3)).allSatisfy { $0 * 100 > samples * 10 }, "\(covered)")
+            #expect(
+                covered.prefix(min(count, 3)).allSatisfy { $0 * 100 > samples * 10 },
+                "\(count): \(covered) of \(samples)")
         }
         let (one, _) = try make([three[0]])
         #expect((one.width, one.height) == (400, 300), "a 4:3 photo makes a 4:3 canvas")
@@ -437,4 +439,31 @@ struct MakeCommandTests {
 
 func close(_ pixel: [UInt8], _ expected: [UInt8], tolerance: Int = 12) -> Bool {
     zip(pixel, expected).allSatisfy { abs(Int($0) - Int($1)) <= tolerance }
+}
+
+extension MakeCommandTests {
+    /// Four landscape photos laid out for their shapes: on a canvas turned as they are, at any
+    /// margin. A per cent of crop decided it, and they came out on a tall 9:16 canvas with the
+    /// default margins and on a 4:3 one with wider ones.
+    @Test func landscapePhotosGetALandscapeCanvasAtAnyMargin() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The sample photos' shapes: the cat, the coffee, the horse and the motorcycle.
+        let sizes = [(451, 300), (600, 400), (400, 328), (741, 500)]
+        let photos = try sizes.enumerated().map { index, size in
+            let file = directory.appendingPathComponent("landscape \(index).png")
+            try Bitmap(width: size.0, height: size.1, color: Self.colors[index % Self.colors.count])
+                .write(to: file, format: .png)
+            return file.path
+        }
+        for margin in ["0", "12", "24", "40"] {
+            let result = try CommandRunner.run(
+                ["make", "--json", "--size", "300", "--no-smart-crop", "--padding", margin, "--spacing", margin]
+                    + photos + ["-o", directory.appendingPathComponent("four.png").path])
+            #expect(result.status == 0, "\(result.stderr)")
+            let made = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let (width, height) = (made?["width"] as? Int ?? 0, made?["height"] as? Int ?? 0)
+            #expect(width > height, "margins of \(margin) points: a \(width) × \(height) canvas")
+        }
+    }
 }
