@@ -76,8 +76,8 @@ enum CellEffects {
     /// notches between parts are round (see ``OutlineCore``). Nothing else of the image shows past
     /// the outline's outer edge: a faint haze reaching further (fur's glow) would otherwise float
     /// outside the die-cut shape. `planning` is the sticker at its plan's size, made from its own
-    /// file (see ``StickerPlacement``): which parts are thin is decided on it, the same whatever
-    /// size the sticker is drawn at; without it, on `image` at that size.
+    /// file and mirrored as `image` is (see ``StickerPlacement``): which parts are thin is decided
+    /// on it, the same whatever size the sticker is drawn at; without it, on `image` at that size.
     static func outline(
         _ image: VipsImage, width: Double, color: [Double] = [255, 255, 255, 255], planning: VipsImage? = nil
     ) throws(VipsError) -> (VipsImage, margin: Int) {

@@ -394,11 +394,45 @@ private struct Plan {
             }
             current = next
         }
+        fillClearColours(&current)
         var light = [Float](repeating: 0, count: width * height)
         for index in light.indices {
             light[index] = 0.299 * current[index * 3] + 0.587 * current[index * 3 + 1] + 0.114 * current[index * 3 + 2]
         }
         return (current, light)
+    }
+
+    /// Gives the clear plan pixels (under half opaque) near the subject the colour of the opaque
+    /// ones beside them, ring by ring, eight rings out: a pinhole the drawing fills (see
+    /// ``ComicLook/silhouette(_:)``) was read as black, and drawn as a dark speck among pale fur.
+    private func fillClearColours(_ colours: inout [Float]) {
+        var known = alpha.map { $0 >= 0.5 }
+        for _ in 0..<8 {
+            var next = known
+            var changed = false
+            for y in 0..<height {
+                for x in 0..<width where !known[y * width + x] {
+                    var sum: (Float, Float, Float) = (0, 0, 0)
+                    var count: Float = 0
+                    for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                        let (nx, ny) = (x + dx, y + dy)
+                        guard nx >= 0, ny >= 0, nx < width, ny < height, known[ny * width + nx] else { continue }
+                        let other = (ny * width + nx) * 3
+                        sum = (sum.0 + colours[other], sum.1 + colours[other + 1], sum.2 + colours[other + 2])
+                        count += 1
+                    }
+                    guard count > 0 else { continue }
+                    let index = y * width + x
+                    (colours[index * 3], colours[index * 3 + 1], colours[index * 3 + 2]) = (
+                        sum.0 / count, sum.1 / count, sum.2 / count
+                    )
+                    next[index] = true
+                    changed = true
+                }
+            }
+            known = next
+            if !changed { break }
+        }
     }
 
     /// Each plan pixel's palette colour (`labels`), after two rounds of a 3 × 3 majority vote

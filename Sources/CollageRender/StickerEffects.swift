@@ -7,6 +7,10 @@ public enum StickerEffects {
     /// (a collage's thumbnail, the editor's drawn items): raised whenever one is drawn anew.
     public static let drawingGeneration = "looks6"
 
+    /// The name of the way an outline is drawn now, for keys of stickers made with one: since
+    /// 7 December which parts are too thin for a ring is decided on the sticker's plan.
+    public static let outlineVersion = "outline2"
+
     /// The name of the way `effect` is drawn now, for keys of what is made with it: a sticker
     /// or picture drawn before the effect was redrawn is made again rather than reused.
     public static func drawingVersion(of effect: StickerEffect) -> String {

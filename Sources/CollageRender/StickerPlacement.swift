@@ -12,7 +12,13 @@ enum StickerPlacement {
         // sequential decode cannot do.
         let fitted = try PhotoDecoder(limits: limits).fit(file, width: width, height: height, materialize: true)
         let outlined = (style?.outlineWidth ?? 0) > 0
-        let planning = try planningImage(of: file, for: style?.effect, outlined: outlined, limits: limits)
+        // The outline reads the plan only where it leaves thin parts out (see OutlineCore).
+        let leavesOutThinParts =
+            outlined
+            && OutlineCore.thinRadius(
+                width: fitted.width, height: fitted.height, ringWidth: (style?.outlineWidth ?? 0) * scale) > 0
+        let planning = try planningImage(
+            of: file, for: style?.effect, outlined: leavesOutThinParts, limits: limits)
         return try vips("style the sticker \(file.path)") { () throws(VipsError) -> PlacedCell in
             var image = try CellEffects.flip(fitted, as: look)
             var offsetX = (width - fitted.width) / 2
@@ -23,7 +29,7 @@ enum StickerPlacement {
             }
             if let style, outlined {
                 let (outlined, margin) = try CellEffects.outline(
-                    image, width: style.outlineWidth * scale, planning: plan)
+                    image, width: style.outlineWidth * scale, planning: leavesOutThinParts ? plan : nil)
                 image = outlined
                 offsetX -= margin
                 offsetY -= margin

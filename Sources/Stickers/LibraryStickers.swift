@@ -61,6 +61,7 @@ extension SubjectModel {
             // Stickers made before edges were cleaned (or kept whole) are made again, not reused.
             StickerMaker.cutOutVersion(cleanEdges: options.cleanEdges),
             options.effect.map(StickerEffects.drawingVersion) ?? "plain",
+            options.outlineWidth > 0 ? StickerEffects.outlineVersion : "",
         ].joined(separator: "|")
         let id = SHA256.hex(of: Data(key.utf8))
         // A prepared file removed meanwhile (the budget's trim) only means the long way.

@@ -343,6 +343,8 @@ extension StickerEffectTests {
     @Test(arguments: [StickerEffect.comic, .halftone])
     func comicDrawsAFirmShapeWithoutSpecksPinholesOrHaze(_ effect: StickerEffect) throws {
         var sticker = Self.sticker()
+        // Its left third dark, for a palette with a near-black colour.
+        for y in 0..<240 { for x in 0..<80 where sticker[x, y][3] == 255 { sticker[x, y] = [70, 45, 30, 255] } }
         // A speck of the subject's colour apart from it, a pinhole in it, and a haze below it.
         for y in 20..<23 { for x in 200..<203 { sticker[x, y] = [200, 140, 60, 255] } }
         for y in 100..<103 { for x in 140..<143 { sticker[x, y] = [0, 0, 0, 0] } }
@@ -352,6 +354,11 @@ extension StickerEffectTests {
         let drawn = try StickerEffects.apply(to: sticker, outlineWidth: 0, shadow: false, effect: effect)
         #expect(drawn[201, 21][3] == 0, "the speck is drawn: \(drawn[201, 21])")
         #expect(drawn[141, 101][3] == 255, "the pinhole is left: \(drawn[141, 101])")
+        // Filled with the colour round it, not a dark speck.
+        let (filled, beside) = (drawn[141, 101], drawn[147, 101])
+        #expect(
+            (0..<3).map { abs(Int(filled[$0]) - Int(beside[$0])) }.reduce(0, +) < 90,
+            "the pinhole is \(filled) beside \(beside)")
         // Past a pixel and a half of the disc's edge (radius 90 about its centre) nothing is
         // translucent, and the haze is gone.
         var translucent = 0

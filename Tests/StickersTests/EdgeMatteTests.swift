@@ -849,3 +849,41 @@ extension EdgeMatteDegenerateTests {
         for x in 20...22 { #expect(result.after[10 * 64 + x] == 255) }
     }
 }
+
+extension EdgeMatteTests {
+    /// Faint strands of pale fur over a pale floor, their colour 0.07 from the floor's (on a
+    /// scale of 1), come back where the model blurred them into a haze: near colours have more
+    /// say where the model leans to background (bench/matting's bright floor: edge colour 7.41
+    /// -> 7.06). The fur's own rim, which the model holds for subject, stays whole.
+    @Test func paleStrandsOnAPaleFloorComeBack() throws {
+        let fur: [Double] = [212, 210, 203]
+        let floor: [Double] = [228, 222, 210]
+        // Fur left of x = 120; strands two pixels thick every ten, 60 pixels out.
+        func isFur(_ x: Int, _ y: Int) -> Bool { x < 120 || (x < 180 && y % 10 < 2) }
+        var truth = [UInt8](repeating: 0, count: Self.width * Self.height)
+        for y in 0..<Self.height { for x in 0..<Self.width where isFur(x, y) { truth[y * Self.width + x] = 255 } }
+        let model = Self.haze(truth)
+        let scene = Self.painted(
+            colour: { x, y in isFur(x, y) ? fur : floor },
+            model: { x, y in
+                model[y * Self.width + x]
+            })
+        let refined = try EdgeMatte.refine(rgb: scene.photo, alpha: scene.alpha, width: Self.width, height: Self.height)
+        var strands: [Double] = []
+        var modelled: [Double] = []
+        var rim: [Double] = []
+        for y in 20..<(Self.height - 20) {
+            for x in 140..<170 where y % 10 < 2 {
+                strands.append(Double(refined.alpha[y * Self.width + x]))
+                modelled.append(Double(model[y * Self.width + x]))
+            }
+            for x in 95..<115 { rim.append(Double(refined.alpha[y * Self.width + x])) }
+        }
+        let strandMean = strands.reduce(0, +) / Double(strands.count)
+        let modelMean = modelled.reduce(0, +) / Double(modelled.count)
+        let hazeHeld = rim
+        // 146 of 255, the model's haze 39; 86 before near colours got more say.
+        #expect(strandMean > 120, "the strands' mean opacity \(strandMean) (the model's \(modelMean))")
+        #expect(hazeHeld.min() ?? 0 > 240, "the fur's rim is torn: \(hazeHeld.min() ?? 0)")
+    }
+}
