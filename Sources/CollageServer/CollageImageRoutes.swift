@@ -128,6 +128,23 @@ enum CollageImageRoutes {
             item.look.flipsHorizontally = false
             item.look.flipsVertically = false
         }
+        if let outline = request.query["outline"] {
+            guard case .sticker = item.content else {
+                throw HTTPError(.unprocessable, "outline: item \"\(id.prefix(40))\" is not a sticker")
+            }
+            // The outline slider shows the sticker as the renderer draws it at the width it is
+            // moving through, its effect and shadow with it.
+            guard let width = Double(decimal: outline), Limits.stickerOutline.contains(width) else {
+                throw HTTPError(
+                    .unprocessable,
+                    "outline: expected a width in points \(Limits.describe(Limits.stickerOutline)), got \"\(outline.prefix(40))\""
+                )
+            }
+            // A sticker with no style yet gets none but the outline, as the slider saves it.
+            var style = item.stickerStyle ?? StickerStyle(outlineWidth: 0, shadow: false)
+            style.outlineWidth = width
+            item.stickerStyle = style
+        }
         let scale = try drawingScale(request)
         let file = ScratchSpace.file("drawn")
         defer { try? FileManager.default.removeItem(at: file) }

@@ -179,3 +179,48 @@ extension LooksAPITests {
             try client.send("GET", "/api/collages/\(id)/items/\(item)/auto-adjustments", token: false).status == 403)
     }
 }
+
+extension LooksAPITests {
+    /// The outline slider's preview: the sticker drawn by the renderer at the width the slider
+    /// passes through, its shadow with it, the saved style untouched; a width out of range or an
+    /// item that is not a sticker is refused by name.
+    @Test func aStickerIsDrawnWithAnotherOutlineForTheSlider() throws {
+        let client = try AppClient()
+        let (id, photoItem) = try collageWithAPhoto(client)
+        let photoID = try #require(try client.library.photos().first?.id)
+        var disc = Bitmap(width: 200, height: 200, color: [0, 0, 0, 0])
+        for y in 0..<200 {
+            for x in 0..<200 where (x - 100) * (x - 100) + (y - 100) * (y - 100) <= 80 * 80 {
+                disc[x, y] = [40, 60, 200, 255]
+            }
+        }
+        let sticker = try client.library.saveSticker(
+            id: "outline-preview", photoID: photoID, selection: "all", outlineWidth: 0, shadow: false, image: disc)
+        let version = try client.library.collage(id).version
+        let added = try client.json(
+            "POST", "/api/collages/\(id)/edits",
+            #"{"version": \#(version), "edits": [{"op": "addItem", "id": "st", "content": {"type": "sticker", "ref": "\#(sticker.id)"}, "frame": {"x": 100, "y": 100, "width": 400, "height": 400}}, {"op": "setStickerStyle", "id": "st", "style": {"outline": 4, "shadow": true}}]}"#
+        )
+        #expect(added.status == 200, "\(added.text)")
+        func drawn(_ query: String) throws -> Bitmap {
+            let response = try client.send("GET", "/api/collages/\(id)/items/st/drawn?scale=1\(query)")
+            #expect(response.status == 200, "\(response.text)")
+            return try image(response.body)
+        }
+        let saved = try drawn("")
+        let wider = try drawn("&outline=40")
+        // A disc of radius 160 points in its 400-point frame: its ring reaches 164 saved, 200 wider.
+        #expect(wider.width > saved.width + 60, "\(saved.width) -> \(wider.width)")
+        let whiteRing = wider[wider.width / 2, wider.height / 2 - 160 - 20]
+        #expect(whiteRing.prefix(3).allSatisfy { $0 > 240 } && whiteRing[3] > 240, "\(whiteRing)")
+        #expect(try client.library.collage(id).collage.item("st")?.stickerStyle?.outlineWidth == 4)
+        for (query, message) in [
+            ("&outline=1e300", "outline: expected a width in points"), ("&outline=wide", "outline: expected"),
+        ] {
+            let refused = try client.send("GET", "/api/collages/\(id)/items/st/drawn?scale=1\(query)")
+            #expect(refused.status == 422 && refused.text.contains(message), "\(refused.text)")
+        }
+        let photo = try client.send("GET", "/api/collages/\(id)/items/\(photoItem)/drawn?scale=1&outline=8")
+        #expect(photo.status == 422 && photo.text.contains("is not a sticker"), "\(photo.text)")
+    }
+}

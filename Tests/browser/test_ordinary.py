@@ -633,9 +633,14 @@ def test_a_stickers_outline_slider_shows_its_effect_while_it_moves(page):
     page.locator(".item[data-id='st']").click()
     page.click("#tab-stickers")
     before = api(page, f"/api/collages/{cid}")["version"]
-    slide(page, "#outline-input", 30)
     image = page.locator(".item[data-id='st'] img")
-    expect(image).to_have_css("filter", re.compile(r"drop-shadow"))
+    width_before = image.bounding_box()["width"]
+    slide(page, "#outline-input", 30)
+    # The renderer's own drawing at the width passed through (a CSS outline stood in before,
+    # without the sticker's effect and shadow, twice as wide), grown by the wider ring.
+    expect(image).to_have_attribute("data-look", "outline 30")
+    expect(image).not_to_have_css("filter", re.compile(r"drop-shadow"))
+    assert image.bounding_box()["width"] > width_before, (image.bounding_box(), width_before)
     assert api(page, f"/api/collages/{cid}")["version"] == before, "nothing saved while it moves"
     slide(page, "#outline-input", 30, let_go=True)
     saved(page)

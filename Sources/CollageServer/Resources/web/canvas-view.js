@@ -486,6 +486,39 @@ export class CanvasView {
   }
 
   /**
+   * Shows `item`, a sticker, drawn by the renderer with an outline `width` points wide in place
+   * of its own, until the canvas is drawn again; `stillWanted()` says whether the drawing is
+   * still wanted when it comes (the slider let go meanwhile: the saved one is drawn instead).
+   */
+  async showStickerWithOutline(item, width, stillWanted) {
+    const pixels = Math.round(this.viewScale * (window.devicePixelRatio || 1) * 1000) / 1000;
+    let drawn;
+    try {
+      const response = await api.drawnItem(this.store.id, item.id, { scale: pixels, outline: width, v: this.store.doc.version });
+      if (!response.ok) return;
+      const [offsetX, offsetY] = (response.headers.get('X-Collage-Offset') ?? '0,0').split(',').map(Number);
+      const blob = await response.blob();
+      const bitmap = await createImageBitmap(blob);
+      drawn = { blob, offsetX, offsetY, width: bitmap.width, height: bitmap.height, scale: Number(response.headers.get('X-Collage-Scale') ?? pixels) };
+      bitmap.close();
+    } catch {
+      return;
+    }
+    const image = $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"] img`);
+    if (!image || !stillWanted() || this.store.closed) return;
+    if (this.outlinePreviewURL) URL.revokeObjectURL(this.outlinePreviewURL);
+    this.outlinePreviewURL = URL.createObjectURL(drawn.blob);
+    const k = this.viewScale / drawn.scale;
+    image.parentElement?.classList.add('drawn');
+    image.src = this.outlinePreviewURL;
+    image.dataset.look = `outline ${width}`;
+    Object.assign(image.style, {
+      width: `${drawn.width * k}px`, height: `${drawn.height * k}px`,
+      left: `${drawn.offsetX * k}px`, top: `${drawn.offsetY * k}px`, filter: 'none',
+    });
+  }
+
+  /**
    * Whether a canvas point inside a sticker's frame falls where its drawing (outline and shadow
    * included) is clear, or inside a text's frame beside its words, so a press there reaches what
    * lies below it, as the eye does: a photo seen past the sticker's body is the photo's. Within 6

@@ -132,10 +132,16 @@ export class Panels {
       $('outline-value').textContent = `${$('outline-input').value} pt`;
       this.previewStickerOutline(Number($('outline-input').value));
     });
-    this.store.listen($('outline-input'), 'change', () => this.setStickerStyle({ outline: Number($('outline-input').value) }));
+    this.store.listen($('outline-input'), 'change', () => {
+      this.outlineDrag = null;
+      this.setStickerStyle({ outline: Number($('outline-input').value) });
+    });
     // A slider let go where it started sends no change: its stand-in is taken back all the same.
     for (const id of ['outline-input', 'background-input']) {
-      this.store.listen($(id), 'blur', () => { if (!this.styleDrag) this.editor.canvas.render(); });
+      this.store.listen($(id), 'blur', () => {
+        if (id === 'outline-input') this.outlineDrag = null;
+        if (!this.styleDrag) this.editor.canvas.render();
+      });
     }
     this.store.listen($('shadow-input'), 'change', () => this.setStickerStyle({ shadow: $('shadow-input').checked }));
     // A sheet of this collage's stickers, printed as they look here.
@@ -654,27 +660,30 @@ export class Panels {
   }
 
   /**
-   * While the outline slider moves, the selected sticker is drawn plain with a CSS outline of the
-   * new width (close to the renderer's); its own pixels come back when the slider is let go.
+   * While the outline slider moves, the selected sticker is drawn by the renderer at the width it
+   * passes through, its effect and shadow with it: one drawing at a time, the newest width asked
+   * for when the last one comes. A CSS outline stood in before and showed another sticker: no
+   * effect or shadow, and a ring twice as wide that took in the faint haze round fur.
    */
   previewStickerOutline(width) {
     const item = this.store.selectedItem();
     if (item?.content.type !== 'sticker') return;
-    const media = this.store.doc.media[item.content.ref];
-    const image = $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"] img`);
-    if (!image || !media) return;
-    const box = { width: item.frame.width * this.editor.canvas.viewScale, height: item.frame.height * this.editor.canvas.viewScale };
-    const k = Math.min(box.width / media.width, box.height / media.height);
-    image.src = media.preview;
-    Object.assign(image.style, {
-      width: `${media.width * k}px`, height: `${media.height * k}px`,
-      left: `${(box.width - media.width * k) / 2}px`, top: `${(box.height - media.height * k) / 2}px`,
-    });
-    const px = Math.max(0, width * this.editor.canvas.viewScale);
-    const ring = [[1, 0], [-1, 0], [0, 1], [0, -1], [0.7, 0.7], [-0.7, 0.7], [0.7, -0.7], [-0.7, -0.7]];
-    image.style.filter = px > 0
-      ? ring.map(([x, y]) => `drop-shadow(${(x * px).toFixed(1)}px ${(y * px).toFixed(1)}px 0 white)`).join(' ')
-      : 'none';
+    if (this.outlineDrag?.item !== item.id) this.outlineDrag = { item: item.id, pending: null, busy: false };
+    const drag = this.outlineDrag;
+    drag.pending = width;
+    if (drag.busy) return;
+    const send = async () => {
+      const wanted = drag.pending;
+      drag.pending = null;
+      drag.busy = true;
+      try {
+        await this.editor.canvas.showStickerWithOutline(item, wanted, () => this.outlineDrag === drag);
+      } finally {
+        drag.busy = false;
+        if (drag.pending !== null && this.outlineDrag === drag) send();
+      }
+    };
+    send();
   }
 
   showSliderValues() {
