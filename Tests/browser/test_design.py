@@ -717,3 +717,37 @@ def test_on_a_phone_on_its_side_lift_modes_hint_keeps_off_the_photo(browser, ser
         apart = (hint["x"] >= photo["x"] + photo["width"] or hint["x"] + hint["width"] <= photo["x"]
                  or hint["y"] >= photo["y"] + photo["height"] or hint["y"] + hint["height"] <= photo["y"])
         assert apart, (hint, photo)
+
+
+def test_on_a_phone_a_pinch_begun_on_a_stickers_clear_corner_is_the_stickers(phone):
+    # The first finger on a clear corner of the selected sticker went to the photo seen there,
+    # and the pinch grew and turned that photo across its neighbours instead of the sticker.
+    page = phone
+    from test_editor import collage_with_a_lifted_sticker
+    cid, sticker = collage_with_a_lifted_sticker(page, "Pinch")
+    photo = api(page, f"/api/collages/{cid}")["collage"]["items"][0]
+    f = photo["frame"]
+    side = min(f["width"], f["height"]) * 0.5
+    edit(page, cid, [{"op": "addItem", "id": "st", "content": {"type": "sticker", "ref": sticker["id"]},
+                      "frame": {"x": f["x"] + f["width"] / 2 - side / 2, "y": f["y"] + f["height"] / 2 - side / 2,
+                                "width": side, "height": side}}])
+    page.reload()
+    saved(page)
+    page.evaluate("document.querySelectorAll('.toast').forEach((toast) => toast.remove())")
+    element = page.locator(".item[data-id='st']")
+    box = element.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator(".item[data-id='st'] img")).not_to_have_attribute("data-look", "")
+    version = api(page, f"/api/collages/{cid}")["version"]
+    # The first finger just inside the frame's top-left corner, clear of the cup; the second on it.
+    corner = (box["x"] + 3, box["y"] + 3)
+    middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    touch(page, "touchStart", [corner])
+    touch(page, "touchStart", [corner, middle])
+    for step in range(1, 7):
+        touch(page, "touchMove", [(corner[0] - 5 * step, corner[1] - 5 * step), (middle[0] + 5 * step, middle[1] + 5 * step)])
+    touch(page, "touchEnd", [])
+    saved_change(page, version)
+    items = {item["id"]: item for item in api(page, f"/api/collages/{cid}")["collage"]["items"]}
+    assert items[photo["id"]]["frame"] == f and items[photo["id"]].get("rotation", 0) == photo.get("rotation", 0), items[photo["id"]]
+    assert items["st"]["frame"]["width"] > side * 1.2, items["st"]["frame"]

@@ -125,6 +125,7 @@ export class Gestures {
 
   pointerDown(event) {
     this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    if (this.pointers.size === 1) this.selectedAtPress = this.store.selected;
     // A second finger on the canvas turns the gesture into a pinch: resize and turn together
     // (or zoom the picture, in crop mode).
     if (this.gesture?.kind === 'pinch') { event.preventDefault(); return; }  // a third finger changes nothing
@@ -183,6 +184,21 @@ export class Gestures {
   }
 
   startPinch() {
+    // The first finger fell on a clear corner of the selected sticker, and so on the photo seen
+    // there, but the second is on the sticker: the pinch is the sticker's, as the person meant
+    // (the photo under it grew and turned across its neighbours instead).
+    const before = this.store.collage.items.find((candidate) => candidate.id === this.selectedAtPress);
+    if (before && before.id !== this.gesture.item.id && !this.gesture.moved) {
+      const box = $('canvas').getBoundingClientRect();
+      const onIt = [...this.pointers.values()].some((finger) => {
+        const point = { x: (finger.x - box.left) / this.editor.canvas.viewScale, y: (finger.y - box.top) / this.editor.canvas.viewScale };
+        return topmostItem(this.hitItems([before]), point)?.id === before.id && !this.editor.canvas.seesThrough(before, point);
+      });
+      if (onIt) {
+        this.store.select(before.id);
+        this.gesture = { ...this.gesture, item: before, frame: { ...before.frame }, rotation: before.rotation, crop: before.crop };
+      }
+    }
     const { item, frame } = this.gesture;
     const media = this.store.doc.media[item.content.ref];
     const crop = item.crop ?? (media ? { focus: media.focus ?? { x: 0.5, y: 0.5 }, zoom: 1 } : null);
