@@ -751,3 +751,23 @@ def test_on_a_phone_a_pinch_begun_on_a_stickers_clear_corner_is_the_stickers(pho
     items = {item["id"]: item for item in api(page, f"/api/collages/{cid}")["collage"]["items"]}
     assert items[photo["id"]]["frame"] == f and items[photo["id"]].get("rotation", 0) == photo.get("rotation", 0), items[photo["id"]]
     assert items["st"]["frame"]["width"] > side * 1.2, items["st"]["frame"]
+
+
+def test_on_a_phone_a_message_hangs_under_the_canvas_where_there_is_room(phone):
+    # Under the top bars a message covered the top of the canvas for seconds after every lift,
+    # refine and export, often over the sticker just made.
+    page = phone
+    new_collage(page, layout="grid2x2")
+    add_photos(page, ["coffee.png", "chelsea.png"])
+    page.evaluate("document.querySelectorAll('.toast').forEach((toast) => toast.remove())")
+    box = page.locator(".item").first.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator("#item-tools")).to_be_visible()
+    page.evaluate("import('/static/ui.js').then(({ toast }) => toast('Sticker added: drag it anywhere'))")
+    card = page.locator(".toast", has_text="Sticker added")
+    expect(card).to_be_visible()
+    message = card.bounding_box()
+    canvas = page.locator("#canvas").bounding_box()
+    tools = page.locator("#item-tools").bounding_box()
+    assert message["y"] >= canvas["y"] + canvas["height"], (message, canvas)
+    assert message["y"] + message["height"] <= tools["y"], (message, tools)

@@ -233,15 +233,29 @@ let topBars = null;
 
 /**
  * On a phone the messages hang under the top bars (the title's, and the editor's with Undo and
- * Export), whose height depends on the view and the font: never over a button. The place is
- * measured again whenever a bar changes size or shows (a message from the library is still up
- * when a collage opens and its bar appears).
+ * Export), whose height depends on the view and the font: never over a button. Where the stage
+ * has room for them under the canvas, above the selected item's tools, they hang there instead:
+ * under the bars they covered the top of the canvas, often the sticker just lifted. The place
+ * is measured again whenever a bar changes size or shows (a message from the library is still up
+ * when a collage opens and its bar appears) and whenever a message comes.
  */
+function placeMessages() {
+  const region = $('toasts');
+  const bottoms = [...document.querySelectorAll('header.bar, .editor-top')].map((bar) => bar.getBoundingClientRect().bottom);
+  let top = Math.max(0, ...bottoms) + 8;
+  const canvas = document.getElementById('canvas'), stage = document.getElementById('stage');
+  if (canvas && stage && canvas.getClientRects().length && window.matchMedia('(max-width: 700px)').matches) {
+    const foot = canvas.getBoundingClientRect().bottom + 8;
+    const tools = document.getElementById('item-tools');
+    const floors = [stage.getBoundingClientRect().bottom];
+    if (tools && !tools.hidden && tools.getClientRects().length) floors.push(tools.getBoundingClientRect().top);
+    if (Math.min(...floors) - 8 - foot >= region.getBoundingClientRect().height) top = foot;
+  }
+  region.style.setProperty('--under-bars', `${top}px`);
+}
+
 function watchTopBars() {
-  const place = () => {
-    const bottoms = [...document.querySelectorAll('header.bar, .editor-top')].map((bar) => bar.getBoundingClientRect().bottom);
-    $('toasts').style.setProperty('--under-bars', `${Math.max(0, ...bottoms) + 8}px`);
-  };
+  const place = placeMessages;
   if (!topBars) {
     topBars = new ResizeObserver(place);
     for (const bar of document.querySelectorAll('header.bar, .editor-top')) topBars.observe(bar);
@@ -284,6 +298,7 @@ export function toast(text, kind = 'info', action = null) {
   card.append(close);
   watchTopBars();
   region.append(card);
+  placeMessages();
   changed();
   // Only the newest few stay: a burst of failed files must not cover the canvas.
   while (region.children.length > 4) region.firstElementChild.remove();
