@@ -300,10 +300,15 @@ struct ComicLook {
         return best
     }
 
-    /// Printed a little brighter and more saturated than life, as comics are.
+    /// Printed a little brighter and more saturated than life, as comics are; a near grey stays
+    /// grey (its saturation raised from none at 10 levels between its channels to the full third
+    /// at 40): raised alike, a raccoon's grey fur, a little violet in the photo, came out lavender.
     static func lifted(_ colour: [Double]) -> (Double, Double, Double) {
         let grey = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
-        let channels = colour.map { min(255, max(0, (grey + 1.35 * ($0 - grey)) * 1.08)) }
+        let chroma = (colour.max() ?? 0) - (colour.min() ?? 0)
+        let colourful = min(1, max(0, (chroma - 10) / 30))
+        let saturation = 1 + 0.35 * colourful * colourful * (3 - 2 * colourful)
+        let channels = colour.map { min(255, max(0, (grey + saturation * ($0 - grey)) * 1.08)) }
         return (channels[0], channels[1], channels[2])
     }
 }

@@ -401,3 +401,24 @@ extension StickerEffectTests {
         #expect(image[300, 70][0] < 60 && image[300, 70][2] > 150, "\(image[300, 70])")
     }
 }
+
+extension StickerEffectTests {
+    /// Comic prints colours more saturated than life, but a near grey stays grey: raised alike,
+    /// a raccoon's grey fur, a little violet in the photo, came out lavender.
+    @Test func comicKeepsAGreyGrey() throws {
+        var fur = Bitmap(width: 240, height: 240, color: [0, 0, 0, 0])
+        for y in 0..<240 {
+            for x in 0..<240 where (x - 120) * (x - 120) + (y - 120) * (y - 120) <= 90 * 90 {
+                // Grey from dark to light, blue 16 levels over green (red between).
+                let light = 70 + Double(x) * 0.6
+                fur[x, y] = [UInt8(light + 6), UInt8(light), UInt8(light + 16), 255]
+            }
+        }
+        let comic = try render(.comic, sticker: fur)
+        let tints = Self.inside(comic).map { pixel in Int(pixel.rgb.max() ?? 0) - Int(pixel.rgb.min() ?? 0) }
+            .filter { $0 > 0 }
+        let widest = tints.max() ?? 0
+        // Brightened by 8 %, the 16 levels become 17; raised by a third too, 23.
+        #expect(widest <= 19, "the grey's tint grew from 16 to \(widest) levels")
+    }
+}
