@@ -47,8 +47,12 @@ public enum StickerPrints {
                 item.stickerStyle.map {
                     "\($0.outlineWidth)|\($0.shadow)|\($0.effect.map(StickerEffects.drawingVersion) ?? "")"
                 } ?? "plain"
-            let look = [reference, style, "\(item.frame.width)x\(item.frame.height)", "\(scale)"]
-                .joined(separator: "|")
+            // The drawing generation too: a look drawn before an effect or the outline was
+            // redrawn is drawn again.
+            let look = [
+                StickerEffects.drawingGeneration, reference, style, "\(item.frame.width)x\(item.frame.height)",
+                "\(scale)",
+            ].joined(separator: "|")
             let file = folder.appendingPathComponent("look-\(SHA256.hex(of: Data(look.utf8)).prefix(32)).png")
             if !FileManager.default.fileExists(atPath: file.path) {
                 let partial = folder.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).partial")

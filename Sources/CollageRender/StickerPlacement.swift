@@ -12,11 +12,13 @@ enum StickerPlacement {
         // sequential decode cannot do.
         let fitted = try PhotoDecoder(limits: limits).fit(file, width: width, height: height, materialize: true)
         let outlined = (style?.outlineWidth ?? 0) > 0
+        // A small sticker's outline is at most an eighth of its size (the root of its area): at
+        // its width in points a butterfly made small was a white blob with a speck in it.
+        let ringWidth = min(
+            (style?.outlineWidth ?? 0) * scale, 0.125 * (Double(fitted.width) * Double(fitted.height)).squareRoot())
         // The outline reads the plan only where it leaves thin parts out (see OutlineCore).
         let leavesOutThinParts =
-            outlined
-            && OutlineCore.thinRadius(
-                width: fitted.width, height: fitted.height, ringWidth: (style?.outlineWidth ?? 0) * scale) > 0
+            outlined && OutlineCore.thinRadius(width: fitted.width, height: fitted.height, ringWidth: ringWidth) > 0
         let planning = try planningImage(
             of: file, for: style?.effect, outlined: leavesOutThinParts, limits: limits)
         return try vips("style the sticker \(file.path)") { () throws(VipsError) -> PlacedCell in
@@ -27,9 +29,9 @@ enum StickerPlacement {
             if let effect = style?.effect {
                 image = try StickerLooks.apply(effect, to: image, planning: plan)
             }
-            if let style, outlined {
+            if outlined, ringWidth > 0 {
                 let (outlined, margin) = try CellEffects.outline(
-                    image, width: style.outlineWidth * scale, planning: leavesOutThinParts ? plan : nil)
+                    image, width: ringWidth, planning: leavesOutThinParts ? plan : nil)
                 image = outlined
                 offsetX -= margin
                 offsetY -= margin

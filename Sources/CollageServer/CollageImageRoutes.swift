@@ -134,10 +134,10 @@ enum CollageImageRoutes {
             }
             // The outline slider shows the sticker as the renderer draws it at the width it is
             // moving through, its effect and shadow with it.
-            guard let width = Double(decimal: outline), Limits.stickerOutline.contains(width) else {
+            guard let width = Double(decimal: outline), Limits.itemOutline.contains(width) else {
                 throw HTTPError(
                     .unprocessable,
-                    "outline: expected a width in points \(Limits.describe(Limits.stickerOutline)), got \"\(outline.prefix(40))\""
+                    "outline: expected a width in points \(Limits.describe(Limits.itemOutline)), got \"\(outline.prefix(40))\""
                 )
             }
             // A sticker with no style yet gets none but the outline, as the slider saves it.

@@ -297,3 +297,39 @@ extension StickerOutlineTests {
             "the cord is ringed at some sizes only (white beside it, by scale): \(shares.sorted { $0.key < $1.key })")
     }
 }
+
+extension StickerOutlineTests {
+    /// A sticker made small keeps an outline in proportion: at its width in points a butterfly
+    /// made small was a white blob with a speck in it. The ring is at most an eighth of the
+    /// sticker's size (the root of its area); a large sticker keeps the width asked for.
+    @Test func aSmallStickersOutlineIsInProportion() throws {
+        var sticker = Bitmap(width: 400, height: 200, color: [0, 0, 0, 0])
+        for y in 20..<180 { for x in 20..<380 { sticker[x, y] = [30, 30, 30, 255] } }
+        let fixtures = try RenderFixtures()
+        try sticker.write(to: fixtures.url("wing.png"), format: .png)
+        func whiteReach(frameWidth: Double) throws -> Int {
+            var collage = Collage(id: "w", title: "w", created: Date(), canvas: Size(width: 600, height: 400))
+            collage.style.background = .color(Color(red: 0x30, green: 0x60, blue: 0xC0))
+            collage = try collage.applying([
+                .addItem(
+                    id: "s", content: .sticker("wing.png"),
+                    frame: Rect(
+                        x: 300 - frameWidth / 2, y: 200 - frameWidth / 4, width: frameWidth, height: frameWidth / 2)),
+                .setStickerStyle(id: "s", style: StickerStyle(outlineWidth: 24, shadow: false, effect: nil)),
+            ])
+            let image = try fixtures.render(
+                collage, "wing-\(Int(frameWidth)).png", options: RenderOptions(size: .scale(1), format: .png))
+            // White straight above the sticker's dark body (whose top edge is at 200 - w / 4 + w / 20).
+            let top = Int(200 - frameWidth / 4 + frameWidth / 20)
+            var reach = 0
+            while top - reach - 1 >= 0, image[300, top - reach - 1].prefix(3).allSatisfy({ $0 > 200 }) { reach += 1 }
+            return reach
+        }
+        let small = try whiteReach(frameWidth: 60)
+        let large = try whiteReach(frameWidth: 500)
+        // 60 × 30 points: an eighth of the root of 1,620 (the body fitted, 54 × 24) is 5.
+        #expect(small <= 7, "a 60-point sticker's outline reaches \(small) points")
+        // (Its last two points antialiased, under 200 of white.)
+        #expect(large >= 21, "a 500-point sticker's outline reaches \(large) points")
+    }
+}
