@@ -735,6 +735,7 @@ def test_on_a_phone_a_pinch_begun_on_a_stickers_clear_corner_is_the_stickers(pho
     saved(page)
     page.evaluate("document.querySelectorAll('.toast').forEach((toast) => toast.remove())")
     element = page.locator(".item[data-id='st']")
+    expect(element).to_be_visible()
     box = element.bounding_box()
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     expect(page.locator(".item[data-id='st'] img")).not_to_have_attribute("data-look", "")
@@ -771,3 +772,24 @@ def test_on_a_phone_a_message_hangs_under_the_canvas_where_there_is_room(phone):
     tools = page.locator("#item-tools").bounding_box()
     assert message["y"] >= canvas["y"] + canvas["height"], (message, canvas)
     assert message["y"] + message["height"] <= tools["y"], (message, tools)
+
+
+def test_on_a_phone_the_sticker_effects_are_in_view_when_the_sheet_opens(phone):
+    # Under the outline and shadow, in two rows, the effects lay below the fold of the sheet.
+    page = phone
+    from test_editor import collage_with_a_lifted_sticker
+    from test_ordinary import add_sticker_item
+    cid, sticker = collage_with_a_lifted_sticker(page, "Effects in view")
+    add_sticker_item(page, cid, sticker)
+    page.reload()
+    saved(page)
+    expect(page.locator(".item[data-id='st']")).to_be_visible()
+    box = page.locator(".item[data-id='st']").bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.click("#tab-stickers")
+    expect(page.locator("#sticker-style")).to_be_visible()
+    page.wait_for_timeout(400)  # the sheet rises
+    tabs = page.locator(".tabs").bounding_box()
+    for effect in ("", "comic", "halftone", "puffy", "shiny"):
+        button = page.locator(f"#sticker-style .effects button[data-effect='{effect}']").bounding_box()
+        assert button["y"] + button["height"] <= tabs["y"], f"{effect or 'none'} is below the fold: {button} {tabs}"
