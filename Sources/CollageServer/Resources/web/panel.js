@@ -32,6 +32,25 @@ const tabs = ['photos', 'layouts', 'background', 'stickers', 'text', 'adjust'];
 const LYING = '(orientation: landscape) and (max-height: 500px) and (min-width: 701px) and (pointer: coarse)';
 
 /** The side panel: layouts, style, photos and stickers, each choice an intent to the store. */
+/**
+ * Runs `work` on a slider's newest value (`drag.pending`), one at a time: values given while one
+ * runs wait, and only the newest of them runs next, while `wanted()` holds (the slider not let
+ * go). A value `work` fails on is said when the slider is let go, by the save.
+ */
+async function sendNewest(drag, wanted, work) {
+  if (drag.busy) return;
+  drag.busy = true;
+  try {
+    while (drag.pending !== null && wanted()) {
+      const value = drag.pending;
+      drag.pending = null;
+      try { await work(value); } catch { /* said when let go */ }
+    }
+  } finally {
+    drag.busy = false;
+  }
+}
+
 export class Panels {
   /** A view of the editor's store; `editor` names the other views it works with. */
   constructor(store, editor) {
@@ -631,25 +650,13 @@ export class Panels {
     this.styleDrag ??= { pending: null, busy: false };
     const drag = this.styleDrag;
     drag.pending = { ...(drag.pending ?? {}), ...fields };
-    if (drag.busy) return;
-    const send = async () => {
-      const wanted = drag.pending;
-      drag.pending = null;
-      drag.busy = true;
-      try {
-        const base = this.store.doc;
-        const preview = await api.preview(this.store.id, [{ op: 'setStyle', style: { ...base.collage.style, ...wanted } }]);
-        // Let go (or gone) meanwhile: what was saved is drawn instead.
-        if (this.styleDrag !== drag || this.store.closed || this.store.doc !== base) return;
-        this.store.showOnce({ ...preview, history: base.history, version: base.version });
-      } catch {
-        // A value the server refuses is said when it is let go.
-      } finally {
-        drag.busy = false;
-        if (drag.pending && this.styleDrag === drag) send();
-      }
-    };
-    send();
+    sendNewest(drag, () => this.styleDrag === drag, async (wanted) => {
+      const base = this.store.doc;
+      const preview = await api.preview(this.store.id, [{ op: 'setStyle', style: { ...base.collage.style, ...wanted } }]);
+      // Let go (or gone) meanwhile: what was saved is drawn instead.
+      if (this.styleDrag !== drag || this.store.closed || this.store.doc !== base) return;
+      this.store.showOnce({ ...preview, history: base.history, version: base.version });
+    });
   }
 
   /** The slider was let go: the saved step is drawn when it comes (or now, when nothing changed). */
@@ -671,19 +678,8 @@ export class Panels {
     if (this.outlineDrag?.item !== item.id) this.outlineDrag = { item: item.id, pending: null, busy: false };
     const drag = this.outlineDrag;
     drag.pending = width;
-    if (drag.busy) return;
-    const send = async () => {
-      const wanted = drag.pending;
-      drag.pending = null;
-      drag.busy = true;
-      try {
-        await this.editor.canvas.showStickerWithOutline(item, wanted, () => this.outlineDrag === drag);
-      } finally {
-        drag.busy = false;
-        if (drag.pending !== null && this.outlineDrag === drag) send();
-      }
-    };
-    send();
+    const wanted = () => this.outlineDrag === drag;
+    sendNewest(drag, wanted, (value) => this.editor.canvas.showStickerWithOutline(item, value, wanted));
   }
 
   showSliderValues() {
