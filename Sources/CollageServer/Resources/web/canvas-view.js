@@ -408,24 +408,34 @@ export class CanvasView {
    * the screen's resolution; the last drawing of the item, stretched to a frame a gesture is
    * changing, or else `placeholder`, shows until it comes.
    */
+  /** Drawn pixels per canvas point for the screen: the view's scale on the device's pixels. */
+  drawingPixels() {
+    return Math.round(this.viewScale * (window.devicePixelRatio || 1) * 1000) / 1000;
+  }
+
+  /** Shows a drawing of an item (see fetchDrawn) in its `image`, stretched to `frame`. */
+  placeDrawing(image, drawn, frame) {
+    // The drawing is whole (mirrored, cut, shadowed): the stand-ins' clipping and mirror go.
+    image.parentElement?.classList.add('drawn');
+    // CSS pixels per pixel of the drawn image, stretched if the frame changed since.
+    const kx = (this.viewScale / drawn.scale) * (frame.width / drawn.frame.width);
+    const ky = (this.viewScale / drawn.scale) * (frame.height / drawn.frame.height);
+    image.src = drawn.url;
+    // Which look the picture shows (tests wait for a new look's drawing to arrive).
+    image.dataset.look = drawn.look ?? '';
+    Object.assign(image.style, {
+      width: `${drawn.width * kx}px`, height: `${drawn.height * ky}px`,
+      left: `${drawn.offsetX * kx}px`, top: `${drawn.offsetY * ky}px`,
+    });
+  }
+
   drawRendered(item, image, frame, look, placeholder, drawnCallback = () => {}) {
     let clearPlaceholder = () => {};
     const place = (drawn) => {
       clearPlaceholder();
-      // The drawing is whole (mirrored, cut, shadowed): the stand-ins' clipping and mirror go.
-      image.parentElement?.classList.add('drawn');
-      // CSS pixels per pixel of the drawn image, stretched if the frame changed since.
-      const kx = (this.viewScale / drawn.scale) * (frame.width / drawn.frame.width);
-      const ky = (this.viewScale / drawn.scale) * (frame.height / drawn.frame.height);
-      image.src = drawn.url;
-      // Which look the picture shows (tests wait for a new look's drawing to arrive).
-      image.dataset.look = drawn.look ?? '';
-      Object.assign(image.style, {
-        width: `${drawn.width * kx}px`, height: `${drawn.height * ky}px`,
-        left: `${drawn.offsetX * kx}px`, top: `${drawn.offsetY * ky}px`,
-      });
+      this.placeDrawing(image, drawn, frame);
     };
-    const pixels = Math.round(this.viewScale * (window.devicePixelRatio || 1) * 1000) / 1000;
+    const pixels = this.drawingPixels();
     const key = `${look}|${pixels}`;
     const cache = this.stickerPixels;
     const latest = cache.latest.get(item.id);
@@ -463,12 +473,13 @@ export class CanvasView {
    * The drawn item's pixels and where they sit, or `null` when the server said no. The address
    * names the look drawn (`key`), not only the document's version: a photo's crop can change
    * without a new version (its subject found after the upload), and the browser's cache must
-   * not answer with the drawing of the old crop.
+   * not answer with the drawing of the old crop. `extra` joins the address's parameters (the
+   * outline slider's width).
    */
-  async fetchDrawn(item, pixels, key) {
+  async fetchDrawn(item, pixels, key, extra = {}) {
     try {
       const v = `${this.store.doc.version}.${textHash(key)}`;
-      const response = await api.drawnItem(this.store.id, item.id, { scale: pixels, v });
+      const response = await api.drawnItem(this.store.id, item.id, { scale: pixels, v, ...extra });
       if (!response.ok) return null;
       const [offsetX, offsetY] = (response.headers.get('X-Collage-Offset') ?? '0,0').split(',').map(Number);
       const blob = await response.blob();
@@ -491,31 +502,16 @@ export class CanvasView {
    * still wanted when it comes (the slider let go meanwhile: the saved one is drawn instead).
    */
   async showStickerWithOutline(item, width, stillWanted) {
-    const pixels = Math.round(this.viewScale * (window.devicePixelRatio || 1) * 1000) / 1000;
-    let drawn;
-    try {
-      const response = await api.drawnItem(this.store.id, item.id, { scale: pixels, outline: width, v: this.store.doc.version });
-      if (!response.ok) return;
-      const [offsetX, offsetY] = (response.headers.get('X-Collage-Offset') ?? '0,0').split(',').map(Number);
-      const blob = await response.blob();
-      const bitmap = await createImageBitmap(blob);
-      drawn = { blob, offsetX, offsetY, width: bitmap.width, height: bitmap.height, scale: Number(response.headers.get('X-Collage-Scale') ?? pixels) };
-      bitmap.close();
-    } catch {
+    const look = `outline ${width}`;
+    const drawn = await this.fetchDrawn(item, this.drawingPixels(), look, { outline: width });
+    const image = $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"] img`);
+    if (!drawn || !image || !stillWanted() || this.store.closed) {
+      if (drawn) URL.revokeObjectURL(drawn.url);
       return;
     }
-    const image = $('canvas').querySelector(`.item[data-id="${CSS.escape(item.id)}"] img`);
-    if (!image || !stillWanted() || this.store.closed) return;
     if (this.outlinePreviewURL) URL.revokeObjectURL(this.outlinePreviewURL);
-    this.outlinePreviewURL = URL.createObjectURL(drawn.blob);
-    const k = this.viewScale / drawn.scale;
-    image.parentElement?.classList.add('drawn');
-    image.src = this.outlinePreviewURL;
-    image.dataset.look = `outline ${width}`;
-    Object.assign(image.style, {
-      width: `${drawn.width * k}px`, height: `${drawn.height * k}px`,
-      left: `${drawn.offsetX * k}px`, top: `${drawn.offsetY * k}px`, filter: 'none',
-    });
+    this.outlinePreviewURL = drawn.url;
+    this.placeDrawing(image, { ...drawn, look }, item.frame);
   }
 
   /**
