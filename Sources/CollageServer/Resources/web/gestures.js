@@ -189,9 +189,8 @@ export class Gestures {
     // (the photo under it grew and turned across its neighbours instead).
     const before = this.store.collage.items.find((candidate) => candidate.id === this.selectedAtPress);
     if (before && before.id !== this.gesture.item.id && !this.gesture.moved) {
-      const box = $('canvas').getBoundingClientRect();
       const onIt = [...this.pointers.values()].some((finger) => {
-        const point = { x: (finger.x - box.left) / this.editor.canvas.viewScale, y: (finger.y - box.top) / this.editor.canvas.viewScale };
+        const point = this.toPoints({ clientX: finger.x, clientY: finger.y });
         return topmostItem(this.hitItems([before]), point)?.id === before.id && !this.editor.canvas.seesThrough(before, point);
       });
       if (onIt) {
