@@ -58,7 +58,7 @@ extension StickerOptions {
 public enum StickerMaker {
     /// Names the cut-out in sticker ids and prepared files, for clean edges or the model's own:
     /// a change to what either makes gets a new name, so nothing made before is reused.
-    static func cutOutVersion(cleanEdges: Bool) -> String { cleanEdges ? "edges14" : "raw2" }
+    static func cutOutVersion(cleanEdges: Bool) -> String { cleanEdges ? "edges15" : "raw3" }
 
     /// The sticker as RGBA pixels.
     public static func sticker(
