@@ -182,10 +182,9 @@ extension Library {
     public func subjectsFound(photoID: String) -> Bool? {
         let folder = maskCacheFile(photoID: photoID, key: "").deletingLastPathComponent()
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        // A refined mask's key ends in r, then g2 (g before) for a nearly colourless photo and a
-        // for one with transparency (see `cachedMask`): a grey photo, found "-rg", stayed pending
-        // for good.
-        let refinedMask = ["-r.png", "-rg.png", "-ra.png", "-rga.png", "-rg2.png", "-rg2a.png"]
+        // A refined mask's key ends in r, then g for a nearly colourless photo and a for one with
+        // transparency (see `cachedMask`): a grey photo, found "-rg", stayed pending for good.
+        let refinedMask = ["-r.png", "-rg.png", "-ra.png", "-rga.png"]
         let refined = names.contains { name in
             name.hasPrefix("\(photoID)-") && refinedMask.contains { name.hasSuffix($0) }
         }

@@ -268,11 +268,11 @@ extension SubjectModel {
         -> SubjectMask
     {
         // Nearly colourless photos and photos with transparency have keys of their own: the
-        // model has seen the first three times ("g2"; twice before, "g"), and the second as they
-        // look, since their masks were found wanting (a grey cat cached as one eye would stay
-        // one eye in every lift; what a cut-out's clear pixels hide would stay in its stickers).
+        // model sees the first more than once, and the second as they look, since their masks
+        // were found wanting (a grey cat cached as one eye would stay one eye in every lift; what
+        // a cut-out's clear pixels hide would stay in its stickers).
         let key =
-            (refine ? maskKey : "\(sha256.prefix(12))-b") + (image.isNearlyColourless ? "g2" : "")
+            (refine ? maskKey : "\(sha256.prefix(12))\(Self.mapRule)-b") + (image.isNearlyColourless ? "g" : "")
             + (image.channels == 4 ? "a" : "")
         let cache = library.maskCacheFile(photoID: photo.id, key: key)
         if let cached = try? Bitmap.readMask(cache), cached.width == image.width, cached.height == image.height {

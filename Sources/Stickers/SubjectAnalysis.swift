@@ -14,8 +14,13 @@ public enum SubjectReadiness: String, Sendable {
 }
 
 extension SubjectModel {
+    /// How a photo is given to the model, in the keys of the masks cached from its maps: a new
+    /// rule makes every mask again (2: the photo scaled to its brightest value, so an
+    /// underexposed photo's subject is found; its mask cached before was a patch of it).
+    static let mapRule = "2"
+
     /// The cache key of this model's refined masks (see ``cachedMask(of:photo:in:refine:)``).
-    var maskKey: String { "\(sha256.prefix(12))-r" }
+    package var maskKey: String { "\(sha256.prefix(12))\(Self.mapRule)-r" }
 
     /// Whether `photo`'s subjects are ready to lift with this model: its mask cached and its
     /// largest subjects made ahead (the map of where they lie is written last). A photo analysed

@@ -120,7 +120,7 @@ struct LibraryStickerTests {
             let file = folder.file("\(name).png")
             try image.write(to: file, format: .png)
             let photo = try library.importPhoto(from: file).photo
-            let cache = library.maskCacheFile(photoID: photo.id, key: "\(model.sha256.prefix(12))-r")
+            let cache = library.maskCacheFile(photoID: photo.id, key: model.maskKey)
             try FileManager.default.createDirectory(
                 at: cache.deletingLastPathComponent(), withIntermediateDirectories: true)
             try oldMaskImage.write(to: cache, format: .png)
