@@ -270,6 +270,8 @@ struct PhotoDecoder {
         if cleaned.contains("not a known file format") {
             cleaned = "its format is not one Collage reads: JPEG, PNG, HEIC, AVIF, WebP, TIFF or GIF"
         }
-        return cleaned.isEmpty ? "unknown error" : cleaned
+        // A PNG cut short fails with warnings alone, and libvips leaves no message.
+        if cleaned.isEmpty || cleaned == VipsError.unknownMessage { cleaned = "it is damaged or cut short" }
+        return cleaned
     }
 }

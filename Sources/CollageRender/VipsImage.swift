@@ -284,6 +284,9 @@ final class VipsImage: @unchecked Sendable {
 struct VipsError: Error {
     let operation: String
     let message: String
+
+    /// The message when libvips failed without saying why.
+    static let unknownMessage = "unknown libvips error"
 }
 
 /// Process-wide libvips state.
@@ -298,11 +301,11 @@ enum Vips {
 
     /// Copies and clears libvips' global error buffer, tidied to one line.
     static func takeError() -> String {
-        guard let raw = cvips_error_take() else { return "unknown libvips error" }
+        guard let raw = cvips_error_take() else { return VipsError.unknownMessage }
         defer { cvips_free(raw) }
         let lines = String(cString: raw).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let unique = lines.reduce(into: [String]()) { if !$0.contains($1), !$1.isEmpty { $0.append($1) } }
-        return unique.isEmpty ? "unknown libvips error" : unique.joined(separator: "; ")
+        return unique.isEmpty ? VipsError.unknownMessage : unique.joined(separator: "; ")
     }
 
     static var version: String { String(cString: cvips_version()) }

@@ -144,6 +144,9 @@ struct RenderInputTests {
         let jpeg = try Data(contentsOf: good)
         try Data().write(to: fixtures.url("empty.jpg"))
         try jpeg.prefix(jpeg.count / 3).write(to: fixtures.url("truncated.jpg"))
+        let png = try Data(
+            contentsOf: try fixtures.solid("good.png", [10, 200, 10], width: 400, height: 300, format: .png))
+        try png.prefix(40).write(to: fixtures.url("truncated.png"))  // its header, and no more
         try Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: fixtures.url("noise.png"))
         try Data("just some words, not a picture\n".utf8).write(to: fixtures.url("notes.jpg"))
         var corrupt = jpeg
@@ -155,6 +158,7 @@ struct RenderInputTests {
             ("missing.jpg", { if case .missingFile = $0 { true } else { false } }),
             ("empty.jpg", { if case .emptyFile = $0 { true } else { false } }),
             ("truncated.jpg", { if case .unreadableImage = $0 { true } else { false } }),
+            ("truncated.png", { if case .unreadableImage = $0 { true } else { false } }),
             ("noise.png", { if case .unreadableImage = $0 { true } else { false } }),
             ("notes.jpg", { if case .unreadableImage = $0 { true } else { false } }),
             ("corrupt.jpg", { if case .unreadableImage = $0 { true } else { false } }),
@@ -174,6 +178,18 @@ struct RenderInputTests {
             }
             #expect(matches(error), "\(name): \(error)")
             #expect(error.description.contains(name), "the message names the file: \(error)")
+            #expect(!error.description.contains("unknown"), "the message says what is wrong: \(error)")
+            // A sticker's lift reads the photo whole (through libvips' thumbnail), which fails on a
+            // PNG cut short with warnings alone: its message still says what is wrong.
+            if name != "missing.jpg" {
+                let read = Result { () throws(RenderError) in try Bitmap.read(fixtures.url(name)) }
+                guard case .failure(let readError) = read else {
+                    Issue.record("\(name) was read")
+                    continue
+                }
+                #expect(readError.description.contains(name), "the message names the file: \(readError)")
+                #expect(!readError.description.contains("unknown"), "the message says what is wrong: \(readError)")
+            }
             #expect(try fixtures.files(startingWith: "out-\(name)").isEmpty, "nothing written for \(name)")
         }
     }
