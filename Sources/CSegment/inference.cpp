@@ -105,6 +105,60 @@ static cv::Mat stretched(const cv::Mat &plane, double lowest, double highest) {
     return result;
 }
 
+// The model's map of `small` stretched to 0-1 (see stretched).
+static cv::Mat stretched_map(CSegmentModel *model, const cv::Mat &small) {
+    cv::Mat map = raw_map(model, small);
+    double lowest, highest;
+    cv::minMaxLoc(map, &lowest, &highest);
+    return stretched(map, lowest, highest);
+}
+
+// The share of a stretched map at 0.5 or more: how much of the photo the model calls subject.
+static double subject_share(const cv::Mat &map) {
+    return double(cv::countNonZero(map >= 0.5)) / double(std::max<size_t>(1, map.total()));
+}
+
+// Whether `seen` calls subject at least `share` of what `found` does (true when `found` has none).
+static bool holds(const cv::Mat &seen, const cv::Mat &found, double share) {
+    cv::Mat held = found >= 0.5;
+    int count = cv::countNonZero(held);
+    if (count == 0) return true;
+    return double(cv::countNonZero(held & (seen >= 0.5))) >= share * count;
+}
+
+// `photo` (8-bit RGB) with each channel stretched so its 1st percentile is black and its 99th
+// white: a haze, a washed-out print or a colour cast taken out.
+static cv::Mat levels_stretched(const cv::Mat &photo) {
+    std::vector<cv::Mat> channels;
+    cv::split(photo, channels);
+    for (cv::Mat &channel : channels) {
+        int histogram[256] = {0};
+        for (int y = 0; y < channel.rows; y++) {
+            const unsigned char *row = channel.ptr<unsigned char>(y);
+            for (int x = 0; x < channel.cols; x++) histogram[row[x]]++;
+        }
+        double total = double(channel.total()), seen = 0;
+        int low = 0, high = 255;
+        for (int value = 0; value < 256; value++) {
+            seen += histogram[value];
+            if (seen <= 0.01 * total) low = value;
+            if (seen < 0.99 * total) high = value + 1;
+        }
+        high = std::min(255, std::max(high, low + 1));
+        channel.convertTo(channel, CV_8U, 255.0 / (high - low), -255.0 * low / (high - low));
+    }
+    cv::Mat result;
+    cv::merge(channels, result);
+    return result;
+}
+
+// `photo` blurred by a pixel (of the model's 320): noise and JPEG's blocks smoothed over.
+static cv::Mat lightly_blurred(const cv::Mat &photo) {
+    cv::Mat result;
+    cv::GaussianBlur(photo, result, cv::Size(0, 0), 1.0);
+    return result;
+}
+
 // Whether a photo has next to no colour: its mean spread between its brightest and darkest
 // channel under 12 of 255 (black and white, or nearly; a grey desk in colour is 11, a colour
 // portrait 50 and more).
@@ -153,12 +207,26 @@ extern "C" int csegment_predict(CSegmentModel *model, const unsigned char *rgb, 
             equalised.convertTo(warm, CV_32FC3);
             cv::multiply(warm, cv::Scalar(1.0, 0.85, 0.65), warm);
             warm.convertTo(warm, CV_8UC3);
-            for (const cv::Mat *copy : {&equalised, &warm}) {
-                cv::Mat seen = raw_map(model, *copy);
-                double seenLowest, seenHighest;
-                cv::minMaxLoc(seen, &seenLowest, &seenHighest);
-                cv::max(found, stretched(seen, seenLowest, seenHighest), found);
-            }
+            for (const cv::Mat *copy : {&equalised, &warm}) cv::max(found, stretched_map(model, *copy), found);
+        }
+        // On the edge of what it knows, the model finds only the most striking part of a subject
+        // (a cat's eyes, 87 × 73 px of a 451 × 300 photo) after a small change to the photo: a
+        // haze, a tungsten cast, noise, heavy JPEG compression. When under 8 % of the map is
+        // subject, it looks again at the photo with each channel's levels stretched, then lightly
+        // blurred, then both, until 8 % is; a look is taken only where it holds what was found
+        // (7 in 10 of it), so a small subject is not traded for something else. (With rembg's
+        // u2netp, the cat's mask against the plain photo's, shared at 0.5: hazy 0.04 -> 0.91,
+        // washed out 0.04 -> 0.93, tungsten 0.03 -> 0.93, JPEG quality 3 0.02 -> 0.84, noise of
+        // 8 levels 0.07-0.10 -> 0.86-0.88. No photo of bench/matting is under 8 %; a small subject
+        // pays up to three more runs of the model.)
+        const std::vector<cv::Mat (*)(const cv::Mat &)> looks = {levels_stretched, lightly_blurred,
+                                                                  [](const cv::Mat &photo) {
+                                                                      return lightly_blurred(levels_stretched(photo));
+                                                                  }};
+        for (auto look : looks) {
+            if (subject_share(found) >= 0.08) break;
+            cv::Mat seen = stretched_map(model, look(small));
+            if (holds(seen, found, 0.7)) cv::max(found, seen, found);
         }
         found.copyTo(result);
         return 0;

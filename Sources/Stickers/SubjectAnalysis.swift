@@ -16,8 +16,9 @@ public enum SubjectReadiness: String, Sendable {
 extension SubjectModel {
     /// How a photo is given to the model, in the keys of the masks cached from its maps: a new
     /// rule makes every mask again (2: the photo scaled to its brightest value, so an
-    /// underexposed photo's subject is found; its mask cached before was a patch of it).
-    static let mapRule = "2"
+    /// underexposed photo's subject is found; its mask cached before was a patch of it. 3: a
+    /// map with under 8 % subject looked at again, so a hazy cat is not lifted as its eyes).
+    static let mapRule = "3"
 
     /// The cache key of this model's refined masks (see ``cachedMask(of:photo:in:refine:)``).
     package var maskKey: String { "\(sha256.prefix(12))\(Self.mapRule)-r" }
