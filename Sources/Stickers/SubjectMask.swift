@@ -293,8 +293,17 @@ extension SubjectMask {
         alpha: [UInt8], width: Int, height: Int,
         minimumSubjectFraction: Double = MaskOptions().minimumSubjectFraction, path: String = "the photo"
     ) throws(StickerError) {
-        let (labels, subjects) = try SubjectModel.components(
+        var (labels, subjects) = try SubjectModel.components(
             alpha, width: width, height: height, threshold: 128, minimumFraction: minimumSubjectFraction)
+        if subjects.isEmpty {
+            // A lone subject smaller than that is still the photo's subject when the model found
+            // it clearly (a squirrel a third of a percent of a 3,000 × 2,000 photo of a lawn was
+            // "no subject"): the largest region a tenth of that size or more, and it alone, so
+            // specks beside a subject stay specks.
+            (labels, subjects) = try SubjectModel.components(
+                alpha, width: width, height: height, threshold: 128, minimumFraction: minimumSubjectFraction / 10)
+            subjects = Array(subjects.prefix(1))
+        }
         guard !subjects.isEmpty else { throw .noSubject(path) }
         let (extents, _) = try SubjectModel.components(
             alpha, width: width, height: height, threshold: SubjectModel.softThreshold, minimumFraction: 1)
@@ -318,7 +327,8 @@ struct SubjectLabels: Sendable {
 public struct MaskOptions: Hashable, Sendable {
     /// Refine the upsampled map along the photo's own edges (guided filter); else plain bilinear.
     public var refine: Bool
-    /// Regions smaller than this fraction of the photo are specks, not subjects.
+    /// Regions smaller than this fraction of the photo are specks, not subjects, unless no region
+    /// reaches it: then the largest region of a tenth of it or more is the one subject.
     public var minimumSubjectFraction: Double
 
     /// The defaults: refined, subjects at least 0.5 % of the photo.

@@ -72,6 +72,18 @@ struct SubjectMaskTests {
         }
     }
 
+    /// A lone subject under half a percent of the photo (a third of one, as a squirrel far off
+    /// on a lawn) was "no subject": it is the photo's subject, and only it.
+    @Test func aLoneSmallSubjectIsStillTheSubject() throws {
+        let scene = StickerFixtures.scene(width: 1600, height: 1200, shapes: [(1000, 700, 40, 50, [200, 40, 40])])
+        let mask = try model().mask(of: scene.image)
+        let subject = try #require(mask.subjects.first)
+        #expect(mask.subjects.count == 1)
+        #expect(Double(subject.area) < 0.005 * 1600 * 1200, "\(subject.area) px")
+        #expect(subject.bounds.contains(Point(x: 1000, y: 700)), "\(subject.bounds)")
+        #expect(subject.bounds.width < 200 && subject.bounds.height < 200, "\(subject.bounds)")
+    }
+
     @Test func smartFocusKeepsAnOffCentreSubjectInANarrowFrame() throws {
         // A subject in the left fifth of a wide photo.
         let scene = StickerFixtures.scene(width: 900, height: 400, shapes: [(150, 200, 70, 120, [180, 30, 160])])
