@@ -192,22 +192,27 @@ extern "C" int csegment_predict(CSegmentModel *model, const unsigned char *rgb, 
         cv::Mat found = stretched(plane, lowest, highest);
         // The model leans on colour: in a black-and-white photo it often found only the most
         // striking part (a grey cat's eye, not the cat). A copy with its lightness spread
-        // evenly is seen too, and the same copy toned warm as an old print is (the model learnt
-        // its subjects in colour, and warm ones stand out to it), and each pixel keeps the surest
-        // of the three maps. (Twelve photos made grey, their masks against the colour photos'
-        // with rembg's u2netp, shared at 0.5: the grey cat 0.04 alone, 0.51 with the even copy,
-        // 0.83 with the warm one too; the other eleven within 0.01 of what the even copy kept; a
-        // cool tone instead found less on all.)
+        // evenly is seen too, and where the photo itself gave under 8 % subject, the same copy
+        // toned warm as an old print is (the model learnt its subjects in colour, and warm ones
+        // stand out to it); each pixel keeps the surest of the maps. (Twelve photos made grey,
+        // their masks against the colour photos' with rembg's u2netp, shared at 0.5: the grey cat
+        // 0.04 alone, 0.51 with the even copy, 0.83 with the warm one too; the other eleven within
+        // 0.01 of what the even copy kept, and found 8 % or more alone; a cool tone instead found
+        // less on all.)
         if (nearly_colourless(small)) {
+            bool weak = subject_share(found) < 0.08;
             cv::Mat luma, equalised;
             cv::cvtColor(small, luma, cv::COLOR_RGB2GRAY);
             cv::equalizeHist(luma, luma);
             cv::cvtColor(luma, equalised, cv::COLOR_GRAY2RGB);
-            cv::Mat warm;
-            equalised.convertTo(warm, CV_32FC3);
-            cv::multiply(warm, cv::Scalar(1.0, 0.85, 0.65), warm);
-            warm.convertTo(warm, CV_8UC3);
-            for (const cv::Mat *copy : {&equalised, &warm}) cv::max(found, stretched_map(model, *copy), found);
+            cv::max(found, stretched_map(model, equalised), found);
+            if (weak) {
+                cv::Mat warm;
+                equalised.convertTo(warm, CV_32FC3);
+                cv::multiply(warm, cv::Scalar(1.0, 0.85, 0.65), warm);
+                warm.convertTo(warm, CV_8UC3);
+                cv::max(found, stretched_map(model, warm), found);
+            }
         }
         // On the edge of what it knows, the model finds only the most striking part of a subject
         // (a cat's eyes, 87 × 73 px of a 451 × 300 photo) after a small change to the photo: a
