@@ -82,12 +82,13 @@ extern "C" const char *csegment_output_name(const CSegmentModel *model) {
 // The photo is scaled so its brightest value is 1, as U²-Net was trained (and as rembg runs it):
 // scaled by 1/255 instead, an underexposed photo reached the model as a dark blur it found
 // little in (twelve photos at a sixth of their exposure, their masks against the photos' own
-// shared at 0.5: 0.73 on average, the cat 0.03; so scaled, 0.97 and 0.88).
+// shared at 0.5: 0.73 on average, the cat 0.03; so scaled, 0.97 and 0.88). At most four times
+// brighter: a black frame's noise is not made a picture.
 static cv::Mat raw_map(CSegmentModel *model, const cv::Mat &small) {
     double brightest = 0;
     cv::minMaxLoc(small.reshape(1), nullptr, &brightest);
     cv::Mat normalised;
-    small.convertTo(normalised, CV_32FC3, 1.0 / std::max(1.0, brightest));
+    small.convertTo(normalised, CV_32FC3, 1.0 / std::max(64.0, brightest));
     normalised -= cv::Scalar(0.485, 0.456, 0.406);
     cv::divide(normalised, cv::Scalar(0.229, 0.224, 0.225), normalised);
     cv::Mat blob = cv::dnn::blobFromImage(normalised);  // HWC -> 1x3xHxW, RGB order kept
@@ -118,16 +119,40 @@ static double subject_share(const cv::Mat &map) {
     return double(cv::countNonZero(map >= 0.5)) / double(std::max<size_t>(1, map.total()));
 }
 
-// Whether `seen` calls subject at least `share` of what `found` does (true when `found` has none).
-static bool holds(const cv::Mat &seen, const cv::Mat &found, double share) {
-    cv::Mat held = found >= 0.5;
+// What of `seen` (a stretched map) a later look adds to `found`: the parts of it at 0.5 or more
+// that meet what `found` calls subject, with their soft rim (two map pixels), and nothing when
+// they hold under `share` of it; all of it when `found` calls nothing subject. A look that finds
+// the rest of a cat around its eyes adds the cat; a lawn it finds apart from a small squirrel
+// is left out.
+static cv::Mat joined_parts(const cv::Mat &seen, const cv::Mat &found, double share) {
+    cv::Mat held = found >= 0.5, seenHeld = seen >= 0.5;
     int count = cv::countNonZero(held);
-    if (count == 0) return true;
-    return double(cv::countNonZero(held & (seen >= 0.5))) >= share * count;
+    if (count == 0) return seen;
+    if (double(cv::countNonZero(held & seenHeld)) < share * count) return cv::Mat();
+    cv::Mat labels;
+    int parts = cv::connectedComponents(seenHeld, labels, 8, CV_32S);
+    std::vector<unsigned char> meets(parts, 0);
+    for (int y = 0; y < labels.rows; y++) {
+        const int *label = labels.ptr<int>(y);
+        const unsigned char *h = held.ptr<unsigned char>(y);
+        for (int x = 0; x < labels.cols; x++)
+            if (h[x] && label[x]) meets[label[x]] = 1;
+    }
+    cv::Mat kept(seen.size(), CV_8U, cv::Scalar(0));
+    for (int y = 0; y < labels.rows; y++) {
+        const int *label = labels.ptr<int>(y);
+        unsigned char *k = kept.ptr<unsigned char>(y);
+        for (int x = 0; x < labels.cols; x++) k[x] = meets[label[x]] ? 255 : 0;
+    }
+    cv::dilate(kept, kept, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+    cv::Mat result(seen.size(), CV_32F, cv::Scalar(0));
+    seen.copyTo(result, kept);
+    return result;
 }
 
 // `photo` (8-bit RGB) with each channel stretched so its 1st percentile is black and its 99th
-// white: a haze, a washed-out print or a colour cast taken out.
+// white: a haze, a washed-out print or a colour cast taken out. A channel is stretched at most
+// eight times (a range of 32 values made 255): a plain sky's few values are not made a texture.
 static cv::Mat levels_stretched(const cv::Mat &photo) {
     std::vector<cv::Mat> channels;
     cv::split(photo, channels);
@@ -141,10 +166,15 @@ static cv::Mat levels_stretched(const cv::Mat &photo) {
         int low = 0, high = 255;
         for (int value = 0; value < 256; value++) {
             seen += histogram[value];
-            if (seen <= 0.01 * total) low = value;
+            if (seen < 0.01 * total) low = value + 1;
             if (seen < 0.99 * total) high = value + 1;
         }
-        high = std::min(255, std::max(high, low + 1));
+        if (high - low < 32) {
+            int middle = (low + high) / 2;
+            low = std::max(0, std::min(255 - 32, middle - 16));
+            high = low + 32;
+        }
+        high = std::min(255, high);
         channel.convertTo(channel, CV_8U, 255.0 / (high - low), -255.0 * low / (high - low));
     }
     cv::Mat result;
@@ -178,7 +208,7 @@ extern "C" int csegment_predict(CSegmentModel *model, const unsigned char *rgb, 
         cv::Mat image(height, width, CV_8UC3, const_cast<unsigned char *>(rgb));
         cv::Mat small;
         cv::Size side(CSEGMENT_MAP_SIDE, CSEGMENT_MAP_SIDE);
-        if (width > CSEGMENT_MAP_SIDE)
+        if (width > CSEGMENT_MAP_SIDE || height > CSEGMENT_MAP_SIDE)
             csegment::area_shrunk(image, small, side);
         else
             cv::resize(image, small, side, 0, 0, cv::INTER_LINEAR);
@@ -190,16 +220,19 @@ extern "C" int csegment_predict(CSegmentModel *model, const unsigned char *rgb, 
         *raw_max = float(highest);
         cv::Mat result(CSEGMENT_MAP_SIDE, CSEGMENT_MAP_SIDE, CV_32F, map);
         cv::Mat found = stretched(plane, lowest, highest);
+        // A map with next to no spread says there is no subject (SubjectModel's check of the
+        // contrast, 0.3), and no other look is taken: each would be thrown away.
+        bool flat = highest - lowest < 0.3;
         // The model leans on colour: in a black-and-white photo it often found only the most
         // striking part (a grey cat's eye, not the cat). A copy with its lightness spread
         // evenly is seen too, and where the photo itself gave under 8 % subject, the same copy
         // toned warm as an old print is (the model learnt its subjects in colour, and warm ones
         // stand out to it); each pixel keeps the surest of the maps. (Twelve photos made grey,
-        // their masks against the colour photos' with rembg's u2netp, shared at 0.5: the grey cat
-        // 0.04 alone, 0.51 with the even copy, 0.83 with the warm one too; the other eleven within
-        // 0.01 of what the even copy kept, and found 8 % or more alone; a cool tone instead found
-        // less on all.)
-        if (nearly_colourless(small)) {
+        // each map at 0.5 against the colour photo's, as intersection over union, with rembg's
+        // u2netp: the grey cat 0.04 alone, 0.51 with the even copy, 0.83 with the warm one too;
+        // the other eleven within 0.01 of what the even copy kept, and found 8 % or more alone; a
+        // cool tone instead found less on all.)
+        if (!flat && nearly_colourless(small)) {
             bool weak = subject_share(found) < 0.08;
             cv::Mat luma, equalised;
             cv::cvtColor(small, luma, cv::COLOR_RGB2GRAY);
@@ -218,20 +251,21 @@ extern "C" int csegment_predict(CSegmentModel *model, const unsigned char *rgb, 
         // (a cat's eyes, 87 × 73 px of a 451 × 300 photo) after a small change to the photo: a
         // haze, a tungsten cast, noise, heavy JPEG compression. When under 8 % of the map is
         // subject, it looks again at the photo with each channel's levels stretched, then lightly
-        // blurred, then both, until 8 % is; a look is taken only where it holds what was found
-        // (7 in 10 of it), so a small subject is not traded for something else. (With rembg's
-        // u2netp, the cat's mask against the plain photo's, shared at 0.5: hazy 0.04 -> 0.91,
-        // washed out 0.04 -> 0.93, tungsten 0.03 -> 0.93, JPEG quality 3 0.02 -> 0.84, noise of
-        // 8 levels 0.07-0.10 -> 0.86-0.88. No photo of bench/matting is under 8 %; a small subject
-        // pays up to three more runs of the model.)
+        // blurred, then both, until 8 % is; a look adds only its parts that meet what was found,
+        // and only when it holds 7 in 10 of it (see joined_parts). (Each map at 0.5 against the
+        // plain photo's, as intersection over union, with rembg's u2netp: the cat hazy 0.04 ->
+        // 0.91, washed out 0.04 -> 0.93, under tungsten 0.03 -> 0.93, as a JPEG of quality 3 0.02
+        // -> 0.84, with noise of 8 levels 0.07-0.10 -> 0.86-0.88. No photo of bench/matting is
+        // under 8 %; a small subject pays up to three more runs of the model, a black-and-white
+        // one up to five in all, a photo with no subject none.)
         const std::vector<cv::Mat (*)(const cv::Mat &)> looks = {levels_stretched, lightly_blurred,
                                                                   [](const cv::Mat &photo) {
                                                                       return lightly_blurred(levels_stretched(photo));
                                                                   }};
         for (auto look : looks) {
-            if (subject_share(found) >= 0.08) break;
-            cv::Mat seen = stretched_map(model, look(small));
-            if (holds(seen, found, 0.7)) cv::max(found, seen, found);
+            if (flat || subject_share(found) >= 0.08) break;
+            cv::Mat added = joined_parts(stretched_map(model, look(small)), found, 0.7);
+            if (!added.empty()) cv::max(found, added, found);
         }
         found.copyTo(result);
         return 0;

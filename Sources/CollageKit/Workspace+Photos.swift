@@ -74,7 +74,14 @@ extension Workspace {
 
     /// Whether a lift of the photo answers at once: `true` when its subjects were found ahead
     /// of time, `false` when none was found, `nil` while it waits its turn.
-    public func subjectsFound(photoID: String) -> Bool? { library.subjectsFound(photoID: photoID) }
+    public func subjectsFound(photoID: String) -> Bool? {
+        // The installed model is the one Collage is built for (it is checked as it loads), so its
+        // keys are known without loading it.
+        let sha256 = model?.sha256 ?? SubjectModel.expectedSHA256
+        return library.subjectsFound(
+            photoID: photoID, maskKey: SubjectModel.maskKey(modelSHA256: sha256),
+            focusKey: SubjectModel.focusKey(modelSHA256: sha256))
+    }
 
     /// Finds the subjects of those of `photos` not analysed yet with the installed model, if
     /// there is one, so lifts answer at once; a photo that cannot be analysed is left for a

@@ -177,22 +177,20 @@ extension Library {
     /// The folder under which every ``maskCacheFile(photoID:key:)`` lies.
     public var maskCacheFolder: URL { derivedFolder.appendingPathComponent("masks") }
 
-    /// Whether a photo's subjects were found ahead of a lift by any model: `true` when a refined
-    /// mask is cached, `false` when the model found none, `nil` when it was not analysed yet.
-    public func subjectsFound(photoID: String) -> Bool? {
-        let folder = maskCacheFile(photoID: photoID, key: "").deletingLastPathComponent()
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        // A refined mask's key ends in r, then g for a nearly colourless photo and a for one with
-        // transparency (see `cachedMask`): a grey photo, found "-rg", stayed pending for good.
-        let refinedMask = ["-r.png", "-rg.png", "-ra.png", "-rga.png"]
-        let refined = names.contains { name in
-            name.hasPrefix("\(photoID)-") && refinedMask.contains { name.hasSuffix($0) }
+    /// Whether a photo's subjects were found ahead of a lift: `true` when its refined mask is
+    /// cached under `maskKey`, `false` when the model found none (kept under `focusKey`), `nil`
+    /// when it was not analysed yet. The keys are the current model's and rules' (see the
+    /// Stickers module's `SubjectModel`): what an earlier rule cached is not an answer.
+    public func subjectsFound(photoID: String, maskKey: String, focusKey: String) -> Bool? {
+        // A refined mask's key ends in the rule's key, then g for a nearly colourless photo and a
+        // for one with transparency (see `cachedMask`): a grey photo, found "-rg", stayed pending
+        // for good.
+        let refined = ["", "g", "a", "ga"].contains { marks in
+            FileManager.default.fileExists(atPath: maskCacheFile(photoID: photoID, key: maskKey + marks).path)
         }
         if refined { return true }
-        let none = try? database.read { connection throws(LibraryError) in
-            try connection.exists("SELECT 1 FROM photo_subjects WHERE photo_id = ? AND focus_x IS NULL", [photoID])
-        }
-        return none == true ? false : nil
+        if case .noSubject? = try? cachedFocus(photoID: photoID, model: focusKey) { return false }
+        return nil
     }
 
     /// The cached subject focus of a photo for a model, if it was computed before.

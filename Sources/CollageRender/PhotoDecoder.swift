@@ -270,8 +270,10 @@ struct PhotoDecoder {
         if cleaned.contains("not a known file format") {
             cleaned = "its format is not one Collage reads: JPEG, PNG, HEIC, AVIF, WebP, TIFF or GIF"
         }
-        // A PNG cut short fails with warnings alone, and libvips leaves no message.
-        if cleaned.isEmpty || cleaned == VipsError.unknownMessage { cleaned = "it is damaged or cut short" }
+        // A PNG cut short before its pixels fails with warnings alone, and libvips leaves no message.
+        if cleaned.isEmpty || cleaned == VipsError.unknownMessage {
+            cleaned = "it could not be read: it may be damaged or cut short"
+        }
         return cleaned
     }
 }

@@ -48,16 +48,17 @@ extension SubjectModel {
         return CropMath.focus(centreOfMass: subject.center, bounds: subject.bounds)
     }
 
-    /// What the focal points kept for photos are filed under: the model, and the rule that makes
-    /// a point from its mask, so points made by an earlier rule are made again.
-    public var focusKey: String { "\(sha256)/top35" }
+    /// What the focal points kept for photos are filed under: the model, how a photo is given to
+    /// it (``mapRule``) and the rule that makes a point from its mask, so points made by an
+    /// earlier rule are made again, and so is "no subject": a subject too small, too hazy or too
+    /// dark for an earlier rule may be found now.
+    public var focusKey: String { Self.focusKey(modelSHA256: sha256) }
 
-    /// The focal point kept for `photo` (see ``focusKey``). That a photo has no subject, kept
-    /// under the model alone by an earlier rule, still holds: no rule finds a point in it, and
-    /// every such photo would otherwise be run through the model again.
+    /// The ``focusKey`` of the model whose file has the SHA-256 `modelSHA256`.
+    package static func focusKey(modelSHA256: String) -> String { "\(modelSHA256)/top35/m\(mapRule)" }
+
+    /// The focal point kept for `photo` (see ``focusKey``), or whether it has no subject.
     public func cachedFocus(of photo: PhotoRecord, in library: Library) -> CachedFocus? {
-        if let kept = try? library.cachedFocus(photoID: photo.id, model: focusKey) { return kept }
-        if case .noSubject? = try? library.cachedFocus(photoID: photo.id, model: sha256) { return .noSubject }
-        return nil
+        try? library.cachedFocus(photoID: photo.id, model: focusKey)
     }
 }

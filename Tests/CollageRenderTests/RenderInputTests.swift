@@ -146,7 +146,7 @@ struct RenderInputTests {
         try jpeg.prefix(jpeg.count / 3).write(to: fixtures.url("truncated.jpg"))
         let png = try Data(
             contentsOf: try fixtures.solid("good.png", [10, 200, 10], width: 400, height: 300, format: .png))
-        try png.prefix(40).write(to: fixtures.url("truncated.png"))  // its header, and no more
+        try png.prefix(40).write(to: fixtures.url("truncated.png"))  // its signature, its header and 7 bytes more
         try Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: fixtures.url("noise.png"))
         try Data("just some words, not a picture\n".utf8).write(to: fixtures.url("notes.jpg"))
         var corrupt = jpeg

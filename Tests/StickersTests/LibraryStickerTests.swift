@@ -94,6 +94,34 @@ struct LibraryStickerTests {
         }
     }
 
+    /// "No subject", kept for a photo by an earlier rule (under the model alone, or under its
+    /// focus key before photos were given to the model scaled to their brightest), and a mask an
+    /// earlier rule cached, are not believed: that photo is analysed again, and its subject found.
+    @Test func aPhotoAnEarlierRuleFoundNoSubjectInIsAnalysedAgain() throws {
+        let model = try SubjectModel()
+        let folder = try TemporaryFolder("no-subject-before")
+        let library = try Library(root: folder.file("library"))
+        let file = folder.file("disc.png")
+        try StickerFixtures.scene(shapes: [(240, 180, 100, 120, [40, 160, 60])]).image.write(to: file, format: .png)
+        let photo = try library.importPhoto(from: file).photo
+        try library.storeFocus(.noSubject, photoID: photo.id, model: model.sha256)
+        try library.storeFocus(.noSubject, photoID: photo.id, model: "\(model.sha256)/top35")
+        // And a mask cached under an earlier rule's key: `collage photos` said "ready" for it.
+        let oldMask = library.maskCacheFile(photoID: photo.id, key: "\(model.sha256.prefix(12))-r")
+        try FileManager.default.createDirectory(
+            at: oldMask.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Bitmap(width: 480, height: 360, color: [255]).write(to: oldMask, format: .png)
+        let found = { library.subjectsFound(photoID: photo.id, maskKey: model.maskKey, focusKey: model.focusKey) }
+        #expect(model.readiness(of: photo, in: library) == .pending)
+        #expect(found() == nil)
+        #expect(try model.analyse(photo, in: library) == .ready)
+        #expect(found() == true)
+        guard case .subject? = model.cachedFocus(of: photo, in: library) else {
+            Issue.record("no focal point kept")
+            return
+        }
+    }
+
     /// A mask an older Collage cached for a black-and-white photo (from before the model saw
     /// such photos twice, when a grey cat came out as one eye) is not lifted from again: the
     /// photo is seen afresh. A colour photo's cached mask is still read.
@@ -110,7 +138,8 @@ struct LibraryStickerTests {
                     let luma = UInt8((pixel[0] * 299 + pixel[1] * 587 + pixel[2] * 114) / 1000)
                     return [luma, luma, luma]
                 }))
-        // What the older Collage left: a mask of a 60 px square, under the key it used.
+        // What the older Collage left: a mask of a 60 px square, under the key of a refined mask
+        // without the mark colourless photos' masks now carry.
         var oldMask = [UInt8](repeating: 0, count: colour.width * colour.height)
         for y in 150..<210 { for x in 210..<270 { oldMask[y * colour.width + x] = 255 } }
         let oldMaskImage = try #require(

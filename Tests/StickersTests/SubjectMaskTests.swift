@@ -75,7 +75,10 @@ struct SubjectMaskTests {
     /// A lone subject under half a percent of the photo (a third of one, as a squirrel far off
     /// on a lawn) was "no subject": it is the photo's subject, and only it.
     @Test func aLoneSmallSubjectIsStillTheSubject() throws {
-        let scene = StickerFixtures.scene(width: 1600, height: 1200, shapes: [(1000, 700, 40, 50, [200, 40, 40])])
+        // And a smaller thing beside it, which stays a speck.
+        let scene = StickerFixtures.scene(
+            width: 1600, height: 1200,
+            shapes: [(1000, 700, 40, 50, [200, 40, 40]), (400, 300, 20, 24, [40, 60, 200])])
         let mask = try model().mask(of: scene.image)
         let subject = try #require(mask.subjects.first)
         #expect(mask.subjects.count == 1)
