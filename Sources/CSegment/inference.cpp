@@ -252,7 +252,8 @@ extern "C" int csegment_predict(CSegmentModel *model, const unsigned char *rgb, 
         // haze, a tungsten cast, noise, heavy JPEG compression. When under 8 % of the map is
         // subject, it looks again at the photo with each channel's levels stretched, then lightly
         // blurred, then both, until 8 % is; a look adds only its parts that meet what was found,
-        // and only when it holds 7 in 10 of it (see joined_parts). (Each map at 0.5 against the
+        // only when it holds 7 in 10 of it (see joined_parts), and only when it makes a subject
+        // of a fifth of the photo. (Each map at 0.5 against the
         // plain photo's, as intersection over union, with rembg's u2netp: the cat hazy 0.04 ->
         // 0.91, washed out 0.04 -> 0.93, under tungsten 0.03 -> 0.93, as a JPEG of quality 3 0.02
         // -> 0.84, with noise of 8 levels 0.07-0.10 -> 0.86-0.88. No photo of bench/matting is
@@ -265,7 +266,14 @@ extern "C" int csegment_predict(CSegmentModel *model, const unsigned char *rgb, 
         for (auto look : looks) {
             if (flat || subject_share(found) >= 0.08) break;
             cv::Mat added = joined_parts(stretched_map(model, look(small)), found, 0.7);
-            if (!added.empty()) cv::max(found, added, found);
+            if (added.empty()) continue;
+            cv::Mat seen;
+            cv::max(found, added, seen);
+            // What these looks mend is a large subject found as a small part of it; a look that
+            // makes no subject of a fifth of the photo is not that, and what it adds is more
+            // likely the ground round a small subject (a blurred lawn round a squirrel a third of
+            // a per cent of the photo came out as a tenth of it).
+            if (subject_share(seen) >= 0.2) found = seen;
         }
         found.copyTo(result);
         return 0;
