@@ -189,6 +189,9 @@ static cv::Mat lightly_blurred(const cv::Mat &photo) {
     return result;
 }
 
+// `photo` with its levels stretched, then lightly blurred (see both).
+static cv::Mat levels_stretched_and_blurred(const cv::Mat &photo) { return lightly_blurred(levels_stretched(photo)); }
+
 // Whether a photo has next to no colour: its mean spread between its brightest and darkest
 // channel under 12 of 255 (black and white, or nearly; a grey desk in colour is 11, a colour
 // portrait 50 and more).
@@ -253,16 +256,14 @@ extern "C" int csegment_predict(CSegmentModel *model, const unsigned char *rgb, 
         // subject, it looks again at the photo with each channel's levels stretched, then lightly
         // blurred, then both, until 8 % is; a look adds only its parts that meet what was found,
         // only when it holds 7 in 10 of it (see joined_parts), and only when it makes a subject
-        // of a fifth of the photo. (Each map at 0.5 against the
-        // plain photo's, as intersection over union, with rembg's u2netp: the cat hazy 0.04 ->
-        // 0.91, washed out 0.04 -> 0.93, under tungsten 0.03 -> 0.93, as a JPEG of quality 3 0.02
-        // -> 0.84, with noise of 8 levels 0.07-0.10 -> 0.86-0.88. No photo of bench/matting is
-        // under 8 %; a small subject pays up to three more runs of the model, a black-and-white
-        // one up to five in all, a photo with no subject none.)
+        // of a fifth of the photo. (Each map at 0.5 against the plain photo's, as intersection
+        // over union, with rembg's u2netp: the cat hazy 0.04 -> 0.91, washed out 0.04 -> 0.93,
+        // under tungsten 0.03 -> 0.93, as a JPEG of quality 3 0.02 -> 0.84, with noise of 8 levels
+        // 0.07-0.10 -> 0.86-0.88. No photo of bench/matting is under 8 %; a small subject pays up
+        // to three more runs of the model, a black-and-white one up to five in all, a photo with
+        // no subject none.)
         const std::vector<cv::Mat (*)(const cv::Mat &)> looks = {levels_stretched, lightly_blurred,
-                                                                  [](const cv::Mat &photo) {
-                                                                      return lightly_blurred(levels_stretched(photo));
-                                                                  }};
+                                                                  levels_stretched_and_blurred};
         for (auto look : looks) {
             if (flat || subject_share(found) >= 0.08) break;
             cv::Mat added = joined_parts(stretched_map(model, look(small)), found, 0.7);
