@@ -284,8 +284,27 @@ extension SubjectModel {
             try? FileManager.default.createDirectory(
                 at: cache.deletingLastPathComponent(), withIntermediateDirectories: true)
             try? maskImage.write(to: cache, format: .png)
+            removeMasksOfEarlierRules(of: photo, in: library)
         }
         return mask
+    }
+
+    /// Removes the photo's masks cached by an earlier rule (or another model), refined or
+    /// plain, once a mask of the current rule is written: nothing reads them again, and a
+    /// library's masks, a full-size image a photo, would otherwise double with each new rule.
+    /// Stickers made ahead are trimmed apart (see `trimPrepared`).
+    func removeMasksOfEarlierRules(of photo: PhotoRecord, in library: Library) {
+        let folder = library.maskCacheFile(photoID: photo.id, key: "").deletingLastPathComponent()
+        let prefix = "\(photo.id)-"
+        let current = maskKey.dropLast()  // the current rule's keys, refined (r) or plain (b)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".png") {
+            // A mask's key: the model's hash (12 hex digits), the map's rule if any, then r
+            // (refined) or b (plain) and the marks g and a.
+            let key = name.dropFirst(prefix.count).dropLast(4)
+            guard !key.hasPrefix(current), key.wholeMatch(of: /[0-9a-f]{12}[0-9]*-[rb]g?a?/) != nil else { continue }
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
     }
 }
 

@@ -116,6 +116,7 @@ struct LibraryStickerTests {
         #expect(found() == nil)
         #expect(try model.analyse(photo, in: library) == .ready)
         #expect(found() == true)
+        #expect(!FileManager.default.fileExists(atPath: oldMask.path), "the earlier rule's mask is removed")
         guard case .subject? = model.cachedFocus(of: photo, in: library) else {
             Issue.record("no focal point kept")
             return
