@@ -272,7 +272,7 @@ struct PhotoDecoder {
         }
         // A PNG cut short before its pixels fails with warnings alone, and libvips leaves no message.
         if cleaned.isEmpty || cleaned == VipsError.unknownMessage {
-            cleaned = "it could not be read: it may be damaged or cut short"
+            cleaned = "it may be damaged or cut short"
         }
         return cleaned
     }
