@@ -440,7 +440,7 @@ def test_on_a_phone_the_canvas_is_the_hero_and_touch_moves_pinches_and_turns(pho
     cid = collage_id(page)
     item = document(page)["items"][0]
     version = api(page, f"/api/collages/{cid}")["version"]
-    box = page.locator(".item").first.bounding_box()
+    box = present_box(page, page.locator(".item").first)
     cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     # One finger drags the photo.
     page.touchscreen.tap(cx, cy)
@@ -719,16 +719,22 @@ def test_on_a_phone_on_its_side_lift_modes_hint_keeps_off_the_photo(browser, ser
         assert apart, (hint, photo)
 
 
-def settled_box(page, selector):
-    """The bounding box of `selector` once its drawing has come: after a reload the canvas is
-    drawn more than once, and an item's element caught between two drawings has no box."""
-    expect(page.locator(f"{selector} img")).to_have_attribute("data-look", re.compile(".+"), timeout=30000)
+def present_box(page, locator):
+    """The bounding box of `locator` once it has one: the canvas is drawn again when its room
+    changes (a sheet closing, a reload), and an item's element caught between two drawings has
+    no box."""
     for _ in range(50):
-        box = page.locator(selector).bounding_box()
+        box = locator.bounding_box()
         if box:
             return box
         page.wait_for_timeout(100)
-    raise AssertionError(f"{selector} has no box")
+    raise AssertionError(f"{locator} has no box")
+
+
+def settled_box(page, selector):
+    """The bounding box of `selector` once its drawing has come (see present_box)."""
+    expect(page.locator(f"{selector} img")).to_have_attribute("data-look", re.compile(".+"), timeout=30000)
+    return present_box(page, page.locator(selector))
 
 
 def test_on_a_phone_a_pinch_begun_on_a_stickers_clear_corner_is_the_stickers(phone):
