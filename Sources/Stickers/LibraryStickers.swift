@@ -272,7 +272,7 @@ extension SubjectModel {
         // were found wanting (a grey cat cached as one eye would stay one eye in every lift; what
         // a cut-out's clear pixels hide would stay in its stickers).
         let key =
-            (refine ? maskKey : "\(sha256.prefix(12))\(Self.mapRule)-b") + (image.isNearlyColourless ? "g" : "")
+            Self.maskKey(modelSHA256: sha256, refined: refine) + (image.isNearlyColourless ? "g" : "")
             + (image.channels == 4 ? "a" : "")
         let cache = library.maskCacheFile(photoID: photo.id, key: key)
         if let cached = try? Bitmap.readMask(cache), cached.width == image.width, cached.height == image.height {

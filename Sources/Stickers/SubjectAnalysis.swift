@@ -23,8 +23,11 @@ extension SubjectModel {
     /// The cache key of this model's refined masks (see ``cachedMask(of:photo:in:refine:)``).
     package var maskKey: String { Self.maskKey(modelSHA256: sha256) }
 
-    /// The cache key of the refined masks of the model whose file has the SHA-256 `modelSHA256`.
-    package static func maskKey(modelSHA256: String) -> String { "\(modelSHA256.prefix(12))\(mapRule)-r" }
+    /// The cache key of the masks, refined (r) or plain (b), of the model whose file has the
+    /// SHA-256 `modelSHA256`.
+    package static func maskKey(modelSHA256: String, refined: Bool = true) -> String {
+        "\(modelSHA256.prefix(12))\(mapRule)-\(refined ? "r" : "b")"
+    }
 
     /// Whether `photo`'s subjects are ready to lift with this model: its mask cached and its
     /// largest subjects made ahead (the map of where they lie is written last). A photo analysed
