@@ -17,11 +17,10 @@
 // - each band is a task for OpenCV's thread pool.
 //
 // - undilated 3 × 3 layers of 8 to 1,024 input channels, output channels in blocks of 4 or 8,
-//   and rows of at least two vectors of tiles' worth (32 pixels, 16 with AVX2; narrower rows
-//   would leave most of a vector idle) use Winograd's F(2 × 2, 3 × 3) instead (below): 16
-//   products a 2 × 2 block of outputs where the direct sums take 36. They hold nearly all of
-//   U²-Net-p's work, which takes about two thirds of the direct kernels' time so; its map
-//   differs from OpenCV's by rounding alone.
+//   and rows of at least two vectors (32 pixels, 16 with AVX2; narrower rows would leave most
+//   of a vector of tiles idle) use Winograd's F(4 × 4, 3 × 3) instead (below): 36 products a
+//   4 × 4 block of outputs where the direct sums take 144. They hold nearly all of U²-Net-p's
+//   work; its map differs from OpenCV's by rounding alone.
 //
 // The vector code is written once with the compiler's vector types and compiled twice, for
 // AVX-512 and for AVX2 with FMA; which runs is chosen by what the processor has. Elsewhere, and
@@ -164,19 +163,24 @@ CSEGMENT_INLINE void dispatch_block(const Work &work, const float *band, int top
     }
 }
 
-// Winograd's F(2 × 2, 3 × 3): each 2 × 2 block of a 3 × 3 convolution's output (a tile) from
-// the 4 × 4 block of input around it, in 16 products an input and output channel where the
-// direct sums take 36. The input's tiles are transformed (Bᵀ d B, additions only), multiplied
-// component by component with weights transformed once at load (G g Gᵀ) and summed over the
-// input channels, and the 16 sums turned back into the 2 × 2 outputs (Aᵀ m A). Vectors run
-// along a row of tiles, as the direct kernels' run along a row of pixels: each transformed
-// input vector loaded serves a block of output channels, each weight broadcast a run of them.
-// A task is a row of tiles, or part of one: its transformed input (16 components of every
-// input channel) stays in the core's cache while every block of output channels sweeps it.
+// Winograd's F(4 × 4, 3 × 3): each 4 × 4 block of a 3 × 3 convolution's output (a tile) from
+// the 6 × 6 block of input around it, in 36 products an input and output channel where the
+// direct sums take 144 (F(2 × 2, 3 × 3), 16 products for a 2 × 2 tile, had taken the model
+// about a fifth longer). The input's tiles are transformed (Bᵀ d B, additions and small
+// multiples), multiplied component by component with weights transformed once at load
+// (G g Gᵀ) and summed over the input channels, and the 36 sums turned back into the 4 × 4
+// outputs (Aᵀ m A); the matrices are Lavin and Gray's (interpolation points 0, ±1, ±2). Their
+// larger coefficients leave the sums about twenty times the direct sums' rounding: some 5e-4
+// on a sum of 1,152 products of numbers below one, and U²-Net-p's map within 1e-4 of OpenCV's.
+// Vectors run along a row of tiles, as the direct kernels' run along a row of pixels: each
+// transformed input vector loaded serves a block of output channels, each weight broadcast a
+// run of them. A task is a row of tiles, or part of one: its transformed input (36 components
+// of every input channel) stays in the core's cache while every block of output channels
+// sweeps it.
 
-/// The most vectors of tiles a task transforms (6 × 16 tiles: 768 KB of transformed input for
-/// 128 input channels).
-constexpr int winogradChunkVectors = 6;
+/// The most vectors of tiles a task transforms (3 × 16 tiles: 432 KB of transformed input for
+/// 64 input channels, which a core's cache holds).
+constexpr int winogradChunkVectors = 3;
 
 /// What every task of a Winograd layer shares.
 struct WinogradWork {
@@ -186,11 +190,8 @@ struct WinogradWork {
     float *output;
 };
 
-/// Every other float of the 2 × `Lanes` floats at `source`, from the first (even) or second (odd).
-template <typename V, int Lanes> CSEGMENT_INLINE void deinterleave(const float *source, V &even, V &odd) {
-    V low, high;
-    __builtin_memcpy(&low, source, sizeof(V));
-    __builtin_memcpy(&high, source + Lanes, sizeof(V));
+/// Every other float of `low` followed by `high`, from the first (even) or second (odd).
+template <typename V, int Lanes> CSEGMENT_INLINE void split(const V &low, const V &high, V &even, V &odd) {
     if constexpr (Lanes == 16) {
         even = __builtin_shufflevector(low, high, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
         odd = __builtin_shufflevector(low, high, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
@@ -200,10 +201,16 @@ template <typename V, int Lanes> CSEGMENT_INLINE void deinterleave(const float *
     }
 }
 
-/// The floats of `even` and `odd` alternately, the first 2 × `Lanes` at `target` (only `count`
-/// of them where the row ends sooner).
-template <typename V, int Lanes> CSEGMENT_INLINE void interleave(const V &even, const V &odd, float *target, int count) {
+/// Every other float of the 2 × `Lanes` floats at `source`, from the first (even) or second (odd).
+template <typename V, int Lanes> CSEGMENT_INLINE void deinterleave(const float *source, V &even, V &odd) {
     V low, high;
+    __builtin_memcpy(&low, source, sizeof(V));
+    __builtin_memcpy(&high, source + Lanes, sizeof(V));
+    split<V, Lanes>(low, high, even, odd);
+}
+
+/// The floats of `even` and `odd` alternately, as two vectors.
+template <typename V, int Lanes> CSEGMENT_INLINE void zip(const V &even, const V &odd, V &low, V &high) {
     if constexpr (Lanes == 16) {
         low = __builtin_shufflevector(even, odd, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
         high = __builtin_shufflevector(even, odd, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
@@ -211,74 +218,130 @@ template <typename V, int Lanes> CSEGMENT_INLINE void interleave(const V &even, 
         low = __builtin_shufflevector(even, odd, 0, 8, 1, 9, 2, 10, 3, 11);
         high = __builtin_shufflevector(even, odd, 4, 12, 5, 13, 6, 14, 7, 15);
     }
-    if (count >= 2 * Lanes) {
-        __builtin_memcpy(target, &low, sizeof(V));
-        __builtin_memcpy(target + Lanes, &high, sizeof(V));
-        return;
-    }
-    float values[2 * Lanes];
-    __builtin_memcpy(values, &low, sizeof(V));
-    __builtin_memcpy(values + Lanes, &high, sizeof(V));
-    std::memcpy(target, values, sizeof(float) * std::max(0, count));
 }
 
-/// The 16 transformed components of `vectors` vectors of tiles of every input channel, for
+/// The `Count` vectors' floats in order at `target`, only `count` of them where the row ends
+/// sooner. A row's last vector of tiles often ends on a whole vector (a 160-pixel row in
+/// 64-pixel vectors of 4 × 4 tiles), so whole vectors are stored as such and only what is left
+/// is copied float by float.
+template <typename V, int Lanes, int Count>
+CSEGMENT_INLINE void store_vectors(const V (&vectors)[Count], float *target, int count) {
+    CSEGMENT_UNROLL for (int i = 0; i < Count; i++) {
+        if (count >= (i + 1) * Lanes) {
+            __builtin_memcpy(target + i * Lanes, &vectors[i], sizeof(V));
+            continue;
+        }
+        int rest = count - i * Lanes;
+        if (rest > 0) {
+            float values[Lanes];
+            __builtin_memcpy(values, &vectors[i], sizeof(V));
+            std::memcpy(target + i * Lanes, values, sizeof(float) * rest);
+        }
+        return;
+    }
+}
+
+/// The four vectors of every fourth float of the 4 × `Lanes` floats at `source`, from the first
+/// to the fourth.
+template <typename V, int Lanes>
+CSEGMENT_INLINE void deinterleave4(const float *source, V &first, V &second, V &third, V &fourth) {
+    V evens, odds, laterEvens, laterOdds;
+    deinterleave<V, Lanes>(source, evens, odds);
+    deinterleave<V, Lanes>(source + 2 * Lanes, laterEvens, laterOdds);
+    split<V, Lanes>(evens, laterEvens, first, third);
+    split<V, Lanes>(odds, laterOdds, second, fourth);
+}
+
+/// The floats of the four vectors in turn, the first 4 × `Lanes` at `target` (only `count` of
+/// them where the row ends sooner).
+template <typename V, int Lanes>
+CSEGMENT_INLINE void interleave4(const V &first, const V &second, const V &third, const V &fourth, float *target,
+                                 int count) {
+    V lowOuter, highOuter, lowInner, highInner;
+    zip<V, Lanes>(first, third, lowOuter, highOuter);
+    zip<V, Lanes>(second, fourth, lowInner, highInner);
+    V out[4];
+    zip<V, Lanes>(lowOuter, lowInner, out[0], out[1]);
+    zip<V, Lanes>(highOuter, highInner, out[2], out[3]);
+    store_vectors<V, Lanes, 4>(out, target, count);
+}
+
+/// Bᵀ applied to six vectors of input (a column or a row of 6 × 6 tiles).
+template <typename V> CSEGMENT_INLINE void input_transform6(const V (&d)[6], V (&t)[6]) {
+    const V four = 4.0f - (V){}, five = 5.0f - (V){}, two = 2.0f - (V){};
+    t[0] = four * d[0] - five * d[2] + d[4];
+    t[1] = d[3] + d[4] - four * (d[1] + d[2]);
+    t[2] = four * (d[1] - d[2]) + d[4] - d[3];
+    t[3] = two * (d[3] - d[1]) + d[4] - d[2];
+    t[4] = two * (d[1] - d[3]) + d[4] - d[2];
+    t[5] = four * d[1] - five * d[3] + d[5];
+}
+
+/// Aᵀ applied to six vectors of products: four vectors of outputs.
+template <typename V> CSEGMENT_INLINE void output_transform6(const V (&m)[6], V (&o)[4]) {
+    const V two = 2.0f - (V){}, four = 4.0f - (V){}, eight = 8.0f - (V){};
+    V sum12 = m[1] + m[2], difference12 = m[1] - m[2], sum34 = m[3] + m[4], difference34 = m[3] - m[4];
+    o[0] = m[0] + sum12 + sum34;
+    o[1] = difference12 + two * difference34;
+    o[2] = sum12 + four * sum34;
+    o[3] = difference12 + eight * difference34 + m[5];
+}
+
+/// The 36 transformed components of `vectors` vectors of tiles of every input channel, for
 /// tiles from `firstTile` of tile row `tileRow`: component k of channel c at
-/// `transformed + (k * inputChannels + c) * stride`. `row` is scratch for one padded input row.
+/// `transformed + (k * inputChannels + c) * stride`. `row` is scratch for six padded input rows.
 template <typename V, int Lanes>
 CSEGMENT_INLINE void transform_input(const WinogradWork &work, int tileRow, int firstTile, int vectors, int stride,
-                                     float *row, float *transformed) {
-    const int span = 2 * vectors * Lanes + 4;
+                                      float *row, float *transformed) {
+    const int span = 4 * vectors * Lanes + 4;
+    const size_t component = size_t(work.inputChannels) * stride;
     for (int channel = 0; channel < work.inputChannels; channel++) {
         const float *plane = work.input + size_t(channel) * work.height * work.width;
-        V rows[4][4];
-        // Rows 2 × tileRow - 1 to + 2, columns from 2 × firstTile - 1, zero past the image.
-        for (int r = 0; r < 4; r++) {
-            int y = 2 * tileRow - 1 + r;
-            int left = 2 * firstTile - 1;
+        // Rows 4 × tileRow - 1 to + 4, columns from 4 × firstTile - 1, zero past the image.
+        for (int r = 0; r < 6; r++) {
+            int y = 4 * tileRow - 1 + r;
+            int left = 4 * firstTile - 1;
+            float *target = row + r * span;
             if (y < 0 || y >= work.height) {
-                std::fill(row + r * span, row + (r + 1) * span, 0.0f);
+                std::fill(target, target + span, 0.0f);
                 continue;
             }
             const float *source = plane + size_t(y) * work.width;
             int from = std::max(0, -left), to = std::min(span, work.width - left);
-            float *target = row + r * span;
             std::fill(target, target + from, 0.0f);
             if (to > from) std::memcpy(target + from, source + left + from, sizeof(float) * (to - from));
             std::fill(target + std::max(from, to), target + span, 0.0f);
         }
         for (int v = 0; v < vectors; v++) {
-            for (int r = 0; r < 4; r++) {
-                const float *at = row + r * span + 2 * v * Lanes;
-                V d0, d1, d2, d3;
-                deinterleave<V, Lanes>(at, d0, d1);
-                deinterleave<V, Lanes>(at + 2, d2, d3);
-                rows[r][0] = d0 - d2;
-                rows[r][1] = d1 + d2;
-                rows[r][2] = d2 - d1;
-                rows[r][3] = d1 - d3;
+            V across[6][6];
+            for (int r = 0; r < 6; r++) {
+                const float *at = row + r * span + 4 * v * Lanes;
+                V d[6], unused[2];
+                deinterleave4<V, Lanes>(at, d[0], d[1], d[2], d[3]);
+                deinterleave4<V, Lanes>(at + 4, d[4], d[5], unused[0], unused[1]);
+                input_transform6<V>(d, across[r]);
             }
             float *base = transformed + size_t(channel) * stride + v * Lanes;
-            const size_t component = size_t(work.inputChannels) * stride;
-            CSEGMENT_UNROLL for (int j = 0; j < 4; j++) {
-                V columns[4] = {rows[0][j] - rows[2][j], rows[1][j] + rows[2][j], rows[2][j] - rows[1][j],
-                                rows[1][j] - rows[3][j]};
-                CSEGMENT_UNROLL for (int i = 0; i < 4; i++)
-                    __builtin_memcpy(base + (4 * i + j) * component, &columns[i], sizeof(V));
+            CSEGMENT_UNROLL for (int j = 0; j < 6; j++) {
+                V column[6] = {across[0][j], across[1][j], across[2][j], across[3][j], across[4][j], across[5][j]};
+                V down[6];
+                input_transform6<V>(column, down);
+                CSEGMENT_UNROLL for (int i = 0; i < 6; i++)
+                    __builtin_memcpy(base + (6 * i + j) * component, &down[i], sizeof(V));
             }
         }
     }
 }
 
 /// A block of output channels over `Run` vectors of tiles, from vector `first` of the task's
-/// transformed input: the 16 components summed over every input channel, then turned back into
-/// two rows of outputs.
+/// transformed input: the 36 components summed over every input channel, then turned back into
+/// four rows of outputs.
 template <typename V, int Lanes, int Block, int Run>
 CSEGMENT_INLINE void winograd_block(const WinogradWork &work, const float *transformed, int stride, int block,
-                                    int tileRow, int firstTile, int first, V *products) {
+                                     int tileRow, int firstTile, int first, V *products) {
     const size_t component = size_t(work.inputChannels) * stride;
-    const float *blockWeights = work.weights + size_t(block) * 16 * work.inputChannels * Block;
-    for (int k = 0; k < 16; k++) {
+    const float *blockWeights = work.weights + size_t(block) * 36 * work.inputChannels * Block;
+    for (int k = 0; k < 36; k++) {
         V sums[Block][Run];
         CSEGMENT_UNROLL for (int j = 0; j < Block; j++) CSEGMENT_UNROLL for (int v = 0; v < Run; v++)
             sums[j][v] = (V){};
@@ -293,31 +356,35 @@ CSEGMENT_INLINE void winograd_block(const WinogradWork &work, const float *trans
             }
         }
         CSEGMENT_UNROLL for (int j = 0; j < Block; j++) CSEGMENT_UNROLL for (int v = 0; v < Run; v++)
-            products[(j * Run + v) * 16 + k] = sums[j][v];
+            products[(j * Run + v) * 36 + k] = sums[j][v];
     }
     for (int j = 0; j < Block; j++) {
         int channel = block * Block + j;
         float *plane = work.output + size_t(channel) * work.height * work.width;
         V bias = (work.bias ? work.bias[channel] : 0.0f) - (V){};
         for (int v = 0; v < Run; v++) {
-            const V *m = products + (j * Run + v) * 16;
-            V s[4][2];
-            CSEGMENT_UNROLL for (int i = 0; i < 4; i++) {
-                s[i][0] = m[4 * i] + m[4 * i + 1] + m[4 * i + 2];
-                s[i][1] = m[4 * i + 1] - m[4 * i + 2] - m[4 * i + 3];
-            }
-            int x = 2 * (firstTile + (first + v) * Lanes);
+            int x = 4 * (firstTile + (first + v) * Lanes);
             if (x >= work.width) break;
-            CSEGMENT_UNROLL for (int a = 0; a < 2; a++) {
-                int y = 2 * tileRow + a;
+            const V *m = products + (j * Run + v) * 36;
+            V across[6][4];
+            CSEGMENT_UNROLL for (int i = 0; i < 6; i++) {
+                V row[6] = {m[6 * i], m[6 * i + 1], m[6 * i + 2], m[6 * i + 3], m[6 * i + 4], m[6 * i + 5]};
+                output_transform6<V>(row, across[i]);
+            }
+            V out[4][4];
+            CSEGMENT_UNROLL for (int b = 0; b < 4; b++) {
+                V column[6] = {across[0][b], across[1][b], across[2][b], across[3][b], across[4][b], across[5][b]};
+                V down[4];
+                output_transform6<V>(column, down);
+                CSEGMENT_UNROLL for (int a = 0; a < 4; a++) out[a][b] = down[a] + bias;
+            }
+            CSEGMENT_UNROLL for (int a = 0; a < 4; a++) {
+                int y = 4 * tileRow + a;
                 if (y >= work.height) break;
-                V even = (a == 0 ? s[0][0] + s[1][0] + s[2][0] : s[1][0] - s[2][0] - s[3][0]) + bias;
-                V odd = (a == 0 ? s[0][1] + s[1][1] + s[2][1] : s[1][1] - s[2][1] - s[3][1]) + bias;
-                if (work.relu) {
-                    even = even > 0 ? even : 0;
-                    odd = odd > 0 ? odd : 0;
-                }
-                interleave<V, Lanes>(even, odd, plane + size_t(y) * work.width + x, work.width - x);
+                if (work.relu)
+                    CSEGMENT_UNROLL for (int b = 0; b < 4; b++) out[a][b] = out[a][b] > 0 ? out[a][b] : 0;
+                interleave4<V, Lanes>(out[a][0], out[a][1], out[a][2], out[a][3], plane + size_t(y) * work.width + x,
+                                      work.width - x);
             }
         }
     }
@@ -326,7 +393,7 @@ CSEGMENT_INLINE void winograd_block(const WinogradWork &work, const float *trans
 /// One task: `vectors` vectors of tiles from `firstTile` in tile row `tileRow`, every output channel.
 template <typename V, int Lanes, int Block>
 CSEGMENT_INLINE void winograd_task(const WinogradWork &work, int tileRow, int firstTile, int vectors, float *row,
-                                   float *transformed, V *products) {
+                                    float *transformed, V *products) {
     const int stride = winogradChunkVectors * Lanes;
     transform_input<V, Lanes>(work, tileRow, firstTile, vectors, stride, row, transformed);
     constexpr int longest = Block >= 8 ? 3 : 2;
@@ -334,7 +401,11 @@ CSEGMENT_INLINE void winograd_task(const WinogradWork &work, int tileRow, int fi
         int first = 0;
         for (; first + longest <= vectors; first += longest)
             winograd_block<V, Lanes, Block, longest>(work, transformed, stride, block, tileRow, firstTile, first,
-                                                     products);
+                                                      products);
+        if constexpr (longest > 2)
+            for (; first + 2 <= vectors; first += 2)
+                winograd_block<V, Lanes, Block, 2>(work, transformed, stride, block, tileRow, firstTile, first,
+                                                    products);
         for (; first < vectors; first++)
             winograd_block<V, Lanes, Block, 1>(work, transformed, stride, block, tileRow, firstTile, first, products);
     }
@@ -430,8 +501,9 @@ public:
             bias.assign(values, values + outputChannels);
         }
         if (kernel == 3 && dilation == 1 && block >= 4 && inputChannels >= kWinogradLeastInputs &&
-            inputChannels <= kWinogradMostInputs)
+            inputChannels <= kWinogradMostInputs) {
             winogradWeights = winograd_weights(source);
+        }
     }
 
     bool getMemoryShapes(const std::vector<cv::dnn::MatShape> &inputs, const int,
@@ -533,25 +605,31 @@ private:
     bool relu = false;
 
     /// Fewer input channels leave the transforms a large share of the work; the most bounds the
-    /// transformed input a thread keeps (16 components of each channel for 96 tiles: 6 MB).
+    /// transformed input a thread keeps (36 components of each channel for 48 tiles: 7 MB).
     static constexpr int kWinogradLeastInputs = 8, kWinogradMostInputs = 1024;
 
-    /// Each 3 × 3 kernel `g` as G g Gᵀ (4 × 4), stored by block of output channels, then
-    /// component, then input channel, then output channel within the block.
+    /// Each 3 × 3 kernel `g` as G g Gᵀ (6 × 6), stored by block of output channels, then
+    /// component, then input channel, then output channel within the block. Computed in
+    /// doubles: G's sixths and twenty-fourths are not floats.
     std::vector<float> winograd_weights(const float *source) const {
-        static const float G[4][3] = {{1, 0, 0}, {0.5f, 0.5f, 0.5f}, {0.5f, -0.5f, 0.5f}, {0, 0, 1}};
-        std::vector<float> transformed(size_t(16) * inputChannels * outputChannels);
+        static const double G[6][3] = {{1.0 / 4, 0, 0},
+                                       {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                       {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                       {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                                       {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                                       {0, 0, 1}};
+        std::vector<float> transformed(size_t(36) * inputChannels * outputChannels);
         for (int output = 0; output < outputChannels; output++)
             for (int input = 0; input < inputChannels; input++) {
                 const float *g = source + (size_t(output) * inputChannels + input) * 9;
-                float half[4][3];
-                for (int i = 0; i < 4; i++)
+                double half[6][3];
+                for (int i = 0; i < 6; i++)
                     for (int j = 0; j < 3; j++) half[i][j] = G[i][0] * g[j] + G[i][1] * g[3 + j] + G[i][2] * g[6 + j];
-                for (int i = 0; i < 4; i++)
-                    for (int j = 0; j < 4; j++) {
-                        float value = half[i][0] * G[j][0] + half[i][1] * G[j][1] + half[i][2] * G[j][2];
-                        transformed[((size_t(output / block) * 16 + 4 * i + j) * inputChannels + input) * block +
-                                    output % block] = value;
+                for (int i = 0; i < 6; i++)
+                    for (int j = 0; j < 6; j++) {
+                        double value = half[i][0] * G[j][0] + half[i][1] * G[j][1] + half[i][2] * G[j][2];
+                        transformed[((size_t(output / block) * 36 + 6 * i + j) * inputChannels + input) * block +
+                                    output % block] = float(value);
                     }
             }
         return transformed;
@@ -561,18 +639,18 @@ private:
     void forward_winograd(const float *source, float *target, const Geometry &g, int lanes) {
         WinogradWork work{winogradWeights.data(), bias.empty() ? nullptr : bias.data(), source, relu,
                           inputChannels, outputChannels, g.height, g.width, block, target};
-        int tileRows = (g.height + 1) / 2, tilesAcross = (g.width + 1) / 2;
+        int tileRows = (g.height + 3) / 4, tilesAcross = (g.width + 3) / 4;
         int vectorsAcross = (tilesAcross + lanes - 1) / lanes;
         int chunks = (vectorsAcross + winogradChunkVectors - 1) / winogradChunkVectors;
         int chunkVectors = (vectorsAcross + chunks - 1) / chunks;
-        size_t span = 2 * size_t(winogradChunkVectors) * lanes + 4;
-        size_t transformedFloats = size_t(16) * inputChannels * winogradChunkVectors * lanes;
+        size_t span = size_t(4) * winogradChunkVectors * lanes + 4;
+        size_t transformedFloats = size_t(36) * inputChannels * winogradChunkVectors * lanes;
         cv::parallel_for_(cv::Range(0, tileRows * chunks), [&](const cv::Range &range) {
-            static thread_local std::vector<float> row, transformed;
-            // A block of 8 channels over a run of 3 vectors of 16 floats, 16 components each,
+            static thread_local std::vector<float> rows, transformed;
+            // A block of 8 channels over a run of 3 vectors of 16 floats, 36 components each,
             // stored as whole vectors.
-            alignas(64) static thread_local float products[8 * 3 * 16 * 16];
-            if (row.size() < 4 * span) row.resize(4 * span);
+            alignas(64) static thread_local float products[8 * 3 * 36 * 16];
+            if (rows.size() < 6 * span) rows.resize(6 * span);
             if (transformed.size() < transformedFloats) transformed.resize(transformedFloats);
             for (int task = range.start; task < range.end; task++) {
                 int tileRow = task / chunks, chunk = task % chunks;
@@ -580,10 +658,10 @@ private:
                 int vectors = std::min(chunkVectors, vectorsAcross - firstVector);
                 if (vectors <= 0) continue;
                 if (instructions == InstructionSet::avx512)
-                    winograd_avx512(work, tileRow, firstVector * lanes, vectors, row.data(), transformed.data(),
+                    winograd_avx512(work, tileRow, firstVector * lanes, vectors, rows.data(), transformed.data(),
                                     products);
                 else
-                    winograd_avx2(work, tileRow, firstVector * lanes, vectors, row.data(), transformed.data(),
+                    winograd_avx2(work, tileRow, firstVector * lanes, vectors, rows.data(), transformed.data(),
                                   products);
             }
         });

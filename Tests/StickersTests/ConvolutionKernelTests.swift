@@ -71,7 +71,7 @@ struct ConvolutionKernelTests {
     /// and 1), rows that are no multiple of a vector, one-pixel images, dilations reaching past
     /// every edge, 1 × 1 kernels, and a layer with no ReLU after it. The 3 × 3 layers of 8 input
     /// channels or more and 4 or 8 output channels a block go through Winograd's kernels: odd
-    /// heights and widths (a last tile half outside), one row, rows of several tasks each.
+    /// heights and widths (a last tile partly outside), one row, rows of several tasks each.
     @Test(arguments: [
         (3, 64, 3, 1, 37, 45, true), (16, 6, 3, 2, 20, 33, false), (5, 2, 3, 8, 10, 10, true),
         (7, 1, 3, 1, 3, 70, false), (6, 1, 1, 1, 320, 17, true), (64, 12, 1, 1, 9, 130, false),
@@ -87,8 +87,10 @@ struct ConvolutionKernelTests {
                 inputChannels: shape.inputs, outputChannels: shape.outputs, kernel: shape.kernel,
                 dilation: shape.dilation, height: shape.height, width: shape.width, relu: shape.relu)
             #expect(used == Self.expected(kernels))
-            // Sums of up to 600 products of numbers below 1: rounding alone differs by about 1e-5.
-            #expect(difference < 1e-4, "\(kernels) on \(shape): \(difference)")
+            // Sums of up to 1,152 products of numbers below 1, most of them by Winograd's F(4 × 4),
+            // whose larger coefficients round about twenty times as much as the direct sums:
+            // rounding alone differs by up to about 5e-4. A wrong tap or tile is off by tenths.
+            #expect(difference < 1e-3, "\(kernels) on \(shape): \(difference)")
         }
     }
 
