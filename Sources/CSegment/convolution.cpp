@@ -252,6 +252,19 @@ CSEGMENT_INLINE void deinterleave4(const float *source, V &first, V &second, V &
     split<V, Lanes>(odds, laterOdds, second, fourth);
 }
 
+/// Columns 0 and 1 of each lane's next tile, from its own columns 0 and 1 and the floats just
+/// past the vector (`after`'s first two): each lane moved down by one.
+template <typename V, int Lanes>
+CSEGMENT_INLINE void next_tile(const V &first, const V &second, const V &after, V &nextFirst, V &nextSecond) {
+    if constexpr (Lanes == 16) {
+        nextFirst = __builtin_shufflevector(first, after, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        nextSecond = __builtin_shufflevector(second, after, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17);
+    } else {
+        nextFirst = __builtin_shufflevector(first, after, 1, 2, 3, 4, 5, 6, 7, 8);
+        nextSecond = __builtin_shufflevector(second, after, 1, 2, 3, 4, 5, 6, 7, 9);
+    }
+}
+
 /// The floats of the four vectors in turn, the first 4 × `Lanes` at `target` (only `count` of
 /// them where the row ends sooner).
 template <typename V, int Lanes>
@@ -293,7 +306,8 @@ template <typename V> CSEGMENT_INLINE void output_transform6(const V (&m)[6], V 
 template <typename V, int Lanes>
 CSEGMENT_INLINE void transform_input(const WinogradWork &work, int tileRow, int firstTile, int vectors, int stride,
                                       float *row, float *transformed) {
-    const int span = 4 * vectors * Lanes + 4;
+    // A vector of tiles reads 4 × `Lanes` floats and two more, taken from the vector after.
+    const int span = 4 * vectors * Lanes + Lanes;
     const size_t component = size_t(work.inputChannels) * stride;
     for (int channel = 0; channel < work.inputChannels; channel++) {
         const float *plane = work.input + size_t(channel) * work.height * work.width;
@@ -316,9 +330,11 @@ CSEGMENT_INLINE void transform_input(const WinogradWork &work, int tileRow, int 
             V across[6][6];
             for (int r = 0; r < 6; r++) {
                 const float *at = row + r * span + 4 * v * Lanes;
-                V d[6], unused[2];
+                V d[6], after;
                 deinterleave4<V, Lanes>(at, d[0], d[1], d[2], d[3]);
-                deinterleave4<V, Lanes>(at + 4, d[4], d[5], unused[0], unused[1]);
+                // Columns 4 and 5 of each tile are columns 0 and 1 of the next.
+                __builtin_memcpy(&after, at + 4 * Lanes, sizeof(V));
+                next_tile<V, Lanes>(d[0], d[1], after, d[4], d[5]);
                 input_transform6<V>(d, across[r]);
             }
             float *base = transformed + size_t(channel) * stride + v * Lanes;
@@ -643,7 +659,7 @@ private:
         int vectorsAcross = (tilesAcross + lanes - 1) / lanes;
         int chunks = (vectorsAcross + winogradChunkVectors - 1) / winogradChunkVectors;
         int chunkVectors = (vectorsAcross + chunks - 1) / chunks;
-        size_t span = size_t(4) * winogradChunkVectors * lanes + 4;
+        size_t span = size_t(4) * winogradChunkVectors * lanes + lanes;
         size_t transformedFloats = size_t(36) * inputChannels * winogradChunkVectors * lanes;
         cv::parallel_for_(cv::Range(0, tileRows * chunks), [&](const cv::Range &range) {
             static thread_local std::vector<float> rows, transformed;
