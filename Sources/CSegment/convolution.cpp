@@ -17,8 +17,8 @@
 // - each band is a task for OpenCV's thread pool.
 //
 // - undilated 3 × 3 layers of 8 to 1,024 input channels, output channels in blocks of 4 or 8,
-//   and rows of at least two vectors (32 pixels, 16 with AVX2; narrower rows would leave most
-//   of a vector of tiles idle) use Winograd's F(4 × 4, 3 × 3) instead (below): 36 products a
+//   and rows of at least 32 pixels (16 with AVX2: half a vector of tiles; narrower rows would
+//   leave most of it idle) use Winograd's F(4 × 4, 3 × 3) instead (below): 36 products a
 //   4 × 4 block of outputs where the direct sums take 144. They hold nearly all of U²-Net-p's
 //   work; its map differs from OpenCV's by rounding alone.
 //
@@ -170,8 +170,10 @@ CSEGMENT_INLINE void dispatch_block(const Work &work, const float *band, int top
 // multiples), multiplied component by component with weights transformed once at load
 // (G g Gᵀ) and summed over the input channels, and the 36 sums turned back into the 4 × 4
 // outputs (Aᵀ m A); the matrices are Lavin and Gray's (interpolation points 0, ±1, ±2). Their
-// larger coefficients leave the sums about twenty times the direct sums' rounding: some 5e-4
-// on a sum of 1,152 products of numbers below one, and U²-Net-p's map within 1e-4 of OpenCV's.
+// larger coefficients leave the sums about twenty times the direct sums' rounding, about 1e-5
+// of a sum's size: some 5e-4 on a sum of 1,152 products of numbers below one (2.6e-3 on 9,216,
+// a layer of 1,024 channels, which U²-Net-p has none of), and U²-Net-p's map within 1e-4 of
+// OpenCV's.
 // Vectors run along a row of tiles, as the direct kernels' run along a row of pixels: each
 // transformed input vector loaded serves a block of output channels, each weight broadcast a
 // run of them. A task is a row of tiles, or part of one: its transformed input (36 components
