@@ -307,7 +307,7 @@ template <typename V> CSEGMENT_INLINE void output_transform6(const V (&m)[6], V 
 /// `transformed + (k * inputChannels + c) * stride`. `row` is scratch for six padded input rows.
 template <typename V, int Lanes>
 CSEGMENT_INLINE void transform_input(const WinogradWork &work, int tileRow, int firstTile, int vectors, int stride,
-                                      float *row, float *transformed) {
+                                     float *row, float *transformed) {
     // A vector of tiles reads 4 × `Lanes` floats and two more, taken from the vector after.
     const int span = 4 * vectors * Lanes + Lanes;
     const size_t component = size_t(work.inputChannels) * stride;
@@ -356,7 +356,7 @@ CSEGMENT_INLINE void transform_input(const WinogradWork &work, int tileRow, int 
 /// four rows of outputs.
 template <typename V, int Lanes, int Block, int Run>
 CSEGMENT_INLINE void winograd_block(const WinogradWork &work, const float *transformed, int stride, int block,
-                                     int tileRow, int firstTile, int first, V *products) {
+                                    int tileRow, int firstTile, int first, V *products) {
     const size_t component = size_t(work.inputChannels) * stride;
     const float *blockWeights = work.weights + size_t(block) * 36 * work.inputChannels * Block;
     for (int k = 0; k < 36; k++) {
@@ -411,7 +411,7 @@ CSEGMENT_INLINE void winograd_block(const WinogradWork &work, const float *trans
 /// One task: `vectors` vectors of tiles from `firstTile` in tile row `tileRow`, every output channel.
 template <typename V, int Lanes, int Block>
 CSEGMENT_INLINE void winograd_task(const WinogradWork &work, int tileRow, int firstTile, int vectors, float *row,
-                                    float *transformed, V *products) {
+                                   float *transformed, V *products) {
     const int stride = winogradChunkVectors * Lanes;
     transform_input<V, Lanes>(work, tileRow, firstTile, vectors, stride, row, transformed);
     constexpr int longest = Block >= 8 ? 3 : 2;
@@ -419,11 +419,11 @@ CSEGMENT_INLINE void winograd_task(const WinogradWork &work, int tileRow, int fi
         int first = 0;
         for (; first + longest <= vectors; first += longest)
             winograd_block<V, Lanes, Block, longest>(work, transformed, stride, block, tileRow, firstTile, first,
-                                                      products);
+                                                     products);
         if constexpr (longest > 2)
             for (; first + 2 <= vectors; first += 2)
                 winograd_block<V, Lanes, Block, 2>(work, transformed, stride, block, tileRow, firstTile, first,
-                                                    products);
+                                                   products);
         for (; first < vectors; first++)
             winograd_block<V, Lanes, Block, 1>(work, transformed, stride, block, tileRow, firstTile, first, products);
     }
@@ -519,9 +519,8 @@ public:
             bias.assign(values, values + outputChannels);
         }
         if (kernel == 3 && dilation == 1 && block >= 4 && inputChannels >= kWinogradLeastInputs &&
-            inputChannels <= kWinogradMostInputs) {
+            inputChannels <= kWinogradMostInputs)
             winogradWeights = winograd_weights(source);
-        }
     }
 
     bool getMemoryShapes(const std::vector<cv::dnn::MatShape> &inputs, const int,
